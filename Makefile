@@ -1,0 +1,93 @@
+# capaudit — eBPF capability-usage auditor.
+#   make            build build/capaudit
+#   make demo       install what is missing, build, record the demo workload, report
+#   make test       install what is missing, build, run every test
+#   V=1             show the commands
+#
+# Outputs go to build/, never beside the sources. Header dependencies are
+# tracked with -MMD -MP.
+
+BUILD     ?= build
+CC        ?= gcc
+CLANG     ?= clang
+BPFTOOL   ?= bpftool
+LLVM_STRIP ?= llvm-strip
+ARCH      := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/')
+VERSION   := 0.1.0
+
+CFLAGS    ?= -O2 -g
+CFLAGS    += -Wall -Wextra -Wno-unused-parameter -std=gnu11 -D_GNU_SOURCE \
+             -DCAPAUDIT_VERSION='"$(VERSION)"' -I$(BUILD) -Ibpf -Iuser -MMD -MP
+LDLIBS    := -lbpf -lelf -lz -lcap -ljansson
+BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Ivmlinux -Ibpf -Wall
+
+ifeq ($(V),1)
+Q :=
+msg :=
+else
+Q := @
+msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
+endif
+
+# Analysis: pure C, no libbpf; shared with the unit tests.
+ANALYSIS_SRCS := user/recfile.c user/report.c user/callsite.c user/capnames.c \
+                 user/syscalls.c user/util.c user/output.c user/output_text.c \
+                 user/output_json.c user/jsonutil.c user/ksyms.c user/cli.c
+# Loader and CLI.
+LOADER_SRCS   := user/main.c user/record.c user/report_cmd.c user/tracer.c user/probe.c user/procinfo.c
+UNIT_SRCS     := $(wildcard tests/unit/*.c)
+
+ANALYSIS_OBJS := $(ANALYSIS_SRCS:%.c=$(BUILD)/%.o)
+LOADER_OBJS   := $(LOADER_SRCS:%.c=$(BUILD)/%.o)
+UNIT_OBJS     := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
+
+.PHONY: all deps demo test unit e2e clean
+all: $(BUILD)/capaudit
+
+deps:
+	$(Q)tools/deps.sh
+
+$(BUILD)/capaudit.bpf.o: bpf/capaudit.bpf.c bpf/capaudit.h vmlinux/vmlinux.h | $(BUILD)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/capaudit.skel.h: $(BUILD)/capaudit.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name capaudit_bpf > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/syscall_table.h: tools/gen-syscalls.sh | $(BUILD)
+	$(call msg,GEN,$@)
+	$(Q)tools/gen-syscalls.sh > $@.tmp && mv $@.tmp $@
+
+# Objects that include generated headers must wait for them.
+$(BUILD)/user/tracer.o: $(BUILD)/capaudit.skel.h
+$(BUILD)/user/syscalls.o: $(BUILD)/syscall_table.h
+
+$(BUILD)/%.o: %.c | $(BUILD)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/capaudit: $(LOADER_OBJS) $(ANALYSIS_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
+
+$(BUILD)/unit-tests: $(UNIT_OBJS) $(ANALYSIS_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $^ -lcap -ljansson -o $@
+
+$(BUILD):
+	$(Q)mkdir -p $@
+
+demo: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)tools/demo.sh
+
+test: deps
+	$(Q)$(MAKE) --no-print-directory all $(BUILD)/unit-tests
+	$(Q)tools/run-tests.sh
+
+clean:
+	$(Q)rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The ABI shared by the BPF program and the loader: map keys and values,
+ * ringbuf events, counter indices. Fixed-width types only, no pointers;
+ * both sides include this file, so keep it free of kernel or libc headers.
+ */
+#ifndef CAPAUDIT_H
+#define CAPAUDIT_H
+
+#define CA_COMM_LEN      16
+#define CA_PATH_LEN      256
+#define CA_STACK_DEPTH   32   /* kernel frames kept per stack */
+#define CA_CACHE_SLOTS   8    /* per-task call-site cache, power of two */
+#define CA_MAX_CAP       63   /* checks with a larger number are clamped here */
+
+/* ca_key.flags */
+#define CA_F_INIT_NS     0x01 /* checked against the initial user namespace */
+#define CA_F_OPTS_KNOWN  0x02 /* the hook saw cap_capable()'s opts argument */
+#define CA_F_NOAUDIT     0x04 /* opts had CAP_OPT_NOAUDIT (only with OPTS_KNOWN) */
+#define CA_F_INSETID     0x08 /* opts had CAP_OPT_INSETID (only with OPTS_KNOWN) */
+
+/* One aggregated capability check: the key of the "agg" hash map. */
+struct ca_key {
+	__u32 tgid;
+	__s32 stack_id;  /* id in the "stacks" map; < 0: -errno, no stack */
+	__s32 syscall;   /* syscall in progress, -1 if none (kernel thread) */
+	__s32 ret;       /* cap_capable() verdict: 0 granted, -EPERM denied */
+	__u16 cap;
+	__u16 flags;     /* CA_F_* */
+};
+
+struct ca_val {
+	__u64 count;
+	__u64 first_ns;  /* CLOCK_MONOTONIC (bpf_ktime_get_ns) */
+	__u64 last_ns;
+	__u64 cgroup_id;
+	__u32 uid;       /* real uid of the first check */
+	__u32 tid;       /* thread of the first check */
+	char comm[CA_COMM_LEN];
+};
+
+enum ca_event_type {
+	CA_EV_FORK  = 1, /* a traced process created a process */
+	CA_EV_EXEC  = 2, /* a traced process exec'd */
+	CA_EV_EXIT  = 3, /* the last thread of a traced process exited */
+	CA_EV_FIRST = 4, /* first check by a thread we had not seen (-a) */
+};
+
+struct ca_event {
+	__u32 type;      /* enum ca_event_type */
+	__u32 tgid;
+	__u32 tid;
+	__u32 ppid;
+	__u32 uid;
+	__s32 exit_code; /* CA_EV_EXIT: wait(2)-style status */
+	__u64 ts_ns;
+	__u64 cgroup_id;
+	char comm[CA_COMM_LEN];
+	char filename[CA_PATH_LEN]; /* CA_EV_EXEC */
+};
+
+/* Indices into the per-CPU "stats" array. */
+enum ca_stat {
+	CA_STAT_CHECKS = 0,     /* checks by traced tasks */
+	CA_STAT_MAP_FULL,       /* checks not attributed: agg map full */
+	CA_STAT_RINGBUF_FULL,   /* events dropped: ringbuf full */
+	CA_STAT_STACK_ERR,      /* stacks not stored (map full, collision) */
+	CA_STAT_CACHE_MISS,     /* call-site cache misses: stack walked */
+	CA_STAT_CACHE_VERIFY,   /* cache hits re-checked by walking the stack */
+	CA_STAT_CACHE_MISMATCH, /* re-checks that found another call site */
+	CA_STAT_PROC_FULL,      /* processes not followed: procs map full */
+	CA_STAT_NR,
+};
+
+/* Overflow counts when the agg map is full: [cap][denied]. */
+#define CA_OVERFLOW_SLOTS ((CA_MAX_CAP + 1) * 2)
+
+#endif /* CAPAUDIT_H */

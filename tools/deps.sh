@@ -1,0 +1,24 @@
+#!/bin/sh
+# Install what building and testing capaudit needs, on Debian 12, if missing.
+# Runs apt-get only when a package is absent, so repeated `make` is quiet.
+set -eu
+
+PKGS="make gcc clang llvm pkg-config libbpf-dev bpftool libelf-dev zlib1g-dev
+libcap-dev libcap2-bin libjansson-dev linux-libc-dev util-linux bats jq"
+
+missing=""
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+		missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "capaudit: missing packages:$missing (run as root, or: apt-get install$missing)" >&2
+	exit 1
+fi
+echo "capaudit: installing$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >/dev/null

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "jsonutil.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+json_t *json_bytes(const char *s)
+{
+	char *clean = utf8_sanitize(s ? s : "", s ? strlen(s) : 0);
+	json_t *v = json_string(clean);
+
+	free(clean);
+	return v;
+}
+
+void json_set_bytes(json_t *obj, const char *key, const char *s)
+{
+	if (s)
+		json_object_set_new(obj, key, json_bytes(s));
+}
+
+void json_set(json_t *obj, const char *key, json_t *v)
+{
+	json_object_set_new(obj, key, v);
+}
+
+static int write_ascii(FILE *f, const json_t *v, size_t flags)
+{
+	char *s = json_dumps(v, flags | JSON_ENSURE_ASCII | JSON_PRESERVE_ORDER);
+	int rc = 0;
+	char *p;
+
+	if (!s)
+		return -1;
+	/* ENSURE_ASCII escapes >= 0x80 and < 0x20; DEL can only be inside a string */
+	for (p = s; *p; p++) {
+		if (*p == 0x7f) {
+			if (fputs("\\u007f", f) == EOF)
+				rc = -1;
+		} else if (fputc(*p, f) == EOF) {
+			rc = -1;
+		}
+	}
+	if (fputc('\n', f) == EOF)
+		rc = -1;
+	free(s);
+	return rc;
+}
+
+int json_write_line(FILE *f, const json_t *v) { return write_ascii(f, v, JSON_COMPACT); }
+int json_write_pretty(FILE *f, const json_t *v) { return write_ascii(f, v, JSON_INDENT(2)); }
+
+static json_t *field(json_t *o, const char *key, bool required, int *rc, char *err, size_t n)
+{
+	json_t *v = json_object_get(o, key);
+
+	*rc = 0;
+	if (!v && required) {
+		snprintf(err, n, "missing field '%s'", key);
+		*rc = -1;
+	}
+	return v;
+}
+
+int json_get_str(json_t *o, const char *key, bool required, const char **out, char *err, size_t n)
+{
+	int rc;
+	json_t *v = field(o, key, required, &rc, err, n);
+
+	if (!v)
+		return rc;
+	if (!json_is_string(v)) {
+		snprintf(err, n, "field '%s' must be a string", key);
+		return -1;
+	}
+	*out = json_string_value(v);
+	return 0;
+}
+
+int json_get_i64(json_t *o, const char *key, bool required, int64_t min, int64_t max,
+		 int64_t *out, char *err, size_t n)
+{
+	int rc;
+	json_t *v = field(o, key, required, &rc, err, n);
+	json_int_t x;
+
+	if (!v)
+		return rc;
+	if (!json_is_integer(v)) {
+		snprintf(err, n, "field '%s' must be an integer", key);
+		return -1;
+	}
+	x = json_integer_value(v);
+	if (x < min || x > max) {
+		snprintf(err, n, "field '%s' is %lld, outside %lld..%lld", key, (long long)x,
+			 (long long)min, (long long)max);
+		return -1;
+	}
+	*out = x;
+	return 0;
+}
+
+int json_get_bool(json_t *o, const char *key, bool required, bool *out, char *err, size_t n)
+{
+	int rc;
+	json_t *v = field(o, key, required, &rc, err, n);
+
+	if (!v)
+		return rc;
+	if (!json_is_boolean(v)) {
+		snprintf(err, n, "field '%s' must be true or false", key);
+		return -1;
+	}
+	*out = json_is_true(v);
+	return 0;
+}

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Kernel symbols for the recording machine's stacks. */
+#ifndef CA_KSYMS_H
+#define CA_KSYMS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct ksyms;
+
+/* Load kernel text symbols. NULL with a reason in err when they cannot be
+ * had (e.g. /proc/kallsyms shows only zeros without CAP_SYSLOG). */
+struct ksyms *ksyms_load(char *err, size_t errlen);
+void ksyms_free(struct ksyms *ks);
+size_t ksyms_count(const struct ksyms *ks);
+
+/* "func+0xoff" or "func+0xoff [module]"; "0x<addr>" when unknown. */
+void ksyms_format(const struct ksyms *ks, uint64_t addr, char *buf, size_t len);
+
+/* Parse kallsyms-format text (one "ADDR TYPE NAME [MOD]" per line) into a
+ * table; used by the loader and the unit tests. */
+struct ksyms *ksyms_parse(const char *text, size_t len, char *err, size_t errlen);
+
+#endif

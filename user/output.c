@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "output.h"
+
+#include <string.h>
+
+static const struct formatter *const all[] = { &output_text, &output_json, NULL };
+
+const struct formatter *formatter_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && all[i]; i++)
+		if (!strcmp(all[i]->name, name))
+			return all[i];
+	return NULL;
+}

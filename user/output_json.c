@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0
+/* JSON for programs: one object, pure ASCII, every control byte escaped. */
+#include <jansson.h>
+#include <stdio.h>
+
+#include "capnames.h"
+#include "jsonutil.h"
+#include "output.h"
+#include "report.h"
+#include "syscalls.h"
+
+static json_t *capset_json(uint64_t mask)
+{
+	json_t *a = json_array();
+	char name[CAP_NAME_LEN];
+	int c;
+
+	for (c = 0; c < 64; c++)
+		if (mask & (1ULL << c))
+			json_array_append_new(a, json_string(cap_name(c, name)));
+	return a;
+}
+
+static json_t *header_json(const struct rec_header *h, const char *source)
+{
+	json_t *o = json_object(), *argv = json_array(), *lost = json_object();
+	size_t i;
+
+	json_set_bytes(o, "file", source);
+	json_set_bytes(o, "kernel", h->kernel);
+	json_set_bytes(o, "attach", h->attach);
+	json_set_bytes(o, "scope", h->scope);
+	for (i = 0; i < h->argc; i++)
+		json_array_append_new(argv, json_bytes(h->argv[i]));
+	json_set(o, "argv", argv);
+	json_set(o, "start_ns", json_integer(h->start_ns));
+	json_set(o, "end_ns", json_integer(h->end_ns));
+	if (h->has_exit_status)
+		json_set(o, "exit_status", json_integer(h->exit_status));
+	json_set(lost, "map_full", json_integer((json_int_t)h->lost.map_full));
+	json_set(lost, "ringbuf_full", json_integer((json_int_t)h->lost.ringbuf_full));
+	json_set(lost, "stack_errors", json_integer((json_int_t)h->lost.stack_errors));
+	json_set(lost, "proc_full", json_integer((json_int_t)h->lost.proc_full));
+	json_set(o, "lost", lost);
+	return o;
+}
+
+static json_t *row_json(const struct cap_row *cr)
+{
+	json_t *o = json_object(), *sys = json_array(), *sites = json_array();
+	char name[CAP_NAME_LEN];
+	size_t i, k;
+
+	json_set(o, "cap", json_string(cap_name(cr->cap, name)));
+	json_set(o, "number", json_integer(cr->cap));
+	json_set(o, "granted", json_integer((json_int_t)cr->granted));
+	json_set(o, "denied", json_integer((json_int_t)cr->denied));
+	json_set(o, "noaudit", json_boolean(cr->noaudit));
+	if (cr->noaudit)
+		json_set(o, "noaudit_by", json_string(noaudit_source_name(cr->noaudit_by)));
+	json_set(o, "init_ns", json_boolean(cr->init_ns));
+	json_set(o, "other_ns", json_boolean(cr->other_ns));
+	for (i = 0; i < cr->nsys; i++) {
+		json_t *s = json_object();
+		const char *sn = syscall_name(cr->sys[i].nr);
+
+		json_set(s, "nr", json_integer(cr->sys[i].nr));
+		if (sn)
+			json_set(s, "name", json_string(sn));
+		json_set(s, "count", json_integer((json_int_t)cr->sys[i].count));
+		json_array_append_new(sys, s);
+	}
+	json_set(o, "syscalls", sys);
+	for (i = 0; i < cr->nsites; i++) {
+		const struct site_stat *s = &cr->sites[i];
+		json_t *so = json_object(), *st = json_array();
+
+		json_set_bytes(so, "function", s->func);
+		json_set(so, "granted", json_integer((json_int_t)s->granted));
+		json_set(so, "denied", json_integer((json_int_t)s->denied));
+		for (k = 0; k < s->nstack; k++)
+			json_array_append_new(st, json_bytes(s->stack[k]));
+		json_set(so, "stack", st);
+		json_array_append_new(sites, so);
+	}
+	json_set(o, "callsites", sites);
+	return o;
+}
+
+static int json_report(FILE *f, const struct report *rep, const char *source)
+{
+	json_t *root = json_object(), *procs = json_array();
+	size_t i, j;
+	int rc;
+
+	json_set(root, "record", header_json(&rep->rec->hdr, source));
+	for (i = 0; i < rep->nprocs; i++) {
+		const struct proc_row *pr = &rep->procs[i];
+		json_t *po = json_object(), *caps = json_array();
+
+		json_set(po, "pid", json_integer(pr->proc->pid));
+		json_set(po, "ppid", json_integer(pr->proc->ppid));
+		json_set(po, "uid", json_integer(pr->proc->uid));
+		json_set_bytes(po, "comm", pr->proc->comm);
+		json_set_bytes(po, "exe", pr->proc->exe);
+		if (pr->proc->exited)
+			json_set(po, "exit_code", json_integer(pr->proc->exit_code));
+		for (j = 0; j < pr->ncaps; j++)
+			json_array_append_new(caps, row_json(&pr->caps[j]));
+		json_set(po, "capabilities", caps);
+		json_set(po, "hidden_noaudit", json_integer((json_int_t)pr->hidden));
+		json_array_append_new(procs, po);
+	}
+	json_set(root, "processes", procs);
+	json_set(root, "required", capset_json(rep->required));
+	json_set(root, "denied", capset_json(rep->denied));
+	json_set(root, "hidden_noaudit", json_integer((json_int_t)rep->hidden_checks));
+	json_set(root, "total_checks", json_integer((json_int_t)rep->total_checks));
+	rc = json_write_pretty(f, root);
+	json_decref(root);
+	return rc;
+}
+
+const struct formatter output_json = {
+	.name = "json",
+	.report = json_report,
+};

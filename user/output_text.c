@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Plain text for people; every string from the record is escaped. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "capnames.h"
+#include "output.h"
+#include "report.h"
+#include "syscalls.h"
+#include "util.h"
+
+#define ESC(s, buf) text_escape((s) ? (s) : "", buf, sizeof(buf))
+
+static void print_capset(FILE *f, uint64_t mask)
+{
+	char name[CAP_NAME_LEN];
+	bool first = true;
+	int c;
+
+	for (c = 0; c < 64; c++) {
+		if (!(mask & (1ULL << c)))
+			continue;
+		fprintf(f, "%s%s", first ? "" : ", ", cap_name(c, name));
+		first = false;
+	}
+	if (first)
+		fputs("none", f);
+	fputc('\n', f);
+}
+
+static void print_header(FILE *f, const struct rec_header *h, const char *source)
+{
+	char a[64], b[64], esc[1024];
+	size_t i;
+
+	format_iso8601(h->start_ns, a, sizeof(a));
+	format_iso8601(h->end_ns, b, sizeof(b));
+	fprintf(f, "Record %s\n", ESC(source, esc));
+	fprintf(f, "  kernel %s, attach %s, scope %s\n", ESC(h->kernel, esc),
+		h->attach ? h->attach : "?", h->scope ? h->scope : "?");
+	if (h->argc) {
+		fputs("  command:", f);
+		for (i = 0; i < h->argc; i++)
+			fprintf(f, " %s", ESC(h->argv[i], esc));
+		fputc('\n', f);
+	}
+	fprintf(f, "  %s .. %s (%.2f s)", a, b, (double)(h->end_ns - h->start_ns) / 1e9);
+	if (h->has_exit_status)
+		fprintf(f, ", exit status %d", h->exit_status);
+	fputc('\n', f);
+}
+
+static void print_row(FILE *f, const struct cap_row *cr)
+{
+	char name[CAP_NAME_LEN], esc[512];
+	size_t i;
+
+	fprintf(f, "  %-24s granted %-8" PRIu64 " denied %-8" PRIu64, cap_name(cr->cap, name),
+		cr->granted, cr->denied);
+	if (cr->noaudit)
+		fprintf(f, " noaudit (%s)", noaudit_source_name(cr->noaudit_by));
+	if (cr->other_ns)
+		fputs(cr->init_ns ? " [init+child userns]" : " [child userns]", f);
+	fputs("\n    syscalls:", f);
+	for (i = 0; i < cr->nsys; i++) {
+		const char *sn = syscall_name(cr->sys[i].nr);
+
+		if (cr->sys[i].nr < 0)
+			fprintf(f, " (none) x%" PRIu64, cr->sys[i].count);
+		else if (sn)
+			fprintf(f, " %s x%" PRIu64, sn, cr->sys[i].count);
+		else
+			fprintf(f, " syscall_%d x%" PRIu64, cr->sys[i].nr, cr->sys[i].count);
+		if (i + 1 < cr->nsys)
+			fputc(',', f);
+	}
+	fputc('\n', f);
+	for (i = 0; i < cr->nsites; i++) {
+		const struct site_stat *s = &cr->sites[i];
+
+		fprintf(f, "    call site %-32s", ESC(s->func, esc));
+		if (s->granted)
+			fprintf(f, " granted %" PRIu64, s->granted);
+		if (s->denied)
+			fprintf(f, " denied %" PRIu64, s->denied);
+		fputc('\n', f);
+	}
+}
+
+static int text_report(FILE *f, const struct report *rep, const char *source)
+{
+	const struct rec_header *h = &rep->rec->hdr;
+	char esc[4200], name[CAP_NAME_LEN];
+	uint64_t lost = h->lost.map_full + h->lost.ringbuf_full + h->lost.stack_errors +
+			h->lost.proc_full;
+	size_t i, j;
+
+	print_header(f, h, source);
+	for (i = 0; i < rep->nprocs; i++) {
+		const struct proc_row *pr = &rep->procs[i];
+		const struct rec_process *p = pr->proc;
+
+		fprintf(f, "\nPID %u %s", p->pid, ESC(p->comm, esc));
+		if (p->exe)
+			fprintf(f, "  %s", ESC(p->exe, esc));
+		fprintf(f, "  (ppid %u, uid %u", p->ppid, p->uid);
+		if (p->exited)
+			fprintf(f, ", exit status %d", p->exit_code);
+		fputs(")\n", f);
+		for (j = 0; j < pr->ncaps; j++)
+			print_row(f, &pr->caps[j]);
+		if (!pr->ncaps)
+			fputs("  no capability checks\n", f);
+		if (pr->hidden)
+			fprintf(f, "  (%" PRIu64 " noaudit checks not shown; --all shows them)\n",
+				pr->hidden);
+	}
+	fputs("\nRequired (granted in audited checks): ", f);
+	print_capset(f, rep->required);
+	fputs("Denied in audited checks: ", f);
+	print_capset(f, rep->denied);
+	if (rep->hidden_checks)
+		fprintf(f, "Not shown: %" PRIu64 " noaudit checks (kernel probing, never a "
+			"requirement; --all shows them)\n", rep->hidden_checks);
+	if (!lost) {
+		fputs("Lost: none\n", f);
+	} else {
+		fprintf(f, "Lost: %" PRIu64 " checks without call site (map full), %" PRIu64
+			" process events, %" PRIu64 " stacks, %" PRIu64 " processes not followed\n",
+			h->lost.map_full, h->lost.ringbuf_full, h->lost.stack_errors,
+			h->lost.proc_full);
+		for (i = 0; i < h->noverflow; i++)
+			fprintf(f, "  unattributed: %s %s x%" PRIu64 "\n",
+				cap_name(h->overflow[i].cap, name),
+				h->overflow[i].denied ? "denied" : "granted", h->overflow[i].count);
+	}
+	return ferror(f) ? -1 : 0;
+}
+
+const struct formatter output_text = {
+	.name = "text",
+	.report = text_report,
+};

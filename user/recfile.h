@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The record file: JSON Lines. Line 1 is the header, then one line per
+ * process and one per aggregated check, stacks already symbolized. The
+ * format is documented in docs/record-format.md. Pure C: no libbpf.
+ */
+#ifndef CA_RECFILE_H
+#define CA_RECFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define REC_FORMAT  "capaudit-record"
+#define REC_VERSION 1
+#define REC_MAX_CAP 63
+#define REC_MAX_LINE (1 << 20)   /* longer lines are rejected */
+
+/* Counts of what the kernel side could not store. Never silent. */
+struct rec_lost {
+	uint64_t map_full;      /* checks counted only per capability */
+	uint64_t ringbuf_full;  /* process events dropped */
+	uint64_t stack_errors;  /* checks whose stack could not be stored */
+	uint64_t proc_full;     /* processes not followed */
+};
+
+/* Checks counted while the agg map was full: no process, no stack. */
+struct rec_overflow {
+	int cap;
+	bool denied;
+	uint64_t count;
+};
+
+struct rec_header {
+	int version;
+	char *capaudit_version;
+	char *kernel;           /* uname -r of the recording machine */
+	char *machine;          /* uname -m */
+	char *attach;           /* tp_btf | tracepoint | fexit | kprobe */
+	char *scope;            /* pid | all | command */
+	char **argv;            /* capaudit's own command line */
+	size_t argc;
+	int64_t start_ns, end_ns;  /* epoch ns */
+	uint64_t checks;        /* all checks seen by the hook for traced tasks */
+	struct rec_lost lost;
+	struct rec_overflow *overflow;
+	size_t noverflow;
+	bool has_exit_status;   /* -- COMMAND: the command's status */
+	int exit_status;
+};
+
+struct rec_process {
+	uint32_t pid, ppid, uid;
+	char *comm;
+	char *exe;              /* may be NULL */
+	bool exited;
+	int exit_code;          /* wait(2) status when exited */
+};
+
+struct rec_check {
+	uint32_t pid, tid, uid;
+	char *comm;
+	uint64_t cgroup;
+	int cap;
+	int ret;                /* 0 granted, < 0 denied (-errno) */
+	uint64_t count;
+	int syscall;            /* -1: none */
+	bool init_ns;
+	bool opts_known;        /* the attach mode saw cap_capable()'s opts */
+	bool opt_noaudit, opt_insetid;
+	int64_t first_ns, last_ns;
+	char **stack;           /* "func+0xoff", innermost first; may be empty */
+	size_t nstack;
+	char *stack_error;      /* why there is no stack, or NULL */
+};
+
+struct record {
+	struct rec_header hdr;
+	struct rec_process *procs;
+	size_t nprocs, cap_procs;
+	struct rec_check *checks;
+	size_t nchecks, cap_checks;
+	uint32_t *pidtab;       /* pid -> 1 + index in procs; 0 = empty */
+	size_t pidcap;
+};
+
+/* A new process line for pid (which must not be in r yet). */
+struct rec_process *record_add_process(struct record *r, uint32_t pid);
+struct rec_check *record_add_check(struct record *r);
+struct rec_process *record_find_process(const struct record *r, uint32_t pid);
+void record_free(struct record *r);
+
+/* Write r as JSON Lines. Returns 0, or -1 with errno set. */
+int recfile_write(FILE *f, const struct record *r);
+
+/*
+ * Read a record file strictly. On error returns -1 and writes one line
+ * "FILE:LINE: what is wrong" into err. name is used in messages.
+ */
+int recfile_read(FILE *f, const char *name, struct record *r, char *err, size_t errlen);
+int recfile_load(const char *path, struct record *r, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,668 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * capaudit record: follow a process tree (or the system), count its
+ * capability checks in the kernel, and write a record file atomically.
+ */
+#include "record.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "ksyms.h"
+#include "procinfo.h"
+#include "recfile.h"
+#include "tracer.h"
+#include "util.h"
+
+#define DEFAULT_RECORD "capaudit-record.jsonl"
+#define MAX_PIDS 1024
+#define GRACE_NS (5LL * 1000000000LL)  /* after a signal, wait this for the command */
+
+struct rec_opts {
+	pid_t pids[MAX_PIDS];
+	size_t npids;
+	bool all;
+	char **cmd;               /* -- COMMAND ARGS */
+	const char *out;
+	double duration;          /* seconds, 0 = unbounded */
+	enum attach_mode mode;
+	bool verbose, quiet;
+};
+
+/* The state of one recording. */
+struct session {
+	struct rec_opts *o;
+	struct tracer tr;
+	struct record rec;
+	int64_t mono0, real0;
+	pid_t child;
+	int child_status;
+	bool child_done;
+};
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig) { stop_signal = sig; }
+static void on_sigchld(int sig) { (void)sig; }
+
+/* ---- process table ---------------------------------------------------- */
+
+static struct rec_process *proc_get(struct session *s, uint32_t pid, bool create)
+{
+	struct rec_process *p = record_find_process(&s->rec, pid);
+
+	if (!p && create)
+		p = record_add_process(&s->rec, pid);
+	return p;
+}
+
+static void set_str(char **dst, const char *src)
+{
+	free(*dst);
+	*dst = src ? xstrdup(src) : NULL;
+}
+
+/* Fill what /proc knows about a process we have just learnt of. */
+static struct rec_process *proc_learn(struct session *s, uint32_t pid)
+{
+	struct rec_process *p = proc_get(s, pid, false);
+	struct procinfo pi;
+
+	if (p)
+		return p;
+	p = proc_get(s, pid, true);
+	if (!procinfo_read((pid_t)pid, &pi)) {
+		p->ppid = pi.ppid;
+		p->uid = pi.uid;
+		set_str(&p->comm, pi.comm);
+		set_str(&p->exe, pi.exe[0] ? pi.exe : NULL);
+	}
+	return p;
+}
+
+static int on_event(void *ctx, const struct ca_event *e)
+{
+	struct session *s = ctx;
+	struct rec_process *p, *parent;
+	char comm[CA_COMM_LEN + 1], exe[4096];
+	struct procinfo pi;
+
+	memcpy(comm, e->comm, CA_COMM_LEN);
+	comm[CA_COMM_LEN] = '\0';
+	switch (e->type) {
+	case CA_EV_FORK:
+		p = proc_get(s, e->tgid, true);
+		p->ppid = e->ppid;
+		p->uid = e->uid;
+		p->exited = false;
+		set_str(&p->comm, comm);
+		parent = proc_get(s, e->ppid, false);
+		if (parent && parent->exe)
+			set_str(&p->exe, parent->exe);
+		break;
+	case CA_EV_EXEC:
+		p = proc_get(s, e->tgid, true);
+		p->ppid = e->ppid;
+		p->uid = e->uid;
+		set_str(&p->comm, comm);
+		memcpy(exe, e->filename, sizeof(e->filename));
+		exe[sizeof(e->filename)] = '\0';
+		/* the kernel gives the path as passed to execve(); prefer the
+		 * resolved one while the process is still there */
+		if (!procinfo_read((pid_t)e->tgid, &pi) && pi.exe[0])
+			set_str(&p->exe, pi.exe);
+		else
+			set_str(&p->exe, exe);
+		break;
+	case CA_EV_EXIT:
+		p = proc_get(s, e->tgid, true);
+		if (!p->comm)
+			set_str(&p->comm, comm);
+		p->exited = true;
+		p->exit_code = e->exit_code;
+		break;
+	case CA_EV_FIRST:
+		p = proc_learn(s, e->tgid);
+		if (!p->comm)
+			set_str(&p->comm, comm);
+		if (!p->ppid)
+			p->ppid = e->ppid;
+		break;
+	}
+	return 0;
+}
+
+/* ---- collecting the aggregated checks ---------------------------------- */
+
+struct collect_ctx {
+	struct session *s;
+	struct ksyms *ks;
+	const char *ksyms_err;
+};
+
+static int64_t to_epoch(struct session *s, uint64_t mono)
+{
+	return s->real0 + ((int64_t)mono - s->mono0);
+}
+
+static int collect_one(void *ctx, const struct ca_key *k, const struct ca_val *v)
+{
+	struct collect_ctx *cc = ctx;
+	struct session *s = cc->s;
+	struct rec_check *c = record_add_check(&s->rec);
+	uint64_t ips[CA_STACK_DEPTH];
+	char comm[CA_COMM_LEN + 1], frame[256];
+	int n, i;
+
+	memcpy(comm, v->comm, CA_COMM_LEN);
+	comm[CA_COMM_LEN] = '\0';
+	c->pid = k->tgid;
+	c->tid = v->tid;
+	c->uid = v->uid;
+	c->comm = xstrdup(comm);
+	c->cgroup = v->cgroup_id;
+	c->cap = k->cap;
+	c->ret = k->ret;
+	c->count = v->count;
+	c->syscall = k->syscall;
+	c->init_ns = k->flags & CA_F_INIT_NS;
+	c->opts_known = k->flags & CA_F_OPTS_KNOWN;
+	c->opt_noaudit = k->flags & CA_F_NOAUDIT;
+	c->opt_insetid = k->flags & CA_F_INSETID;
+	c->first_ns = to_epoch(s, v->first_ns);
+	c->last_ns = to_epoch(s, v->last_ns);
+	if (k->stack_id < 0) {
+		snprintf(frame, sizeof(frame), "stack not captured: %s", strerror(-k->stack_id));
+		c->stack_error = xstrdup(frame);
+	} else if ((n = tracer_stack(&s->tr, k->stack_id, ips)) < 0) {
+		c->stack_error = xstrdup("stack id not found in the stack map");
+	} else {
+		if (!cc->ks)
+			c->stack_error = xstrdup(cc->ksyms_err);
+		c->stack = xcalloc((size_t)n + 1, sizeof(char *));
+		for (i = 0; i < n; i++) {
+			ksyms_format(cc->ks, ips[i], frame, sizeof(frame));
+			c->stack[c->nstack++] = xstrdup(frame);
+		}
+	}
+	/* a process that made checks but whose events we missed */
+	if (!proc_get(s, k->tgid, false)) {
+		struct rec_process *p = proc_learn(s, k->tgid);
+
+		if (!p->comm)
+			set_str(&p->comm, comm);
+		if (!p->uid)
+			p->uid = v->uid;
+	}
+	return 0;
+}
+
+static void collect(struct session *s)
+{
+	struct collect_ctx cc = { .s = s };
+	uint64_t st[CA_STAT_NR], ov[CA_OVERFLOW_SLOTS];
+	char kerr[256] = "";
+	size_t i;
+
+	cc.ks = ksyms_load(kerr, sizeof(kerr));
+	cc.ksyms_err = kerr;
+	if (!cc.ks)
+		fprintf(stderr, "capaudit: warning: stacks left unsymbolized: %s\n", kerr);
+	tracer_foreach_check(&s->tr, collect_one, &cc);
+	ksyms_free(cc.ks);
+
+	tracer_stats(&s->tr, st);
+	s->rec.hdr.checks = st[CA_STAT_CHECKS];
+	s->rec.hdr.lost.map_full = st[CA_STAT_MAP_FULL];
+	s->rec.hdr.lost.ringbuf_full = st[CA_STAT_RINGBUF_FULL];
+	s->rec.hdr.lost.stack_errors = st[CA_STAT_STACK_ERR];
+	s->rec.hdr.lost.proc_full = st[CA_STAT_PROC_FULL];
+	tracer_overflow(&s->tr, ov);
+	for (i = 0; i < CA_OVERFLOW_SLOTS; i++) {
+		struct rec_overflow *o;
+
+		if (!ov[i])
+			continue;
+		s->rec.hdr.overflow = xrealloc(s->rec.hdr.overflow,
+					       (s->rec.hdr.noverflow + 1) * sizeof(*o));
+		o = &s->rec.hdr.overflow[s->rec.hdr.noverflow++];
+		o->cap = (int)(i / 2);
+		o->denied = i % 2;
+		o->count = ov[i];
+	}
+}
+
+/* ---- the command under audit ------------------------------------------ */
+
+/*
+ * Fork the command so that it waits on a pipe until the tracer follows it:
+ * nothing it does after exec is missed. Exec failure comes back through a
+ * close-on-exec pipe as an errno.
+ */
+static pid_t spawn_stopped(char **cmd, int *go_fd, int *err_fd)
+{
+	int go[2], ep[2];
+	pid_t pid;
+
+	if (pipe2(go, O_CLOEXEC) || pipe2(ep, O_CLOEXEC))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		char c;
+		int e;
+
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		signal(SIGCHLD, SIG_DFL);
+		close(go[1]);
+		close(ep[0]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(127);  /* the recorder gave up */
+		execvp(cmd[0], cmd);
+		e = errno;
+		if (write(ep[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(go[0]);
+	close(ep[1]);
+	*go_fd = go[1];
+	*err_fd = ep[0];
+	return pid;
+}
+
+static void reap_child(struct session *s)
+{
+	int st;
+
+	if (s->child > 0 && !s->child_done && waitpid(s->child, &st, WNOHANG) == s->child) {
+		s->child_done = true;
+		s->child_status = st;
+	}
+}
+
+static int status_to_exit(int st)
+{
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	if (WIFSIGNALED(st))
+		return 128 + WTERMSIG(st);
+	return 1;
+}
+
+/* ---- options ------------------------------------------------------------ */
+
+static const char record_usage[] =
+	"usage: capaudit record [-p PID[,PID...] | -a | -- COMMAND [ARGS...]]\n"
+	"                       [-o FILE] [-d SECONDS] [--attach MODE] [-q] [-v]\n"
+	"  -p PID[,PID...]  follow these processes and every descendant\n"
+	"  -a               record every process on the system\n"
+	"  -- COMMAND       run COMMAND, record its process tree until it exits\n"
+	"  -o FILE          record file (default " DEFAULT_RECORD ")\n"
+	"  -d SECONDS       stop after SECONDS\n"
+	"  --attach MODE    auto|tp_btf|tracepoint|fexit|kprobe (default auto)\n"
+	"  -q               no live status line\n"
+	"  -v               show libbpf's log\n";
+
+static int parse_pids(struct rec_opts *o, const char *arg)
+{
+	char *copy = xstrdup(arg), *tok, *save = NULL;
+	int rc = 0;
+
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		uint32_t pid;
+
+		if (parse_u32(tok, &pid) || pid == 0 || pid > 4194304) {
+			p_err("invalid PID '%s' in -p %s", tok, arg);
+			rc = -1;
+			break;
+		}
+		if (o->npids == MAX_PIDS) {
+			p_err("-p: more than %d PIDs", MAX_PIDS);
+			rc = -1;
+			break;
+		}
+		o->pids[o->npids++] = (pid_t)pid;
+	}
+	if (!rc && !o->npids) {
+		p_err("-p needs at least one PID");
+		rc = -1;
+	}
+	free(copy);
+	return rc;
+}
+
+static int parse_opts(int argc, char **argv, struct rec_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "pid", required_argument, NULL, 'p' },
+		{ "all", no_argument, NULL, 'a' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "attach", required_argument, NULL, 'A' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	int c, m, scopes;
+
+	memset(o, 0, sizeof(*o));
+	o->out = DEFAULT_RECORD;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+p:ao:d:qvh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			if (parse_pids(o, optarg))
+				return -1;
+			break;
+		case 'a':
+			o->all = true;
+			break;
+		case 'o':
+			o->out = optarg;
+			break;
+		case 'd':
+			if (parse_seconds(optarg, &o->duration)) {
+				p_err("invalid duration '%s': seconds > 0 expected", optarg);
+				return -1;
+			}
+			break;
+		case 'A':
+			m = attach_mode_parse(optarg);
+			if (m < 0) {
+				p_err("unknown attach mode '%s' (auto, tp_btf, tracepoint, fexit, kprobe)",
+				      optarg);
+				return -1;
+			}
+			o->mode = (enum attach_mode)m;
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		case 'v':
+			o->verbose = true;
+			break;
+		case 'h':
+			fputs(record_usage, stdout);
+			exit(0);
+		default:
+			fputs(record_usage, stderr);
+			return -1;
+		}
+	}
+	if (optind < argc)
+		o->cmd = &argv[optind];
+	scopes = (o->npids > 0) + o->all + (o->cmd != NULL);
+	if (scopes != 1) {
+		p_err(scopes ? "give only one of -p, -a and -- COMMAND" :
+		      "what to record? give -p PID, -a or -- COMMAND");
+		return -1;
+	}
+	if (!o->out[0]) {
+		p_err("-o: empty file name");
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- the output file ---------------------------------------------------- */
+
+/* Create the temporary file now, so that an unwritable directory fails
+ * before anything is recorded. */
+static FILE *open_tmp(const char *out, char **tmp_path)
+{
+	size_t n = strlen(out) + 16;
+	char *tmp = xcalloc(n, 1);
+	int fd;
+	FILE *f;
+
+	snprintf(tmp, n, "%s.XXXXXX", out);
+	fd = mkstemp(tmp);
+	if (fd < 0 || !(f = fdopen(fd, "w"))) {
+		p_err("cannot create %s: %s", out, strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
+		free(tmp);
+		return NULL;
+	}
+	(void)!fchmod(fd, 0644);  /* on failure mkstemp's 0600 still works */
+	*tmp_path = tmp;
+	return f;
+}
+
+static int finish_file(FILE *f, const char *tmp, const char *out, const struct record *r)
+{
+	int rc = recfile_write(f, r);
+
+	if (!rc && fsync(fileno(f)))
+		rc = -1;
+	if (fclose(f))
+		rc = -1;
+	if (!rc && rename(tmp, out))
+		rc = -1;
+	if (rc) {
+		p_err("cannot write %s: %s", out, strerror(errno));
+		unlink(tmp);
+	}
+	return rc;
+}
+
+/* ---- the recording loop ------------------------------------------------- */
+
+static void status_line(struct session *s, bool final)
+{
+	uint64_t st[CA_STAT_NR];
+
+	tracer_stats(&s->tr, st);
+	fprintf(stderr, "\rcapaudit: recording (%s): %llu checks, %zu processes, %llu lost\033[K%s",
+		attach_mode_name(s->tr.mode), (unsigned long long)st[CA_STAT_CHECKS],
+		s->rec.nprocs,
+		(unsigned long long)(st[CA_STAT_MAP_FULL] + st[CA_STAT_RINGBUF_FULL] +
+				     st[CA_STAT_PROC_FULL]),
+		final ? "\n" : "");
+}
+
+static void run_loop(struct session *s)
+{
+	struct rec_opts *o = s->o;
+	bool tty = !o->quiet && isatty(STDERR_FILENO);
+	int64_t start = now_monotonic_ns(), last_status = 0, last_scan = 0, sig_at = 0;
+	int64_t end = o->duration > 0 ? start + (int64_t)(o->duration * 1e9) : 0;
+
+	for (;;) {
+		int64_t now;
+
+		tracer_poll(&s->tr, 100);
+		now = now_monotonic_ns();
+		reap_child(s);
+		if (s->child > 0 && s->child_done)
+			break;
+		if (end && now >= end)
+			break;
+		if (stop_signal) {
+			if (s->child <= 0 || s->child_done)
+				break;
+			/* pass it on and give the command time to end */
+			if (!sig_at) {
+				sig_at = now;
+				kill(s->child, stop_signal);
+			} else if (now - sig_at > GRACE_NS) {
+				break;
+			}
+		}
+		if (o->npids && now - last_scan > 250000000LL) {
+			last_scan = now;
+			if (!tracer_followed(&s->tr))
+				break;  /* every followed process has exited */
+		}
+		if (tty && now - last_status > 500000000LL) {
+			last_status = now;
+			status_line(s, false);
+		}
+	}
+	if (tty)
+		status_line(s, true);
+}
+
+int do_record(int argc, char **argv, int all_argc, char **all_argv)
+{
+	struct rec_opts o;
+	struct session s = { 0 };
+	struct tracer_cfg cfg = { 0 };
+	struct sigaction sa = { 0 };
+	struct utsname uts;
+	char err[1024], *tmp = NULL;
+	int go_fd = -1, exec_err_fd = -1, rc = 1, i, e;
+	size_t k;
+	FILE *f;
+
+	if (parse_opts(argc, argv, &o))
+		return 2;
+	s.o = &o;
+	for (k = 0; k < o.npids; k++) {
+		if (!proc_alive(o.pids[k])) {
+			p_err("-p %d: no such process", (int)o.pids[k]);
+			return 1;
+		}
+	}
+	f = open_tmp(o.out, &tmp);
+	if (!f)
+		return 1;
+
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = on_sigchld;   /* interrupts poll when the command ends */
+	sigaction(SIGCHLD, &sa, NULL);
+
+	if (o.cmd) {
+		s.child = spawn_stopped(o.cmd, &go_fd, &exec_err_fd);
+		if (s.child < 0) {
+			p_err("cannot start %s: %s", o.cmd[0], strerror(errno));
+			goto out;
+		}
+	}
+
+	cfg.mode = o.mode;
+	cfg.all = o.all;
+	cfg.self_tgid = (uint32_t)getpid();
+	cfg.verbose = o.verbose;
+	if (tracer_start(&s.tr, &cfg, on_event, &s, err, sizeof(err))) {
+		p_err("%s", err);
+		goto out;
+	}
+	s.mono0 = now_monotonic_ns();
+	s.real0 = now_realtime_ns();
+
+	for (k = 0; k < o.npids; k++) {
+		pid_t *desc = NULL;
+		size_t nd = proc_descendants(o.pids[k], &desc), j;
+
+		tracer_follow(&s.tr, (uint32_t)o.pids[k]);
+		proc_learn(&s, (uint32_t)o.pids[k]);
+		for (j = 0; j < nd; j++) {
+			tracer_follow(&s.tr, (uint32_t)desc[j]);
+			proc_learn(&s, (uint32_t)desc[j]);
+		}
+		free(desc);
+	}
+	if (s.child > 0) {
+		tracer_follow(&s.tr, (uint32_t)s.child);
+		proc_learn(&s, (uint32_t)s.child);
+		if (write(go_fd, "g", 1) != 1) {
+			p_err("cannot start %s: %s", o.cmd[0], strerror(errno));
+			goto out;
+		}
+		close(go_fd);
+		go_fd = -1;
+		/* EOF: exec succeeded; an int: it failed with that errno */
+		if (read(exec_err_fd, &e, sizeof(e)) == sizeof(e)) {
+			waitpid(s.child, NULL, 0);
+			s.child_done = true;
+			p_err("cannot run %s: %s", o.cmd[0], strerror(e));
+			rc = 127;
+			goto out;
+		}
+	}
+
+	run_loop(&s);
+
+	tracer_detach(&s.tr);
+	tracer_poll(&s.tr, 0);   /* events that raced with the end */
+	if (s.child > 0 && !s.child_done) {
+		/* still running after the grace period: leave it, but say so */
+		fprintf(stderr, "capaudit: %s (pid %d) still runs; recording stopped\n", o.cmd[0],
+			(int)s.child);
+	}
+
+	uname(&uts);
+	s.rec.hdr.version = REC_VERSION;
+	s.rec.hdr.capaudit_version = xstrdup(CAPAUDIT_VERSION);
+	s.rec.hdr.kernel = xstrdup(uts.release);
+	s.rec.hdr.machine = xstrdup(uts.machine);
+	s.rec.hdr.attach = xstrdup(attach_mode_name(s.tr.mode));
+	s.rec.hdr.scope = xstrdup(o.all ? "all" : o.cmd ? "command" : "pid");
+	s.rec.hdr.argv = xcalloc((size_t)all_argc + 1, sizeof(char *));
+	for (i = 0; i < all_argc; i++)
+		s.rec.hdr.argv[s.rec.hdr.argc++] = xstrdup(all_argv[i]);
+	s.rec.hdr.start_ns = s.real0;
+	s.rec.hdr.end_ns = now_realtime_ns();
+	if (s.child > 0 && s.child_done) {
+		s.rec.hdr.has_exit_status = true;
+		s.rec.hdr.exit_status = status_to_exit(s.child_status);
+	}
+	collect(&s);
+
+	/* nothing may interrupt the write: the file is complete or absent */
+	{
+		sigset_t block, old;
+
+		sigemptyset(&block);
+		sigaddset(&block, SIGINT);
+		sigaddset(&block, SIGTERM);
+		sigaddset(&block, SIGHUP);
+		sigprocmask(SIG_BLOCK, &block, &old);
+		rc = finish_file(f, tmp, o.out, &s.rec) ? 1 : 0;
+		f = NULL;
+		sigprocmask(SIG_SETMASK, &old, NULL);
+	}
+	if (!rc && !o.quiet)
+		fprintf(stderr, "capaudit: wrote %s (%zu processes, %zu aggregated checks)\n", o.out,
+			s.rec.nprocs, s.rec.nchecks);
+	if (!rc && s.rec.hdr.has_exit_status)
+		rc = s.rec.hdr.exit_status;
+out:
+	if (f) {
+		fclose(f);
+		unlink(tmp);
+	}
+	if (go_fd >= 0) {
+		close(go_fd);  /* never released: the command exits without running */
+		if (s.child > 0 && !s.child_done)
+			waitpid(s.child, NULL, 0);
+	}
+	if (exec_err_fd >= 0)
+		close(exec_err_fd);
+	tracer_close(&s.tr);
+	record_free(&s.rec);
+	free(tmp);
+	return rc;
+}

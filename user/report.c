@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+enum noaudit_source check_noaudit(const struct rec_check *c)
+{
+	/* fexit/kprobe saw the opts argument: that is the truth */
+	if (c->opts_known)
+		return c->opt_noaudit ? NOAUDIT_OPTS : NOAUDIT_NO;
+	return noaudit_from_stack(c->stack, c->nstack);
+}
+
+static struct proc_row *proc_row(struct report *rep, const struct rec_process *p)
+{
+	size_t i;
+
+	for (i = 0; i < rep->nprocs; i++)
+		if (rep->procs[i].proc == p)
+			return &rep->procs[i];
+	return NULL;
+}
+
+static struct cap_row *cap_row(struct proc_row *pr, int cap, bool noaudit,
+			       enum noaudit_source by)
+{
+	struct cap_row *cr;
+	size_t i;
+
+	for (i = 0; i < pr->ncaps; i++)
+		if (pr->caps[i].cap == cap && pr->caps[i].noaudit == noaudit)
+			return &pr->caps[i];
+	grow_array((void **)&pr->caps, &pr->capcaps, pr->ncaps + 1, sizeof(*cr));
+	cr = &pr->caps[pr->ncaps++];
+	cr->cap = cap;
+	cr->noaudit = noaudit;
+	cr->noaudit_by = by;
+	return cr;
+}
+
+static void add_sys(struct cap_row *cr, int nr, uint64_t count)
+{
+	size_t i;
+
+	for (i = 0; i < cr->nsys; i++) {
+		if (cr->sys[i].nr == nr) {
+			cr->sys[i].count += count;
+			return;
+		}
+	}
+	grow_array((void **)&cr->sys, &cr->capsys, cr->nsys + 1, sizeof(*cr->sys));
+	cr->sys[cr->nsys++] = (struct sys_stat){ nr, count };
+}
+
+static void add_site(struct cap_row *cr, const struct rec_check *c)
+{
+	int idx = callsite_index(c->stack, c->nstack);
+	char fn[128] = "?";
+	struct site_stat *s = NULL;
+	size_t i;
+
+	if (idx >= 0)
+		frame_function(c->stack[idx], fn, sizeof(fn));
+	for (i = 0; i < cr->nsites && !s; i++)
+		if (!strcmp(cr->sites[i].func, fn))
+			s = &cr->sites[i];
+	if (!s) {
+		grow_array((void **)&cr->sites, &cr->capsites, cr->nsites + 1, sizeof(*s));
+		s = &cr->sites[cr->nsites++];
+		s->func = xstrdup(fn);
+		s->stack = c->stack;
+		s->nstack = c->nstack;
+	}
+	if (c->ret == 0)
+		s->granted += c->count;
+	else
+		s->denied += c->count;
+}
+
+static int cmp_proc(const void *a, const void *b)
+{
+	const struct proc_row *x = a, *y = b;
+
+	return x->proc->pid < y->proc->pid ? -1 : x->proc->pid > y->proc->pid;
+}
+
+static int cmp_cap(const void *a, const void *b)
+{
+	const struct cap_row *x = a, *y = b;
+
+	if (x->noaudit != y->noaudit)
+		return x->noaudit - y->noaudit;
+	return x->cap - y->cap;
+}
+
+static int cmp_site(const void *a, const void *b)
+{
+	const struct site_stat *x = a, *y = b;
+	uint64_t nx = x->granted + x->denied, ny = y->granted + y->denied;
+
+	if (nx != ny)
+		return nx > ny ? -1 : 1;
+	return strcmp(x->func, y->func);
+}
+
+static int cmp_sys(const void *a, const void *b)
+{
+	const struct sys_stat *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return x->nr - y->nr;
+}
+
+int report_build(const struct record *r, const struct report_opts *o, struct report *rep)
+{
+	size_t i, j;
+
+	memset(rep, 0, sizeof(*rep));
+	rep->rec = r;
+	rep->all = o->all;
+	rep->procs = xcalloc(r->nprocs + 1, sizeof(*rep->procs));
+	for (i = 0; i < r->nprocs; i++)
+		rep->procs[rep->nprocs++].proc = &r->procs[i];
+
+	for (i = 0; i < r->nchecks; i++) {
+		const struct rec_check *c = &r->checks[i];
+		const struct rec_process *p = record_find_process(r, c->pid);
+		enum noaudit_source na = check_noaudit(c);
+		struct proc_row *pr;
+		struct cap_row *cr;
+
+		rep->total_checks += c->count;
+		if (!p)
+			continue;  /* the reader guarantees processes; be safe */
+		pr = proc_row(rep, p);
+		if (na != NOAUDIT_NO && !o->all) {
+			pr->hidden += c->count;
+			rep->hidden_checks += c->count;
+			continue;
+		}
+		cr = cap_row(pr, c->cap, na != NOAUDIT_NO, na);
+		if (c->ret == 0)
+			cr->granted += c->count;
+		else
+			cr->denied += c->count;
+		if (c->init_ns)
+			cr->init_ns = true;
+		else
+			cr->other_ns = true;
+		add_sys(cr, c->syscall, c->count);
+		add_site(cr, c);
+		if (na == NOAUDIT_NO) {
+			if (c->ret == 0)
+				rep->required |= 1ULL << c->cap;
+			else
+				rep->denied |= 1ULL << c->cap;
+		}
+	}
+	qsort(rep->procs, rep->nprocs, sizeof(*rep->procs), cmp_proc);
+	for (i = 0; i < rep->nprocs; i++) {
+		struct proc_row *pr = &rep->procs[i];
+
+		qsort(pr->caps, pr->ncaps, sizeof(*pr->caps), cmp_cap);
+		for (j = 0; j < pr->ncaps; j++) {
+			qsort(pr->caps[j].sites, pr->caps[j].nsites, sizeof(struct site_stat),
+			      cmp_site);
+			qsort(pr->caps[j].sys, pr->caps[j].nsys, sizeof(struct sys_stat), cmp_sys);
+		}
+	}
+	return 0;
+}
+
+void report_free(struct report *rep)
+{
+	size_t i, j, k;
+
+	for (i = 0; i < rep->nprocs; i++) {
+		struct proc_row *pr = &rep->procs[i];
+
+		for (j = 0; j < pr->ncaps; j++) {
+			for (k = 0; k < pr->caps[j].nsites; k++)
+				free(pr->caps[j].sites[k].func);
+			free(pr->caps[j].sites);
+			free(pr->caps[j].sys);
+		}
+		free(pr->caps);
+	}
+	free(rep->procs);
+	memset(rep, 0, sizeof(*rep));
+}

@@ -1,0 +1,8 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef CA_REPORT_CMD_H
+#define CA_REPORT_CMD_H
+
+/* capaudit report [-i FILE] [--format text|json] [--all] */
+int do_report(int argc, char **argv, int all_argc, char **all_argv);
+
+#endif

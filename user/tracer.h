@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The BPF side's lifecycle: open, choose programs, load, attach, drain. */
+#ifndef CA_TRACER_H
+#define CA_TRACER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <linux/types.h>
+
+#include "capaudit.h"
+#include "probe.h"
+
+struct capaudit_bpf;
+struct ring_buffer;
+
+struct tracer_cfg {
+	enum attach_mode mode;   /* ATTACH_AUTO tries attach_auto_order */
+	bool all;                /* record every process but ours */
+	uint32_t self_tgid;
+	bool verbose;            /* pass libbpf's log through */
+};
+
+typedef int (*tracer_event_fn)(void *ctx, const struct ca_event *e);
+
+struct tracer {
+	struct capaudit_bpf *skel;
+	struct ring_buffer *rb;
+	enum attach_mode mode;   /* the mode that attached */
+	tracer_event_fn on_event;
+	void *ctx;
+	/* why each mode that was tried did not work, for messages and doctor */
+	char why[ATTACH_NR][320];
+};
+
+/* Load and attach; with ATTACH_AUTO the first mode that works. On failure
+ * err holds one line naming each mode tried and why it failed. */
+int tracer_start(struct tracer *t, const struct tracer_cfg *cfg, tracer_event_fn fn, void *ctx,
+		 char *err, size_t errlen);
+int tracer_follow(struct tracer *t, uint32_t tgid);
+/* Number of processes still followed (not exited). */
+size_t tracer_followed(struct tracer *t);
+int tracer_poll(struct tracer *t, int timeout_ms);
+void tracer_stats(struct tracer *t, uint64_t out[CA_STAT_NR]);
+/* Stop the hooks; maps stay readable. Idempotent. */
+void tracer_detach(struct tracer *t);
+/* Iterate every aggregated check. */
+int tracer_foreach_check(struct tracer *t,
+			 int (*fn)(void *ctx, const struct ca_key *k, const struct ca_val *v),
+			 void *ctx);
+/* The frames of a stack id; returns the number of frames, or -1. */
+int tracer_stack(struct tracer *t, int32_t id, uint64_t ips[CA_STACK_DEPTH]);
+/* Counts per [cap][denied] of checks that found the agg map full. */
+void tracer_overflow(struct tracer *t, uint64_t out[CA_OVERFLOW_SLOTS]);
+void tracer_close(struct tracer *t);
+
+#endif

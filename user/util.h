@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Small helpers shared by the loader and the analysis code. */
+#ifndef CA_UTIL_H
+#define CA_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Strict number parsing: the whole string, base 10, in range; "12abc",
+ * "", " 1" and overflow are rejected. Return 0 or -1. */
+int parse_u64(const char *s, uint64_t *out);
+int parse_u32(const char *s, uint32_t *out);
+int parse_int_range(const char *s, long min, long max, long *out);
+/* "1.5" or "2" seconds, > 0; -1 on anything else. */
+int parse_seconds(const char *s, double *out);
+
+/* Wall clock in ns since the epoch, and monotonic ns. */
+int64_t now_realtime_ns(void);
+int64_t now_monotonic_ns(void);
+/* "2026-12-03T04:01:02.123456Z" into buf (>= 32 bytes). */
+void format_iso8601(int64_t epoch_ns, char *buf, size_t len);
+
+/* Append bytes to a buffer, escaping everything a terminal could act on:
+ * control bytes, DEL, bytes >= 0x80 and backslash become \xNN or \\.
+ * A process name is attacker-controlled. Returns buf. */
+char *text_escape(const char *s, char *buf, size_t len);
+
+/* Copy of s in which every byte that is not part of valid UTF-8 is written
+ * as the four characters \xNN, so that it can go into a JSON string without
+ * losing information. Caller frees. */
+char *utf8_sanitize(const char *s, size_t n);
+
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t size);
+char *xstrdup(const char *s);
+
+/* Grow *arr (of *cap elements of size sz) to hold at least need elements. */
+void grow_array(void **arr, size_t *cap, size_t need, size_t sz);
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#endif
