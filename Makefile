@@ -72,6 +72,10 @@ $(BUILD)/capaudit: $(LOADER_OBJS) $(ANALYSIS_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
 
+$(BUILD)/demo-workload: examples/demo-workload.c | $(BUILD)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $< -o $@
+
 $(BUILD)/unit-tests: $(UNIT_OBJS) $(ANALYSIS_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $^ -lcap -ljansson -o $@
@@ -80,11 +84,11 @@ $(BUILD):
 	$(Q)mkdir -p $@
 
 demo: deps
-	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(MAKE) --no-print-directory all $(BUILD)/demo-workload
 	$(Q)tools/demo.sh
 
 test: deps
-	$(Q)$(MAKE) --no-print-directory all $(BUILD)/unit-tests
+	$(Q)$(MAKE) --no-print-directory all $(BUILD)/unit-tests $(BUILD)/demo-workload
 	$(Q)tools/run-tests.sh
 
 clean:

@@ -140,6 +140,7 @@ static __always_inline void emit_first(struct task_struct *task)
 	e->tgid = BPF_CORE_READ(task, tgid);
 	e->tid = BPF_CORE_READ(task, pid);
 	e->ppid = BPF_CORE_READ(task, real_parent, tgid);
+	e->exec_id = (__u32)BPF_CORE_READ(task, self_exec_id);
 	e->uid = (__u32)bpf_get_current_uid_gid();
 	e->ts_ns = bpf_ktime_get_ns();
 	e->cgroup_id = bpf_get_current_cgroup_id();
@@ -275,6 +276,7 @@ static __always_inline int on_check(void *ctx, struct task_state *st, int cap, i
 	if (cap < 0 || cap > CA_MAX_CAP)
 		cap = CA_MAX_CAP;
 	key.tgid = task->tgid;
+	key.exec_id = (__u32)task->self_exec_id;
 	key.syscall = nr;
 	key.ret = ret;
 	key.cap = (__u16)cap;
@@ -386,6 +388,7 @@ static __always_inline struct ca_event *new_event(__u32 type, struct task_struct
 	e->tid = BPF_CORE_READ(p, pid);
 	e->ppid = BPF_CORE_READ(p, real_parent, tgid);
 	e->uid = BPF_CORE_READ(p, cred, uid.val);
+	e->exec_id = (__u32)BPF_CORE_READ(p, self_exec_id);
 	e->ts_ns = bpf_ktime_get_ns();
 	BPF_CORE_READ_STR_INTO(&e->comm, p, comm);
 	return e;

@@ -22,6 +22,7 @@
 /* One aggregated capability check: the key of the "agg" hash map. */
 struct ca_key {
 	__u32 tgid;
+	__u32 exec_id;   /* task->self_exec_id: changes at each execve() */
 	__s32 stack_id;  /* id in the "stacks" map; < 0: -errno, no stack */
 	__s32 syscall;   /* syscall in progress, -1 if none (kernel thread) */
 	__s32 ret;       /* cap_capable() verdict: 0 granted, -EPERM denied */
@@ -52,6 +53,7 @@ struct ca_event {
 	__u32 tid;
 	__u32 ppid;
 	__u32 uid;
+	__u32 exec_id;   /* task->self_exec_id after the event */
 	__s32 exit_code; /* CA_EV_EXIT: wait(2)-style status */
 	__u64 ts_ns;
 	__u64 cgroup_id;

@@ -82,6 +82,13 @@ const char *frame_function(const char *frame, char *buf, size_t len)
 	return buf;
 }
 
+bool frame_is_plumbing(const char *frame)
+{
+	char fn[128];
+
+	return has_prefix(frame_function(frame, fn, sizeof(fn)), plumbing_prefix);
+}
+
 static bool skip_frame(const char *fn)
 {
 	return in_list(fn, cap_api) || has_prefix(fn, plumbing_prefix);

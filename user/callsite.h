@@ -12,6 +12,9 @@
 /* The function name of frame "func+0x1a [mod]" into buf ("func"). */
 const char *frame_function(const char *frame, char *buf, size_t len);
 
+/* Is this frame the tracer's own (BPF program, trampoline, kprobe)? */
+bool frame_is_plumbing(const char *frame);
+
 /*
  * Index of the call site in stack (innermost first): the first frame that
  * is neither the capability machinery (cap_capable, security_capable,

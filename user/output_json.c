@@ -99,6 +99,7 @@ static int json_report(FILE *f, const struct report *rep, const char *source)
 		json_t *po = json_object(), *caps = json_array();
 
 		json_set(po, "pid", json_integer(pr->proc->pid));
+		json_set(po, "exec_id", json_integer(pr->proc->exec_id));
 		json_set(po, "ppid", json_integer(pr->proc->ppid));
 		json_set(po, "uid", json_integer(pr->proc->uid));
 		json_set_bytes(po, "comm", pr->proc->comm);

@@ -102,6 +102,9 @@ static int text_report(FILE *f, const struct report *rep, const char *source)
 		const struct rec_process *p = pr->proc;
 
 		fprintf(f, "\nPID %u %s", p->pid, ESC(p->comm, esc));
+		/* a later program image of the same pid (after execve) */
+		if (i > 0 && rep->procs[i - 1].proc->pid == p->pid)
+			fputs(" (after execve)", f);
 		if (p->exe)
 			fprintf(f, "  %s", ESC(p->exe, esc));
 		fprintf(f, "  (ppid %u, uid %u", p->ppid, p->uid);

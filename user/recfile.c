@@ -12,32 +12,50 @@
 #include "syscalls.h"
 #include "util.h"
 
-static size_t pid_slot(const struct record *r, uint32_t pid)
+static size_t pid_slot(const struct record *r, uint32_t pid, uint32_t exec_id)
 {
-	size_t i = (pid * 2654435761u) & (r->pidcap - 1);
+	uint64_t h = ((uint64_t)pid << 32 | exec_id) * 0x9e3779b97f4a7c15ULL;
+	size_t i = (size_t)(h >> 20) & (r->pidcap - 1);
 
-	while (r->pidtab[i] && r->procs[r->pidtab[i] - 1].pid != pid)
+	while (r->pidtab[i]) {
+		const struct rec_process *p = &r->procs[r->pidtab[i] - 1];
+
+		if (p->pid == pid && p->exec_id == exec_id)
+			break;
 		i = (i + 1) & (r->pidcap - 1);
+	}
 	return i;
 }
 
-struct rec_process *record_add_process(struct record *r, uint32_t pid)
+static void rehash(struct record *r, size_t cap)
 {
-	struct rec_process *p;
 	size_t k;
 
-	if ((r->nprocs + 1) * 2 > r->pidcap) {  /* keep the table under half full */
-		free(r->pidtab);
-		r->pidcap = r->pidcap ? r->pidcap * 2 : 64;
-		r->pidtab = xcalloc(r->pidcap, sizeof(*r->pidtab));
-		for (k = 0; k < r->nprocs; k++)
-			r->pidtab[pid_slot(r, r->procs[k].pid)] = (uint32_t)k + 1;
-	}
+	free(r->pidtab);
+	r->pidcap = cap;
+	r->pidtab = xcalloc(r->pidcap, sizeof(*r->pidtab));
+	for (k = 0; k < r->nprocs; k++)
+		r->pidtab[pid_slot(r, r->procs[k].pid, r->procs[k].exec_id)] = (uint32_t)k + 1;
+}
+
+struct rec_process *record_add_process(struct record *r, uint32_t pid, uint32_t exec_id)
+{
+	struct rec_process *p;
+
+	if ((r->nprocs + 1) * 2 > r->pidcap)  /* keep the table under half full */
+		rehash(r, r->pidcap ? r->pidcap * 2 : 64);
 	grow_array((void **)&r->procs, &r->cap_procs, r->nprocs + 1, sizeof(*r->procs));
 	p = &r->procs[r->nprocs++];
 	p->pid = pid;
-	r->pidtab[pid_slot(r, pid)] = (uint32_t)r->nprocs;
+	p->exec_id = exec_id;
+	r->pidtab[pid_slot(r, pid, exec_id)] = (uint32_t)r->nprocs;
 	return p;
+}
+
+void record_set_exec_id(struct record *r, struct rec_process *p, uint32_t exec_id)
+{
+	p->exec_id = exec_id;
+	rehash(r, r->pidcap);  /* rare: only when an image is first identified */
 }
 
 struct rec_check *record_add_check(struct record *r)
@@ -46,13 +64,13 @@ struct rec_check *record_add_check(struct record *r)
 	return &r->checks[r->nchecks++];
 }
 
-struct rec_process *record_find_process(const struct record *r, uint32_t pid)
+struct rec_process *record_find_process(const struct record *r, uint32_t pid, uint32_t exec_id)
 {
 	size_t i;
 
 	if (!r->pidcap)
 		return NULL;
-	i = pid_slot(r, pid);
+	i = pid_slot(r, pid, exec_id);
 	return r->pidtab[i] ? &r->procs[r->pidtab[i] - 1] : NULL;
 }
 
@@ -145,6 +163,7 @@ static json_t *process_json(const struct rec_process *p)
 
 	json_set(o, "type", json_string("process"));
 	json_set(o, "pid", json_integer(p->pid));
+	json_set(o, "exec_id", json_integer(p->exec_id));
 	json_set(o, "ppid", json_integer(p->ppid));
 	json_set(o, "uid", json_integer(p->uid));
 	json_set_bytes(o, "comm", p->comm ? p->comm : "");
@@ -163,6 +182,7 @@ static json_t *check_json(const struct rec_check *c)
 
 	json_set(o, "type", json_string("check"));
 	json_set(o, "pid", json_integer(c->pid));
+	json_set(o, "exec_id", json_integer(c->exec_id));
 	json_set(o, "tid", json_integer(c->tid));
 	json_set(o, "uid", json_integer(c->uid));
 	json_set_bytes(o, "comm", c->comm ? c->comm : "");
@@ -219,9 +239,10 @@ int recfile_write(FILE *f, const struct record *r)
 
 /* ---- reader ---------------------------------------------------------- */
 
-#define GET_STR(o, k, req, out) json_get_str(o, k, req, out, why, sizeof(why))
-#define GET_INT(o, k, req, lo, hi, out) json_get_i64(o, k, req, lo, hi, out, why, sizeof(why))
-#define GET_BOOL(o, k, req, out) json_get_bool(o, k, req, out, why, sizeof(why))
+/* Every reader below has `char *why` and `size_t wlen` for its message. */
+#define GET_STR(o, k, req, out) json_get_str(o, k, req, out, why, wlen)
+#define GET_INT(o, k, req, lo, hi, out) json_get_i64(o, k, req, lo, hi, out, why, wlen)
+#define GET_BOOL(o, k, req, out) json_get_bool(o, k, req, out, why, wlen)
 
 static int read_strv(json_t *o, const char *key, bool required, char ***out, size_t *n,
 		     char *why, size_t wlen)
@@ -340,23 +361,25 @@ static int read_header(json_t *o, struct rec_header *h, char *why, size_t wlen)
 
 static int read_process(json_t *o, struct record *r, char *why, size_t wlen)
 {
-	int64_t pid, ppid = 0, uid = 0, code = 0;
+	int64_t pid, exec_id = 0, ppid = 0, uid = 0, code = 0;
 	const char *comm = "", *exe = NULL;
 	struct rec_process *p;
 
 	if (GET_INT(o, "pid", true, 1, INT32_MAX, &pid) ||
+	    GET_INT(o, "exec_id", false, 0, UINT32_MAX, &exec_id) ||
 	    GET_INT(o, "ppid", false, 0, INT32_MAX, &ppid) ||
 	    GET_INT(o, "uid", false, 0, UINT32_MAX, &uid) ||
 	    GET_STR(o, "comm", false, &comm) || GET_STR(o, "exe", false, &exe))
 		return -1;
 	if (json_object_get(o, "exit_code") &&
-	    GET_INT(o, "exit_code", true, INT32_MIN, INT32_MAX, &code))
+	    GET_INT(o, "exit_code", true, 0, 255, &code))
 		return -1;
-	if (record_find_process(r, (uint32_t)pid)) {
-		snprintf(why, wlen, "process %lld appears twice", (long long)pid);
+	if (record_find_process(r, (uint32_t)pid, (uint32_t)exec_id)) {
+		snprintf(why, wlen, "process %lld (exec_id %lld) appears twice", (long long)pid,
+			 (long long)exec_id);
 		return -1;
 	}
-	p = record_add_process(r, (uint32_t)pid);
+	p = record_add_process(r, (uint32_t)pid, (uint32_t)exec_id);
 	p->ppid = (uint32_t)ppid;
 	p->uid = (uint32_t)uid;
 	p->comm = xstrdup(comm);
@@ -368,13 +391,15 @@ static int read_process(json_t *o, struct record *r, char *why, size_t wlen)
 
 static int read_check(json_t *o, struct record *r, char *why, size_t wlen)
 {
-	int64_t pid, tid = 0, uid = 0, cgroup = 0, cap, ret, count, sys = -1, first = 0, last = 0;
+	int64_t pid, exec_id = 0, tid = 0, uid = 0, cgroup = 0, cap, ret, count, sys = -1;
+	int64_t first = 0, last = 0;
 	const char *comm = "", *serr = NULL;
 	bool init_ns = false;
 	json_t *opts;
 	struct rec_check c = { 0 };
 
 	if (GET_INT(o, "pid", true, 1, INT32_MAX, &pid) ||
+	    GET_INT(o, "exec_id", false, 0, UINT32_MAX, &exec_id) ||
 	    GET_INT(o, "tid", false, 0, INT32_MAX, &tid) ||
 	    GET_INT(o, "uid", false, 0, UINT32_MAX, &uid) ||
 	    GET_STR(o, "comm", false, &comm) ||
@@ -388,9 +413,9 @@ static int read_check(json_t *o, struct record *r, char *why, size_t wlen)
 	    GET_INT(o, "last_ns", false, 0, INT64_MAX, &last) ||
 	    GET_STR(o, "stack_error", false, &serr))
 		return -1;
-	if (!record_find_process(r, (uint32_t)pid)) {
-		snprintf(why, wlen, "check for pid %lld comes before (or without) its process line",
-			 (long long)pid);
+	if (!record_find_process(r, (uint32_t)pid, (uint32_t)exec_id)) {
+		snprintf(why, wlen, "check for pid %lld (exec_id %lld) comes before (or without) "
+			 "its process line", (long long)pid, (long long)exec_id);
 		return -1;
 	}
 	opts = json_object_get(o, "opts");
@@ -409,6 +434,7 @@ static int read_check(json_t *o, struct record *r, char *why, size_t wlen)
 		return -1;
 	}
 	c.pid = (uint32_t)pid;
+	c.exec_id = (uint32_t)exec_id;
 	c.tid = (uint32_t)tid;
 	c.uid = (uint32_t)uid;
 	c.comm = xstrdup(comm);
@@ -428,6 +454,7 @@ static int read_check(json_t *o, struct record *r, char *why, size_t wlen)
 int recfile_read(FILE *f, const char *name, struct record *r, char *err, size_t errlen)
 {
 	char *line = NULL, why[256];
+	const size_t wlen = sizeof(why);
 	size_t cap = 0, lineno = 0;
 	bool have_header = false;
 	ssize_t n;
@@ -459,28 +486,28 @@ int recfile_read(FILE *f, const char *name, struct record *r, char *err, size_t 
 			break;
 		}
 		if (!json_is_object(o)) {
-			snprintf(why, sizeof(why), "a line must be a JSON object");
+			snprintf(why, wlen, "a line must be a JSON object");
 			rc = -1;
 		} else if (GET_STR(o, "type", true, &type)) {
 			rc = -1;
 		} else if (!have_header) {
 			if (strcmp(type, "header")) {
-				snprintf(why, sizeof(why),
+				snprintf(why, wlen,
 					 "first line must be the header, found type '%.40s'", type);
 				rc = -1;
 			} else {
-				rc = read_header(o, &r->hdr, why, sizeof(why));
+				rc = read_header(o, &r->hdr, why, wlen);
 				have_header = true;
 			}
 		} else if (!strcmp(type, "header")) {
-			snprintf(why, sizeof(why), "a second header");
+			snprintf(why, wlen, "a second header");
 			rc = -1;
 		} else if (!strcmp(type, "process")) {
-			rc = read_process(o, r, why, sizeof(why));
+			rc = read_process(o, r, why, wlen);
 		} else if (!strcmp(type, "check")) {
-			rc = read_check(o, r, why, sizeof(why));
+			rc = read_check(o, r, why, wlen);
 		} else {
-			snprintf(why, sizeof(why), "unknown line type '%.40s'", type);
+			snprintf(why, wlen, "unknown line type '%.40s'", type);
 			rc = -1;
 		}
 		json_decref(o);

@@ -50,16 +50,22 @@ struct rec_header {
 	int exit_status;
 };
 
+/*
+ * A process line is one program image: the pair (pid, exec_id), where
+ * exec_id is the kernel's task->self_exec_id, which changes at each
+ * execve(). `setpriv ... CMD` is two images in one pid, so setpriv's own
+ * checks are not blamed on CMD.
+ */
 struct rec_process {
-	uint32_t pid, ppid, uid;
+	uint32_t pid, exec_id, ppid, uid;
 	char *comm;
 	char *exe;              /* may be NULL */
 	bool exited;
-	int exit_code;          /* wait(2) status when exited */
+	int exit_code;          /* shell-style: code, or 128 + signal */
 };
 
 struct rec_check {
-	uint32_t pid, tid, uid;
+	uint32_t pid, exec_id, tid, uid;
 	char *comm;
 	uint64_t cgroup;
 	int cap;
@@ -81,14 +87,16 @@ struct record {
 	size_t nprocs, cap_procs;
 	struct rec_check *checks;
 	size_t nchecks, cap_checks;
-	uint32_t *pidtab;       /* pid -> 1 + index in procs; 0 = empty */
+	uint32_t *pidtab;       /* (pid, exec_id) -> 1 + index in procs; 0 = empty */
 	size_t pidcap;
 };
 
-/* A new process line for pid (which must not be in r yet). */
-struct rec_process *record_add_process(struct record *r, uint32_t pid);
+/* A new process line for (pid, exec_id), which must not be in r yet. */
+struct rec_process *record_add_process(struct record *r, uint32_t pid, uint32_t exec_id);
+/* Change the exec_id of a process line (p must belong to r). */
+void record_set_exec_id(struct record *r, struct rec_process *p, uint32_t exec_id);
 struct rec_check *record_add_check(struct record *r);
-struct rec_process *record_find_process(const struct record *r, uint32_t pid);
+struct rec_process *record_find_process(const struct record *r, uint32_t pid, uint32_t exec_id);
 void record_free(struct record *r);
 
 /* Write r as JSON Lines. Returns 0, or -1 with errno set. */

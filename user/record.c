@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "callsite.h"
 #include "cli.h"
 #include "ksyms.h"
 #include "procinfo.h"
@@ -49,6 +50,9 @@ struct session {
 	pid_t child;
 	int child_status;
 	bool child_done;
+	/* see alias_exec() */
+	bool launcher_known, cmd_known;
+	uint32_t launcher_exec_id, cmd_exec_id;
 };
 
 static volatile sig_atomic_t stop_signal;
@@ -58,14 +62,9 @@ static void on_sigchld(int sig) { (void)sig; }
 
 /* ---- process table ---------------------------------------------------- */
 
-static struct rec_process *proc_get(struct session *s, uint32_t pid, bool create)
-{
-	struct rec_process *p = record_find_process(&s->rec, pid);
-
-	if (!p && create)
-		p = record_add_process(&s->rec, pid);
-	return p;
-}
+/* exec_id of an image we know only from /proc (a -p target before its
+ * first check tells us the kernel's self_exec_id). */
+#define EXEC_UNKNOWN UINT32_MAX
 
 static void set_str(char **dst, const char *src)
 {
@@ -73,51 +72,88 @@ static void set_str(char **dst, const char *src)
 	*dst = src ? xstrdup(src) : NULL;
 }
 
-/* Fill what /proc knows about a process we have just learnt of. */
-static struct rec_process *proc_learn(struct session *s, uint32_t pid)
+static void fill_from_proc(struct rec_process *p)
 {
-	struct rec_process *p = proc_get(s, pid, false);
 	struct procinfo pi;
+
+	if (procinfo_read((pid_t)p->pid, &pi))
+		return;
+	p->ppid = pi.ppid;
+	p->uid = pi.uid;
+	set_str(&p->comm, pi.comm);
+	set_str(&p->exe, pi.exe[0] ? pi.exe : NULL);
+}
+
+/*
+ * The image (pid, exec_id), created if needed. An image known only from
+ * /proc is adopted by the first exec_id the kernel reports for its pid.
+ */
+static struct rec_process *image(struct session *s, uint32_t pid, uint32_t exec_id)
+{
+	struct rec_process *p = record_find_process(&s->rec, pid, exec_id);
 
 	if (p)
 		return p;
-	p = proc_get(s, pid, true);
-	if (!procinfo_read((pid_t)pid, &pi)) {
-		p->ppid = pi.ppid;
-		p->uid = pi.uid;
-		set_str(&p->comm, pi.comm);
-		set_str(&p->exe, pi.exe[0] ? pi.exe : NULL);
+	p = record_find_process(&s->rec, pid, EXEC_UNKNOWN);
+	if (p && exec_id != EXEC_UNKNOWN) {
+		record_set_exec_id(&s->rec, p, exec_id);
+		return record_find_process(&s->rec, pid, exec_id);
 	}
+	p = record_add_process(&s->rec, pid, exec_id);
+	fill_from_proc(p);
 	return p;
 }
+
+/*
+ * The command's checks between fork and exec (the exec itself: opening the
+ * binary, setting up its memory) are made by capaudit's child before the
+ * command's image exists; count them as the command's.
+ */
+static uint32_t alias_exec(struct session *s, uint32_t pid, uint32_t exec_id)
+{
+	if (s->child > 0 && pid == (uint32_t)s->child && s->launcher_known && s->cmd_known &&
+	    exec_id == s->launcher_exec_id)
+		return s->cmd_exec_id;
+	return exec_id;
+}
+
+static int status_to_exit(int st);
 
 static int on_event(void *ctx, const struct ca_event *e)
 {
 	struct session *s = ctx;
 	struct rec_process *p, *parent;
-	char comm[CA_COMM_LEN + 1], exe[4096];
+	char comm[CA_COMM_LEN + 1], exe[CA_PATH_LEN + 1];
 	struct procinfo pi;
+	bool is_child = s->child > 0 && e->tgid == (uint32_t)s->child;
 
 	memcpy(comm, e->comm, CA_COMM_LEN);
 	comm[CA_COMM_LEN] = '\0';
 	switch (e->type) {
 	case CA_EV_FORK:
-		p = proc_get(s, e->tgid, true);
+		p = record_find_process(&s->rec, e->tgid, e->exec_id);
+		if (!p)
+			p = record_add_process(&s->rec, e->tgid, e->exec_id);
 		p->ppid = e->ppid;
 		p->uid = e->uid;
-		p->exited = false;
 		set_str(&p->comm, comm);
-		parent = proc_get(s, e->ppid, false);
+		parent = record_find_process(&s->rec, e->ppid, e->exec_id);
 		if (parent && parent->exe)
 			set_str(&p->exe, parent->exe);
 		break;
 	case CA_EV_EXEC:
-		p = proc_get(s, e->tgid, true);
+		if (is_child && !s->cmd_known) {
+			s->cmd_known = true;
+			s->cmd_exec_id = e->exec_id;
+		}
+		p = record_find_process(&s->rec, e->tgid, e->exec_id);
+		if (!p)
+			p = record_add_process(&s->rec, e->tgid, e->exec_id);
 		p->ppid = e->ppid;
 		p->uid = e->uid;
 		set_str(&p->comm, comm);
-		memcpy(exe, e->filename, sizeof(e->filename));
-		exe[sizeof(e->filename)] = '\0';
+		memcpy(exe, e->filename, CA_PATH_LEN);
+		exe[CA_PATH_LEN] = '\0';
 		/* the kernel gives the path as passed to execve(); prefer the
 		 * resolved one while the process is still there */
 		if (!procinfo_read((pid_t)e->tgid, &pi) && pi.exe[0])
@@ -126,14 +162,19 @@ static int on_event(void *ctx, const struct ca_event *e)
 			set_str(&p->exe, exe);
 		break;
 	case CA_EV_EXIT:
-		p = proc_get(s, e->tgid, true);
+		p = image(s, e->tgid, alias_exec(s, e->tgid, e->exec_id));
 		if (!p->comm)
 			set_str(&p->comm, comm);
 		p->exited = true;
-		p->exit_code = e->exit_code;
+		p->exit_code = status_to_exit(e->exit_code);
 		break;
 	case CA_EV_FIRST:
-		p = proc_learn(s, e->tgid);
+		if (is_child && !s->cmd_known) {
+			s->launcher_known = true;   /* our own child, before exec */
+			s->launcher_exec_id = e->exec_id;
+			break;
+		}
+		p = image(s, e->tgid, alias_exec(s, e->tgid, e->exec_id));
 		if (!p->comm)
 			set_str(&p->comm, comm);
 		if (!p->ppid)
@@ -168,6 +209,7 @@ static int collect_one(void *ctx, const struct ca_key *k, const struct ca_val *v
 	memcpy(comm, v->comm, CA_COMM_LEN);
 	comm[CA_COMM_LEN] = '\0';
 	c->pid = k->tgid;
+	c->exec_id = alias_exec(s, k->tgid, k->exec_id);
 	c->tid = v->tid;
 	c->uid = v->uid;
 	c->comm = xstrdup(comm);
@@ -193,12 +235,15 @@ static int collect_one(void *ctx, const struct ca_key *k, const struct ca_val *v
 		c->stack = xcalloc((size_t)n + 1, sizeof(char *));
 		for (i = 0; i < n; i++) {
 			ksyms_format(cc->ks, ips[i], frame, sizeof(frame));
+			/* the stack starts at the hook: drop the tracer's own frames */
+			if (!c->nstack && cc->ks && frame_is_plumbing(frame))
+				continue;
 			c->stack[c->nstack++] = xstrdup(frame);
 		}
 	}
-	/* a process that made checks but whose events we missed */
-	if (!proc_get(s, k->tgid, false)) {
-		struct rec_process *p = proc_learn(s, k->tgid);
+	/* an image that made checks but whose events we missed */
+	if (!record_find_process(&s->rec, c->pid, c->exec_id)) {
+		struct rec_process *p = image(s, c->pid, c->exec_id);
 
 		if (!p->comm)
 			set_str(&p->comm, comm);
@@ -577,16 +622,15 @@ int do_record(int argc, char **argv, int all_argc, char **all_argv)
 		size_t nd = proc_descendants(o.pids[k], &desc), j;
 
 		tracer_follow(&s.tr, (uint32_t)o.pids[k]);
-		proc_learn(&s, (uint32_t)o.pids[k]);
+		image(&s, (uint32_t)o.pids[k], EXEC_UNKNOWN);
 		for (j = 0; j < nd; j++) {
 			tracer_follow(&s.tr, (uint32_t)desc[j]);
-			proc_learn(&s, (uint32_t)desc[j]);
+			image(&s, (uint32_t)desc[j], EXEC_UNKNOWN);
 		}
 		free(desc);
 	}
 	if (s.child > 0) {
 		tracer_follow(&s.tr, (uint32_t)s.child);
-		proc_learn(&s, (uint32_t)s.child);
 		if (write(go_fd, "g", 1) != 1) {
 			p_err("cannot start %s: %s", o.cmd[0], strerror(errno));
 			goto out;
@@ -630,6 +674,10 @@ int do_record(int argc, char **argv, int all_argc, char **all_argv)
 		s.rec.hdr.exit_status = status_to_exit(s.child_status);
 	}
 	collect(&s);
+	for (k = 0; k < s.rec.nprocs; k++)   /* never identified: no checks */
+		if (s.rec.procs[k].exec_id == EXEC_UNKNOWN &&
+		    !record_find_process(&s.rec, s.rec.procs[k].pid, 0))
+			record_set_exec_id(&s.rec, &s.rec.procs[k], 0);
 
 	/* nothing may interrupt the write: the file is complete or absent */
 	{

@@ -84,7 +84,9 @@ static int cmp_proc(const void *a, const void *b)
 {
 	const struct proc_row *x = a, *y = b;
 
-	return x->proc->pid < y->proc->pid ? -1 : x->proc->pid > y->proc->pid;
+	if (x->proc->pid != y->proc->pid)
+		return x->proc->pid < y->proc->pid ? -1 : 1;
+	return x->proc->exec_id < y->proc->exec_id ? -1 : x->proc->exec_id > y->proc->exec_id;
 }
 
 static int cmp_cap(const void *a, const void *b)
@@ -128,7 +130,7 @@ int report_build(const struct record *r, const struct report_opts *o, struct rep
 
 	for (i = 0; i < r->nchecks; i++) {
 		const struct rec_check *c = &r->checks[i];
-		const struct rec_process *p = record_find_process(r, c->pid);
+		const struct rec_process *p = record_find_process(r, c->pid, c->exec_id);
 		enum noaudit_source na = check_noaudit(c);
 		struct proc_row *pr;
 		struct cap_row *cr;

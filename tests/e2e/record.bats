@@ -1,0 +1,227 @@
+#!/usr/bin/env bats
+# capaudit record / report on the real kernel.
+
+load helper
+
+@test "record -- chown: granted CAP_CHOWN at setattr_prepare during fchownat" {
+	touch "$T/f"
+	run record -- chown nobody "$T/f"
+	[ "$status" -eq 0 ]
+	report_json
+	[ "$(caps_of chown)" = "CAP_CHOWN 1 0 setattr_prepare" ]
+	[ "$(jqr '.required | join(",")')" = "CAP_CHOWN" ]
+	[ "$(jqr '.processes[] | select(.comm=="chown") | .capabilities[]
+		| select(.cap=="CAP_CHOWN") | .syscalls[0].name')" = "fchownat" ]
+	[ "$(jqr '.processes[] | select(.comm=="chown") | .exe')" = "/usr/bin/chown" ]
+	[ "$(stat -c %U "$T/f")" = "nobody" ]
+}
+
+@test "record -- chown as nobody: CAP_CHOWN denied, the command fails, status passed through" {
+	touch "$T/f"
+	chown nobody "$T/f"
+	run record -- setpriv --reuid=65534 --regid=65534 --clear-groups chown root "$T/f"
+	[ "$status" -eq 1 ]
+	report_json
+	[ "$(caps_of chown)" = "CAP_CHOWN 0 1 setattr_prepare" ]
+	[ "$(jqr '.required | index("CAP_CHOWN")')" = "null" ]
+	[ "$(jqr '.denied | index("CAP_CHOWN")')" != "null" ]
+	[ "$(jqr '.record.exit_status')" = "1" ]
+	# setpriv's own checks (it drops privileges, then execs chown) stay
+	# with the setpriv image of the same pid
+	[ "$(jqr '[.processes[].comm] | join(",")')" = "setpriv,chown" ]
+	[ "$(jqr '.processes[0].pid == .processes[1].pid')" = "true" ]
+	[ "$(caps_of setpriv | grep -c '^CAP_SETUID 1 0 __sys_setresuid$')" = "1" ]
+}
+
+@test "record -- /bin/true: no required capability, noaudit probing hidden" {
+	run record -- /bin/true
+	[ "$status" -eq 0 ]
+	report_json
+	[ "$(jqr '.required | length')" = "0" ]
+	[ "$(jqr '.processes | length')" = "1" ]
+	[ "$(jqr '.processes[0].capabilities | length')" = "0" ]
+	# root's exec and mmaps make noaudit CAP_SYS_ADMIN checks: hidden, counted
+	[ "$(jqr '.hidden_noaudit')" -gt 0 ]
+	run "$CAPAUDIT" report -i "$T/rec.jsonl"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"Required (granted in audited checks): none"* ]]
+}
+
+@test "report --all shows the noaudit CAP_SYS_ADMIN of security_vm_enough_memory_mm" {
+	run record -- /bin/true
+	[ "$status" -eq 0 ]
+	report_json --all
+	[ "$(jqr '.required | length')" = "0" ]
+	[ "$(jqr '.processes[0].capabilities[] | select(.cap=="CAP_SYS_ADMIN")
+		| "\(.noaudit) \(.noaudit_by) \(.callsites[0].function)"')" = \
+	  "true noaudit-caller security_vm_enough_memory_mm" ]
+}
+
+@test "record passes the command's exit status through" {
+	run record -- sh -c 'exit 3'
+	[ "$status" -eq 3 ]
+	report_json
+	[ "$(jqr '.record.exit_status')" = "3" ]
+	run record -- sh -c 'kill -TERM $$'
+	[ "$status" -eq 143 ]
+}
+
+@test "record -- a missing command: exit 127 and a clear error" {
+	run -127 record -- /nonexistent/cmd
+	[[ "$output" == *"cannot run /nonexistent/cmd: No such file or directory"* ]]
+	[ ! -e "$T/rec.jsonl" ]
+}
+
+@test "record -p follows a running process and catches its later child's check" {
+	touch "$T/f"
+	bash -c 'while [ ! -e "$1/go" ]; do sleep 0.05; done; chown nobody "$1/f"; sleep 0.2' _ "$T" &
+	local pid=$!
+	"$CAPAUDIT" record -q -o "$T/rec.jsonl" -p "$pid" &
+	local rec=$!
+	sleep 1   # let it attach
+	touch "$T/go"
+	wait "$rec"
+	wait "$pid" || true
+	report_json
+	[ "$(caps_of chown)" = "CAP_CHOWN 1 0 setattr_prepare" ]
+	[ "$(jqr --argjson p "$pid" '.processes[] | select(.comm=="chown") | .ppid == $p')" = "true" ]
+	[ "$(jqr '.record.scope')" = "pid" ]
+}
+
+@test "record -p ignores processes outside the followed tree" {
+	touch "$T/f" "$T/g"
+	sleep 30 &
+	local idle=$!
+	"$CAPAUDIT" record -q -o "$T/rec.jsonl" -p "$idle" -d 2 &
+	local rec=$!
+	sleep 1
+	chown nobody "$T/g"      # not a descendant of $idle
+	wait "$rec"
+	kill "$idle"
+	report_json
+	[ "$(jqr '[.processes[].comm] | join(",")')" = "sleep" ]
+	[ "$(jqr '.required | length')" = "0" ]
+}
+
+@test "record -d 1 on an idle process ends with a complete, valid file" {
+	sleep 30 &
+	local idle=$!
+	local t0=$(date +%s%N)
+	run record -p "$idle" -d 1
+	local t1=$(date +%s%N)
+	kill "$idle"
+	[ "$status" -eq 0 ]
+	[ $(( (t1 - t0) / 1000000 )) -lt 5000 ]
+	run "$CAPAUDIT" report -i "$T/rec.jsonl"
+	[ "$status" -eq 0 ]
+	report_json
+	[ "$(jqr '.processes[0].pid')" = "$idle" ]
+	local dur=$(jqr '(.record.end_ns - .record.start_ns) / 1000000 | floor')
+	[ "$dur" -ge 900 ] && [ "$dur" -lt 3000 ]
+}
+
+@test "record stops on SIGINT and SIGTERM and leaves a complete file" {
+	sleep 30 &
+	local idle=$!
+	for sig in INT TERM HUP; do
+		rm -f "$T/rec.jsonl"
+		"$CAPAUDIT" record -q -o "$T/rec.jsonl" -p "$idle" &
+		local rec=$!
+		sleep 0.7
+		kill -s "$sig" "$rec"
+		wait "$rec"
+		[ -s "$T/rec.jsonl" ]
+		"$CAPAUDIT" report -i "$T/rec.jsonl" >/dev/null
+		# no temporary file left behind
+		[ "$(ls "$T" | grep -c '^rec.jsonl.')" = "0" ]
+	done
+	kill "$idle"
+}
+
+@test "record -a sees a process started during the window" {
+	touch "$T/f"
+	"$CAPAUDIT" record -q -o "$T/rec.jsonl" -a -d 2 &
+	local rec=$!
+	sleep 1
+	chown nobody "$T/f"
+	wait "$rec"
+	report_json
+	[ "$(jqr '.record.scope')" = "all" ]
+	[ "$(caps_of chown)" = "CAP_CHOWN 1 0 setattr_prepare" ]
+	# capaudit does not record itself
+	[ "$(jqr '[.processes[] | select(.comm=="capaudit")] | length')" = "0" ]
+}
+
+@test "record -p with a missing PID is a clear error" {
+	run record -p 4000000
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"-p 4000000: no such process"* ]]
+	[ ! -e "$T/rec.jsonl" ]
+	run record -p 12abc
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"invalid PID '12abc'"* ]]
+}
+
+@test "record: unknown --attach mode and conflicting scopes are usage errors" {
+	run record --attach bogus -- /bin/true
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"unknown attach mode 'bogus'"* ]]
+	run record -a -p 1
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"give only one of -p, -a and -- COMMAND"* ]]
+	run record
+	[ "$status" -eq 2 ]
+	run record -d 12abc -- /bin/true
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"invalid duration '12abc'"* ]]
+}
+
+@test "record into an unwritable directory fails before recording" {
+	mkdir "$T/ro"
+	chmod 555 "$T/ro"
+	# root ignores directory modes: make it truly read-only with a bind mount
+	mount --bind -o ro "$T/ro" "$T/ro" 2>/dev/null || mount -o remount,bind,ro "$T/ro" "$T/ro"
+	run "$CAPAUDIT" record -q -o "$T/ro/rec.jsonl" -- /bin/true
+	umount "$T/ro" 2>/dev/null || true
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"cannot create $T/ro/rec.jsonl: Read-only file system"* ]]
+}
+
+@test "report: missing and corrupt record files give file:line errors" {
+	run "$CAPAUDIT" report -i "$T/none.jsonl"
+	[ "$status" -eq 2 ]
+	[ "$output" = "capaudit: $T/none.jsonl: No such file or directory" ]
+	run "$CAPAUDIT" report -i "$ROOT/tests/fixtures/bad-json-line3.jsonl"
+	[ "$status" -eq 2 ]
+	[[ "$output" == "capaudit: $ROOT/tests/fixtures/bad-json-line3.jsonl:3: invalid JSON"* ]]
+	run "$CAPAUDIT" report -i "$ROOT/tests/fixtures/bad-cap.jsonl"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"bad-cap.jsonl:3: field 'cap' is 9999, outside 0..63" ]]
+	head -c 300 /dev/urandom >"$T/junk"
+	run "$CAPAUDIT" report -i "$T/junk"
+	[ "$status" -eq 2 ]
+	[[ "$output" == "capaudit: $T/junk:"* ]]
+	[ "${#lines[@]}" -eq 1 ]
+	: >"$T/empty"
+	run "$CAPAUDIT" report -i "$T/empty"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"empty file: no record header"* ]]
+	# JSON mode keeps stdout parseable
+	run "$CAPAUDIT" report -i "$T/empty" --format json
+	[ "$status" -eq 2 ]
+	[[ "$output" == *'{"error":'* ]]
+}
+
+@test "a hostile process name stays escaped in text and valid in JSON" {
+	local evil=$'evil\e[31m\x01'
+	cp /bin/true "$T/$evil"
+	run record -- "$T/$evil"
+	[ "$status" -eq 0 ]
+	run "$CAPAUDIT" report -i "$T/rec.jsonl"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *'evil\x1b[31m\x01'* ]]
+	[[ "$output" != *$'\e'* ]]
+	report_json
+	[ "$(jqr '.processes[0].comm')" = "$evil" ]
+	! LC_ALL=C grep -q '[^[:print:]]' "$T/rep.json" "$T/rec.jsonl"
+}

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Unit test runner: TAP on stdout, exit 1 if anything failed. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test.h"
+
+struct test {
+	const char *name;
+	void (*fn)(void);
+};
+
+static struct test tests[512];
+static int ntests;
+int test_fails;
+const char *fixtures_dir = "tests/fixtures";
+
+void test_register(const char *name, void (*fn)(void))
+{
+	if (ntests == (int)(sizeof(tests) / sizeof(tests[0]))) {
+		fprintf(stderr, "too many unit tests\n");
+		exit(2);
+	}
+	tests[ntests++] = (struct test){ name, fn };
+}
+
+const char *fixture(const char *name)
+{
+	static char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%s", fixtures_dir, name);
+	return path;
+}
+
+static int cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct test *)a)->name, ((const struct test *)b)->name);
+}
+
+int main(int argc, char **argv)
+{
+	int i, failed = 0;
+	const char *only = NULL;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--fixtures") && i + 1 < argc)
+			fixtures_dir = argv[++i];
+		else
+			only = argv[i];
+	}
+	qsort(tests, (size_t)ntests, sizeof(tests[0]), cmp);
+	printf("1..%d\n", ntests);
+	for (i = 0; i < ntests; i++) {
+		if (only && !strstr(tests[i].name, only)) {
+			printf("ok %d - %s # skip not selected\n", i + 1, tests[i].name);
+			continue;
+		}
+		test_fails = 0;
+		tests[i].fn();
+		printf("%s %d - unit: %s\n", test_fails ? "not ok" : "ok", i + 1, tests[i].name);
+		failed += test_fails != 0;
+	}
+	fflush(stdout);
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdlib.h>
+
+#include "recfile.h"
+#include "test.h"
+#include "util.h"
+
+#define HDR "{\"type\":\"header\",\"format\":\"capaudit-record\",\"version\":1," \
+	    "\"kernel\":\"6.18.0\",\"attach\":\"tp_btf\",\"start_ns\":1,\"end_ns\":2}\n"
+#define PROC "{\"type\":\"process\",\"pid\":10,\"ppid\":1,\"comm\":\"x\"}\n"
+#define CHECK(extra) "{\"type\":\"check\",\"pid\":10,\"cap\":0,\"ret\":0,\"count\":1" extra "}\n"
+
+/* Read text as a record; returns rc, error in err. */
+static int read_text(const char *text, struct record *r, char *err, size_t n)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	int rc;
+
+	rc = recfile_read(f, "t.jsonl", r, err, n);
+	fclose(f);
+	return rc;
+}
+
+static void expect_error(const char *text, const char *msg)
+{
+	struct record r;
+	char err[512] = "";
+
+	ASSERT_EQ(read_text(text, &r, err, sizeof(err)), -1);
+	ASSERT_HAS(err, msg);
+}
+
+TEST(recfile_round_trip)
+{
+	struct record w = { 0 }, r;
+	struct rec_process *p;
+	struct rec_check *c;
+	char *buf = NULL, err[256] = "";
+	size_t len = 0;
+	FILE *f;
+
+	w.hdr.version = 1;
+	w.hdr.kernel = xstrdup("6.18.44");
+	w.hdr.attach = xstrdup("tp_btf");
+	w.hdr.start_ns = 1000;
+	w.hdr.end_ns = 2000;
+	w.hdr.lost.stack_errors = 3;
+	w.hdr.has_exit_status = true;
+	w.hdr.exit_status = 3;
+	p = record_add_process(&w, 42, 3);
+	p->comm = xstrdup("evil\x1b\xff");
+	p->exe = xstrdup("/bin/x");
+	c = record_add_check(&w);
+	c->pid = 42;
+	c->exec_id = 3;
+	c->cap = 40;
+	c->ret = -1;
+	c->count = 7;
+	c->syscall = 435;
+	c->init_ns = true;
+	c->opts_known = true;
+	c->opt_noaudit = true;
+	c->comm = xstrdup("x");
+	c->stack = xcalloc(2, sizeof(char *));
+	c->stack[c->nstack++] = xstrdup("alloc_pid+0xcd");
+
+	f = open_memstream(&buf, &len);
+	ASSERT_EQ(recfile_write(f, &w), 0);
+	fclose(f);
+	/* every byte is printable ASCII or the line feed */
+	for (size_t i = 0; i < len; i++)
+		ASSERT_TRUE(buf[i] == '\n' || (buf[i] >= 0x20 && buf[i] < 0x7f));
+	ASSERT_EQ(read_text(buf, &r, err, sizeof(err)), 0);
+	ASSERT_STR(err, "");
+	ASSERT_STR(r.hdr.kernel, "6.18.44");
+	ASSERT_U64(r.hdr.lost.stack_errors, 3);
+	ASSERT_EQ(r.hdr.exit_status, 3);
+	ASSERT_EQ(r.nprocs, 1);
+	ASSERT_EQ(r.procs[0].exec_id, 3);
+	ASSERT_EQ(r.checks[0].exec_id, 3);
+	ASSERT_STR(r.procs[0].comm, "evil\x1b\\xff");
+	ASSERT_EQ(r.nchecks, 1);
+	ASSERT_EQ(r.checks[0].cap, 40);
+	ASSERT_EQ(r.checks[0].ret, -1);
+	ASSERT_U64(r.checks[0].count, 7);
+	ASSERT_EQ(r.checks[0].syscall, 435);
+	ASSERT_TRUE(r.checks[0].opts_known && r.checks[0].opt_noaudit);
+	ASSERT_EQ(r.checks[0].nstack, 1);
+	ASSERT_STR(r.checks[0].stack[0], "alloc_pid+0xcd");
+	record_free(&r);
+	record_free(&w);
+	free(buf);
+}
+
+TEST(recfile_minimal_is_valid)
+{
+	struct record r;
+	char err[256] = "";
+
+	ASSERT_EQ(read_text(HDR PROC CHECK(""), &r, err, sizeof(err)), 0);
+	ASSERT_EQ(r.nchecks, 1);
+	ASSERT_EQ(r.checks[0].syscall, -1);
+	record_free(&r);
+}
+
+TEST(recfile_errors_name_file_and_line)
+{
+	expect_error("", "t.jsonl:1: empty file: no record header");
+	expect_error(HDR PROC "{not json\n", "t.jsonl:3: invalid JSON");
+	expect_error(PROC, "t.jsonl:1: first line must be the header");
+	expect_error("[1,2]\n", "t.jsonl:1: a line must be a JSON object");
+	expect_error(HDR HDR, "t.jsonl:2: a second header");
+	expect_error(HDR "{\"type\":\"bogus\"}\n", "t.jsonl:2: unknown line type 'bogus'");
+	expect_error(HDR PROC PROC, "t.jsonl:3: process 10 (exec_id 0) appears twice");
+	expect_error(HDR CHECK(""), "t.jsonl:2: check for pid 10 (exec_id 0) comes before");
+	expect_error(HDR PROC CHECK(",\"exec_id\":2"), "t.jsonl:3: check for pid 10 (exec_id 2)");
+}
+
+TEST(recfile_rejects_foreign_and_newer_formats)
+{
+	expect_error("{\"type\":\"header\",\"format\":\"other\",\"version\":1}\n",
+		     "t.jsonl:1: format is 'other', not a capaudit record");
+	expect_error("{\"type\":\"header\",\"format\":\"capaudit-record\",\"version\":2,"
+		     "\"kernel\":\"k\",\"attach\":\"a\",\"start_ns\":1,\"end_ns\":2}\n",
+		     "t.jsonl:1: record version 2 is newer than this capaudit reads (1)");
+}
+
+TEST(recfile_rejects_out_of_range_values)
+{
+	expect_error(HDR PROC "{\"type\":\"check\",\"pid\":10,\"cap\":9999,\"ret\":0,\"count\":1}\n",
+		     "t.jsonl:3: field 'cap' is 9999, outside 0..63");
+	expect_error(HDR PROC "{\"type\":\"check\",\"pid\":10,\"cap\":1,\"ret\":0,\"count\":-5}\n",
+		     "t.jsonl:3: field 'count' is -5, outside 1..");
+	expect_error(HDR PROC "{\"type\":\"check\",\"pid\":10,\"cap\":1,\"ret\":3,\"count\":1}\n",
+		     "t.jsonl:3: field 'ret' is 3");
+	expect_error(HDR PROC "{\"type\":\"check\",\"pid\":10,\"cap\":\"x\",\"ret\":0,\"count\":1}\n",
+		     "t.jsonl:3: field 'cap' must be an integer");
+	expect_error(HDR PROC "{\"type\":\"check\",\"pid\":10,\"ret\":0,\"count\":1}\n",
+		     "t.jsonl:3: missing field 'cap'");
+	expect_error(HDR PROC CHECK(",\"stack\":[1]"), "t.jsonl:3: field 'stack' item 0 must be a string");
+}
+
+TEST(recfile_rejects_duplicate_keys_and_nul)
+{
+	expect_error(HDR "{\"type\":\"process\",\"pid\":1,\"pid\":2}\n", "t.jsonl:2: invalid JSON");
+	{
+		static const char text[] = HDR "{\"type\":\0\"process\"}\n";
+		FILE *f = fmemopen((void *)text, sizeof(text) - 1, "r");
+		struct record r;
+		char err[256] = "";
+
+		ASSERT_EQ(recfile_read(f, "t.jsonl", &r, err, sizeof(err)), -1);
+		ASSERT_HAS(err, "t.jsonl:2: NUL byte");
+		fclose(f);
+	}
+}
+
+TEST(recfile_escapes_control_bytes_in_errors)
+{
+	expect_error(HDR "{\"type\":\"\\u001b[2J\"}\n", "unknown line type '\\x1b[2J'");
+}

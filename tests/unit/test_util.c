@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdlib.h>
+
+#include "test.h"
+#include "util.h"
+
+TEST(parse_u64_is_strict)
+{
+	uint64_t v = 7;
+	uint32_t w = 7;
+
+	ASSERT_EQ(parse_u64("12", &v), 0);
+	ASSERT_U64(v, 12);
+	ASSERT_EQ(parse_u64("12abc", &v), -1);
+	ASSERT_EQ(parse_u64("", &v), -1);
+	ASSERT_EQ(parse_u64(" 1", &v), -1);
+	ASSERT_EQ(parse_u64("-1", &v), -1);
+	ASSERT_EQ(parse_u64("+1", &v), -1);
+	ASSERT_EQ(parse_u64("99999999999999999999", &v), -1);
+	ASSERT_EQ(parse_u32("4294967295", &w), 0);
+	ASSERT_EQ(w, 4294967295u);
+	ASSERT_EQ(parse_u32("4294967296", &w), -1);
+}
+
+TEST(parse_int_range_bounds)
+{
+	long v = 0;
+
+	ASSERT_EQ(parse_int_range("-1", -1, 5, &v), 0);
+	ASSERT_EQ(v, -1);
+	ASSERT_EQ(parse_int_range("6", -1, 5, &v), -1);
+	ASSERT_EQ(parse_int_range("5x", -1, 5, &v), -1);
+	ASSERT_EQ(parse_int_range("-", -1, 5, &v), -1);
+}
+
+TEST(parse_seconds_rejects_junk)
+{
+	double d = 0;
+
+	ASSERT_EQ(parse_seconds("1.5", &d), 0);
+	ASSERT_TRUE(d == 1.5);
+	ASSERT_EQ(parse_seconds("0", &d), -1);
+	ASSERT_EQ(parse_seconds("1s", &d), -1);
+	ASSERT_EQ(parse_seconds("-2", &d), -1);
+	ASSERT_EQ(parse_seconds("nan", &d), -1);
+}
+
+TEST(text_escape_makes_terminal_safe)
+{
+	char buf[64];
+
+	ASSERT_STR(text_escape("ab\x1b[31mc", buf, sizeof(buf)), "ab\\x1b[31mc");
+	ASSERT_STR(text_escape("a\\b", buf, sizeof(buf)), "a\\\\b");
+	ASSERT_STR(text_escape("\x7f\xff", buf, sizeof(buf)), "\\x7f\\xff");
+	/* never overflows: truncates */
+	ASSERT_TRUE(strlen(text_escape("\x01\x01\x01\x01\x01\x01", buf, 10)) < 10);
+}
+
+TEST(utf8_sanitize_keeps_valid_and_marks_invalid)
+{
+	char *s = utf8_sanitize("h\xc3\xa9llo", 6);
+
+	ASSERT_STR(s, "h\xc3\xa9llo");
+	free(s);
+	s = utf8_sanitize("a\xff" "b", 3);
+	ASSERT_STR(s, "a\\xffb");
+	free(s);
+	/* overlong encoding of '/' and a lone continuation byte */
+	s = utf8_sanitize("\xc0\xaf\x80", 3);
+	ASSERT_STR(s, "\\xc0\\xaf\\x80");
+	free(s);
+	/* truncated sequence at the end */
+	s = utf8_sanitize("x\xe2\x82", 3);
+	ASSERT_STR(s, "x\\xe2\\x82");
+	free(s);
+}
+
+TEST(iso8601_format)
+{
+	char buf[40];
+
+	format_iso8601(1796271159329835456LL, buf, sizeof(buf));
+	ASSERT_STR(buf, "2026-12-03T04:12:39.329835Z");
+}
