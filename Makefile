@@ -32,7 +32,8 @@ endif
 # Analysis: pure C, no libbpf; shared with the unit tests.
 ANALYSIS_SRCS := user/recfile.c user/report.c user/callsite.c user/capnames.c \
                  user/syscalls.c user/util.c user/output.c user/output_text.c \
-                 user/output_json.c user/jsonutil.c user/ksyms.c user/cli.c
+                 user/output_json.c user/output_emit.c user/jsonutil.c user/ksyms.c user/cli.c \
+                 user/suggest.c user/kfacts.c
 # Loader and CLI.
 LOADER_SRCS   := user/main.c user/record.c user/report_cmd.c user/tracer.c user/probe.c user/procinfo.c
 UNIT_SRCS     := $(wildcard tests/unit/*.c)
@@ -72,7 +73,9 @@ $(BUILD)/capaudit: $(LOADER_OBJS) $(ANALYSIS_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
 
-$(BUILD)/demo-workload: examples/demo-workload.c | $(BUILD)
+# Example workloads (the demo, and programs the end-to-end tests run).
+EXAMPLES := $(BUILD)/demo-workload $(BUILD)/set-pid $(BUILD)/bpf-ops
+$(EXAMPLES): $(BUILD)/%: examples/%.c | $(BUILD)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $< -o $@
 
@@ -88,7 +91,7 @@ demo: deps
 	$(Q)tools/demo.sh
 
 test: deps
-	$(Q)$(MAKE) --no-print-directory all $(BUILD)/unit-tests $(BUILD)/demo-workload
+	$(Q)$(MAKE) --no-print-directory all $(BUILD)/unit-tests $(EXAMPLES)
 	$(Q)tools/run-tests.sh
 
 clean:

@@ -96,6 +96,10 @@ struct cache_slot {
 
 struct task_state {
 	__u32 ordinal;   /* checks so far in the current syscall */
+	__u32 ndenied;   /* entries used in denied[] */
+	/* denied checks of the current syscall: sys_exit learns whether the
+	 * syscall then failed with EPERM/EACCES (blocking) or not (advisory) */
+	struct ca_key denied[CA_DENIED_PER_SYSCALL];
 	/* kprobe mode: the entry probe's arguments, for the return probe */
 	__u32 kp_pending;
 	__s32 kp_cap;
@@ -251,6 +255,32 @@ static __always_inline void count_check(struct ca_key *key)
 		*ov += 1;
 }
 
+static __always_inline bool key_eq(const struct ca_key *a, const struct ca_key *b)
+{
+	return a->tgid == b->tgid && a->exec_id == b->exec_id && a->stack_id == b->stack_id &&
+	       a->syscall == b->syscall && a->ret == b->ret && a->cap == b->cap &&
+	       a->flags == b->flags;
+}
+
+/* Only denied checks pay for this; granted ones never get here. */
+static __always_inline void remember_denied(struct task_state *st, const struct ca_key *key)
+{
+	__u32 i, n = st->ndenied;
+
+	for (i = 0; i < CA_DENIED_PER_SYSCALL; i++) {
+		if (i >= n)
+			break;
+		if (key_eq(&st->denied[i], key))
+			return;
+	}
+	if (n >= CA_DENIED_PER_SYSCALL) {
+		stat_add(CA_STAT_RESULT_LOST, 1);
+		return;
+	}
+	st->denied[n] = *key;
+	st->ndenied = n + 1;
+}
+
 /* Common path of every attach mode. flags: CA_F_* known by the hook. */
 static __always_inline int on_check(void *ctx, struct task_state *st, int cap, int ret, __u16 flags)
 {
@@ -290,6 +320,8 @@ static __always_inline int on_check(void *ctx, struct task_state *st, int cap, i
 	tag |= 1;  /* 0 marks an empty slot */
 	key.stack_id = callsite_stack(ctx, st, tag);
 	count_check(&key);
+	if (ret && nr >= 0)
+		remember_denied(st, &key);
 	return 0;
 }
 
@@ -363,14 +395,35 @@ int BPF_KRETPROBE(kretprobe_cap_capable, int ret)
 	return on_check(ctx, st, st->kp_cap, ret, (__u16)st->kp_flags);
 }
 
-/* A syscall ended: the next check starts a new ordinal sequence. */
+/*
+ * A syscall ended: the next check starts a new ordinal sequence, and the
+ * denied checks it made learn whether it failed with EPERM/EACCES. Tasks
+ * we do not follow have no state and return at once.
+ */
 SEC("tp_btf/sys_exit")
 int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 {
 	struct task_state *st = bpf_task_storage_get(&tstate, bpf_get_current_task_btf(), 0, 0);
+	__u32 i, n;
 
-	if (st && st->ordinal)
-		st->ordinal = 0;
+	if (!st || !st->ordinal)
+		return 0;
+	st->ordinal = 0;
+	n = st->ndenied;
+	if (!n)
+		return 0;
+	st->ndenied = 0;
+	if (ret != -EPERM && ret != -EACCES)
+		return 0;
+	for (i = 0; i < CA_DENIED_PER_SYSCALL; i++) {
+		struct ca_val *v;
+
+		if (i >= n)
+			break;
+		v = bpf_map_lookup_elem(&agg, &st->denied[i]);
+		if (v)
+			__sync_fetch_and_add(&v->sys_failed, 1);
+	}
 	return 0;
 }
 

@@ -12,6 +12,7 @@
 #define CA_STACK_DEPTH   32   /* kernel frames kept per stack */
 #define CA_CACHE_SLOTS   8    /* per-task call-site cache, power of two */
 #define CA_MAX_CAP       63   /* checks with a larger number are clamped here */
+#define CA_DENIED_PER_SYSCALL 8 /* denied keys remembered until the syscall returns */
 
 /* ca_key.flags */
 #define CA_F_INIT_NS     0x01 /* checked against the initial user namespace */
@@ -35,6 +36,7 @@ struct ca_val {
 	__u64 first_ns;  /* CLOCK_MONOTONIC (bpf_ktime_get_ns) */
 	__u64 last_ns;
 	__u64 cgroup_id;
+	__u64 sys_failed; /* times the syscall then failed with EPERM/EACCES */
 	__u32 uid;       /* real uid of the first check */
 	__u32 tid;       /* thread of the first check */
 	char comm[CA_COMM_LEN];
@@ -71,6 +73,7 @@ enum ca_stat {
 	CA_STAT_CACHE_VERIFY,   /* cache hits re-checked by walking the stack */
 	CA_STAT_CACHE_MISMATCH, /* re-checks that found another call site */
 	CA_STAT_PROC_FULL,      /* processes not followed: procs map full */
+	CA_STAT_RESULT_LOST,    /* denied checks whose syscall result was not kept */
 	CA_STAT_NR,
 };
 

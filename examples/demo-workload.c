@@ -4,7 +4,9 @@
  * operations, each harmless to the host, each asking the kernel for a
  * different capability. Run it as root (or with those capabilities).
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/bpf.h>

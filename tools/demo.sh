@@ -15,3 +15,6 @@ echo "== capaudit record -o $BUILD/demo.jsonl -- $BUILD/demo-workload"
 echo
 echo "== capaudit report -i $BUILD/demo.jsonl"
 "$BUILD/capaudit" report -i "$BUILD/demo.jsonl"
+echo
+echo "== capaudit report --suggest -i $BUILD/demo.jsonl"
+"$BUILD/capaudit" report --suggest -i "$BUILD/demo.jsonl"

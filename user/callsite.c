@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "callsite.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -24,12 +25,23 @@ static const char *const cap_api[] = {
 	NULL,
 };
 
-/* Frames of the tracer itself, which can sit above cap_capable. */
-static const char *const plumbing_prefix[] = {
-	"bpf_prog_", "bpf_trampoline_", "__bpf_trace_", "bpf_trace_run", "__bpf_prog_",
-	"trace_call_bpf", "perf_trace_", "kprobe_", "kretprobe_", "__kretprobe_",
-	"arch_rethook_", "rethook_", "ftrace_", "bpf_get_stack", "__traceiter_",
-	"trace_event_raw_event_", "0x",
+/*
+ * Frames of the tracer itself, which sit above cap_capable in a captured
+ * stack: BPF programs and trampolines (module "[bpf]", or
+ * bpf_prog_<16 hex digits>_<name>), the trace event's BPF and perf glue,
+ * kprobe/kretprobe/rethook handlers. Exact names: a prefix such as
+ * "perf_trace_" would also swallow real call sites (perf_trace_event_init).
+ */
+static const char *const plumbing[] = {
+	"__bpf_trace_cap_capable", "__traceiter_cap_capable", "trace_call_bpf",
+	"perf_trace_run_bpf_submit", "perf_trace_cap_capable",
+	"trace_event_raw_event_cap_capable", "bpf_get_stackid", "bpf_get_stackid_raw_tp",
+	"bpf_get_stack", "kprobe_perf_func", "kprobe_dispatcher", "kretprobe_perf_func",
+	"kretprobe_dispatcher", "kprobe_ftrace_handler", "kretprobe_trampoline",
+	"__kretprobe_trampoline", "kretprobe_trampoline_handler",
+	"__kretprobe_trampoline_handler", "arch_rethook_trampoline",
+	"arch_rethook_trampoline_callback", "rethook_trampoline_handler", "fprobe_handler",
+	"ftrace_regs_caller", "ftrace_caller", "ftrace_call", "ftrace_regs_call",
 	NULL,
 };
 
@@ -60,12 +72,22 @@ static bool in_list(const char *fn, const char *const *list)
 	return false;
 }
 
-static bool has_prefix(const char *fn, const char *const *list)
+/* "bpf_prog_64594527cf16f4d7_name", "bpf_trampoline_6442451234", "bpf_trace_run5" */
+static bool generated_name(const char *fn)
 {
-	for (; *list; list++)
-		if (!strncmp(fn, *list, strlen(*list)))
-			return true;
-	return false;
+	size_t i;
+
+	if (!strncmp(fn, "bpf_prog_", 9)) {
+		for (i = 9; i < 25; i++)
+			if (!isxdigit((unsigned char)fn[i]))
+				return false;
+		return fn[25] == '_' || fn[25] == '\0';
+	}
+	if (!strncmp(fn, "bpf_trampoline_", 15))
+		return isdigit((unsigned char)fn[15]);
+	if (!strncmp(fn, "bpf_trace_run", 13))
+		return isdigit((unsigned char)fn[13]);
+	return !strncmp(fn, "0x", 2);   /* unsymbolized: JIT code without a symbol */
 }
 
 const char *frame_function(const char *frame, char *buf, size_t len)
@@ -82,16 +104,24 @@ const char *frame_function(const char *frame, char *buf, size_t len)
 	return buf;
 }
 
+static bool plumbing_function(const char *fn)
+{
+	return in_list(fn, plumbing) || generated_name(fn);
+}
+
 bool frame_is_plumbing(const char *frame)
 {
 	char fn[128];
+	size_t n = strlen(frame);
 
-	return has_prefix(frame_function(frame, fn, sizeof(fn)), plumbing_prefix);
+	if (n > 6 && !strcmp(frame + n - 6, " [bpf]"))
+		return true;
+	return plumbing_function(frame_function(frame, fn, sizeof(fn)));
 }
 
 static bool skip_frame(const char *fn)
 {
-	return in_list(fn, cap_api) || has_prefix(fn, plumbing_prefix);
+	return in_list(fn, cap_api) || plumbing_function(fn);
 }
 
 int callsite_index(char *const *stack, size_t n)

@@ -9,10 +9,12 @@
 #include <stdio.h>
 
 struct report;
+struct suggestion;
 
 struct formatter {
 	const char *name;
 	int (*report)(FILE *f, const struct report *rep, const char *source);
+	int (*suggest)(FILE *f, const struct suggestion *s, const char *source);
 };
 
 extern const struct formatter output_text;
@@ -20,5 +22,10 @@ extern const struct formatter output_json;
 
 /* NULL when no formatter has that name. */
 const struct formatter *formatter_find(const char *name);
+
+/* Ready-to-paste snippets for the required set (report --emit KIND). */
+extern const char *const emit_kinds[];   /* NULL-terminated */
+/* -1 if kind is unknown. */
+int emit_snippet(FILE *f, const char *kind, const struct suggestion *s);
 
 #endif

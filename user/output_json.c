@@ -7,6 +7,7 @@
 #include "jsonutil.h"
 #include "output.h"
 #include "report.h"
+#include "suggest.h"
 #include "syscalls.h"
 
 static json_t *capset_json(uint64_t mask)
@@ -122,7 +123,141 @@ static int json_report(FILE *f, const struct report *rep, const char *source)
 	return rc;
 }
 
+/* ---- report --suggest (schema: docs/suggest.md) ------------------------- */
+
+static json_t *sys_json(const struct sg_sys *sys, size_t n)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const char *sn = syscall_name(sys[i].nr);
+
+		json_array_append_new(a, sn ? json_string(sn) : json_integer(sys[i].nr));
+	}
+	return a;
+}
+
+static json_t *sites_json(const struct sg_site *sites, size_t n, json_t **names)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	*names = json_array();
+	for (i = 0; i < n; i++) {
+		json_t *o = json_object();
+
+		json_array_append_new(*names, json_bytes(sites[i].func));
+		json_set_bytes(o, "function", sites[i].func);
+		json_set(o, "count", json_integer((json_int_t)sites[i].count));
+		json_set(o, "syscalls", sys_json(sites[i].sys, sites[i].nsys));
+		if (sites[i].fact) {
+			json_set(o, "operation", json_string(sites[i].fact->operation));
+			json_set(o, "source", json_string(sites[i].fact->source));
+			if (sites[i].fact->also)
+				json_set(o, "also", json_string(sites[i].fact->also));
+		}
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+static const char *const deny_kind_names[] = { "blocking", "advisory", "unknown" };
+
+static int json_suggest(FILE *f, const struct suggestion *s, const char *source)
+{
+	json_t *root = json_object(), *a, *names;
+	char name[CAP_NAME_LEN];
+	size_t i;
+	int rc;
+
+	json_set(root, "record", header_json(&s->rec->hdr, source));
+	json_set(root, "required", capset_json(s->required));
+	json_set(root, "observed", capset_json(s->observed));
+	json_set(root, "denied", capset_json(s->denied));
+
+	a = json_array();
+	for (i = 0; i < s->nrepl; i++) {
+		const struct sg_replace *r = &s->repl[i];
+		json_t *o = json_object(), *d;
+
+		json_set(o, "replace", json_string("CAP_SYS_ADMIN"));
+		json_set(o, "with", json_string(cap_name(r->with, name)));
+		if (cap_alias(r->with))
+			json_set(o, "with_alias", json_string(cap_alias(r->with)));
+		d = sites_json(r->sites, r->nsites, &names);
+		json_set(o, "callsites", names);
+		json_set(o, "since", r->since ? json_string(r->since) : json_null());
+		if (!r->since)
+			json_set_bytes(o, "verified_on", s->rec->hdr.kernel);
+		json_set(o, "evidence", json_string(r->evidence == EV_OBSERVED ? "observed" :
+						     "kernel-fact"));
+		json_set(o, "kernel_too_old", json_boolean(r->kernel_too_old));
+		json_set(o, "details", d);
+		json_array_append_new(a, o);
+	}
+	json_set(root, "suggestions", a);
+
+	a = json_array();
+	for (i = 0; i < s->nkeep; i++) {
+		const struct sg_keep *k = &s->keep[i];
+		json_t *o = json_object(), *d;
+
+		json_set(o, "cap", json_string(cap_name(k->cap, name)));
+		d = sites_json(k->sites, k->nsites, &names);
+		json_set(o, "callsites", names);
+		json_set(o, "details", d);
+		if (k->why)
+			json_set(o, "reason", json_string(k->why->source));
+		json_array_append_new(a, o);
+	}
+	json_set(root, "keep", a);
+
+	a = json_array();
+	for (i = 0; i < s->ndeny; i++) {
+		const struct sg_denial *d = &s->deny[i];
+		json_t *o = json_object();
+
+		json_set(o, "cap", json_string(cap_name(d->cap, name)));
+		json_set(o, "also_accepted", d->alt >= 0 ? json_string(cap_name(d->alt, name)) :
+			 json_null());
+		json_set_bytes(o, "callsite", d->func);
+		json_set(o, "count", json_integer((json_int_t)d->count));
+		json_set(o, "syscall_failed", json_integer((json_int_t)d->sys_failed));
+		json_set(o, "kind", json_string(deny_kind_names[d->kind]));
+		json_set(o, "syscalls", sys_json(d->sys, d->nsys));
+		if (d->fact && d->fact->kind == KF_ONLY) {
+			json_set(o, "only", json_boolean(true));
+			if (d->fact->sysadmin_until)
+				json_set(o, "sysadmin_until", json_string(d->fact->sysadmin_until));
+		}
+		json_array_append_new(a, o);
+	}
+	json_set(root, "denials", a);
+
+	a = json_array();
+	for (i = 0; i < s->nprogs; i++) {
+		const struct sg_program *p = &s->progs[i];
+		json_t *o;
+
+		if (!p->matched)
+			continue;
+		o = json_object();
+		json_set(o, "pid", json_integer(p->proc->pid));
+		json_set(o, "exec_id", json_integer(p->proc->exec_id));
+		json_set_bytes(o, "comm", p->proc->comm);
+		json_set_bytes(o, "exe", p->proc->exe);
+		json_set(o, "required", capset_json(p->required));
+		json_array_append_new(a, o);
+	}
+	json_set(root, "programs", a);
+	rc = json_write_pretty(f, root);
+	json_decref(root);
+	return rc;
+}
+
 const struct formatter output_json = {
 	.name = "json",
 	.report = json_report,
+	.suggest = json_suggest,
 };

@@ -7,6 +7,7 @@
 #include "capnames.h"
 #include "output.h"
 #include "report.h"
+#include "suggest.h"
 #include "syscalls.h"
 #include "util.h"
 
@@ -141,7 +142,174 @@ static int text_report(FILE *f, const struct report *rep, const char *source)
 	return ferror(f) ? -1 : 0;
 }
 
+/* ---- report --suggest ---------------------------------------------------- */
+
+static void print_sys_list(FILE *f, const struct sg_sys *sys, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && i < 4; i++) {
+		const char *sn = syscall_name(sys[i].nr);
+
+		if (sys[i].nr < 0)
+			fprintf(f, "%s(no syscall)", i ? ", " : "");
+		else if (sn)
+			fprintf(f, "%s%s", i ? ", " : "", sn);
+		else
+			fprintf(f, "%ssyscall_%d", i ? ", " : "", sys[i].nr);
+	}
+	if (n > 4)
+		fprintf(f, ", ...");
+}
+
+static const char *capn(int cap, char buf[CAP_NAME_LEN])
+{
+	return cap_name(cap, buf);
+}
+
+static void print_capname_alias(FILE *f, int cap)
+{
+	char n[CAP_NAME_LEN];
+
+	fputs(cap_name(cap, n), f);
+	if (cap_alias(cap))
+		fprintf(f, " (proposed as %s)", cap_alias(cap));
+}
+
+static int text_suggest(FILE *f, const struct suggestion *s, const char *source)
+{
+	const struct rec_header *h = &s->rec->hdr;
+	char n1[CAP_NAME_LEN], esc[4200];
+	size_t i, j;
+
+	print_header(f, h, source);
+	fputs("\nRequired capabilities: ", f);
+	print_capset(f, s->required);
+	fputs("Observed (granted, audited): ", f);
+	print_capset(f, s->observed);
+
+	fputs("\nCAP_SYS_ADMIN uses a narrower capability satisfies:\n", f);
+	if (!s->nrepl)
+		fputs("  none\n", f);
+	for (i = 0; i < s->nrepl; i++) {
+		const struct sg_replace *r = &s->repl[i];
+
+		fputs("  CAP_SYS_ADMIN -> ", f);
+		print_capname_alias(f, r->with);
+		if (r->since)
+			fprintf(f, ", accepted since Linux %s", r->since);
+		else
+			fprintf(f, ", accepted on Linux %s (first version not verified; %s exists "
+				"since %s)", ESC(h->kernel, esc), capn(r->with, n1),
+				cap_since(r->with) ? cap_since(r->with) : "?");
+		fputc('\n', f);
+		for (j = 0; j < r->nsites; j++) {
+			const struct sg_site *st = &r->sites[j];
+
+			fprintf(f, "    at %s (", ESC(st->func, esc));
+			print_sys_list(f, st->sys, st->nsys);
+			fprintf(f, "), %" PRIu64 " check%s", st->count, st->count == 1 ? "" : "s");
+			if (st->fact)
+				fprintf(f, ": %s", st->fact->operation);
+			fputc('\n', f);
+		}
+		if (r->evidence == EV_OBSERVED)
+			fprintf(f, "    evidence: observed fallback: %s denied, then CAP_SYS_ADMIN "
+				"granted on the same kernel path\n", capn(r->with, n1));
+		else
+			fprintf(f, "    evidence: kernel fact (%s)\n",
+				r->sites[0].fact ? r->sites[0].fact->source : "table");
+		if (r->kernel_too_old)
+			fprintf(f, "    note: needs Linux %s or later; this record's kernel is %s\n",
+				r->since, ESC(h->kernel, esc));
+	}
+
+	for (i = 0; i < s->nkeep; i++) {
+		const struct sg_keep *k = &s->keep[i];
+
+		if (k->cap != 21)
+			continue;
+		fputs("\nCAP_SYS_ADMIN stays required: it cannot be dropped. No narrower capability "
+		      "was accepted at:\n", f);
+		for (j = 0; j < k->nsites; j++) {
+			fprintf(f, "  %s (", ESC(k->sites[j].func, esc));
+			print_sys_list(f, k->sites[j].sys, k->sites[j].nsys);
+			fprintf(f, "), %" PRIu64 " check%s\n", k->sites[j].count,
+				k->sites[j].count == 1 ? "" : "s");
+		}
+		if (k->why)
+			fprintf(f, "  (%s: %s)\n", k->why->operation, k->why->source);
+	}
+
+	fputs("\nWhere each required capability is used:\n", f);
+	if (!s->nkeep && !s->nrepl)
+		fputs("  nowhere: no audited capability check was granted\n", f);
+	for (i = 0; i < s->nkeep; i++) {
+		const struct sg_keep *k = &s->keep[i];
+
+		fputs("  ", f);
+		print_capname_alias(f, k->cap);
+		fputs(":", f);
+		for (j = 0; j < k->nsites; j++)
+			fprintf(f, "%s %s", j ? "," : "", ESC(k->sites[j].func, esc));
+		fputc('\n', f);
+	}
+	for (i = 0; i < s->nrepl; i++) {
+		fputs("  ", f);
+		print_capname_alias(f, s->repl[i].with);
+		fputs(" (instead of CAP_SYS_ADMIN):", f);
+		for (j = 0; j < s->repl[i].nsites; j++)
+			fprintf(f, "%s %s", j ? "," : "", ESC(s->repl[i].sites[j].func, esc));
+		fputc('\n', f);
+	}
+
+	fputs("\nDenied with no granted alternative:\n", f);
+	if (!s->ndeny)
+		fputs("  none\n", f);
+	for (i = 0; i < s->ndeny; i++) {
+		const struct sg_denial *d = &s->deny[i];
+
+		fprintf(f, "  %s", capn(d->cap, n1));
+		if (d->alt >= 0)
+			fputs(" (or CAP_SYS_ADMIN)", f);
+		fprintf(f, " at %s (", ESC(d->func, esc));
+		print_sys_list(f, d->sys, d->nsys);
+		fprintf(f, "), %" PRIu64 "x: ", d->count);
+		switch (d->kind) {
+		case DENY_BLOCKING:
+			fprintf(f, "denied, and the syscall failed (EPERM/EACCES, %" PRIu64 "x): "
+				"the program may have failed here\n", d->sys_failed);
+			break;
+		case DENY_ADVISORY:
+			fputs(h->syscall_results ? "denied, advisory (the syscall went on)\n" :
+			      "denied, advisory (kernel fact)\n", f);
+			break;
+		default:
+			fputs("denied (this record has no syscall results)\n", f);
+		}
+		if (d->fact && d->fact->kind == KF_ONLY) {
+			fprintf(f, "    only %s is accepted there", capn(d->cap, n1));
+			if (d->fact->sysadmin_until)
+				fprintf(f, " (CAP_SYS_ADMIN was accepted until Linux %s)",
+					d->fact->sysadmin_until);
+			fputc('\n', f);
+		}
+	}
+
+	fputs("\nBy program:\n", f);
+	for (i = 0; i < s->nprogs; i++) {
+		const struct sg_program *p = &s->progs[i];
+
+		if (!p->matched)
+			continue;
+		fprintf(f, "  pid %u %s: ", p->proc->pid, ESC(p->proc->comm, esc));
+		print_capset(f, p->required);
+	}
+	return ferror(f) ? -1 : 0;
+}
+
 const struct formatter output_text = {
 	.name = "text",
 	.report = text_report,
+	.suggest = text_suggest,
 };

@@ -141,7 +141,9 @@ static json_t *header_json(const struct rec_header *h)
 	json_set(lost, "ringbuf_full", json_integer((json_int_t)h->lost.ringbuf_full));
 	json_set(lost, "stack_errors", json_integer((json_int_t)h->lost.stack_errors));
 	json_set(lost, "proc_full", json_integer((json_int_t)h->lost.proc_full));
+	json_set(lost, "result_lost", json_integer((json_int_t)h->lost.result_lost));
 	json_set(o, "lost", lost);
+	json_set(o, "syscall_results", json_boolean(h->syscall_results));
 	for (i = 0; i < h->noverflow; i++) {
 		json_t *e = json_object();
 
@@ -205,6 +207,8 @@ static json_t *check_json(const struct rec_check *c)
 	}
 	json_set(o, "first_ns", json_integer(c->first_ns));
 	json_set(o, "last_ns", json_integer(c->last_ns));
+	if (c->ret)
+		json_set(o, "syscall_failed", json_integer((json_int_t)c->sys_failed));
 	for (i = 0; i < c->nstack; i++)
 		json_array_append_new(st, json_bytes(c->stack[i]));
 	json_set(o, "stack", st);
@@ -314,7 +318,7 @@ static int read_header(json_t *o, struct rec_header *h, char *why, size_t wlen)
 	h->checks = (uint64_t)v;
 	lost = json_object_get(o, "lost");
 	if (lost) {
-		int64_t a = 0, b = 0, c = 0, d = 0;
+		int64_t a = 0, b = 0, c = 0, d = 0, e = 0;
 
 		if (!json_is_object(lost)) {
 			snprintf(why, wlen, "field 'lost' must be an object");
@@ -323,10 +327,14 @@ static int read_header(json_t *o, struct rec_header *h, char *why, size_t wlen)
 		if (GET_INT(lost, "map_full", false, 0, INT64_MAX, &a) ||
 		    GET_INT(lost, "ringbuf_full", false, 0, INT64_MAX, &b) ||
 		    GET_INT(lost, "stack_errors", false, 0, INT64_MAX, &c) ||
-		    GET_INT(lost, "proc_full", false, 0, INT64_MAX, &d))
+		    GET_INT(lost, "proc_full", false, 0, INT64_MAX, &d) ||
+		    GET_INT(lost, "result_lost", false, 0, INT64_MAX, &e))
 			return -1;
-		h->lost = (struct rec_lost){ (uint64_t)a, (uint64_t)b, (uint64_t)c, (uint64_t)d };
+		h->lost = (struct rec_lost){ (uint64_t)a, (uint64_t)b, (uint64_t)c, (uint64_t)d,
+					     (uint64_t)e };
 	}
+	if (GET_BOOL(o, "syscall_results", false, &h->syscall_results))
+		return -1;
 	ov = json_object_get(o, "overflow");
 	if (ov) {
 		if (!json_is_array(ov)) {
@@ -392,7 +400,7 @@ static int read_process(json_t *o, struct record *r, char *why, size_t wlen)
 static int read_check(json_t *o, struct record *r, char *why, size_t wlen)
 {
 	int64_t pid, exec_id = 0, tid = 0, uid = 0, cgroup = 0, cap, ret, count, sys = -1;
-	int64_t first = 0, last = 0;
+	int64_t first = 0, last = 0, failed = 0;
 	const char *comm = "", *serr = NULL;
 	bool init_ns = false;
 	json_t *opts;
@@ -411,8 +419,14 @@ static int read_check(json_t *o, struct record *r, char *why, size_t wlen)
 	    GET_BOOL(o, "init_ns", false, &init_ns) ||
 	    GET_INT(o, "first_ns", false, 0, INT64_MAX, &first) ||
 	    GET_INT(o, "last_ns", false, 0, INT64_MAX, &last) ||
+	    GET_INT(o, "syscall_failed", false, 0, INT64_MAX, &failed) ||
 	    GET_STR(o, "stack_error", false, &serr))
 		return -1;
+	if (failed > count) {
+		snprintf(why, wlen, "field 'syscall_failed' (%lld) exceeds 'count' (%lld)",
+			 (long long)failed, (long long)count);
+		return -1;
+	}
 	if (!record_find_process(r, (uint32_t)pid, (uint32_t)exec_id)) {
 		snprintf(why, wlen, "check for pid %lld (exec_id %lld) comes before (or without) "
 			 "its process line", (long long)pid, (long long)exec_id);
@@ -446,6 +460,7 @@ static int read_check(json_t *o, struct record *r, char *why, size_t wlen)
 	c.init_ns = init_ns;
 	c.first_ns = first;
 	c.last_ns = last;
+	c.sys_failed = (uint64_t)failed;
 	c.stack_error = dup_opt(serr);
 	*record_add_check(r) = c;
 	return 0;

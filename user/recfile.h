@@ -23,6 +23,7 @@ struct rec_lost {
 	uint64_t ringbuf_full;  /* process events dropped */
 	uint64_t stack_errors;  /* checks whose stack could not be stored */
 	uint64_t proc_full;     /* processes not followed */
+	uint64_t result_lost;   /* denied checks whose syscall result was not kept */
 };
 
 /* Checks counted while the agg map was full: no process, no stack. */
@@ -43,6 +44,7 @@ struct rec_header {
 	size_t argc;
 	int64_t start_ns, end_ns;  /* epoch ns */
 	uint64_t checks;        /* all checks seen by the hook for traced tasks */
+	bool syscall_results;   /* checks carry syscall_failed */
 	struct rec_lost lost;
 	struct rec_overflow *overflow;
 	size_t noverflow;
@@ -76,6 +78,7 @@ struct rec_check {
 	bool opts_known;        /* the attach mode saw cap_capable()'s opts */
 	bool opt_noaudit, opt_insetid;
 	int64_t first_ns, last_ns;
+	uint64_t sys_failed;    /* times the syscall then failed with EPERM/EACCES */
 	char **stack;           /* "func+0xoff", innermost first; may be empty */
 	size_t nstack;
 	char *stack_error;      /* why there is no stack, or NULL */

@@ -72,14 +72,23 @@ static void set_str(char **dst, const char *src)
 	*dst = src ? xstrdup(src) : NULL;
 }
 
-static void fill_from_proc(struct rec_process *p)
+/*
+ * What /proc says now. The process may have exec'd since the event we are
+ * handling, so its name and executable are taken only when /proc shows the
+ * same comm as the kernel reported (comm NULL: trust /proc).
+ */
+static void fill_from_proc(struct rec_process *p, const char *comm)
 {
 	struct procinfo pi;
 
+	if (comm)
+		set_str(&p->comm, comm);
 	if (procinfo_read((pid_t)p->pid, &pi))
 		return;
 	p->ppid = pi.ppid;
 	p->uid = pi.uid;
+	if (comm && strcmp(comm, pi.comm))
+		return;
 	set_str(&p->comm, pi.comm);
 	set_str(&p->exe, pi.exe[0] ? pi.exe : NULL);
 }
@@ -88,7 +97,8 @@ static void fill_from_proc(struct rec_process *p)
  * The image (pid, exec_id), created if needed. An image known only from
  * /proc is adopted by the first exec_id the kernel reports for its pid.
  */
-static struct rec_process *image(struct session *s, uint32_t pid, uint32_t exec_id)
+static struct rec_process *image(struct session *s, uint32_t pid, uint32_t exec_id,
+				 const char *comm)
 {
 	struct rec_process *p = record_find_process(&s->rec, pid, exec_id);
 
@@ -100,7 +110,7 @@ static struct rec_process *image(struct session *s, uint32_t pid, uint32_t exec_
 		return record_find_process(&s->rec, pid, exec_id);
 	}
 	p = record_add_process(&s->rec, pid, exec_id);
-	fill_from_proc(p);
+	fill_from_proc(p, comm);
 	return p;
 }
 
@@ -118,6 +128,28 @@ static uint32_t alias_exec(struct session *s, uint32_t pid, uint32_t exec_id)
 }
 
 static int status_to_exit(int st);
+
+static const char *base_name(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	return b ? b + 1 : path;
+}
+
+/*
+ * The kernel gives the path as passed to execve(), possibly relative. By
+ * the time we read the event the process may have exec'd again, so take
+ * /proc/PID/exe only when it is the same program (same file name).
+ */
+static const char *resolve_exe(uint32_t pid, const char *filename, struct procinfo *pi)
+{
+	if (filename[0] == '/')
+		return filename;
+	if (!procinfo_read((pid_t)pid, pi) && pi->exe[0] &&
+	    !strcmp(base_name(pi->exe), base_name(filename)))
+		return pi->exe;
+	return filename;
+}
 
 static int on_event(void *ctx, const struct ca_event *e)
 {
@@ -154,17 +186,10 @@ static int on_event(void *ctx, const struct ca_event *e)
 		set_str(&p->comm, comm);
 		memcpy(exe, e->filename, CA_PATH_LEN);
 		exe[CA_PATH_LEN] = '\0';
-		/* the kernel gives the path as passed to execve(); prefer the
-		 * resolved one while the process is still there */
-		if (!procinfo_read((pid_t)e->tgid, &pi) && pi.exe[0])
-			set_str(&p->exe, pi.exe);
-		else
-			set_str(&p->exe, exe);
+		set_str(&p->exe, resolve_exe(e->tgid, exe, &pi));
 		break;
 	case CA_EV_EXIT:
-		p = image(s, e->tgid, alias_exec(s, e->tgid, e->exec_id));
-		if (!p->comm)
-			set_str(&p->comm, comm);
+		p = image(s, e->tgid, alias_exec(s, e->tgid, e->exec_id), comm);
 		p->exited = true;
 		p->exit_code = status_to_exit(e->exit_code);
 		break;
@@ -174,9 +199,7 @@ static int on_event(void *ctx, const struct ca_event *e)
 			s->launcher_exec_id = e->exec_id;
 			break;
 		}
-		p = image(s, e->tgid, alias_exec(s, e->tgid, e->exec_id));
-		if (!p->comm)
-			set_str(&p->comm, comm);
+		p = image(s, e->tgid, alias_exec(s, e->tgid, e->exec_id), comm);
 		if (!p->ppid)
 			p->ppid = e->ppid;
 		break;
@@ -224,6 +247,7 @@ static int collect_one(void *ctx, const struct ca_key *k, const struct ca_val *v
 	c->opt_insetid = k->flags & CA_F_INSETID;
 	c->first_ns = to_epoch(s, v->first_ns);
 	c->last_ns = to_epoch(s, v->last_ns);
+	c->sys_failed = v->sys_failed;
 	if (k->stack_id < 0) {
 		snprintf(frame, sizeof(frame), "stack not captured: %s", strerror(-k->stack_id));
 		c->stack_error = xstrdup(frame);
@@ -243,10 +267,8 @@ static int collect_one(void *ctx, const struct ca_key *k, const struct ca_val *v
 	}
 	/* an image that made checks but whose events we missed */
 	if (!record_find_process(&s->rec, c->pid, c->exec_id)) {
-		struct rec_process *p = image(s, c->pid, c->exec_id);
+		struct rec_process *p = image(s, c->pid, c->exec_id, comm);
 
-		if (!p->comm)
-			set_str(&p->comm, comm);
 		if (!p->uid)
 			p->uid = v->uid;
 	}
@@ -273,6 +295,8 @@ static void collect(struct session *s)
 	s->rec.hdr.lost.ringbuf_full = st[CA_STAT_RINGBUF_FULL];
 	s->rec.hdr.lost.stack_errors = st[CA_STAT_STACK_ERR];
 	s->rec.hdr.lost.proc_full = st[CA_STAT_PROC_FULL];
+	s->rec.hdr.lost.result_lost = st[CA_STAT_RESULT_LOST];
+	s->rec.hdr.syscall_results = true;
 	tracer_overflow(&s->tr, ov);
 	for (i = 0; i < CA_OVERFLOW_SLOTS; i++) {
 		struct rec_overflow *o;
@@ -622,10 +646,10 @@ int do_record(int argc, char **argv, int all_argc, char **all_argv)
 		size_t nd = proc_descendants(o.pids[k], &desc), j;
 
 		tracer_follow(&s.tr, (uint32_t)o.pids[k]);
-		image(&s, (uint32_t)o.pids[k], EXEC_UNKNOWN);
+		image(&s, (uint32_t)o.pids[k], EXEC_UNKNOWN, NULL);
 		for (j = 0; j < nd; j++) {
 			tracer_follow(&s.tr, (uint32_t)desc[j]);
-			image(&s, (uint32_t)desc[j], EXEC_UNKNOWN);
+			image(&s, (uint32_t)desc[j], EXEC_UNKNOWN, NULL);
 		}
 		free(desc);
 	}

@@ -11,14 +11,21 @@
 #include "output.h"
 #include "recfile.h"
 #include "report.h"
+#include "suggest.h"
 
 #define DEFAULT_RECORD "capaudit-record.jsonl"
 
 static const char report_usage[] =
 	"usage: capaudit report [-i FILE] [--format text|json] [--all]\n"
+	"       capaudit report --suggest [-i FILE] [--format text|json] [--program NAME]\n"
+	"       capaudit report --emit setcap|systemd|docker|kubernetes|capsh [-i FILE]\n"
 	"  -i FILE          record file (default " DEFAULT_RECORD ")\n"
 	"  --format FORMAT  text (default) or json\n"
-	"  --all            include noaudit checks (kernel probing, never required)\n";
+	"  --all            include noaudit checks (kernel probing, never required)\n"
+	"  --suggest        least privilege: required set, CAP_SYS_ADMIN replacements,\n"
+	"                   sites that keep CAP_SYS_ADMIN, denials\n"
+	"  --emit KIND      only a ready snippet granting the required set\n"
+	"  --program NAME   only program images whose name or executable is NAME\n";
 
 int do_report(int argc, char **argv, int all_argc, char **all_argv)
 {
@@ -26,12 +33,18 @@ int do_report(int argc, char **argv, int all_argc, char **all_argv)
 		{ "input", required_argument, NULL, 'i' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "all", no_argument, NULL, 'a' },
+		{ "suggest", no_argument, NULL, 's' },
+		{ "emit", required_argument, NULL, 'e' },
+		{ "program", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	const char *in = DEFAULT_RECORD, *fmt_name = "text";
+	const char *in = DEFAULT_RECORD, *fmt_name = "text", *emit = NULL;
 	const struct formatter *fmt;
 	struct report_opts ro = { 0 };
+	struct suggest_opts so = { 0 };
+	bool suggest = false;
+	size_t k;
 	struct record rec;
 	struct report rep;
 	char err[1024];
@@ -48,6 +61,15 @@ int do_report(int argc, char **argv, int all_argc, char **all_argv)
 			break;
 		case 'a':
 			ro.all = true;
+			break;
+		case 's':
+			suggest = true;
+			break;
+		case 'e':
+			emit = optarg;
+			break;
+		case 'p':
+			so.program = optarg;
 			break;
 		case 'h':
 			fputs(report_usage, stdout);
@@ -68,17 +90,46 @@ int do_report(int argc, char **argv, int all_argc, char **all_argv)
 		p_err("unexpected argument '%s'", argv[optind]);
 		return EXIT_USAGE;
 	}
+	if (emit) {
+		for (k = 0; emit_kinds[k] && strcmp(emit_kinds[k], emit); k++)
+			;
+		if (!emit_kinds[k]) {
+			p_err("unknown --emit kind '%s' (setcap, systemd, docker, kubernetes, capsh)",
+			      emit);
+			return EXIT_USAGE;
+		}
+		suggest = true;
+	}
+	if (so.program && !suggest) {
+		p_err("--program goes with --suggest or --emit");
+		return EXIT_USAGE;
+	}
 	if (recfile_load(in, &rec, err, sizeof(err))) {
 		p_err("%s", err);
 		return EXIT_USAGE;
 	}
-	report_build(&rec, &ro, &rep);
-	rc = fmt->report(stdout, &rep, in);
+	if (suggest) {
+		struct suggestion sg;
+
+		suggest_build(&rec, &so, &sg);
+		if (so.program && !sg.images_matched) {
+			p_err("--program %s: no program of that name in %s", so.program, in);
+			rc = -2;
+		} else {
+			rc = emit ? emit_snippet(stdout, emit, &sg) : fmt->suggest(stdout, &sg, in);
+		}
+		suggest_free(&sg);
+	} else {
+		report_build(&rec, &ro, &rep);
+		rc = fmt->report(stdout, &rep, in);
+		report_free(&rep);
+	}
+	record_free(&rec);
+	if (rc == -2)
+		return EXIT_USAGE;
 	if (fflush(stdout) || rc) {
 		p_err("cannot write the report: output error");
-		rc = EXIT_FAIL;
+		return EXIT_FAIL;
 	}
-	report_free(&rep);
-	record_free(&rec);
-	return rc ? EXIT_FAIL : EXIT_OK;
+	return EXIT_OK;
 }

@@ -71,6 +71,13 @@ TEST(frame_is_plumbing_names_tracer_frames)
 	ASSERT_TRUE(frame_is_plumbing("bpf_prog_64594527cf16f4d7_tp_btf_cap_capable+0x817 [bpf]"));
 	ASSERT_TRUE(frame_is_plumbing("bpf_trace_run5+0x112"));
 	ASSERT_TRUE(frame_is_plumbing("bpf_trampoline_6442+0x4f"));
+	ASSERT_TRUE(frame_is_plumbing("bpf_trampoline_6442451234+0x4f [bpf]"));
+	ASSERT_TRUE(frame_is_plumbing("perf_trace_run_bpf_submit+0x4c"));
 	ASSERT_FALSE(frame_is_plumbing("cap_capable+0x83"));
 	ASSERT_FALSE(frame_is_plumbing("bpf_token_capable+0x22"));
+	/* real call sites that merely look like tracer names */
+	ASSERT_FALSE(frame_is_plumbing("bpf_prog_load+0x15e"));
+	ASSERT_FALSE(frame_is_plumbing("bpf_prog_get_info_by_fd+0x40"));
+	ASSERT_FALSE(frame_is_plumbing("perf_trace_event_init+0xb5"));
+	ASSERT_FALSE(frame_is_plumbing("ftrace_profile_set_filter+0x301"));
 }

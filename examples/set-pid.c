@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Choose the PID of a new process, the two ways CRIU restores PIDs and the
+ * two operations CAP_CHECKPOINT_RESTORE (first proposed as CAP_RESTORE) was
+ * made for (cf. the test programs of the CAP_RESTORE patch):
+ *
+ *   set-pid clone3 [PID]       clone3() with set_tid = PID
+ *   set-pid ns_last_pid [PID]  write PID-1 to /proc/sys/kernel/ns_last_pid, fork
+ *
+ * Without PID, a free PID near the top of the range is used. Exit 0 when
+ * the child got the PID, 1 when the kernel refused, 2 on usage errors.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static pid_t free_pid(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/pid_max", "r");
+	long max = 32768, pid;
+
+	if (f) {
+		if (fscanf(f, "%ld", &max) != 1)
+			max = 32768;
+		fclose(f);
+	}
+	for (pid = max - 1000 - (getpid() % 1000); pid > 300; pid--)
+		if (kill((pid_t)pid, 0) && errno == ESRCH)
+			return (pid_t)pid;
+	return -1;
+}
+
+static int check_child(pid_t got, pid_t want)
+{
+	if (got < 0) {
+		printf("set-pid: %s\n", strerror(errno));
+		return 1;
+	}
+	if (got == 0)
+		_exit(0);
+	waitpid(got, NULL, 0);
+	printf("set-pid: child got pid %d (wanted %d)\n", (int)got, (int)want);
+	return got == want ? 0 : 1;
+}
+
+static int by_clone3(pid_t want)
+{
+	struct clone_args args;
+
+	memset(&args, 0, sizeof(args));
+	args.exit_signal = SIGCHLD;
+	args.set_tid = (uint64_t)(uintptr_t)&want;
+	args.set_tid_size = 1;
+	return check_child((pid_t)syscall(SYS_clone3, &args, sizeof(args)), want);
+}
+
+static int by_ns_last_pid(pid_t want)
+{
+	char buf[32];
+	int fd = open("/proc/sys/kernel/ns_last_pid", O_RDWR), n, rc;
+
+	if (fd < 0 || flock(fd, LOCK_EX)) {
+		printf("set-pid: ns_last_pid: %s\n", strerror(errno));
+		return 1;
+	}
+	n = snprintf(buf, sizeof(buf), "%d", (int)want - 1);
+	if (write(fd, buf, (size_t)n) != n) {
+		printf("set-pid: write ns_last_pid: %s\n", strerror(errno));
+		close(fd);
+		return 1;
+	}
+	rc = check_child(fork(), want);
+	close(fd);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	pid_t want;
+	char *end;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc < 2 || argc > 3 || (strcmp(argv[1], "clone3") && strcmp(argv[1], "ns_last_pid"))) {
+		fprintf(stderr, "usage: set-pid clone3|ns_last_pid [PID]\n");
+		return 2;
+	}
+	if (argc == 3) {
+		errno = 0;
+		want = (pid_t)strtol(argv[2], &end, 10);
+		if (errno || *end || want < 2) {
+			fprintf(stderr, "set-pid: invalid PID '%s'\n", argv[2]);
+			return 2;
+		}
+	} else if ((want = free_pid()) < 0) {
+		fprintf(stderr, "set-pid: no free PID found\n");
+		return 1;
+	}
+	return strcmp(argv[1], "clone3") ? by_ns_last_pid(want) : by_clone3(want);
+}

@@ -1,0 +1,420 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdlib.h>
+
+#include "capnames.h"
+#include "output.h"
+#include "suggest.h"
+#include "test.h"
+#include "util.h"
+
+/* Frames shared by the clone3() path on 6.18.44 (above alloc_pid). */
+#define CLONE_TAIL "copy_process+0x1234", "kernel_clone+0x99", "__do_sys_clone3+0x1f0", \
+	"do_syscall_64+0x71"
+#define NS_HEAD "cap_capable+0x83", "security_capable+0x3b", "ns_capable+0x2d"
+
+static const char *const cr_at_alloc_pid[] = { NS_HEAD, "alloc_pid+0xcd", CLONE_TAIL };
+static const char *const sa_at_alloc_pid[] = { NS_HEAD, "alloc_pid+0x1bc", CLONE_TAIL };
+/* same function names, but another call of alloc_pid (different caller offset) */
+static const char *const sa_other_call[] = { NS_HEAD, "alloc_pid+0x1bc", "copy_process+0x9999",
+	"kernel_clone+0x99", "__do_sys_clone3+0x1f0", "do_syscall_64+0x71" };
+static const char *const unshare_stack[] = { NS_HEAD, "unshare_nsproxy_namespaces+0x4c",
+	"ksys_unshare+0x1a2", "do_syscall_64+0x71" };
+static const char *const next_id[] = { "cap_capable+0x83", "security_capable+0x3b",
+	"capable+0x29", "bpf_obj_get_next_id+0x2a", "__sys_bpf+0x700" };
+#define BPF_TOKEN "cap_capable+0x83", "security_capable+0x3b", "ns_capable+0x2d", \
+	"bpf_token_capable+0x22"
+static const char *const prog_load_bpf[] = { BPF_TOKEN, "bpf_prog_load+0x15e", "__sys_bpf+0x1c0" };
+static const char *const prog_load_bpf_sa[] = { "cap_capable+0x83", "security_capable+0x3b",
+	"ns_capable+0x2d", "bpf_token_capable+0x4e", "bpf_prog_load+0x15e", "__sys_bpf+0x1c0" };
+static const char *const prog_load_pm[] = { BPF_TOKEN, "bpf_prog_load+0x294", "__sys_bpf+0x1c0" };
+static const char *const prog_load_pm_sa[] = { "cap_capable+0x83", "security_capable+0x3b",
+	"ns_capable+0x2d", "bpf_token_capable+0x4e", "bpf_prog_load+0x294", "__sys_bpf+0x1c0" };
+static const char *const inline_x[] = { "cap_capable+0x83", "security_capable+0x3b",
+	"capable+0x29", "perf_trace_event_init+0xb5", "perf_init_event+0x10", "do_syscall_64+0x71" };
+static const char *const inline_sa[] = { "cap_capable+0x83", "security_capable+0x3b",
+	"capable+0x29", "perf_trace_event_init+0x1c4", "perf_init_event+0x10", "do_syscall_64+0x71" };
+static const char *const array_pm[] = { BPF_TOKEN, "array_map_alloc+0x134", "map_create+0x300" };
+static const char *const syslog_stack[] = { "cap_capable+0x83", "security_capable+0x3b",
+	"capable+0x29", "do_syslog+0xa9", "__x64_sys_syslog+0x1a" };
+static const char *const vm_stack[] = { "cap_capable+0x83", "security_vm_enough_memory_mm+0x36",
+	"do_mmap+0x494" };
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static struct record rec;
+
+static void new_record(const char *kernel)
+{
+	record_free(&rec);
+	rec.hdr.kernel = xstrdup(kernel);
+	rec.hdr.attach = xstrdup("tp_btf");
+	rec.hdr.syscall_results = true;
+	record_add_process(&rec, 100, 1)->comm = xstrdup("app");
+}
+
+static struct rec_check *check(int cap, int ret, uint64_t count, int sys,
+			       const char *const *frames, size_t n)
+{
+	struct rec_check *c = record_add_check(&rec);
+	size_t i;
+
+	c->pid = 100;
+	c->exec_id = 1;
+	c->cap = cap;
+	c->ret = ret;
+	c->count = count;
+	c->syscall = sys;
+	c->init_ns = true;
+	c->first_ns = 1000 + (int64_t)rec.nchecks;
+	c->last_ns = c->first_ns;
+	c->comm = xstrdup("app");
+	c->stack = xcalloc(n + 1, sizeof(char *));
+	for (i = 0; i < n; i++)
+		c->stack[c->nstack++] = xstrdup(frames[i]);
+	return c;
+}
+
+static void build(struct suggestion *s, const char *program)
+{
+	struct suggest_opts o = { .program = program };
+
+	ASSERT_EQ(suggest_build(&rec, &o, s), 0);
+}
+
+TEST(suggest_observed_fallback_replaces_sys_admin)
+{
+	struct suggestion s;
+
+	new_record("6.18.44-fc");
+	check(40, -1, 1, 435, cr_at_alloc_pid, N(cr_at_alloc_pid));
+	check(21, 0, 1, 435, sa_at_alloc_pid, N(sa_at_alloc_pid));
+	build(&s, NULL);
+	ASSERT_U64(s.required, 1ULL << 40);
+	ASSERT_U64(s.observed, 1ULL << 21);
+	ASSERT_U64(s.denied, 0);
+	ASSERT_EQ(s.nrepl, 1);
+	ASSERT_EQ(s.repl[0].with, 40);
+	ASSERT_EQ(s.repl[0].evidence, EV_OBSERVED);
+	ASSERT_STR(s.repl[0].since, "5.9");
+	ASSERT_FALSE(s.repl[0].kernel_too_old);
+	ASSERT_EQ(s.repl[0].nsites, 1);
+	ASSERT_STR(s.repl[0].sites[0].func, "alloc_pid");
+	ASSERT_STR(s.repl[0].sites[0].fact->operation, "clone3() with set_tid");
+	ASSERT_EQ(s.nkeep, 0);
+	ASSERT_EQ(s.ndeny, 0);
+	ASSERT_STR(cap_alias(40), "CAP_RESTORE");
+	suggest_free(&s);
+}
+
+TEST(suggest_plain_root_requires_the_narrow_capability)
+{
+	struct suggestion s;
+
+	new_record("6.18.44");
+	check(40, 0, 1, 435, cr_at_alloc_pid, N(cr_at_alloc_pid));
+	build(&s, NULL);
+	ASSERT_U64(s.required, 1ULL << 40);
+	ASSERT_EQ(s.nrepl, 0);
+	ASSERT_EQ(s.nkeep, 1);
+	ASSERT_EQ(s.keep[0].cap, 40);
+	ASSERT_STR(s.keep[0].sites[0].func, "alloc_pid");
+	suggest_free(&s);
+}
+
+TEST(suggest_old_kernel_record_uses_the_kernel_fact_table)
+{
+	struct suggestion s;
+
+	/* Linux 5.4: alloc_pid asked for CAP_SYS_ADMIN only */
+	new_record("5.4.0-150-generic");
+	check(21, 0, 2, 435, sa_at_alloc_pid, N(sa_at_alloc_pid));
+	build(&s, NULL);
+	ASSERT_EQ(s.nrepl, 1);
+	ASSERT_EQ(s.repl[0].with, 40);
+	ASSERT_EQ(s.repl[0].evidence, EV_FACT);
+	ASSERT_STR(s.repl[0].since, "5.9");
+	ASSERT_TRUE(s.repl[0].kernel_too_old);
+	ASSERT_U64(s.repl[0].sites[0].count, 2);
+	ASSERT_U64(s.required, 1ULL << 40);
+	ASSERT_EQ(s.nkeep, 0);
+	suggest_free(&s);
+}
+
+TEST(suggest_new_kernel_without_fallback_keeps_sys_admin)
+{
+	struct suggestion s;
+
+	/* on 6.18 a narrow check would have come first: this is another check */
+	new_record("6.18.44");
+	check(21, 0, 1, 435, sa_at_alloc_pid, N(sa_at_alloc_pid));
+	build(&s, NULL);
+	ASSERT_EQ(s.nrepl, 0);
+	ASSERT_EQ(s.nkeep, 1);
+	ASSERT_EQ(s.keep[0].cap, 21);
+	ASSERT_U64(s.required, 1ULL << 21);
+	suggest_free(&s);
+}
+
+TEST(suggest_real_sys_admin_is_kept_with_reason)
+{
+	struct suggestion s;
+
+	new_record("6.18.44");
+	check(21, 0, 1, 272, unshare_stack, N(unshare_stack));
+	check(21, 0, 3, 321, next_id, N(next_id));
+	build(&s, NULL);
+	ASSERT_EQ(s.nrepl, 0);
+	ASSERT_EQ(s.nkeep, 1);
+	ASSERT_EQ(s.keep[0].cap, 21);
+	ASSERT_EQ(s.keep[0].nsites, 2);
+	ASSERT_STR(s.keep[0].sites[0].func, "bpf_obj_get_next_id");
+	ASSERT_STR(s.keep[0].sites[1].func, "unshare_nsproxy_namespaces");
+	ASSERT_TRUE(s.keep[0].why != NULL);
+	ASSERT_HAS(s.keep[0].why->source, "iterating BPF objects");
+	suggest_free(&s);
+}
+
+TEST(suggest_does_not_pair_across_different_calls)
+{
+	struct suggestion s;
+
+	new_record("6.18.44");
+	check(40, -1, 1, 435, cr_at_alloc_pid, N(cr_at_alloc_pid));
+	check(21, 0, 1, 435, sa_other_call, N(sa_other_call));
+	build(&s, NULL);
+	ASSERT_EQ(s.nrepl, 0);
+	ASSERT_EQ(s.nkeep, 1);          /* SYS_ADMIN stays */
+	ASSERT_EQ(s.ndeny, 1);          /* and the narrow denial had no granted partner */
+	ASSERT_EQ(s.deny[0].cap, 40);
+	ASSERT_EQ(s.deny[0].alt, -1);
+	suggest_free(&s);
+}
+
+TEST(suggest_does_not_pair_across_syscalls)
+{
+	struct suggestion s;
+
+	new_record("6.18.44");
+	check(40, -1, 1, 435, cr_at_alloc_pid, N(cr_at_alloc_pid));
+	check(21, 0, 1, 56, sa_at_alloc_pid, N(sa_at_alloc_pid));
+	build(&s, NULL);
+	ASSERT_EQ(s.nrepl, 0);
+	suggest_free(&s);
+}
+
+TEST(suggest_pairs_each_narrow_check_with_its_own_fallback)
+{
+	struct suggestion s;
+
+	/* bpf_prog_load asks CAP_BPF and CAP_PERFMON through bpf_token_capable() */
+	new_record("6.18.44");
+	check(39, -1, 1, 321, prog_load_bpf, N(prog_load_bpf));
+	check(21, 0, 1, 321, prog_load_bpf_sa, N(prog_load_bpf_sa));
+	check(38, -1, 1, 321, prog_load_pm, N(prog_load_pm));
+	check(21, 0, 1, 321, prog_load_pm_sa, N(prog_load_pm_sa));
+	build(&s, NULL);
+	ASSERT_EQ(s.nrepl, 2);
+	ASSERT_EQ(s.repl[0].with, 38);
+	ASSERT_EQ(s.repl[1].with, 39);
+	ASSERT_STR(s.repl[0].sites[0].func, "bpf_prog_load");
+	ASSERT_STR(s.repl[1].sites[0].func, "bpf_prog_load");
+	ASSERT_U64(s.required, (1ULL << 38) | (1ULL << 39));
+	ASSERT_EQ(s.nkeep, 0);
+	suggest_free(&s);
+}
+
+TEST(suggest_pairs_inline_fallback_at_a_later_offset)
+{
+	struct suggestion s;
+
+	new_record("6.18.44");
+	check(38, -1, 1, 298, inline_x, N(inline_x));
+	check(21, 0, 1, 298, inline_sa, N(inline_sa));
+	build(&s, NULL);
+	ASSERT_EQ(s.nrepl, 1);
+	ASSERT_EQ(s.repl[0].with, 38);
+	ASSERT_STR(s.repl[0].sites[0].func, "perf_trace_event_init");
+	suggest_free(&s);
+}
+
+TEST(suggest_fallback_must_follow_the_narrow_check)
+{
+	struct suggestion s;
+
+	/* the only SYS_ADMIN check on that path happened before the narrow one */
+	new_record("6.18.44");
+	check(21, 0, 1, 298, inline_sa, N(inline_sa));
+	check(38, -1, 1, 298, inline_x, N(inline_x));
+	rec.checks[0].first_ns = rec.checks[0].last_ns = 10;
+	rec.checks[1].first_ns = rec.checks[1].last_ns = 20;
+	build(&s, NULL);
+	ASSERT_EQ(s.nrepl, 0);
+	suggest_free(&s);
+}
+
+TEST(suggest_denials_blocking_advisory_and_both_denied)
+{
+	struct suggestion s;
+	struct rec_check *c;
+
+	new_record("6.18.44");
+	/* no capabilities: narrow and SYS_ADMIN both denied, clone3 failed */
+	c = check(40, -1, 1, 435, cr_at_alloc_pid, N(cr_at_alloc_pid));
+	c->sys_failed = 1;
+	c = check(21, -1, 1, 435, sa_at_alloc_pid, N(sa_at_alloc_pid));
+	c->sys_failed = 1;
+	/* CAP_BPF only: array map spectre check denied, the map was created */
+	check(38, -1, 2, 321, array_pm, N(array_pm));
+	build(&s, NULL);
+	ASSERT_EQ(s.ndeny, 2);
+	ASSERT_EQ(s.deny[0].kind, DENY_BLOCKING);
+	ASSERT_EQ(s.deny[0].cap, 40);
+	ASSERT_EQ(s.deny[0].alt, 21);
+	ASSERT_STR(s.deny[0].func, "alloc_pid");
+	ASSERT_U64(s.deny[0].sys_failed, 1);
+	ASSERT_EQ(s.deny[1].kind, DENY_ADVISORY);
+	ASSERT_EQ(s.deny[1].cap, 38);
+	ASSERT_STR(s.deny[1].func, "array_map_alloc");
+	ASSERT_U64(s.denied, (1ULL << 40) | (1ULL << 38));
+	ASSERT_U64(s.required, 0);
+	suggest_free(&s);
+}
+
+TEST(suggest_without_syscall_results_uses_advisory_facts)
+{
+	struct suggestion s;
+
+	new_record("6.18.44");
+	rec.hdr.syscall_results = false;
+	check(38, -1, 2, 321, array_pm, N(array_pm));
+	check(40, -1, 1, 435, cr_at_alloc_pid, N(cr_at_alloc_pid));
+	build(&s, NULL);
+	ASSERT_EQ(s.ndeny, 2);
+	ASSERT_EQ(s.deny[0].kind, DENY_ADVISORY);
+	ASSERT_EQ(s.deny[1].kind, DENY_UNKNOWN);
+	suggest_free(&s);
+}
+
+TEST(suggest_explains_capabilities_without_sys_admin_fallback)
+{
+	struct suggestion s;
+	struct rec_check *c;
+
+	new_record("6.18.44");
+	c = check(34, -1, 1, 103, syslog_stack, N(syslog_stack));
+	c->sys_failed = 1;
+	build(&s, NULL);
+	ASSERT_EQ(s.ndeny, 1);
+	ASSERT_EQ(s.deny[0].kind, DENY_BLOCKING);
+	ASSERT_TRUE(s.deny[0].fact && s.deny[0].fact->kind == KF_ONLY);
+	ASSERT_STR(s.deny[0].fact->sysadmin_until, "6.8");
+	suggest_free(&s);
+}
+
+TEST(suggest_noaudit_checks_never_count)
+{
+	struct suggestion s;
+
+	new_record("6.18.44");
+	check(21, 0, 30, 9, vm_stack, N(vm_stack));
+	check(21, -1, 3, 9, vm_stack, N(vm_stack));
+	build(&s, NULL);
+	ASSERT_U64(s.required, 0);
+	ASSERT_U64(s.observed, 0);
+	ASSERT_U64(s.denied, 0);
+	ASSERT_EQ(s.nkeep + s.nrepl + s.ndeny, 0);
+	suggest_free(&s);
+}
+
+TEST(suggest_program_filter_and_per_program_sets)
+{
+	struct suggestion s;
+	struct rec_check *c;
+
+	new_record("6.18.44");
+	record_add_process(&rec, 100, 0)->comm = xstrdup("setpriv");
+	rec.procs[1].exe = xstrdup("/usr/bin/setpriv");
+	c = check(8, 0, 1, 126, unshare_stack, N(unshare_stack));
+	c->exec_id = 0;
+	check(40, 0, 1, 435, cr_at_alloc_pid, N(cr_at_alloc_pid));
+	build(&s, NULL);
+	ASSERT_U64(s.required, (1ULL << 8) | (1ULL << 40));
+	ASSERT_U64(s.progs[0].required, 1ULL << 40);  /* app */
+	ASSERT_U64(s.progs[1].required, 1ULL << 8);   /* setpriv */
+	suggest_free(&s);
+	build(&s, "app");
+	ASSERT_U64(s.required, 1ULL << 40);
+	ASSERT_EQ(s.images_matched, 1);
+	suggest_free(&s);
+	build(&s, "setpriv");   /* by exe basename or comm */
+	ASSERT_U64(s.required, 1ULL << 8);
+	suggest_free(&s);
+	build(&s, "nope");
+	ASSERT_EQ(s.images_matched, 0);
+	ASSERT_U64(s.required, 0);
+	suggest_free(&s);
+}
+
+static char *emit(const char *kind, struct suggestion *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ASSERT_EQ(emit_snippet(f, kind, s), 0);
+	fclose(f);
+	return buf;
+}
+
+TEST(suggest_emit_snippets)
+{
+	struct suggestion s;
+	char *out;
+
+	new_record("6.18.44");
+	rec.procs[0].exe = xstrdup("/opt/app/bin/app");
+	rec.hdr.argv = xcalloc(5, sizeof(char *));
+	rec.hdr.argv[rec.hdr.argc++] = xstrdup("capaudit");
+	rec.hdr.argv[rec.hdr.argc++] = xstrdup("record");
+	rec.hdr.argv[rec.hdr.argc++] = xstrdup("--");
+	rec.hdr.argv[rec.hdr.argc++] = xstrdup("app");
+	rec.hdr.argv[rec.hdr.argc++] = xstrdup("it's");
+	check(40, -1, 1, 435, cr_at_alloc_pid, N(cr_at_alloc_pid));
+	check(21, 0, 1, 435, sa_at_alloc_pid, N(sa_at_alloc_pid));
+	check(39, 0, 1, 321, prog_load_bpf, N(prog_load_bpf));
+	build(&s, NULL);
+	out = emit("setcap", &s);
+	ASSERT_STR(out, "setcap cap_bpf,cap_checkpoint_restore+ep /opt/app/bin/app\n");
+	free(out);
+	out = emit("systemd", &s);
+	ASSERT_STR(out, "[Service]\nCapabilityBoundingSet=CAP_BPF CAP_CHECKPOINT_RESTORE\n"
+		   "AmbientCapabilities=CAP_BPF CAP_CHECKPOINT_RESTORE\nNoNewPrivileges=yes\n");
+	free(out);
+	out = emit("docker", &s);
+	ASSERT_STR(out, "--cap-drop=ALL --cap-add=BPF --cap-add=CHECKPOINT_RESTORE\n");
+	free(out);
+	out = emit("kubernetes", &s);
+	ASSERT_STR(out, "securityContext:\n  capabilities:\n    drop: [\"ALL\"]\n"
+		   "    add: [\"BPF\", \"CHECKPOINT_RESTORE\"]\n");
+	free(out);
+	out = emit("capsh", &s);
+	ASSERT_HAS(out, " --inh=cap_bpf,cap_checkpoint_restore --addamb=cap_bpf,cap_checkpoint_restore");
+	ASSERT_HAS(out, "cap_sys_admin,");
+	ASSERT_HAS(out, "-- -c 'app '\\''it'\\''\\'\\'''\\''s'\\'''\n");
+	free(out);
+	ASSERT_EQ(emit_snippet(stdout, "bogus", &s), -1);
+	suggest_free(&s);
+	record_free(&rec);
+}
+
+TEST(kver_cmp_orders_releases)
+{
+	ASSERT_EQ(kver_cmp("5.4.0-150-generic", "5.9"), -1);
+	ASSERT_EQ(kver_cmp("6.18.44-fc-v1098", "5.9"), 1);
+	ASSERT_EQ(kver_cmp("5.9", "5.9.0"), 0);
+	ASSERT_EQ(kver_cmp("5.10", "5.9"), 1);
+	ASSERT_EQ(kver_cmp("garbage", "5.9"), -2);
+	ASSERT_STR(cap_since(40), "5.9");
+	ASSERT_STR(cap_since(39), "5.8");
+	ASSERT_TRUE(cap_since(21) == NULL);
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the kernel accepts at a call site, as cited facts (see
+ * docs/kernel-facts.md and ../shared/kernel-facts.md). The suggester uses
+ * them when a record cannot show it (an older kernel, where the narrow
+ * check did not exist yet) and to explain denials.
+ */
+#ifndef CA_KFACTS_H
+#define CA_KFACTS_H
+
+#include <stdbool.h>
+
+enum kfact_kind {
+	/* `cap` is checked first and CAP_SYS_ADMIN accepted instead */
+	KF_NARROW_OR_SYSADMIN,
+	/* only `cap` is accepted: CAP_SYS_ADMIN does not substitute
+	 * (sysadmin_until: the last version where it still did, or NULL) */
+	KF_ONLY,
+	/* only CAP_SYS_ADMIN is accepted: no narrower capability exists */
+	KF_SYSADMIN_ONLY,
+	/* a denial here changes nothing for the caller (features, hardening) */
+	KF_ADVISORY,
+};
+
+struct kfact {
+	const char *func;        /* call site function */
+	int cap;                 /* the capability asked for */
+	enum kfact_kind kind;
+	const char *since;       /* first kernel accepting `cap` here, NULL if not verified */
+	const char *sysadmin_until; /* KF_ONLY: last version with a CAP_SYS_ADMIN fallback */
+	const char *operation;   /* what user space did */
+	const char *also;        /* what else may be needed there, or NULL */
+	const char *source;      /* where the fact comes from */
+};
+
+/* The facts for function func and capability cap (-1: any), in table
+ * order; *iter starts at 0. NULL when there are no more. */
+const struct kfact *kfact_next(const char *func, int cap, enum kfact_kind kind, int *iter);
+
+/* Compare kernel release strings by their leading "X.Y[.Z]"; -2 if either
+ * does not parse. */
+int kver_cmp(const char *a, const char *b);
+
+/* Version in which capability cap was added (e.g. "5.8" for CAP_BPF), or
+ * NULL when it predates the versions capaudit tracks. */
+const char *cap_since(int cap);
+
+#endif

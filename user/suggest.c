@@ -1,0 +1,442 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The pairing rule (docs/suggest.md). The helpers that accept a narrow
+ * capability try it first and fall back to CAP_SYS_ADMIN, so a task that
+ * holds CAP_SYS_ADMIN but not the narrow one shows, in one syscall, a
+ * denied narrow check followed by a granted CAP_SYS_ADMIN check on the same
+ * kernel path. Such a pair proves the narrow capability is accepted there.
+ */
+#include "suggest.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "callsite.h"
+#include "report.h"
+#include "util.h"
+
+#define CAP_SYS_ADMIN 21
+
+/* One audited check row of the record, with what the analysis learns. */
+struct row {
+	const struct rec_check *c;
+	const struct rec_process *proc;
+	int site;                /* index of the call site frame, -1 if none */
+	unsigned long site_off;  /* offset within the call site function */
+	struct row *partner;     /* the other half of a fallback pair */
+};
+
+const char *cap_alias(int cap)
+{
+	return cap == 40 ? "CAP_RESTORE" : NULL;
+}
+
+static unsigned long frame_offset(const char *frame)
+{
+	const char *p = strstr(frame, "+0x");
+
+	return p ? strtoul(p + 3, NULL, 16) : 0;
+}
+
+static const char *site_func(const struct row *r, char *buf, size_t len)
+{
+	if (r->site < 0)
+		return "?";
+	return frame_function(r->c->stack[r->site], buf, len);
+}
+
+static bool program_matches(const struct rec_process *p, const char *want)
+{
+	const char *base;
+
+	if (!want)
+		return true;
+	if (p->comm && !strcmp(p->comm, want))
+		return true;
+	if (!p->exe)
+		return false;
+	base = strrchr(p->exe, '/');
+	return !strcmp(p->exe, want) || (base && !strcmp(base + 1, want));
+}
+
+/* Same kernel path: every frame names the same function, and every frame
+ * above the call site is identical (offsets included), so the two checks
+ * came from one call of the call site function. */
+static bool same_path(const struct row *a, const struct row *b)
+{
+	char fa[128], fb[128];
+	size_t i;
+
+	if (a->c->nstack != b->c->nstack || a->site < 0 || a->site != b->site)
+		return false;
+	for (i = 0; i < a->c->nstack; i++) {
+		if ((int)i > a->site) {
+			if (strcmp(a->c->stack[i], b->c->stack[i]))
+				return false;
+		} else if (strcmp(frame_function(a->c->stack[i], fa, sizeof(fa)),
+				  frame_function(b->c->stack[i], fb, sizeof(fb)))) {
+			return false;
+		}
+	}
+	return true;
+}
+
+static int cmp_row(const void *x, const void *y)
+{
+	const struct row *a = x, *b = y;
+
+	if (a->c->pid != b->c->pid)
+		return a->c->pid < b->c->pid ? -1 : 1;
+	if (a->c->exec_id != b->c->exec_id)
+		return a->c->exec_id < b->c->exec_id ? -1 : 1;
+	if (a->c->syscall != b->c->syscall)
+		return a->c->syscall < b->c->syscall ? -1 : 1;
+	if (a->site_off != b->site_off)
+		return a->site_off < b->site_off ? -1 : 1;
+	return 0;
+}
+
+/*
+ * Pair each denied non-CAP_SYS_ADMIN row with the CAP_SYS_ADMIN row of its
+ * fallback, within one image and syscall (rows [lo, hi)). The fallback is
+ * the one at the same call site offset (an out-of-line helper such as
+ * bpf_token_capable() makes both checks from one call), else the nearest
+ * one after it in the same function (inline `capable(X) || capable(21)`);
+ * and it must not have happened only before the narrow check.
+ */
+static void pair_group(struct row *rows, size_t lo, size_t hi)
+{
+	size_t i, j;
+
+	for (i = lo; i < hi; i++) {
+		struct row *n = &rows[i], *best = NULL;
+
+		if (n->c->ret == 0 || n->c->cap == CAP_SYS_ADMIN || n->site < 0)
+			continue;
+		for (j = lo; j < hi; j++) {
+			struct row *a = &rows[j];
+
+			if (a->c->cap != CAP_SYS_ADMIN || a->partner || a->site_off < n->site_off ||
+			    !same_path(n, a))
+				continue;
+			if (a->c->last_ns && n->c->first_ns && a->c->last_ns < n->c->first_ns)
+				continue;
+			if (!best || a->site_off < best->site_off)
+				best = a;
+		}
+		if (best) {
+			n->partner = best;
+			best->partner = n;
+		}
+	}
+}
+
+/* ---- accumulating results --------------------------------------------- */
+
+static void add_sys(struct sg_sys **sys, size_t *n, size_t *cap, int nr, uint64_t count)
+{
+	size_t i;
+
+	for (i = 0; i < *n; i++) {
+		if ((*sys)[i].nr == nr) {
+			(*sys)[i].count += count;
+			return;
+		}
+	}
+	grow_array((void **)sys, cap, *n + 1, sizeof(**sys));
+	(*sys)[(*n)++] = (struct sg_sys){ nr, count };
+}
+
+static void add_site(struct sg_site **sites, size_t *n, size_t *cap, const char *func,
+		     const struct kfact *fact, const struct rec_check *c)
+{
+	struct sg_site *s = NULL;
+	size_t i;
+
+	for (i = 0; i < *n && !s; i++)
+		if (!strcmp((*sites)[i].func, func))
+			s = &(*sites)[i];
+	if (!s) {
+		grow_array((void **)sites, cap, *n + 1, sizeof(**sites));
+		s = &(*sites)[(*n)++];
+		s->func = xstrdup(func);
+		s->fact = fact;
+	}
+	s->count += c->count;
+	add_sys(&s->sys, &s->nsys, &s->capsys, c->syscall, c->count);
+}
+
+static void add_replace(struct suggestion *s, int with, enum evidence ev,
+			const struct kfact *fact, const char *func, const struct rec_check *c)
+{
+	struct sg_replace *r = NULL;
+	const char *since = fact ? fact->since : NULL;
+	size_t i;
+
+	for (i = 0; i < s->nrepl && !r; i++)
+		if (s->repl[i].with == with && s->repl[i].evidence == ev &&
+		    s->repl[i].since == since)
+			r = &s->repl[i];
+	if (!r) {
+		grow_array((void **)&s->repl, &s->caprepl, s->nrepl + 1, sizeof(*r));
+		r = &s->repl[s->nrepl++];
+		r->with = with;
+		r->evidence = ev;
+		r->since = since;
+		r->kernel_too_old = since && kver_cmp(s->rec->hdr.kernel, since) < 0;
+	}
+	add_site(&r->sites, &r->nsites, &r->capsites, func, fact, c);
+}
+
+static void add_keep(struct suggestion *s, int cap, const char *func, const struct rec_check *c)
+{
+	struct sg_keep *k = NULL;
+	int it = 0;
+	size_t i;
+
+	for (i = 0; i < s->nkeep && !k; i++)
+		if (s->keep[i].cap == cap)
+			k = &s->keep[i];
+	if (!k) {
+		grow_array((void **)&s->keep, &s->capkeep, s->nkeep + 1, sizeof(*k));
+		k = &s->keep[s->nkeep++];
+		k->cap = cap;
+	}
+	if (cap == CAP_SYS_ADMIN && !k->why)
+		k->why = kfact_next(func, CAP_SYS_ADMIN, KF_SYSADMIN_ONLY, &it);
+	add_site(&k->sites, &k->nsites, &k->capsites, func, NULL, c);
+}
+
+static void add_denial(struct suggestion *s, const struct row *r, int alt, uint64_t failed)
+{
+	const struct rec_check *c = r->c;
+	const struct kfact *only, *adv;
+	enum denial_kind kind;
+	struct sg_denial *d = NULL;
+	char fn[128];
+	const char *func = site_func(r, fn, sizeof(fn));
+	int it = 0, it2 = 0;
+	size_t i;
+
+	only = kfact_next(func, c->cap, KF_ONLY, &it);
+	adv = kfact_next(func, c->cap, KF_ADVISORY, &it2);
+	if (s->rec->hdr.syscall_results)
+		kind = failed ? DENY_BLOCKING : DENY_ADVISORY;
+	else
+		kind = adv ? DENY_ADVISORY : DENY_UNKNOWN;
+	for (i = 0; i < s->ndeny && !d; i++)
+		if (s->deny[i].cap == c->cap && s->deny[i].alt == alt && s->deny[i].kind == kind &&
+		    !strcmp(s->deny[i].func, func))
+			d = &s->deny[i];
+	if (!d) {
+		grow_array((void **)&s->deny, &s->capdeny, s->ndeny + 1, sizeof(*d));
+		d = &s->deny[s->ndeny++];
+		d->cap = c->cap;
+		d->alt = alt;
+		d->func = xstrdup(func);
+		d->kind = kind;
+		d->fact = only ? only : adv;
+	}
+	d->count += c->count;
+	d->sys_failed += failed;
+	add_sys(&d->sys, &d->nsys, &d->capsys, c->syscall, c->count);
+}
+
+static struct sg_program *program_of(struct suggestion *s, const struct rec_process *p)
+{
+	return &s->progs[p - s->rec->procs];
+}
+
+/* A granted CAP_SYS_ADMIN row without an observed fallback: the table may
+ * still know a narrower capability, if the record's kernel predates it. */
+static const struct kfact *fact_for_unpaired(const struct suggestion *s, const char *func)
+{
+	const struct kfact *f;
+	int it = 0;
+
+	while ((f = kfact_next(func, -1, KF_NARROW_OR_SYSADMIN, &it))) {
+		/* a newer kernel would have shown the narrow check first */
+		if (f->since && kver_cmp(s->rec->hdr.kernel, f->since) < 0)
+			return f;
+	}
+	return NULL;
+}
+
+static void classify(struct suggestion *s, struct row *r)
+{
+	const struct rec_check *c = r->c;
+	struct sg_program *prog = program_of(s, r->proc);
+	char fn[128];
+	const char *func = site_func(r, fn, sizeof(fn));
+	const struct kfact *f;
+	int it = 0;
+
+	if (c->ret == 0) {
+		s->observed |= 1ULL << c->cap;
+		if (c->cap == CAP_SYS_ADMIN && r->partner) {
+			int with = r->partner->c->cap;
+
+			f = kfact_next(func, with, KF_NARROW_OR_SYSADMIN, &it);
+			add_replace(s, with, EV_OBSERVED, f, func, c);
+			prog->required |= 1ULL << with;
+		} else if (c->cap == CAP_SYS_ADMIN && (f = fact_for_unpaired(s, func))) {
+			add_replace(s, f->cap, EV_FACT, f, func, c);
+			prog->required |= 1ULL << f->cap;
+		} else {
+			add_keep(s, c->cap, func, c);
+			prog->required |= 1ULL << c->cap;
+		}
+		return;
+	}
+	/* denied */
+	if (r->partner && r->partner->c->ret == 0)
+		return;  /* the fallback was granted: not a denial of the workload */
+	if (c->cap == CAP_SYS_ADMIN && r->partner)
+		return;  /* reported with its narrow half */
+	/* a pair is one event: both halves saw the same syscall fail */
+	add_denial(s, r, r->partner ? CAP_SYS_ADMIN : -1,
+		   r->partner && r->partner->c->sys_failed > c->sys_failed ?
+		   r->partner->c->sys_failed : c->sys_failed);
+	s->denied |= 1ULL << c->cap;
+}
+
+static int cmp_site(const void *x, const void *y)
+{
+	const struct sg_site *a = x, *b = y;
+
+	return strcmp(a->func, b->func);
+}
+
+static int cmp_sys(const void *x, const void *y)
+{
+	const struct sg_sys *a = x, *b = y;
+
+	if (a->count != b->count)
+		return a->count > b->count ? -1 : 1;
+	return a->nr - b->nr;
+}
+
+static void sort_sites(struct sg_site *sites, size_t n)
+{
+	size_t i;
+
+	qsort(sites, n, sizeof(*sites), cmp_site);
+	for (i = 0; i < n; i++)
+		qsort(sites[i].sys, sites[i].nsys, sizeof(struct sg_sys), cmp_sys);
+}
+
+static int cmp_keep(const void *x, const void *y)
+{
+	return ((const struct sg_keep *)x)->cap - ((const struct sg_keep *)y)->cap;
+}
+
+static int cmp_repl(const void *x, const void *y)
+{
+	const struct sg_replace *a = x, *b = y;
+
+	if (a->with != b->with)
+		return a->with - b->with;
+	return (int)a->evidence - (int)b->evidence;
+}
+
+static int cmp_deny(const void *x, const void *y)
+{
+	const struct sg_denial *a = x, *b = y;
+
+	if (a->kind != b->kind)
+		return (int)a->kind - (int)b->kind;
+	if (a->cap != b->cap)
+		return a->cap - b->cap;
+	return strcmp(a->func, b->func);
+}
+
+int suggest_build(const struct record *rec, const struct suggest_opts *o, struct suggestion *s)
+{
+	struct row *rows;
+	size_t i, n = 0, lo;
+
+	memset(s, 0, sizeof(*s));
+	s->rec = rec;
+	s->progs = xcalloc(rec->nprocs + 1, sizeof(*s->progs));
+	s->nprogs = rec->nprocs;
+	for (i = 0; i < rec->nprocs; i++) {
+		s->progs[i].proc = &rec->procs[i];
+		s->progs[i].matched = program_matches(&rec->procs[i], o->program);
+		s->images_matched += s->progs[i].matched;
+	}
+
+	rows = xcalloc(rec->nchecks + 1, sizeof(*rows));
+	for (i = 0; i < rec->nchecks; i++) {
+		const struct rec_check *c = &rec->checks[i];
+		const struct rec_process *p = record_find_process(rec, c->pid, c->exec_id);
+		struct row *r;
+
+		/* noaudit checks are the kernel probing: never a requirement */
+		if (!p || !program_matches(p, o->program) || check_noaudit(c) != NOAUDIT_NO)
+			continue;
+		r = &rows[n++];
+		r->c = c;
+		r->proc = p;
+		r->site = callsite_index(c->stack, c->nstack);
+		r->site_off = r->site >= 0 ? frame_offset(c->stack[r->site]) : 0;
+	}
+	qsort(rows, n, sizeof(*rows), cmp_row);
+	for (lo = 0; lo < n;) {
+		size_t hi = lo + 1;
+
+		while (hi < n && rows[hi].c->pid == rows[lo].c->pid &&
+		       rows[hi].c->exec_id == rows[lo].c->exec_id &&
+		       rows[hi].c->syscall == rows[lo].c->syscall)
+			hi++;
+		pair_group(rows, lo, hi);
+		lo = hi;
+	}
+	for (i = 0; i < n; i++)
+		classify(s, &rows[i]);
+	free(rows);
+
+	for (i = 0; i < s->nkeep; i++)
+		s->required |= 1ULL << s->keep[i].cap;
+	for (i = 0; i < s->nrepl; i++)
+		s->required |= 1ULL << s->repl[i].with;
+	qsort(s->keep, s->nkeep, sizeof(*s->keep), cmp_keep);
+	qsort(s->repl, s->nrepl, sizeof(*s->repl), cmp_repl);
+	qsort(s->deny, s->ndeny, sizeof(*s->deny), cmp_deny);
+	for (i = 0; i < s->nkeep; i++)
+		sort_sites(s->keep[i].sites, s->keep[i].nsites);
+	for (i = 0; i < s->nrepl; i++)
+		sort_sites(s->repl[i].sites, s->repl[i].nsites);
+	for (i = 0; i < s->ndeny; i++)
+		qsort(s->deny[i].sys, s->deny[i].nsys, sizeof(struct sg_sys), cmp_sys);
+	return 0;
+}
+
+static void free_sites(struct sg_site *sites, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(sites[i].func);
+		free(sites[i].sys);
+	}
+	free(sites);
+}
+
+void suggest_free(struct suggestion *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nrepl; i++)
+		free_sites(s->repl[i].sites, s->repl[i].nsites);
+	free(s->repl);
+	for (i = 0; i < s->nkeep; i++)
+		free_sites(s->keep[i].sites, s->keep[i].nsites);
+	free(s->keep);
+	for (i = 0; i < s->ndeny; i++) {
+		free(s->deny[i].func);
+		free(s->deny[i].sys);
+	}
+	free(s->deny);
+	free(s->progs);
+	memset(s, 0, sizeof(*s));
+}
