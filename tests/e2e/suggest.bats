@@ -154,3 +154,14 @@ suggest_json() {
 	run "$CAPAUDIT" report --program true -i "$T/rec.jsonl"
 	[ "$status" -eq 2 ]
 }
+
+@test "a record from Linux 5.4 (no narrow checks yet) gets table advice, marked as such" {
+	"$CAPAUDIT" report --suggest --format json -i "$ROOT/tests/fixtures/kernel-5.4-clone3.jsonl" >"$T/rep.json"
+	[ "$(jqr '.required | join(",")')" = "CAP_SYS_ADMIN,CAP_CHECKPOINT_RESTORE" ]
+	[ "$(jqr '.suggestions[0] | "\(.with) \(.callsites | join(",")) \(.evidence) \(.since) \(.kernel_too_old)"')" = \
+	  "CAP_CHECKPOINT_RESTORE alloc_pid,pid_ns_ctl_handler kernel-fact 5.9 true" ]
+	[ "$(jqr '.keep[0] | "\(.cap) \(.callsites | join(","))"')" = "CAP_SYS_ADMIN path_mount" ]
+	run "$CAPAUDIT" report --suggest -i "$ROOT/tests/fixtures/kernel-5.4-clone3.jsonl"
+	[[ "$output" == *"evidence: kernel fact (KF §3a, §4 [RUN]; CAP_CHECKPOINT_RESTORE series"* ]]
+	[[ "$output" == *"note: needs Linux 5.9 or later; this record's kernel is 5.4.0-150-generic"* ]]
+}
