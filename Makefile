@@ -35,26 +35,27 @@ ANALYSIS_SRCS := user/recfile.c user/report.c user/callsite.c user/capnames.c \
                  user/output_json.c user/output_emit.c user/jsonutil.c user/ksyms.c user/cli.c \
                  user/suggest.c user/kfacts.c
 # Loader and CLI.
-LOADER_SRCS   := user/main.c user/record.c user/report_cmd.c user/tracer.c user/probe.c user/procinfo.c
+LOADER_SRCS   := user/main.c user/record.c user/report_cmd.c user/tracer.c user/probe.c user/procinfo.c \
+                 user/ksyms_iter.c user/privs.c user/doctor.c
 UNIT_SRCS     := $(wildcard tests/unit/*.c)
 
 ANALYSIS_OBJS := $(ANALYSIS_SRCS:%.c=$(BUILD)/%.o)
 LOADER_OBJS   := $(LOADER_SRCS:%.c=$(BUILD)/%.o)
 UNIT_OBJS     := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
 
-.PHONY: all deps demo test unit e2e clean
+.PHONY: all deps demo test install clean
 all: $(BUILD)/capaudit
 
 deps:
 	$(Q)tools/deps.sh
 
-$(BUILD)/capaudit.bpf.o: bpf/capaudit.bpf.c bpf/capaudit.h vmlinux/vmlinux.h | $(BUILD)
+$(BUILD)/%.bpf.o: bpf/%.bpf.c bpf/capaudit.h vmlinux/vmlinux.h | $(BUILD)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
-$(BUILD)/capaudit.skel.h: $(BUILD)/capaudit.bpf.o
+$(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
-	$(Q)$(BPFTOOL) gen skeleton $< name capaudit_bpf > $@.tmp && mv $@.tmp $@
+	$(Q)$(BPFTOOL) gen skeleton $< name $*_bpf > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/syscall_table.h: tools/gen-syscalls.sh | $(BUILD)
 	$(call msg,GEN,$@)
@@ -62,6 +63,7 @@ $(BUILD)/syscall_table.h: tools/gen-syscalls.sh | $(BUILD)
 
 # Objects that include generated headers must wait for them.
 $(BUILD)/user/tracer.o: $(BUILD)/capaudit.skel.h
+$(BUILD)/user/ksyms_iter.o: $(BUILD)/ksyms.skel.h
 $(BUILD)/user/syscalls.o: $(BUILD)/syscall_table.h
 
 $(BUILD)/%.o: %.c | $(BUILD)
@@ -94,7 +96,18 @@ test: deps
 	$(Q)$(MAKE) --no-print-directory all $(BUILD)/unit-tests $(EXAMPLES)
 	$(Q)tools/run-tests.sh
 
+# Installs capaudit with file capabilities cap_bpf,cap_perfmon+ep, so that
+# users allowed to run it record without root (SETCAP= to skip).
+PREFIX ?= /usr/local
+SETCAP ?= setcap
+install: $(BUILD)/capaudit
+	$(call msg,INSTALL,$(DESTDIR)$(PREFIX)/bin/capaudit)
+	$(Q)install -D -m 0755 $(BUILD)/capaudit $(DESTDIR)$(PREFIX)/bin/capaudit
+	$(Q)if [ -n "$(SETCAP)" ]; then $(SETCAP) cap_bpf,cap_perfmon+ep $(DESTDIR)$(PREFIX)/bin/capaudit; fi
+
 clean:
 	$(Q)rm -rf $(BUILD)
+
+.SECONDARY:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

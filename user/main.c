@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "doctor.h"
 #include "record.h"
 #include "report_cmd.h"
 
@@ -25,7 +26,8 @@ static int do_version(int argc, char **argv, int all_argc, char **all_argv)
 
 static const struct cmd cmds[] = {
 	{ "record", do_record, "record the capability checks of a process tree" },
-	{ "report", do_report, "what a record shows, per process, capability and call site" },
+	{ "report", do_report, "what a record shows; --suggest: least privilege" },
+	{ "doctor", do_doctor, "what this host offers: attach modes, symbols, privileges" },
 	{ "version", do_version, "print the version" },
 	{ "help", do_help, "this text" },
 	{ 0 },

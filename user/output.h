@@ -10,11 +10,13 @@
 
 struct report;
 struct suggestion;
+struct doctor;
 
 struct formatter {
 	const char *name;
 	int (*report)(FILE *f, const struct report *rep, const char *source);
 	int (*suggest)(FILE *f, const struct suggestion *s, const char *source);
+	int (*doctor)(FILE *f, const struct doctor *d);
 };
 
 extern const struct formatter output_text;

@@ -8,6 +8,8 @@
 #include "output.h"
 #include "report.h"
 #include "suggest.h"
+#include "doctor.h"
+#include "privs.h"
 #include "syscalls.h"
 
 static json_t *capset_json(uint64_t mask)
@@ -256,8 +258,79 @@ static int json_suggest(FILE *f, const struct suggestion *s, const char *source)
 	return rc;
 }
 
+/* ---- doctor ------------------------------------------------------------ */
+
+static json_t *sysctl_json(long v)
+{
+	return v == SYSCTL_UNKNOWN ? json_null() : json_integer(v);
+}
+
+static json_t *privs_json(const struct privs *p)
+{
+	json_t *o = json_object();
+
+	json_set(o, "uid", json_integer(p->uid));
+	json_set(o, "euid", json_integer(p->euid));
+	json_set(o, "effective", capset_json(p->eff));
+	json_set(o, "permitted", capset_json(p->prm));
+	json_set(o, "inheritable", capset_json(p->inh));
+	json_set(o, "bounding", capset_json(p->bnd));
+	json_set(o, "ambient", capset_json(p->amb));
+	json_set(o, "no_new_privs", json_boolean(p->no_new_privs));
+	return o;
+}
+
+static int json_doctor(FILE *f, const struct doctor *d)
+{
+	json_t *root = json_object(), *sys = json_object(), *modes = json_array();
+	json_t *ks = json_object(), *pv = json_object();
+	size_t i;
+	int rc;
+
+	json_set(root, "kernel", json_string(d->kernel));
+	json_set(root, "machine", json_string(d->machine));
+	json_set(root, "btf", json_boolean(d->btf));
+	json_set(root, "lockdown", json_string(d->lockdown));
+	json_set(sys, "perf_event_paranoid", sysctl_json(d->perf_event_paranoid));
+	json_set(sys, "kptr_restrict", sysctl_json(d->kptr_restrict));
+	json_set(sys, "unprivileged_bpf_disabled", sysctl_json(d->unprivileged_bpf_disabled));
+	json_set(sys, "dmesg_restrict", sysctl_json(d->dmesg_restrict));
+	json_set(root, "sysctl", sys);
+	json_set(root, "tracefs", json_boolean(d->tracefs));
+	for (i = 0; i < ATTACH_NR - 1; i++) {
+		json_t *m = json_object();
+
+		json_set(m, "mode", json_string(attach_mode_name(d->modes[i].mode)));
+		json_set(m, "works", json_boolean(d->modes[i].ok));
+		if (!d->modes[i].ok)
+			json_set(m, "why", json_string(d->modes[i].why));
+		json_array_append_new(modes, m);
+	}
+	json_set(root, "attach_modes", modes);
+	json_set(root, "attach_auto", d->chosen >= 0 ?
+		 json_string(attach_mode_name(d->modes[d->chosen].mode)) : json_null());
+	json_set(ks, "iter_ksym", json_boolean(d->iter_ksym));
+	json_set(ks, "source", d->ksyms_source ? json_string(d->ksyms_source) : json_null());
+	json_set(ks, "count", json_integer((json_int_t)d->nsyms));
+	if (!d->ksyms_source)
+		json_set(ks, "error", json_string(d->ksyms_err));
+	json_set(root, "symbols", ks);
+	json_set(pv, "held", privs_json(&d->held));
+	json_set(pv, "needed", capset_json(PRIVS_NEEDED));
+	if (d->dropped)
+		json_set(pv, "recording", privs_json(&d->recording));
+	if (d->priv_err[0])
+		json_set(pv, "problem", json_string(d->priv_err));
+	json_set(root, "privileges", pv);
+	json_set(root, "record_works", json_boolean(d->chosen >= 0 && !d->priv_err[0]));
+	rc = json_write_pretty(f, root);
+	json_decref(root);
+	return rc;
+}
+
 const struct formatter output_json = {
 	.name = "json",
 	.report = json_report,
 	.suggest = json_suggest,
+	.doctor = json_doctor,
 };

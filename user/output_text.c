@@ -8,6 +8,8 @@
 #include "output.h"
 #include "report.h"
 #include "suggest.h"
+#include "doctor.h"
+#include "privs.h"
 #include "syscalls.h"
 #include "util.h"
 
@@ -308,8 +310,82 @@ static int text_suggest(FILE *f, const struct suggestion *s, const char *source)
 	return ferror(f) ? -1 : 0;
 }
 
+/* ---- doctor ------------------------------------------------------------ */
+
+static void sysctl_val(FILE *f, const char *name, long v)
+{
+	if (v == SYSCTL_UNKNOWN)
+		fprintf(f, "  %-32s unknown\n", name);
+	else
+		fprintf(f, "  %-32s %ld\n", name, v);
+}
+
+static int popcount64(uint64_t v)
+{
+	return __builtin_popcountll(v);
+}
+
+static int text_doctor(FILE *f, const struct doctor *d)
+{
+	char buf[1024];
+	size_t i;
+
+	fprintf(f, "capaudit doctor\n");
+	fprintf(f, "  %-32s %s (%s)\n", "kernel", d->kernel, d->machine);
+	fprintf(f, "  %-32s %s\n", "BTF (/sys/kernel/btf/vmlinux)", d->btf ? "yes" :
+		"no: CO-RE programs cannot load");
+	fprintf(f, "  %-32s %s\n", "lockdown", d->lockdown);
+	sysctl_val(f, "kernel.perf_event_paranoid", d->perf_event_paranoid);
+	sysctl_val(f, "kernel.kptr_restrict", d->kptr_restrict);
+	sysctl_val(f, "kernel.unprivileged_bpf_disabled", d->unprivileged_bpf_disabled);
+	sysctl_val(f, "kernel.dmesg_restrict", d->dmesg_restrict);
+	fprintf(f, "  %-32s %s\n", "tracefs", d->tracefs ? "mounted" : "not mounted");
+
+	fprintf(f, "\nAttach modes (load + attach with the privileges record keeps):\n");
+	for (i = 0; i < ATTACH_NR - 1; i++) {
+		const struct doctor_mode *m = &d->modes[i];
+
+		fprintf(f, "  %-11s %s%s\n", attach_mode_name(m->mode), m->ok ? "works" : "no: ",
+			m->ok ? ((int)i == d->chosen ? "  <- record --attach auto uses this" : "") :
+			m->why);
+	}
+
+	fprintf(f, "\nKernel symbols: ");
+	if (d->ksyms_source)
+		fprintf(f, "%s, %zu text symbols\n", d->ksyms_source, d->nsyms);
+	else
+		fprintf(f, "unavailable: %s\n", d->ksyms_err);
+	if (!d->iter_ksym)
+		fprintf(f, "  (no iter/ksym iterator: Linux 6.0+; /proc/kallsyms needs CAP_SYSLOG "
+			"or kernel.perf_event_paranoid <= 1 with kptr_restrict 0)\n");
+
+	fprintf(f, "\nPrivileges:\n");
+	fprintf(f, "  %-10s uid %u, effective %s\n", "held",
+		d->held.euid, popcount64(d->held.eff) > 6 ?
+		(snprintf(buf, sizeof(buf), "%d capabilities", popcount64(d->held.eff)), buf) :
+		privs_capset_str(d->held.eff, buf, sizeof(buf)));
+	fprintf(f, "  %-10s %s\n", "needed", privs_capset_str(PRIVS_NEEDED, buf, sizeof(buf)));
+	if (d->dropped)
+		fprintf(f, "  %-10s %s; bounding %s; no_new_privs %s\n", "recording",
+			privs_capset_str(d->recording.eff, buf, sizeof(buf)),
+			d->recording.bnd == (d->recording.bnd & PRIVS_NEEDED) ? "reduced to them" :
+			"unchanged (no CAP_SETPCAP)", d->recording.no_new_privs ? "set" : "not set");
+	if (d->priv_err[0])
+		fprintf(f, "  problem: %s\n", d->priv_err);
+
+	fputc('\n', f);
+	if (d->chosen >= 0 && !d->priv_err[0])
+		fprintf(f, "Verdict: capaudit record works here (attach %s).\n",
+			attach_mode_name(d->modes[d->chosen].mode));
+	else
+		fprintf(f, "Verdict: capaudit record cannot work here: %s\n",
+			d->priv_err[0] ? d->priv_err : "no attach mode loads and attaches");
+	return ferror(f) ? -1 : 0;
+}
+
 const struct formatter output_text = {
 	.name = "text",
 	.report = text_report,
 	.suggest = text_suggest,
+	.doctor = text_doctor,
 };

@@ -84,7 +84,13 @@ int attach_precheck(enum attach_mode m, char *why, size_t n)
 	case ATTACH_TRACEPOINT:
 		tfs = tracefs_dir();
 		if (!tfs) {
-			snprintf(why, n, "tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)");
+			if (!access("/sys/kernel/tracing", F_OK) &&
+			    access("/sys/kernel/tracing/events", F_OK) && errno == EACCES)
+				snprintf(why, n, "tracefs is not readable by this user (tp_btf needs "
+					 "no tracefs)");
+			else
+				snprintf(why, n, "tracefs is not mounted (mount -t tracefs nodev "
+					 "/sys/kernel/tracing)");
 			return -1;
 		}
 		snprintf(path, sizeof(path), "%s/events/capability/cap_capable/id", tfs);

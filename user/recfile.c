@@ -93,6 +93,7 @@ void record_free(struct record *r)
 	free(h->machine);
 	free(h->attach);
 	free(h->scope);
+	free(h->symbols);
 	free_strv(h->argv, h->argc);
 	free(h->overflow);
 	for (i = 0; i < r->nprocs; i++) {
@@ -127,6 +128,7 @@ static json_t *header_json(const struct rec_header *h)
 	json_set_bytes(o, "machine", h->machine);
 	json_set_bytes(o, "attach", h->attach);
 	json_set_bytes(o, "scope", h->scope);
+	json_set_bytes(o, "symbols", h->symbols);
 	for (i = 0; i < h->argc; i++)
 		json_array_append_new(argv, json_bytes(h->argv[i]));
 	json_set(o, "argv", argv);
@@ -306,6 +308,7 @@ static int read_header(json_t *o, struct rec_header *h, char *why, size_t wlen)
 	STRF("machine", machine, false);
 	STRF("attach", attach, true);
 	STRF("scope", scope, false);
+	STRF("symbols", symbols, false);
 #undef STRF
 	if (read_strv(o, "argv", false, &h->argv, &h->argc, why, wlen))
 		return -1;

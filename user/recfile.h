@@ -40,6 +40,7 @@ struct rec_header {
 	char *machine;          /* uname -m */
 	char *attach;           /* tp_btf | tracepoint | fexit | kprobe */
 	char *scope;            /* pid | all | command */
+	char *symbols;          /* where kernel symbols came from, or "unavailable" */
 	char **argv;            /* capaudit's own command line */
 	size_t argc;
 	int64_t start_ns, end_ns;  /* epoch ns */

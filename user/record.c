@@ -21,6 +21,8 @@
 #include "callsite.h"
 #include "cli.h"
 #include "ksyms.h"
+#include "ksyms_iter.h"
+#include "privs.h"
 #include "procinfo.h"
 #include "recfile.h"
 #include "tracer.h"
@@ -50,6 +52,9 @@ struct session {
 	pid_t child;
 	int child_status;
 	bool child_done;
+	struct ksyms *ksyms;      /* read before dropping privileges, if needed */
+	const char *ksyms_source;
+	char ksyms_err[512];
 	/* see alias_exec() */
 	bool launcher_known, cmd_known;
 	uint32_t launcher_exec_id, cmd_exec_id;
@@ -282,7 +287,13 @@ static void collect(struct session *s)
 	char kerr[256] = "";
 	size_t i;
 
-	cc.ks = ksyms_load(kerr, sizeof(kerr));
+	/* symbols now: BPF programs loaded during the recording are included */
+	cc.ks = ksyms_best(&s->ksyms_source, kerr, sizeof(kerr));
+	if (!cc.ks && s->ksyms) {
+		cc.ks = s->ksyms;   /* read at the start, while we could */
+		s->ksyms = NULL;
+		s->ksyms_source = "/proc/kallsyms (at start)";
+	}
 	cc.ksyms_err = kerr;
 	if (!cc.ks)
 		fprintf(stderr, "capaudit: warning: stacks left unsymbolized: %s\n", kerr);
@@ -503,7 +514,11 @@ static FILE *open_tmp(const char *out, char **tmp_path)
 	snprintf(tmp, n, "%s.XXXXXX", out);
 	fd = mkstemp(tmp);
 	if (fd < 0 || !(f = fdopen(fd, "w"))) {
-		p_err("cannot create %s: %s", out, strerror(errno));
+		int e = errno;
+
+		p_err("cannot create %s: %s%s", out, strerror(e),
+		      e == EACCES && !geteuid() ? " (while recording capaudit keeps only CAP_BPF "
+		      "and CAP_PERFMON: root cannot write where CAP_DAC_OVERRIDE was needed)" : "");
 		if (fd >= 0) {
 			close(fd);
 			unlink(tmp);
@@ -590,6 +605,46 @@ static void run_loop(struct session *s)
 		status_line(s, true);
 }
 
+static bool pid_known(struct session *s, uint32_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < s->rec.nprocs; i++)
+		if (s->rec.procs[i].pid == pid)
+			return true;
+	return false;
+}
+
+/*
+ * The -p targets and their live descendants. Before attaching (attached
+ * false) only learn them from /proc; once attached, follow them, then look
+ * again for children forked in between: the fork hook covers the rest.
+ */
+static void follow_tree(struct session *s, bool attached)
+{
+	int pass, k;
+	size_t j;
+
+	for (pass = 0; pass < (attached ? 2 : 1); pass++) {
+		for (k = 0; k < (int)s->o->npids; k++) {
+			pid_t *desc = NULL;
+			size_t nd = proc_descendants(s->o->pids[k], &desc);
+
+			if (attached)
+				tracer_follow(&s->tr, (uint32_t)s->o->pids[k]);
+			if (!pid_known(s, (uint32_t)s->o->pids[k]))
+				image(s, (uint32_t)s->o->pids[k], EXEC_UNKNOWN, NULL);
+			for (j = 0; j < nd; j++) {
+				if (attached)
+					tracer_follow(&s->tr, (uint32_t)desc[j]);
+				if (!pid_known(s, (uint32_t)desc[j]))
+					image(s, (uint32_t)desc[j], EXEC_UNKNOWN, NULL);
+			}
+			free(desc);
+		}
+	}
+}
+
 int do_record(int argc, char **argv, int all_argc, char **all_argv)
 {
 	struct rec_opts o;
@@ -600,21 +655,21 @@ int do_record(int argc, char **argv, int all_argc, char **all_argv)
 	char err[1024], *tmp = NULL;
 	int go_fd = -1, exec_err_fd = -1, rc = 1, i, e;
 	size_t k;
-	FILE *f;
+	FILE *f = NULL;
 
 	if (parse_opts(argc, argv, &o))
 		return 2;
 	s.o = &o;
+	if (privs_check(all_argv[0], err, sizeof(err))) {
+		p_err("%s", err);
+		return 1;
+	}
 	for (k = 0; k < o.npids; k++) {
 		if (!proc_alive(o.pids[k])) {
 			p_err("-p %d: no such process", (int)o.pids[k]);
 			return 1;
 		}
 	}
-	f = open_tmp(o.out, &tmp);
-	if (!f)
-		return 1;
-
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -630,6 +685,23 @@ int do_record(int argc, char **argv, int all_argc, char **all_argv)
 		}
 	}
 
+	/* what needs more than CAP_BPF + CAP_PERFMON happens before the drop:
+	 * the command was forked above with the caller's privileges, /proc of
+	 * the followed processes is read now, and /proc/kallsyms when there is
+	 * no iter/ksym to read symbols with later */
+	follow_tree(&s, false);
+	if (!ksym_iter_supported())
+		s.ksyms = ksyms_load(s.ksyms_err, sizeof(s.ksyms_err));
+	if (privs_drop(err, sizeof(err))) {
+		p_err("%s", err);
+		goto out;
+	}
+	/* created with the privileges the final rename will have: an output
+	 * directory we cannot write fails now, not after the recording */
+	f = open_tmp(o.out, &tmp);
+	if (!f)
+		goto out;
+
 	cfg.mode = o.mode;
 	cfg.all = o.all;
 	cfg.self_tgid = (uint32_t)getpid();
@@ -640,19 +712,7 @@ int do_record(int argc, char **argv, int all_argc, char **all_argv)
 	}
 	s.mono0 = now_monotonic_ns();
 	s.real0 = now_realtime_ns();
-
-	for (k = 0; k < o.npids; k++) {
-		pid_t *desc = NULL;
-		size_t nd = proc_descendants(o.pids[k], &desc), j;
-
-		tracer_follow(&s.tr, (uint32_t)o.pids[k]);
-		image(&s, (uint32_t)o.pids[k], EXEC_UNKNOWN, NULL);
-		for (j = 0; j < nd; j++) {
-			tracer_follow(&s.tr, (uint32_t)desc[j]);
-			image(&s, (uint32_t)desc[j], EXEC_UNKNOWN, NULL);
-		}
-		free(desc);
-	}
+	follow_tree(&s, true);
 	if (s.child > 0) {
 		tracer_follow(&s.tr, (uint32_t)s.child);
 		if (write(go_fd, "g", 1) != 1) {
@@ -698,6 +758,7 @@ int do_record(int argc, char **argv, int all_argc, char **all_argv)
 		s.rec.hdr.exit_status = status_to_exit(s.child_status);
 	}
 	collect(&s);
+	s.rec.hdr.symbols = xstrdup(s.ksyms_source ? s.ksyms_source : "unavailable");
 	for (k = 0; k < s.rec.nprocs; k++)   /* never identified: no checks */
 		if (s.rec.procs[k].exec_id == EXEC_UNKNOWN &&
 		    !record_find_process(&s.rec, s.rec.procs[k].pid, 0))
@@ -734,6 +795,7 @@ out:
 	if (exec_err_fd >= 0)
 		close(exec_err_fd);
 	tracer_close(&s.tr);
+	ksyms_free(s.ksyms);
 	record_free(&s.rec);
 	free(tmp);
 	return rc;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "capaudit.skel.h"
+#include "privs.h"
 
 /* libbpf's log: kept quiet unless verbose, but its last line explains
  * failures, so remember it. */
@@ -44,10 +45,16 @@ static void choose_programs(struct capaudit_bpf *s, enum attach_mode m)
 /* A short reason for a load/attach failure, in the user's terms. */
 static void explain(char *why, size_t n, const char *stage, int err, enum attach_mode m)
 {
+	struct privs p;
+	bool have = !privs_read(&p) && (p.eff & PRIVS_NEEDED) == PRIVS_NEEDED;
+
 	err = err < 0 ? -err : err;
-	if (err == EPERM && (m == ATTACH_FEXIT) && !geteuid())
+	if (err == EPERM && m == ATTACH_FEXIT && have)
 		snprintf(why, n, "%s refused by the kernel (EPERM): BPF trampolines are not "
 			 "permitted here", stage);
+	else if ((err == EPERM || err == EACCES) && have)
+		snprintf(why, n, "%s refused by the kernel (%s) although CAP_BPF and CAP_PERFMON "
+			 "are held", stage, strerror(err));
 	else if (err == EPERM || err == EACCES)
 		snprintf(why, n, "%s: permission denied (needs CAP_BPF and CAP_PERFMON)", stage);
 	else if (err == ENOENT || err == ESRCH)

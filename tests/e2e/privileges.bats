@@ -1,0 +1,160 @@
+#!/usr/bin/env bats
+# capaudit records with CAP_BPF and CAP_PERFMON only, and doctor explains
+# the host.
+
+load helper
+
+NEEDED=000000c000000000   # CAP_PERFMON (38) | CAP_BPF (39)
+AS_NOBODY="setpriv --reuid=65534 --regid=65534 --clear-groups"
+WITH_BPF_PERFMON="--inh-caps=-all,+bpf,+perfmon --ambient-caps=-all,+bpf,+perfmon"
+
+status_field() {   # status_field PID FIELD
+	awk -v f="$2:" '$1 == f { print $2 }' "/proc/$1/status"
+}
+
+@test "as root, the loader keeps exactly CAP_BPF and CAP_PERFMON while recording" {
+	"$CAPAUDIT" record -q -o "$T/rec.jsonl" -- sleep 1.5 &
+	local rec=$!
+	sleep 0.8
+	[ "$(status_field $rec CapEff)" = "$NEEDED" ]
+	[ "$(status_field $rec CapPrm)" = "$NEEDED" ]
+	[ "$(status_field $rec CapBnd)" = "$NEEDED" ]
+	[ "$(status_field $rec CapInh)" = "0000000000000000" ]
+	[ "$(status_field $rec CapAmb)" = "0000000000000000" ]
+	[ "$(status_field $rec NoNewPrivs)" = "1" ]
+	wait $rec
+	report_json
+	[ "$(jqr '.processes[0].comm')" = "sleep" ]
+}
+
+@test "the command in -- COMMAND mode keeps the caller's own privileges" {
+	run record -- sh -c "grep -E '^Cap(Eff|Prm|Bnd)' /proc/self/status > $T/caps"
+	[ "$status" -eq 0 ]
+	[ "$(cat "$T/caps")" = "$(grep -E '^Cap(Eff|Prm|Bnd)' /proc/self/status)" ]
+	[[ "$(cat "$T/caps")" != *"$NEEDED"* ]]
+}
+
+@test "an ordinary user holding only CAP_BPF and CAP_PERFMON records the same call sites" {
+	chmod 777 "$T"
+	touch "$T/f" "$T/g"
+	# a root workload that chowns twice, each time on a signal file
+	bash -c 'for x in 1 2; do while [ ! -e "$1/go$x" ]; do sleep 0.05; done;
+		chown nobody "$1/f"; sleep 0.1; done; sleep 0.2' _ "$T" &
+	local pid=$!
+	"$CAPAUDIT" record -q -o "$T/root.jsonl" -p "$pid" -d 1.5 &
+	local a=$!
+	sleep 0.7
+	touch "$T/go1"
+	wait $a
+	$AS_NOBODY $WITH_BPF_PERFMON "$CAPAUDIT" record -q -o "$T/rec.jsonl" -p "$pid" &
+	local b=$!
+	sleep 0.7
+	touch "$T/go2"
+	wait $b
+	wait $pid || true
+	report_json
+	[ "$(caps_of chown)" = "CAP_CHOWN 1 0 setattr_prepare" ]
+	# symbols without CAP_SYSLOG: the iter/ksym iterator
+	[ "$(head -1 "$T/rec.jsonl" | jq -r .symbols)" = "iter/ksym" ]
+	local s_user s_root
+	s_user=$(jqr '.processes[] | select(.comm=="chown") | .capabilities[0].callsites[0].stack
+		| map(sub("\\+0x[0-9a-f]+"; "")) | join(" ")')
+	"$CAPAUDIT" report -i "$T/root.jsonl" --format json >"$T/rep.json"
+	[ "$(caps_of chown)" = "CAP_CHOWN 1 0 setattr_prepare" ]
+	s_root=$(jqr '.processes[] | select(.comm=="chown") | .capabilities[0].callsites[0].stack
+		| map(sub("\\+0x[0-9a-f]+"; "")) | join(" ")')
+	[ "$s_user" = "$s_root" ]
+	[[ "$s_user" == "cap_capable security_capable capable_wrt_inode_uidgid setattr_prepare"* ]]
+}
+
+@test "a user without those capabilities gets one clear line" {
+	run $AS_NOBODY --inh-caps=-all --ambient-caps=-all "$CAPAUDIT" record -o /tmp/x.jsonl -- /bin/true
+	[ "$status" -eq 1 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == "capaudit: missing CAP_PERFMON, CAP_BPF (capaudit loads a BPF program): run as root, or grant them once with: setcap cap_bpf,cap_perfmon+ep $CAPAUDIT" ]]
+	run $AS_NOBODY --inh-caps=-all,+bpf --ambient-caps=-all,+bpf "$CAPAUDIT" record -o /tmp/x.jsonl -- /bin/true
+	[ "$status" -eq 1 ]
+	[[ "$output" == "capaudit: missing CAP_PERFMON ("* ]]
+}
+
+@test "an output directory only root's CAP_DAC_OVERRIDE could write is refused up front" {
+	mkdir "$T/private"
+	chown nobody "$T/private"
+	chmod 700 "$T/private"
+	run record -o "$T/private/rec.jsonl" -- touch "$T/ran"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"cannot create $T/private/rec.jsonl: Permission denied (while recording capaudit keeps only CAP_BPF and CAP_PERFMON"* ]]
+	[ ! -e "$T/ran" ]            # the command never ran
+	[ -z "$(ls -A "$T/private")" ]
+}
+
+@test "capaudit recorded by capaudit: as its least-privilege user it needs only CAP_BPF and CAP_PERFMON" {
+	chmod 777 "$T"
+	run record -- $AS_NOBODY $WITH_BPF_PERFMON "$CAPAUDIT" record -q -o "$T/inner.jsonl" -- /bin/true
+	[ "$status" -eq 0 ]
+	"$CAPAUDIT" report --suggest --format json --program capaudit -i "$T/rec.jsonl" >"$T/rep.json"
+	[ "$(jqr '.required | join(",")')" = "CAP_PERFMON,CAP_BPF" ]
+	[ "$(jqr '[.denials[] | select(.kind == "blocking")] | length')" = "0" ]
+	# and the inner recording is complete
+	"$CAPAUDIT" report -i "$T/inner.jsonl" >/dev/null
+}
+
+@test "capaudit recorded by capaudit: as root only CAP_SETPCAP more, to drop the rest" {
+	run record -- "$CAPAUDIT" record -q -o "$T/inner.jsonl" -- /bin/true
+	[ "$status" -eq 0 ]
+	"$CAPAUDIT" report --suggest --format json --program capaudit -i "$T/rec.jsonl" >"$T/rep.json"
+	[ "$(jqr '.required | join(",")')" = "CAP_SETPCAP,CAP_PERFMON,CAP_BPF" ]
+	[ "$(jqr '.keep[] | select(.cap=="CAP_SETPCAP") | .callsites | join(",")')" = "cap_capset,cap_task_prctl" ]
+	[ "$(jqr '.keep[] | select(.cap=="CAP_SETPCAP") | [.details[].syscalls[]] | unique | join(",")')" = "capset,prctl" ]
+}
+
+@test "doctor: kernel, sysctls, attach modes, symbols and privileges" {
+	run "$CAPAUDIT" doctor
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"Verdict: capaudit record works here"* ]]
+	"$CAPAUDIT" doctor --format json >"$T/rep.json"
+	[ "$(jqr '.kernel')" = "$(uname -r)" ]
+	[ "$(jqr '.sysctl.perf_event_paranoid')" = "$(cat /proc/sys/kernel/perf_event_paranoid)" ]
+	[ "$(jqr '.sysctl.kptr_restrict')" = "$(cat /proc/sys/kernel/kptr_restrict)" ]
+	[ "$(jqr '.sysctl.unprivileged_bpf_disabled')" = "$(cat /proc/sys/kernel/unprivileged_bpf_disabled)" ]
+	[ "$(jqr '.btf')" = "true" ]
+	[ "$(jqr '.record_works')" = "true" ]
+	[ "$(jqr '.privileges.needed | join(",")')" = "CAP_PERFMON,CAP_BPF" ]
+	[ "$(jqr '.privileges.recording.effective | join(",")')" = "CAP_PERFMON,CAP_BPF" ]
+	[ "$(jqr '.privileges.recording.no_new_privs')" = "true" ]
+	[ "$(jqr '.symbols.source')" = "iter/ksym" ]
+	[ "$(jqr '.symbols.count')" -gt 10000 ]
+	# every mode has a verdict; one that does not work says why
+	[ "$(jqr '.attach_modes | length')" = "4" ]
+	[ "$(jqr '[.attach_modes[] | select(.works == false and (.why | length) == 0)] | length')" = "0" ]
+	if grep -q btf_trace_cap_capable <(bpftool btf dump file /sys/kernel/btf/vmlinux 2>/dev/null); then
+		[ "$(jqr '.attach_auto')" = "tp_btf" ]
+	fi
+}
+
+@test "doctor as a user without the capabilities: verdict no, exit 1, JSON says why" {
+	run $AS_NOBODY --inh-caps=-all --ambient-caps=-all "$CAPAUDIT" doctor --format json
+	[ "$status" -eq 1 ]
+	echo "$output" >"$T/rep.json"
+	[ "$(jqr '.record_works')" = "false" ]
+	[[ "$(jqr '.privileges.problem')" == "missing CAP_PERFMON, CAP_BPF"* ]]
+	run $AS_NOBODY $WITH_BPF_PERFMON "$CAPAUDIT" doctor
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"tracefs is not readable by this user"* ]] || [[ "$output" == *"tracepoint  works"* ]] ||
+		[[ "$output" == *"tracefs is not mounted"* ]]
+}
+
+@test "make install: file capabilities cap_bpf,cap_perfmon+ep let an ordinary user record" {
+	command -v setcap >/dev/null || skip "setcap is not installed"
+	make -C "$ROOT" --no-print-directory -s install PREFIX="$T/usr" >/dev/null
+	chmod 755 "$T" "$T/usr" "$T/usr/bin"
+	[ "$(getcap "$T/usr/bin/capaudit" | sed 's/.* //')" = "cap_perfmon,cap_bpf=ep" ]
+	mkdir "$T/out"
+	chown nobody "$T/out"
+	run $AS_NOBODY --inh-caps=-all --ambient-caps=-all "$T/usr/bin/capaudit" record -q \
+		-o "$T/out/rec.jsonl" -- /bin/true
+	[ "$status" -eq 0 ]
+	"$CAPAUDIT" report -i "$T/out/rec.jsonl" --format json >"$T/rep.json"
+	[ "$(jqr '.processes[0].comm')" = "true" ]
+	[ "$(head -1 "$T/out/rec.jsonl" | jq -r .symbols)" = "iter/ksym" ]
+}

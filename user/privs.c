@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "privs.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/capability.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include "capnames.h"
+
+static uint64_t status_mask(const char *status, const char *key)
+{
+	const char *p = strstr(status, key);
+	unsigned long long v = 0;
+
+	if (p)
+		sscanf(p + strlen(key), " %llx", &v);
+	return v;
+}
+
+int privs_read(struct privs *p)
+{
+	char buf[4096];
+	FILE *f = fopen("/proc/self/status", "r");
+	size_t n;
+
+	memset(p, 0, sizeof(*p));
+	if (!f)
+		return -1;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	p->eff = status_mask(buf, "\nCapEff:");
+	p->prm = status_mask(buf, "\nCapPrm:");
+	p->inh = status_mask(buf, "\nCapInh:");
+	p->bnd = status_mask(buf, "\nCapBnd:");
+	p->amb = status_mask(buf, "\nCapAmb:");
+	p->no_new_privs = status_mask(buf, "\nNoNewPrivs:") != 0;
+	p->uid = getuid();
+	p->euid = geteuid();
+	return 0;
+}
+
+const char *privs_capset_str(uint64_t mask, char *buf, size_t len)
+{
+	char name[CAP_NAME_LEN];
+	size_t o = 0;
+	int c;
+
+	buf[0] = '\0';
+	for (c = 0; c < 64 && o < len; c++)
+		if (mask & (1ULL << c))
+			o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? ", " : "", cap_name(c, name));
+	if (!o)
+		snprintf(buf, len, "none");
+	return buf;
+}
+
+int privs_check(const char *argv0, char *err, size_t errlen)
+{
+	struct privs p;
+	uint64_t missing;
+	char names[128];
+
+	if (privs_read(&p)) {
+		snprintf(err, errlen, "cannot read /proc/self/status: %s", strerror(errno));
+		return -1;
+	}
+	missing = PRIVS_NEEDED & ~p.prm;
+	if (!missing)
+		return 0;
+	snprintf(err, errlen, "missing %s (capaudit loads a BPF program): run as root, or grant "
+		 "them once with: setcap cap_bpf,cap_perfmon+ep %s",
+		 privs_capset_str(missing, names, sizeof(names)), argv0);
+	return -1;
+}
+
+int privs_drop(char *err, size_t errlen)
+{
+	static const cap_value_t keep[] = { CAP_BPF, CAP_PERFMON };
+	cap_t caps = cap_get_proc();
+	cap_flag_value_t setpcap = CAP_CLEAR;
+	int c, max = (int)cap_max_bits();
+
+	if (!caps) {
+		snprintf(err, errlen, "cap_get_proc: %s", strerror(errno));
+		return -1;
+	}
+	/* the bounding set first, while CAP_SETPCAP is still effective */
+	cap_get_flag(caps, CAP_SETPCAP, CAP_EFFECTIVE, &setpcap);
+	if (setpcap == CAP_SET) {
+		for (c = 0; c < max; c++) {
+			if (c == CAP_BPF || c == CAP_PERFMON || CAP_IS_SUPPORTED(c) == 0)
+				continue;
+			if (cap_drop_bound((cap_value_t)c) && errno != EINVAL) {
+				snprintf(err, errlen, "cannot drop %d from the bounding set: %s", c,
+					 strerror(errno));
+				cap_free(caps);
+				return -1;
+			}
+		}
+	}
+	cap_clear(caps);
+	cap_set_flag(caps, CAP_PERMITTED, 2, keep, CAP_SET);
+	cap_set_flag(caps, CAP_EFFECTIVE, 2, keep, CAP_SET);
+	if (cap_set_proc(caps)) {
+		snprintf(err, errlen, "cannot reduce capabilities to CAP_BPF and CAP_PERFMON: %s",
+			 strerror(errno));
+		cap_free(caps);
+		return -1;
+	}
+	cap_free(caps);
+	if (cap_reset_ambient() && errno != EINVAL) {
+		snprintf(err, errlen, "cannot clear ambient capabilities: %s", strerror(errno));
+		return -1;
+	}
+	/* nothing exec'd from here may gain privileges */
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) {
+		snprintf(err, errlen, "PR_SET_NO_NEW_PRIVS: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}

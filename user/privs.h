@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * capaudit's own privileges: it records with CAP_BPF and CAP_PERFMON only.
+ * As root it drops everything else before it attaches; as an ordinary
+ * user it needs just those two (file capabilities or ambient).
+ */
+#ifndef CA_PRIVS_H
+#define CA_PRIVS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The capabilities the loader keeps. */
+#define PRIVS_NEEDED ((1ULL << 38) | (1ULL << 39))   /* CAP_PERFMON | CAP_BPF */
+
+struct privs {
+	uint32_t uid, euid;
+	uint64_t eff, prm, inh, bnd, amb;
+	bool no_new_privs;
+};
+
+int privs_read(struct privs *p);
+
+/* 0 if the permitted set holds CAP_BPF and CAP_PERFMON; else -1 and one
+ * line in err naming what is missing and how to grant it. */
+int privs_check(const char *argv0, char *err, size_t errlen);
+
+/*
+ * Keep only CAP_BPF and CAP_PERFMON: effective and permitted reduced to
+ * them, inheritable and ambient cleared, the bounding set reduced when
+ * CAP_SETPCAP allows, and PR_SET_NO_NEW_PRIVS. Returns 0 or -1 with err.
+ */
+int privs_drop(char *err, size_t errlen);
+
+/* "CAP_BPF, CAP_PERFMON" (or "none") into buf. */
+const char *privs_capset_str(uint64_t mask, char *buf, size_t len);
+
+#endif
