@@ -33,7 +33,7 @@ endif
 ANALYSIS_SRCS := user/recfile.c user/report.c user/callsite.c user/capnames.c \
                  user/syscalls.c user/util.c user/output.c user/output_text.c \
                  user/output_json.c user/output_emit.c user/jsonutil.c user/ksyms.c user/cli.c \
-                 user/suggest.c user/kfacts.c
+                 user/suggest.c user/kfacts.c user/attach.c
 # Loader and CLI.
 LOADER_SRCS   := user/main.c user/record.c user/report_cmd.c user/tracer.c user/probe.c user/procinfo.c \
                  user/ksyms_iter.c user/privs.c user/doctor.c

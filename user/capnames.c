@@ -53,3 +53,18 @@ int cap_number(const char *name)
 		return -1;
 	return (int)v;
 }
+
+const char *capset_str(uint64_t mask, char *buf, size_t len)
+{
+	char name[CAP_NAME_LEN];
+	size_t o = 0;
+	int c;
+
+	buf[0] = '\0';
+	for (c = 0; c < 64 && o < len; c++)
+		if (mask & (1ULL << c))
+			o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? ", " : "", cap_name(c, name));
+	if (!o)
+		snprintf(buf, len, "none");
+	return buf;
+}

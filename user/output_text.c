@@ -363,11 +363,11 @@ static int text_doctor(FILE *f, const struct doctor *d)
 	fprintf(f, "  %-10s uid %u, effective %s\n", "held",
 		d->held.euid, popcount64(d->held.eff) > 6 ?
 		(snprintf(buf, sizeof(buf), "%d capabilities", popcount64(d->held.eff)), buf) :
-		privs_capset_str(d->held.eff, buf, sizeof(buf)));
-	fprintf(f, "  %-10s %s\n", "needed", privs_capset_str(PRIVS_NEEDED, buf, sizeof(buf)));
+		capset_str(d->held.eff, buf, sizeof(buf)));
+	fprintf(f, "  %-10s %s\n", "needed", capset_str(PRIVS_NEEDED, buf, sizeof(buf)));
 	if (d->dropped)
 		fprintf(f, "  %-10s %s; bounding %s; no_new_privs %s\n", "recording",
-			privs_capset_str(d->recording.eff, buf, sizeof(buf)),
+			capset_str(d->recording.eff, buf, sizeof(buf)),
 			d->recording.bnd == (d->recording.bnd & PRIVS_NEEDED) ? "reduced to them" :
 			"unchanged (no CAP_SETPCAP)", d->recording.no_new_privs ? "set" : "not set");
 	if (d->priv_err[0])

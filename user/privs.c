@@ -43,21 +43,6 @@ int privs_read(struct privs *p)
 	return 0;
 }
 
-const char *privs_capset_str(uint64_t mask, char *buf, size_t len)
-{
-	char name[CAP_NAME_LEN];
-	size_t o = 0;
-	int c;
-
-	buf[0] = '\0';
-	for (c = 0; c < 64 && o < len; c++)
-		if (mask & (1ULL << c))
-			o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? ", " : "", cap_name(c, name));
-	if (!o)
-		snprintf(buf, len, "none");
-	return buf;
-}
-
 int privs_check(const char *argv0, char *err, size_t errlen)
 {
 	struct privs p;
@@ -73,7 +58,7 @@ int privs_check(const char *argv0, char *err, size_t errlen)
 		return 0;
 	snprintf(err, errlen, "missing %s (capaudit loads a BPF program): run as root, or grant "
 		 "them once with: setcap cap_bpf,cap_perfmon+ep %s",
-		 privs_capset_str(missing, names, sizeof(names)), argv0);
+		 capset_str(missing, names, sizeof(names)), argv0);
 	return -1;
 }
 

@@ -33,7 +33,4 @@ int privs_check(const char *argv0, char *err, size_t errlen);
  */
 int privs_drop(char *err, size_t errlen);
 
-/* "CAP_BPF, CAP_PERFMON" (or "none") into buf. */
-const char *privs_capset_str(uint64_t mask, char *buf, size_t len);
-
 #endif

@@ -5,23 +5,7 @@
 
 #include <stddef.h>
 
-enum attach_mode {
-	ATTACH_AUTO = 0,
-	ATTACH_TP_BTF,      /* tp_btf/cap_capable: trace event, Linux 6.14+ */
-	ATTACH_TRACEPOINT,  /* tracepoint/capability/cap_capable via tracefs */
-	ATTACH_FEXIT,       /* fexit/cap_capable: BPF trampolines */
-	ATTACH_KPROBE,      /* kprobe + kretprobe on cap_capable */
-	ATTACH_NR,
-};
-
-/* The order in which --attach auto tries the modes. */
-extern const enum attach_mode attach_auto_order[ATTACH_NR - 1];
-
-const char *attach_mode_name(enum attach_mode m);
-/* -1 if s names no mode. */
-int attach_mode_parse(const char *s);
-/* Whether the mode gives cap_capable()'s opts argument (NOAUDIT bit). */
-int attach_mode_has_opts(enum attach_mode m);
+#include "attach.h"
 
 /*
  * Cheap checks before loading anything: 0 when the mode may work here,

@@ -28,3 +28,12 @@ TEST(cap_numbers_from_names)
 	ASSERT_EQ(cap_number(""), -1);
 	ASSERT_EQ(cap_number("cap_12"), -1);
 }
+
+TEST(capset_str_lists_names_in_number_order)
+{
+	char b[128];
+
+	ASSERT_STR(capset_str((1ULL << 39) | (1ULL << 38), b, sizeof(b)), "CAP_PERFMON, CAP_BPF");
+	ASSERT_STR(capset_str(0, b, sizeof(b)), "none");
+	ASSERT_STR(capset_str(1ULL << 50, b, sizeof(b)), "50");
+}

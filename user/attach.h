@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The attach modes and their names (pure: used by the analysis side too). */
+#ifndef CA_ATTACH_H
+#define CA_ATTACH_H
+
+enum attach_mode {
+	ATTACH_AUTO = 0,
+	ATTACH_TP_BTF,      /* tp_btf/cap_capable: trace event, Linux 6.14+ */
+	ATTACH_TRACEPOINT,  /* tracepoint/capability/cap_capable via tracefs */
+	ATTACH_FEXIT,       /* fexit/cap_capable: BPF trampolines */
+	ATTACH_KPROBE,      /* kprobe + kretprobe on cap_capable */
+	ATTACH_NR,
+};
+
+/* The order in which --attach auto tries the modes. */
+extern const enum attach_mode attach_auto_order[ATTACH_NR - 1];
+
+const char *attach_mode_name(enum attach_mode m);
+/* -1 if s names no mode. */
+int attach_mode_parse(const char *s);
+/* Whether the mode gives cap_capable()'s opts argument (NOAUDIT bit). */
+int attach_mode_has_opts(enum attach_mode m);
+
+#endif
