@@ -36,7 +36,7 @@ ANALYSIS_SRCS := user/recfile.c user/report.c user/callsite.c user/capnames.c \
                  user/suggest.c user/kfacts.c user/attach.c
 # Loader and CLI.
 LOADER_SRCS   := user/main.c user/record.c user/report_cmd.c user/tracer.c user/probe.c user/procinfo.c \
-                 user/ksyms_iter.c user/privs.c user/doctor.c
+                 user/ksyms_iter.c user/privs.c user/doctor.c user/launch.c user/run_cmd.c
 UNIT_SRCS     := $(wildcard tests/unit/*.c)
 
 ANALYSIS_OBJS := $(ANALYSIS_SRCS:%.c=$(BUILD)/%.o)

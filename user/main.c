@@ -10,6 +10,7 @@
 #include "doctor.h"
 #include "record.h"
 #include "report_cmd.h"
+#include "run_cmd.h"
 
 struct cmd {
 	const char *name;
@@ -27,6 +28,7 @@ static int do_version(int argc, char **argv, int all_argc, char **all_argv)
 static const struct cmd cmds[] = {
 	{ "record", do_record, "record the capability checks of a process tree" },
 	{ "report", do_report, "what a record shows; --suggest: least privilege" },
+	{ "run", do_run, "run a command with exactly given capabilities, list denials" },
 	{ "doctor", do_doctor, "what this host offers: attach modes, symbols, privileges" },
 	{ "version", do_version, "print the version" },
 	{ "help", do_help, "this text" },

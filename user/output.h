@@ -11,12 +11,14 @@
 struct report;
 struct suggestion;
 struct doctor;
+struct run_result;
 
 struct formatter {
 	const char *name;
 	int (*report)(FILE *f, const struct report *rep, const char *source);
 	int (*suggest)(FILE *f, const struct suggestion *s, const char *source);
 	int (*doctor)(FILE *f, const struct doctor *d);
+	int (*run)(FILE *f, const struct run_result *r);
 };
 
 extern const struct formatter output_text;

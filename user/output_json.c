@@ -10,6 +10,7 @@
 #include "suggest.h"
 #include "doctor.h"
 #include "privs.h"
+#include "run_cmd.h"
 #include "syscalls.h"
 
 static json_t *capset_json(uint64_t mask)
@@ -166,6 +167,35 @@ static json_t *sites_json(const struct sg_site *sites, size_t n, json_t **names)
 
 static const char *const deny_kind_names[] = { "blocking", "advisory", "unknown" };
 
+static json_t *denials_json(const struct suggestion *s)
+{
+	char name[CAP_NAME_LEN];
+	json_t *a;
+	size_t i;
+
+	a = json_array();
+	for (i = 0; i < s->ndeny; i++) {
+		const struct sg_denial *d = &s->deny[i];
+		json_t *o = json_object();
+
+		json_set(o, "cap", json_string(cap_name(d->cap, name)));
+		json_set(o, "also_accepted", d->alt >= 0 ? json_string(cap_name(d->alt, name)) :
+			 json_null());
+		json_set_bytes(o, "callsite", d->func);
+		json_set(o, "count", json_integer((json_int_t)d->count));
+		json_set(o, "syscall_failed", json_integer((json_int_t)d->sys_failed));
+		json_set(o, "kind", json_string(deny_kind_names[d->kind]));
+		json_set(o, "syscalls", sys_json(d->sys, d->nsys));
+		if (d->fact && d->fact->kind == KF_ONLY) {
+			json_set(o, "only", json_boolean(true));
+			if (d->fact->sysadmin_until)
+				json_set(o, "sysadmin_until", json_string(d->fact->sysadmin_until));
+		}
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
 static int json_suggest(FILE *f, const struct suggestion *s, const char *source)
 {
 	json_t *root = json_object(), *a, *names;
@@ -215,27 +245,7 @@ static int json_suggest(FILE *f, const struct suggestion *s, const char *source)
 	}
 	json_set(root, "keep", a);
 
-	a = json_array();
-	for (i = 0; i < s->ndeny; i++) {
-		const struct sg_denial *d = &s->deny[i];
-		json_t *o = json_object();
-
-		json_set(o, "cap", json_string(cap_name(d->cap, name)));
-		json_set(o, "also_accepted", d->alt >= 0 ? json_string(cap_name(d->alt, name)) :
-			 json_null());
-		json_set_bytes(o, "callsite", d->func);
-		json_set(o, "count", json_integer((json_int_t)d->count));
-		json_set(o, "syscall_failed", json_integer((json_int_t)d->sys_failed));
-		json_set(o, "kind", json_string(deny_kind_names[d->kind]));
-		json_set(o, "syscalls", sys_json(d->sys, d->nsys));
-		if (d->fact && d->fact->kind == KF_ONLY) {
-			json_set(o, "only", json_boolean(true));
-			if (d->fact->sysadmin_until)
-				json_set(o, "sysadmin_until", json_string(d->fact->sysadmin_until));
-		}
-		json_array_append_new(a, o);
-	}
-	json_set(root, "denials", a);
+	json_set(root, "denials", denials_json(s));
 
 	a = json_array();
 	for (i = 0; i < s->nprogs; i++) {
@@ -328,9 +338,34 @@ static int json_doctor(FILE *f, const struct doctor *d)
 	return rc;
 }
 
+/* ---- run --caps ---------------------------------------------------------- */
+
+static int json_run(FILE *f, const struct run_result *r)
+{
+	json_t *root = json_object(), *cmd = json_array();
+	size_t i, blocking = 0;
+	int rc;
+
+	for (i = 0; r->cmd[i]; i++)
+		json_array_append_new(cmd, json_bytes(r->cmd[i]));
+	for (i = 0; i < r->sg->ndeny; i++)
+		blocking += r->sg->deny[i].kind == DENY_BLOCKING;
+	json_set(root, "command", cmd);
+	json_set(root, "caps", capset_json(r->caps));
+	json_set(root, "user", r->user ? json_bytes(r->user) : json_null());
+	json_set(root, "exit_status", json_integer(r->exit_status));
+	json_set(root, "denials", denials_json(r->sg));
+	json_set(root, "enough", json_boolean(blocking == 0));
+	json_set_bytes(root, "record", r->record);
+	rc = json_write_pretty(f, root);
+	json_decref(root);
+	return rc;
+}
+
 const struct formatter output_json = {
 	.name = "json",
 	.report = json_report,
 	.suggest = json_suggest,
 	.doctor = json_doctor,
+	.run = json_run,
 };

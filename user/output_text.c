@@ -10,6 +10,7 @@
 #include "suggest.h"
 #include "doctor.h"
 #include "privs.h"
+#include "run_cmd.h"
 #include "syscalls.h"
 #include "util.h"
 
@@ -178,6 +179,46 @@ static void print_capname_alias(FILE *f, int cap)
 		fprintf(f, " (proposed as %s)", cap_alias(cap));
 }
 
+/* Denied checks with no granted alternative, blocking first. */
+static void print_denials(FILE *f, const struct suggestion *s)
+{
+	const struct rec_header *h = &s->rec->hdr;
+	char n1[CAP_NAME_LEN], esc[4200];
+	size_t i;
+
+	if (!s->ndeny)
+		fputs("  none\n", f);
+	for (i = 0; i < s->ndeny; i++) {
+		const struct sg_denial *d = &s->deny[i];
+
+		fprintf(f, "  %s", capn(d->cap, n1));
+		if (d->alt >= 0)
+			fputs(" (or CAP_SYS_ADMIN)", f);
+		fprintf(f, " at %s (", ESC(d->func, esc));
+		print_sys_list(f, d->sys, d->nsys);
+		fprintf(f, "), %" PRIu64 "x: ", d->count);
+		switch (d->kind) {
+		case DENY_BLOCKING:
+			fprintf(f, "denied, and the syscall failed (EPERM/EACCES, %" PRIu64 "x): "
+				"the program may have failed here\n", d->sys_failed);
+			break;
+		case DENY_ADVISORY:
+			fputs(h->syscall_results ? "denied, advisory (the syscall went on)\n" :
+			      "denied, advisory (kernel fact)\n", f);
+			break;
+		default:
+			fputs("denied (this record has no syscall results)\n", f);
+		}
+		if (d->fact && d->fact->kind == KF_ONLY) {
+			fprintf(f, "    only %s is accepted there", capn(d->cap, n1));
+			if (d->fact->sysadmin_until)
+				fprintf(f, " (CAP_SYS_ADMIN was accepted until Linux %s)",
+					d->fact->sysadmin_until);
+			fputc('\n', f);
+		}
+	}
+}
+
 static int text_suggest(FILE *f, const struct suggestion *s, const char *source)
 {
 	const struct rec_header *h = &s->rec->hdr;
@@ -266,37 +307,7 @@ static int text_suggest(FILE *f, const struct suggestion *s, const char *source)
 	}
 
 	fputs("\nDenied with no granted alternative:\n", f);
-	if (!s->ndeny)
-		fputs("  none\n", f);
-	for (i = 0; i < s->ndeny; i++) {
-		const struct sg_denial *d = &s->deny[i];
-
-		fprintf(f, "  %s", capn(d->cap, n1));
-		if (d->alt >= 0)
-			fputs(" (or CAP_SYS_ADMIN)", f);
-		fprintf(f, " at %s (", ESC(d->func, esc));
-		print_sys_list(f, d->sys, d->nsys);
-		fprintf(f, "), %" PRIu64 "x: ", d->count);
-		switch (d->kind) {
-		case DENY_BLOCKING:
-			fprintf(f, "denied, and the syscall failed (EPERM/EACCES, %" PRIu64 "x): "
-				"the program may have failed here\n", d->sys_failed);
-			break;
-		case DENY_ADVISORY:
-			fputs(h->syscall_results ? "denied, advisory (the syscall went on)\n" :
-			      "denied, advisory (kernel fact)\n", f);
-			break;
-		default:
-			fputs("denied (this record has no syscall results)\n", f);
-		}
-		if (d->fact && d->fact->kind == KF_ONLY) {
-			fprintf(f, "    only %s is accepted there", capn(d->cap, n1));
-			if (d->fact->sysadmin_until)
-				fprintf(f, " (CAP_SYS_ADMIN was accepted until Linux %s)",
-					d->fact->sysadmin_until);
-			fputc('\n', f);
-		}
-	}
+	print_denials(f, s);
 
 	fputs("\nBy program:\n", f);
 	for (i = 0; i < s->nprogs; i++) {
@@ -383,9 +394,39 @@ static int text_doctor(FILE *f, const struct doctor *d)
 	return ferror(f) ? -1 : 0;
 }
 
+/* ---- run --caps ---------------------------------------------------------- */
+
+static int text_run(FILE *f, const struct run_result *r)
+{
+	char buf[1024], esc[4200];
+	size_t i, blocking = 0;
+
+	for (i = 0; i < r->sg->ndeny; i++)
+		blocking += r->sg->deny[i].kind == DENY_BLOCKING;
+	fputs("\ncapaudit run:", f);
+	for (i = 0; r->cmd[i]; i++)
+		fprintf(f, " %s", ESC(r->cmd[i], esc));
+	fprintf(f, "\n  capabilities: %s\n", capset_str(r->caps, buf, sizeof(buf)));
+	fprintf(f, "  as: %s\n", r->user ? ESC(r->user, esc) : "root");
+	fprintf(f, "  exit status: %d\n", r->exit_status);
+	fputs("\nDenied checks:\n", f);
+	print_denials(f, r->sg);
+	if (!r->sg->ndeny)
+		fputs("\nNo check was denied: this set is enough for what ran.\n", f);
+	else if (!blocking)
+		fputs("\nNo denial made a syscall fail: this set is enough for what ran.\n", f);
+	else
+		fprintf(f, "\n%zu denial%s made a syscall fail: this set is not enough.\n", blocking,
+			blocking == 1 ? "" : "s");
+	fprintf(f, "Record: %s (capaudit report --suggest -i %s)\n", ESC(r->record, esc),
+		ESC(r->record, esc));
+	return ferror(f) ? -1 : 0;
+}
+
 const struct formatter output_text = {
 	.name = "text",
 	.report = text_report,
 	.suggest = text_suggest,
 	.doctor = text_doctor,
+	.run = text_run,
 };

@@ -22,26 +22,14 @@
 #include "cli.h"
 #include "ksyms.h"
 #include "ksyms_iter.h"
+#include "launch.h"
 #include "privs.h"
 #include "procinfo.h"
 #include "recfile.h"
 #include "tracer.h"
 #include "util.h"
 
-#define DEFAULT_RECORD "capaudit-record.jsonl"
-#define MAX_PIDS 1024
 #define GRACE_NS (5LL * 1000000000LL)  /* after a signal, wait this for the command */
-
-struct rec_opts {
-	pid_t pids[MAX_PIDS];
-	size_t npids;
-	bool all;
-	char **cmd;               /* -- COMMAND ARGS */
-	const char *out;
-	double duration;          /* seconds, 0 = unbounded */
-	enum attach_mode mode;
-	bool verbose, quiet;
-};
 
 /* The state of one recording. */
 struct session {
@@ -325,13 +313,25 @@ static void collect(struct session *s)
 
 /* ---- the command under audit ------------------------------------------ */
 
+/* What the child tells the recorder through its close-on-exec pipe. */
+enum child_msg { CHILD_READY = 1, CHILD_LAUNCH_FAILED, CHILD_EXEC_FAILED };
+
+struct child_report {
+	int msg;                  /* enum child_msg */
+	int err;                  /* errno */
+	char stage[64];           /* launch step that failed */
+};
+
 /*
  * Fork the command so that it waits on a pipe until the tracer follows it:
- * nothing it does after exec is missed. Exec failure comes back through a
- * close-on-exec pipe as an errno.
+ * nothing it does after exec is missed. With a launch (run --caps) the
+ * child first takes its user and capability sets, then says it is ready:
+ * those steps are capaudit's doing, not the command's, and are never
+ * traced. An exec failure comes back as a message; success closes the pipe.
  */
-static pid_t spawn_stopped(char **cmd, int *go_fd, int *err_fd)
+static pid_t spawn_stopped(char **cmd, const struct launch *l, int *go_fd, int *msg_fd)
 {
+	struct child_report r = { 0 };
 	int go[2], ep[2];
 	pid_t pid;
 
@@ -341,8 +341,8 @@ static pid_t spawn_stopped(char **cmd, int *go_fd, int *err_fd)
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
+		const char *stage = "";
 		char c;
-		int e;
 
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
@@ -350,18 +350,27 @@ static pid_t spawn_stopped(char **cmd, int *go_fd, int *err_fd)
 		signal(SIGCHLD, SIG_DFL);
 		close(go[1]);
 		close(ep[0]);
+		r.msg = CHILD_READY;
+		if (l && launch_apply(l, &stage)) {
+			r.msg = CHILD_LAUNCH_FAILED;
+			r.err = errno;
+			snprintf(r.stage, sizeof(r.stage), "%s", stage);
+		}
+		if (write(ep[1], &r, sizeof(r)) != sizeof(r) || r.msg != CHILD_READY)
+			_exit(127);
 		if (read(go[0], &c, 1) != 1)
 			_exit(127);  /* the recorder gave up */
 		execvp(cmd[0], cmd);
-		e = errno;
-		if (write(ep[1], &e, sizeof(e)) < 0)
+		r.msg = CHILD_EXEC_FAILED;
+		r.err = errno;
+		if (write(ep[1], &r, sizeof(r)) < 0)
 			_exit(127);
 		_exit(127);
 	}
 	close(go[0]);
 	close(ep[1]);
 	*go_fd = go[1];
-	*err_fd = ep[0];
+	*msg_fd = ep[0];
 	return pid;
 }
 
@@ -648,17 +657,25 @@ static void follow_tree(struct session *s, bool attached)
 int do_record(int argc, char **argv, int all_argc, char **all_argv)
 {
 	struct rec_opts o;
+
+	if (parse_opts(argc, argv, &o))
+		return 2;
+	return record_run(&o, all_argc, all_argv);
+}
+
+int record_run(struct rec_opts *op, int all_argc, char **all_argv)
+{
+	struct rec_opts o = *op;
 	struct session s = { 0 };
+	struct child_report cr;
 	struct tracer_cfg cfg = { 0 };
 	struct sigaction sa = { 0 };
 	struct utsname uts;
 	char err[1024], *tmp = NULL;
-	int go_fd = -1, exec_err_fd = -1, rc = 1, i, e;
+	int go_fd = -1, exec_err_fd = -1, rc = 1, i;
 	size_t k;
 	FILE *f = NULL;
 
-	if (parse_opts(argc, argv, &o))
-		return 2;
 	s.o = &o;
 	if (privs_check(all_argv[0], err, sizeof(err))) {
 		p_err("%s", err);
@@ -678,9 +695,20 @@ int do_record(int argc, char **argv, int all_argc, char **all_argv)
 	sigaction(SIGCHLD, &sa, NULL);
 
 	if (o.cmd) {
-		s.child = spawn_stopped(o.cmd, &go_fd, &exec_err_fd);
+		s.child = spawn_stopped(o.cmd, o.launch, &go_fd, &exec_err_fd);
 		if (s.child < 0) {
 			p_err("cannot start %s: %s", o.cmd[0], strerror(errno));
+			goto out;
+		}
+		if (read(exec_err_fd, &cr, sizeof(cr)) != sizeof(cr) || cr.msg != CHILD_READY) {
+			if (cr.msg == CHILD_LAUNCH_FAILED)
+				p_err("cannot start %s: %s: %s", o.cmd[0], cr.stage, strerror(cr.err));
+			else
+				p_err("cannot start %s", o.cmd[0]);
+			waitpid(s.child, NULL, 0);
+			s.child_done = true;
+			close(go_fd);
+			go_fd = -1;
 			goto out;
 		}
 	}
@@ -721,11 +749,11 @@ int do_record(int argc, char **argv, int all_argc, char **all_argv)
 		}
 		close(go_fd);
 		go_fd = -1;
-		/* EOF: exec succeeded; an int: it failed with that errno */
-		if (read(exec_err_fd, &e, sizeof(e)) == sizeof(e)) {
+		/* EOF: exec succeeded; a message: it failed */
+		if (read(exec_err_fd, &cr, sizeof(cr)) == sizeof(cr)) {
 			waitpid(s.child, NULL, 0);
 			s.child_done = true;
-			p_err("cannot run %s: %s", o.cmd[0], strerror(e));
+			p_err("cannot run %s: %s", o.cmd[0], strerror(cr.err));
 			rc = 127;
 			goto out;
 		}
@@ -780,6 +808,10 @@ int do_record(int argc, char **argv, int all_argc, char **all_argv)
 	if (!rc && !o.quiet)
 		fprintf(stderr, "capaudit: wrote %s (%zu processes, %zu aggregated checks)\n", o.out,
 			s.rec.nprocs, s.rec.nchecks);
+	if (!rc) {
+		op->recorded = true;
+		op->cmd_status = s.rec.hdr.exit_status;
+	}
 	if (!rc && s.rec.hdr.has_exit_status)
 		rc = s.rec.hdr.exit_status;
 out:

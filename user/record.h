@@ -2,8 +2,36 @@
 #ifndef CA_RECORD_H
 #define CA_RECORD_H
 
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "attach.h"
+
+#define DEFAULT_RECORD "capaudit-record.jsonl"
+#define MAX_PIDS 1024
+
+struct launch;
+
+struct rec_opts {
+	pid_t pids[MAX_PIDS];
+	size_t npids;
+	bool all;
+	char **cmd;               /* -- COMMAND ARGS */
+	const struct launch *launch;  /* how to start cmd (run --caps), or NULL */
+	const char *out;
+	double duration;          /* seconds, 0 = unbounded */
+	enum attach_mode mode;
+	bool verbose, quiet;
+	/* results */
+	bool recorded;            /* the record file was written */
+	int cmd_status;           /* -- COMMAND: its shell-style status */
+};
+
 /* capaudit record ...; all_argv is capaudit's whole command line, kept in
  * the record header. Returns the process exit code. */
 int do_record(int argc, char **argv, int all_argc, char **all_argv);
+
+/* Record as o says; returns capaudit record's exit code. */
+int record_run(struct rec_opts *o, int all_argc, char **all_argv);
 
 #endif

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * capaudit run: run a command with exactly a capability set while recording
+ * it, then list every denied check with its call site. This is how a user
+ * proves that `report --suggest` was right: with the suggested set there
+ * is no blocking denial.
+ */
+#include "run_cmd.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "launch.h"
+#include "output.h"
+#include "privs.h"
+#include "recfile.h"
+#include "record.h"
+#include "suggest.h"
+
+#define DEFAULT_RUN_RECORD "capaudit-run.jsonl"
+#define CAP_SETGID_BIT (1ULL << 6)
+#define CAP_SETUID_BIT (1ULL << 7)
+#define CAP_SETPCAP_BIT (1ULL << 8)
+
+static const char run_usage[] =
+	"usage: capaudit run --caps CAP[,CAP...]|none [--user USER] [-o FILE]\n"
+	"                    [--format text|json] [--program NAME] [--attach MODE] [-q]\n"
+	"                    -- COMMAND [ARGS...]\n"
+	"  run COMMAND with exactly these capabilities (bounding, permitted, effective,\n"
+	"  inheritable and ambient), as root or as USER, record it, and list every\n"
+	"  denied check with its call site. Exit status: the command's.\n"
+	"  -o FILE          record file (default " DEFAULT_RUN_RECORD ")\n";
+
+int do_run(int argc, char **argv, int all_argc, char **all_argv)
+{
+	static const struct option longopts[] = {
+		{ "caps", required_argument, NULL, 'c' },
+		{ "user", required_argument, NULL, 'u' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "program", required_argument, NULL, 'p' },
+		{ "attach", required_argument, NULL, 'A' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	struct launch l = { 0 };
+	struct rec_opts o = { 0 };
+	struct suggest_opts so = { 0 };
+	const char *caps = NULL, *user = NULL, *fmt_name = "text";
+	const struct formatter *fmt;
+	struct run_result rr = { 0 };
+	struct suggestion sg;
+	struct record rec;
+	struct privs pv;
+	char err[1024], bad[64];
+	uint64_t need;
+	int c, m, rc;
+
+	o.out = DEFAULT_RUN_RECORD;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+c:u:o:f:p:qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'c': caps = optarg; break;
+		case 'u': user = optarg; break;
+		case 'o': o.out = optarg; break;
+		case 'f': fmt_name = optarg; break;
+		case 'p': so.program = optarg; break;
+		case 'q': o.quiet = true; break;
+		case 'A':
+			m = attach_mode_parse(optarg);
+			if (m < 0) {
+				p_err("unknown attach mode '%s' (auto, tp_btf, tracepoint, fexit, kprobe)",
+				      optarg);
+				return EXIT_USAGE;
+			}
+			o.mode = (enum attach_mode)m;
+			break;
+		case 'h':
+			fputs(run_usage, stdout);
+			return EXIT_OK;
+		default:
+			fputs(run_usage, stderr);
+			return EXIT_USAGE;
+		}
+	}
+	fmt = formatter_find(fmt_name);
+	if (fmt == &output_json)
+		cli_json_errors = true;
+	if (!fmt || !fmt->run) {
+		p_err("unknown format '%s' for run (text, json)", fmt_name);
+		return EXIT_USAGE;
+	}
+	if (!caps) {
+		p_err("run needs --caps CAP[,CAP...] (or --caps none)");
+		return EXIT_USAGE;
+	}
+	if (parse_capset(caps, &l.caps, bad, sizeof(bad))) {
+		p_err("unknown capability '%s' in --caps %s", bad, caps);
+		return EXIT_USAGE;
+	}
+	l.set_caps = true;
+	if (user && launch_resolve_user(user, &l)) {
+		p_err("--user %s: no such user", user);
+		return EXIT_USAGE;
+	}
+	if (optind >= argc) {
+		p_err("run needs a command: capaudit run --caps ... -- COMMAND");
+		return EXIT_USAGE;
+	}
+	/* setting another process's sets takes more than recording does */
+	need = CAP_SETPCAP_BIT | (user ? CAP_SETUID_BIT | CAP_SETGID_BIT : 0);
+	if (privs_read(&pv) || (pv.prm & need) != need) {
+		p_err("run --caps needs root (CAP_SETPCAP%s) to set the command's capabilities",
+		      user ? ", CAP_SETUID, CAP_SETGID" : "");
+		return EXIT_FAIL;
+	}
+	o.cmd = &argv[optind];
+	o.launch = &l;
+	rc = record_run(&o, all_argc, all_argv);
+	if (!o.recorded)
+		return rc;
+
+	if (recfile_load(o.out, &rec, err, sizeof(err))) {
+		p_err("%s", err);
+		return EXIT_FAIL;
+	}
+	suggest_build(&rec, &so, &sg);
+	rr.cmd = o.cmd;
+	rr.caps = l.caps;
+	rr.user = l.set_user ? l.user : NULL;
+	rr.exit_status = o.cmd_status;
+	rr.record = o.out;
+	rr.sg = &sg;
+	if (fmt->run(stdout, &rr) || fflush(stdout))
+		p_err("cannot write the report: output error");
+	suggest_free(&sg);
+	record_free(&rec);
+	return o.cmd_status;
+}
