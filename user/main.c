@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "check_cmd.h"
 #include "cli.h"
 #include "doctor.h"
 #include "record.h"
@@ -28,6 +29,7 @@ static int do_version(int argc, char **argv, int all_argc, char **all_argv)
 static const struct cmd cmds[] = {
 	{ "record", do_record, "record the capability checks of a process tree" },
 	{ "report", do_report, "what a record shows; --suggest: least privilege" },
+	{ "check", do_check, "compare records with a baseline: CI verdict, exit 1 on new privileges" },
 	{ "run", do_run, "run a command with exactly given capabilities, list denials" },
 	{ "doctor", do_doctor, "what this host offers: attach modes, symbols, privileges" },
 	{ "version", do_version, "print the version" },

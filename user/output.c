@@ -3,7 +3,9 @@
 
 #include <string.h>
 
-static const struct formatter *const all[] = { &output_text, &output_json, NULL };
+static const struct formatter *const all[] = {
+	&output_text, &output_json, &output_junit, &output_sarif, &output_github, NULL,
+};
 
 const struct formatter *formatter_find(const char *name)
 {

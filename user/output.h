@@ -12,6 +12,7 @@ struct report;
 struct suggestion;
 struct doctor;
 struct run_result;
+struct check_view;
 
 struct formatter {
 	const char *name;
@@ -19,10 +20,14 @@ struct formatter {
 	int (*suggest)(FILE *f, const struct suggestion *s, const char *source);
 	int (*doctor)(FILE *f, const struct doctor *d);
 	int (*run)(FILE *f, const struct run_result *r);
+	int (*check)(FILE *f, const struct check_view *v);
 };
 
 extern const struct formatter output_text;
 extern const struct formatter output_json;
+extern const struct formatter output_junit;
+extern const struct formatter output_sarif;
+extern const struct formatter output_github;
 
 /* NULL when no formatter has that name. */
 const struct formatter *formatter_find(const char *name);

@@ -11,6 +11,7 @@
 #include "doctor.h"
 #include "privs.h"
 #include "run_cmd.h"
+#include "check.h"
 #include "syscalls.h"
 
 static json_t *capset_json(uint64_t mask)
@@ -362,10 +363,60 @@ static int json_run(FILE *f, const struct run_result *r)
 	return rc;
 }
 
+/* ---- check ----------------------------------------------------------------- */
+
+static const char *const dkind_names[] = { "blocking", "advisory", "unknown" };
+
+static int json_check(FILE *f, const struct check_view *v)
+{
+	const struct check_result *r = v->r;
+	json_t *root = json_object(), *fa = json_array(), *recs = json_array();
+	char name[CAP_NAME_LEN];
+	size_t i;
+	int rc;
+
+	json_set(root, "result", json_string(r->nfail ? "fail" : "pass"));
+	json_set_bytes(root, "baseline", v->baseline);
+	for (i = 0; i < v->nrecords; i++)
+		json_array_append_new(recs, json_bytes(v->records[i]));
+	json_set(root, "records", recs);
+	json_set(root, "strict", json_boolean(r->strict));
+	json_set(root, "failures", json_integer((json_int_t)r->nfail));
+	json_set(root, "hints", json_integer((json_int_t)r->nhint));
+	json_set(root, "allowed", json_integer((json_int_t)r->nallowed));
+	for (i = 0; i < r->n; i++) {
+		const struct finding *x = &r->f[i];
+		json_t *o;
+
+		if (x->kind == FK_ALLOWED)
+			continue;
+		o = json_object();
+		json_set(o, "kind", json_string(finding_kind_name(x->kind)));
+		json_set(o, "fails", json_boolean(x->fails));
+		json_set(o, "cap", json_string(cap_name(x->cap, name)));
+		json_set(o, "callsite", x->func ? json_bytes(x->func) : json_null());
+		if (x->syscalls)
+			json_set_bytes(o, "syscalls", x->syscalls);
+		if (x->count)
+			json_set(o, "count", json_integer((json_int_t)x->count));
+		if (x->kind == FK_NEW_DENIAL)
+			json_set(o, "denial", json_string(dkind_names[x->dkind]));
+		if (x->replaces_sys_admin)
+			json_set(o, "instead_of", json_string("CAP_SYS_ADMIN"));
+		json_set_bytes(o, "note", x->note);
+		json_array_append_new(fa, o);
+	}
+	json_set(root, "findings", fa);
+	rc = json_write_pretty(f, root);
+	json_decref(root);
+	return rc;
+}
+
 const struct formatter output_json = {
 	.name = "json",
 	.report = json_report,
 	.suggest = json_suggest,
 	.doctor = json_doctor,
 	.run = json_run,
+	.check = json_check,
 };

@@ -11,6 +11,7 @@
 #include "doctor.h"
 #include "privs.h"
 #include "run_cmd.h"
+#include "check.h"
 #include "syscalls.h"
 #include "util.h"
 
@@ -423,10 +424,78 @@ static int text_run(FILE *f, const struct run_result *r)
 	return ferror(f) ? -1 : 0;
 }
 
+/* ---- check ----------------------------------------------------------------- */
+
+/* One line per finding: a stable, diffable form (no counts). */
+static void print_finding(FILE *f, const struct finding *x)
+{
+	char n[CAP_NAME_LEN], esc[600];
+
+	switch (x->kind) {
+	case FK_NEW_CAP:
+		fprintf(f, "+ new capability   %s at %s", cap_name(x->cap, n), ESC(x->func, esc));
+		break;
+	case FK_NEW_SITE:
+		fprintf(f, "+ new call site    %s at %s", cap_name(x->cap, n), ESC(x->func, esc));
+		break;
+	case FK_NEW_DENIAL:
+		fprintf(f, "! new denial       %s at %s", cap_name(x->cap, n), ESC(x->func, esc));
+		break;
+	case FK_UNUSED_CAP:
+		fprintf(f, "- unused           %s", cap_name(x->cap, n));
+		break;
+	case FK_UNUSED_SITE:
+		fprintf(f, "- unused call site %s at %s", cap_name(x->cap, n), ESC(x->func, esc));
+		break;
+	case FK_UNUSED_DENIAL:
+		fprintf(f, "- denial not seen  %s at %s", cap_name(x->cap, n), ESC(x->func, esc));
+		break;
+	default:
+		return;
+	}
+	if (x->syscalls)
+		fprintf(f, " (%s)", ESC(x->syscalls, esc));
+	if (x->replaces_sys_admin)
+		fputs(" [instead of CAP_SYS_ADMIN]", f);
+	if (x->kind == FK_NEW_DENIAL)
+		fprintf(f, ": %s", x->dkind == DENY_BLOCKING ? "blocking (the syscall failed)" :
+			x->dkind == DENY_ADVISORY ? "advisory" : "outcome unknown");
+	if (x->note)
+		fprintf(f, "  -- note: %s", ESC(x->note, esc));
+	if (!x->fails && x->kind >= FK_UNUSED_CAP)
+		fputs("  (hint)", f);
+	fputc('\n', f);
+}
+
+static int text_check(FILE *f, const struct check_view *v)
+{
+	const struct check_result *r = v->r;
+	char esc[4200];
+	size_t i;
+
+	fprintf(f, "capaudit check: %zu record%s against %s\n", v->nrecords,
+		v->nrecords == 1 ? "" : "s", ESC(v->baseline, esc));
+	for (i = 0; i < r->n; i++)
+		print_finding(f, &r->f[i]);
+	if (r->nfail)
+		fprintf(f, "FAIL: %zu finding%s the baseline does not allow%s", r->nfail,
+			r->nfail == 1 ? "" : "s", r->nhint ? "" : "\n");
+	else
+		fprintf(f, "OK: nothing new (%zu allowed call site%s seen)%s", r->nallowed,
+			r->nallowed == 1 ? "" : "s", r->nhint ? "" : "\n");
+	if (r->nhint)
+		fprintf(f, ", %zu hint%s\n", r->nhint, r->nhint == 1 ? "" : "s");
+	if (r->nfail)
+		fprintf(f, "  if this is intended: capaudit check --baseline %s --update, and "
+			"review the diff\n", ESC(v->baseline, esc));
+	return ferror(f) ? -1 : 0;
+}
+
 const struct formatter output_text = {
 	.name = "text",
 	.report = text_report,
 	.suggest = text_suggest,
 	.doctor = text_doctor,
 	.run = text_run,
+	.check = text_check,
 };

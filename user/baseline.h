@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The baseline: what a workload is allowed to use, committed next to its
+ * code and reviewed like it (docs/baseline.md). Capabilities with their
+ * kernel call sites, and the denials that are expected; each entry and
+ * each call site may carry a note saying why.
+ */
+#ifndef CA_BASELINE_H
+#define CA_BASELINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define BASELINE_FORMAT  "capaudit-baseline"
+#define BASELINE_VERSION 1
+
+struct bl_site {
+	char *func;
+	char *note;              /* may be NULL */
+};
+
+struct bl_entry {
+	int cap;
+	char *note;              /* may be NULL */
+	struct bl_site *sites;
+	size_t nsites, capsites;
+};
+
+struct baseline {
+	char *note;
+	struct bl_entry *caps;   /* allowed capabilities */
+	size_t ncaps, capcaps;
+	struct bl_entry *denied; /* expected denials */
+	size_t ndenied, capdenied;
+};
+
+/*
+ * Load and validate. On error -1 and one line "FILE[:LINE:COL]: what" in
+ * err; *missing is set when the file does not exist.
+ */
+int baseline_load(const char *path, struct baseline *b, bool *missing, char *err, size_t n);
+int baseline_write(FILE *f, const struct baseline *b);
+void baseline_free(struct baseline *b);
+
+/* Lookups; NULL when absent. */
+struct bl_entry *bl_find(struct bl_entry *list, size_t n, int cap);
+struct bl_site *bl_find_site(struct bl_entry *e, const char *func);
+/* Add (or find) an entry / a site. */
+struct bl_entry *bl_add(struct bl_entry **list, size_t *n, size_t *cap, int capnum);
+struct bl_site *bl_add_site(struct bl_entry *e, const char *func);
+
+#endif

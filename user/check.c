@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "check.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capnames.h"
+#include "syscalls.h"
+#include "util.h"
+
+static const char *const kind_names[FK_NR] = {
+	[FK_NEW_CAP] = "new-capability",
+	[FK_NEW_SITE] = "new-callsite",
+	[FK_NEW_DENIAL] = "new-denial",
+	[FK_UNUSED_CAP] = "unused-capability",
+	[FK_UNUSED_SITE] = "unused-callsite",
+	[FK_UNUSED_DENIAL] = "unused-denial",
+	[FK_ALLOWED] = "allowed",
+};
+
+const char *finding_kind_name(enum finding_kind k)
+{
+	return (unsigned)k < FK_NR ? kind_names[k] : "?";
+}
+
+/* "socket, bind" from a syscall list. */
+static void append_syscalls(char **dst, const struct sg_sys *sys, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const char *sn = syscall_name(sys[i].nr);
+		char num[32], *cur = *dst;
+		size_t len;
+
+		if (!sn) {
+			snprintf(num, sizeof(num), sys[i].nr < 0 ? "(none)" : "syscall_%d", sys[i].nr);
+			sn = num;
+		}
+		if (cur) {   /* skip a name already listed */
+			const char *p = strstr(cur, sn);
+			size_t l = strlen(sn);
+
+			if (p && (p == cur || p[-1] == ' ') && (p[l] == ',' || !p[l]))
+				continue;
+		}
+		len = (cur ? strlen(cur) + 2 : 0) + strlen(sn) + 1;
+		*dst = xcalloc(len, 1);
+		snprintf(*dst, len, "%s%s%s", cur ? cur : "", cur ? ", " : "", sn);
+		free(cur);
+	}
+}
+
+static struct obs_extra *extra(struct observation *o, int cap, bool denied, const char *func)
+{
+	struct obs_extra *x;
+	size_t i;
+
+	for (i = 0; i < o->nextra; i++) {
+		x = &o->extra[i];
+		if (x->cap == cap && x->denied == denied && !strcmp(x->func, func))
+			return x;
+	}
+	grow_array((void **)&o->extra, &o->capextra, o->nextra + 1, sizeof(*x));
+	x = &o->extra[o->nextra++];
+	x->cap = cap;
+	x->denied = denied;
+	x->func = xstrdup(func);
+	x->kind = DENY_ADVISORY;
+	return x;
+}
+
+static void add_sites(struct observation *o, int cap, const struct sg_site *sites, size_t n,
+		      bool replaces)
+{
+	struct bl_entry *e = bl_add(&o->caps, &o->ncaps, &o->capcaps, cap);
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct obs_extra *x = extra(o, cap, false, sites[i].func);
+
+		bl_add_site(e, sites[i].func);
+		x->count += sites[i].count;
+		x->replaces |= replaces;
+		append_syscalls(&x->syscalls, sites[i].sys, sites[i].nsys);
+	}
+}
+
+void observation_add(struct observation *o, const struct suggestion *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nkeep; i++)
+		add_sites(o, s->keep[i].cap, s->keep[i].sites, s->keep[i].nsites, false);
+	for (i = 0; i < s->nrepl; i++)
+		add_sites(o, s->repl[i].with, s->repl[i].sites, s->repl[i].nsites, true);
+	for (i = 0; i < s->ndeny; i++) {
+		const struct sg_denial *d = &s->deny[i];
+		struct bl_entry *e = bl_add(&o->denied, &o->ndenied, &o->capdenied, d->cap);
+		struct obs_extra *x = extra(o, d->cap, true, d->func);
+
+		bl_add_site(e, d->func);
+		x->count += d->count;
+		/* blocking anywhere makes it blocking */
+		if (d->kind == DENY_BLOCKING || (d->kind == DENY_UNKNOWN && x->kind != DENY_BLOCKING))
+			x->kind = d->kind;
+		append_syscalls(&x->syscalls, d->sys, d->nsys);
+	}
+}
+
+void observation_free(struct observation *o)
+{
+	struct baseline tmp = { 0 };
+	size_t i;
+
+	tmp.caps = o->caps;
+	tmp.ncaps = o->ncaps;
+	tmp.denied = o->denied;
+	tmp.ndenied = o->ndenied;
+	baseline_free(&tmp);
+	for (i = 0; i < o->nextra; i++) {
+		free(o->extra[i].func);
+		free(o->extra[i].syscalls);
+	}
+	free(o->extra);
+	memset(o, 0, sizeof(*o));
+}
+
+/* ---- comparing ----------------------------------------------------------- */
+
+static struct finding *add_finding(struct check_result *r, enum finding_kind k, int cap,
+				   const char *func)
+{
+	struct finding *f;
+
+	grow_array((void **)&r->f, &r->capn, r->n + 1, sizeof(*f));
+	f = &r->f[r->n++];
+	f->kind = k;
+	f->cap = cap;
+	f->func = func ? xstrdup(func) : NULL;
+	switch (k) {
+	case FK_NEW_CAP: case FK_NEW_SITE: case FK_NEW_DENIAL:
+		f->fails = true;
+		break;
+	case FK_UNUSED_CAP: case FK_UNUSED_SITE: case FK_UNUSED_DENIAL:
+		f->fails = r->strict;
+		break;
+	default:
+		break;
+	}
+	if (f->fails)
+		r->nfail++;
+	else if (k == FK_ALLOWED)
+		r->nallowed++;
+	else
+		r->nhint++;
+	return f;
+}
+
+static void fill_from_extra(struct finding *f, const struct observation *o, bool denied)
+{
+	size_t i;
+
+	for (i = 0; i < o->nextra; i++) {
+		const struct obs_extra *x = &o->extra[i];
+
+		if (x->cap == f->cap && x->denied == denied && !strcmp(x->func, f->func)) {
+			f->count = x->count;
+			f->syscalls = x->syscalls ? xstrdup(x->syscalls) : NULL;
+			f->replaces_sys_admin = x->replaces;
+			f->dkind = x->kind;
+			return;
+		}
+	}
+}
+
+static void compare_lists(const struct observation *o, struct bl_entry *seen, size_t nseen,
+			  struct bl_entry *allowed, size_t nallowed, bool denied,
+			  struct check_result *r)
+{
+	size_t i, j;
+
+	for (i = 0; i < nseen; i++) {
+		struct bl_entry *e = &seen[i], *b = bl_find(allowed, nallowed, e->cap);
+
+		for (j = 0; j < e->nsites; j++) {
+			enum finding_kind k = denied ? FK_NEW_DENIAL : FK_NEW_SITE;
+			struct finding *f;
+
+			if (b && bl_find_site(b, e->sites[j].func))
+				k = FK_ALLOWED;
+			else if (!b && !denied)
+				k = FK_NEW_CAP;
+			f = add_finding(r, k, e->cap, e->sites[j].func);
+			fill_from_extra(f, o, denied);
+		}
+	}
+	for (i = 0; i < nallowed; i++) {
+		struct bl_entry *b = &allowed[i], *e = bl_find(seen, nseen, b->cap);
+
+		if (!e) {
+			add_finding(r, denied ? FK_UNUSED_DENIAL : FK_UNUSED_CAP, b->cap, NULL)->note =
+				b->note;
+			continue;
+		}
+		for (j = 0; j < b->nsites; j++)
+			if (!bl_find_site(e, b->sites[j].func))
+				add_finding(r, denied ? FK_UNUSED_DENIAL : FK_UNUSED_SITE, b->cap,
+					    b->sites[j].func)->note = b->sites[j].note;
+	}
+}
+
+static int cmp_finding(const void *x, const void *y)
+{
+	const struct finding *a = x, *b = y;
+	int c;
+
+	if (a->kind != b->kind)
+		return (int)a->kind - (int)b->kind;
+	if (a->cap != b->cap)
+		return a->cap - b->cap;
+	c = strcmp(a->func ? a->func : "", b->func ? b->func : "");
+	return c;
+}
+
+void check_compare(const struct observation *o, struct baseline *b, bool strict,
+		   struct check_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->strict = strict;
+	compare_lists(o, o->caps, o->ncaps, b->caps, b->ncaps, false, r);
+	compare_lists(o, o->denied, o->ndenied, b->denied, b->ndenied, true, r);
+	qsort(r->f, r->n, sizeof(*r->f), cmp_finding);
+}
+
+void check_result_free(struct check_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		free(r->f[i].func);
+		free(r->f[i].syscalls);
+	}
+	free(r->f);
+	memset(r, 0, sizeof(*r));
+}
+
+/* ---- --update -------------------------------------------------------------- */
+
+static void copy_entries(struct bl_entry *seen, size_t nseen, const struct bl_entry *old,
+			 size_t nold, struct bl_entry **out, size_t *n, size_t *cap)
+{
+	size_t i, j;
+
+	for (i = 0; i < nseen; i++) {
+		struct bl_entry *e = bl_add(out, n, cap, seen[i].cap);
+		struct bl_entry *o = bl_find((struct bl_entry *)old, nold, seen[i].cap);
+
+		if (o && o->note)
+			e->note = xstrdup(o->note);
+		for (j = 0; j < seen[i].nsites; j++) {
+			struct bl_site *s = bl_add_site(e, seen[i].sites[j].func);
+			struct bl_site *os = o ? bl_find_site(o, s->func) : NULL;
+
+			if (os && os->note)
+				s->note = xstrdup(os->note);
+		}
+	}
+}
+
+void check_updated_baseline(const struct observation *o, const struct baseline *old,
+			    struct baseline *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (old && old->note)
+		out->note = xstrdup(old->note);
+	copy_entries(o->caps, o->ncaps, old ? old->caps : NULL, old ? old->ncaps : 0,
+		     &out->caps, &out->ncaps, &out->capcaps);
+	copy_entries(o->denied, o->ndenied, old ? old->denied : NULL, old ? old->ndenied : 0,
+		     &out->denied, &out->ndenied, &out->capdenied);
+}
+
+void check_message(const struct finding *x, const char *baseline, char *buf, size_t len)
+{
+	char n[CAP_NAME_LEN], sys[300] = "";
+	const char *fn = x->func ? x->func : "";
+
+	cap_name(x->cap, n);
+	if (x->syscalls)
+		snprintf(sys, sizeof(sys), " (%s)", x->syscalls);
+	switch (x->kind) {
+	case FK_NEW_CAP:
+		snprintf(buf, len, "New capability %s at kernel call site %s%s%s: not allowed by %s",
+			 n, fn, sys, x->replaces_sys_admin ? ", instead of CAP_SYS_ADMIN" : "",
+			 baseline);
+		break;
+	case FK_NEW_SITE:
+		snprintf(buf, len, "%s used at a new kernel call site %s%s: not allowed by %s", n, fn,
+			 sys, baseline);
+		break;
+	case FK_NEW_DENIAL:
+		snprintf(buf, len, "New denied %s check at %s%s (%s): not expected by %s", n, fn, sys,
+			 x->dkind == DENY_BLOCKING ? "the syscall failed" :
+			 x->dkind == DENY_ADVISORY ? "advisory" : "outcome unknown", baseline);
+		break;
+	case FK_UNUSED_CAP:
+		snprintf(buf, len, "%s is allowed by %s but no record used it", n, baseline);
+		break;
+	case FK_UNUSED_SITE:
+		snprintf(buf, len, "%s at %s is allowed by %s but no record reached it", n, fn,
+			 baseline);
+		break;
+	case FK_UNUSED_DENIAL:
+		snprintf(buf, len, "Expected denial of %s at %s (%s) was not seen", n, fn, baseline);
+		break;
+	default:
+		snprintf(buf, len, "%s at %s is allowed", n, fn);
+	}
+}

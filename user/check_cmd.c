@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * capaudit check --baseline FILE [RECORD...]: exit 0 when the records use
+ * nothing the baseline does not allow, 1 with a readable diff when they do,
+ * 2 on usage or input errors. --update rewrites the baseline instead.
+ */
+#include "check_cmd.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "cli.h"
+#include "output.h"
+#include "recfile.h"
+#include "util.h"
+
+#define DEFAULT_RECORD "capaudit-record.jsonl"
+
+static const char check_usage[] =
+	"usage: capaudit check --baseline FILE [--format text|json|junit|sarif|github]\n"
+	"                      [--strict] [--update] [--program NAME] [RECORD...]\n"
+	"  compare what the records show (required capabilities and their call sites,\n"
+	"  denials) with what the baseline allows; several records merge into one\n"
+	"  verdict (default record: " DEFAULT_RECORD ").\n"
+	"  --strict   capabilities the baseline allows but nothing used fail too\n"
+	"  --update   rewrite the baseline from the records, keeping notes\n"
+	"  exit: 0 nothing new, 1 something new (or unused with --strict), 2 errors\n";
+
+/* Write b to path atomically: complete or untouched. */
+static int write_baseline(const char *path, const struct baseline *b)
+{
+	size_t n = strlen(path) + 16;
+	char *tmp = xcalloc(n, 1);
+	int fd, rc = -1;
+	FILE *f;
+
+	snprintf(tmp, n, "%s.XXXXXX", path);
+	fd = mkstemp(tmp);
+	if (fd >= 0 && (f = fdopen(fd, "w"))) {
+		(void)!fchmod(fd, 0644);
+		rc = baseline_write(f, b);
+		if (fflush(f) || fsync(fd))
+			rc = -1;
+		if (fclose(f))
+			rc = -1;
+		if (!rc && rename(tmp, path))
+			rc = -1;
+	} else if (fd >= 0) {
+		close(fd);
+	}
+	if (rc) {
+		p_err("cannot write %s: %s", path, strerror(errno));
+		unlink(tmp);
+	}
+	free(tmp);
+	return rc;
+}
+
+int do_check(int argc, char **argv, int all_argc, char **all_argv)
+{
+	static const struct option longopts[] = {
+		{ "baseline", required_argument, NULL, 'b' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "strict", no_argument, NULL, 's' },
+		{ "update", no_argument, NULL, 'u' },
+		{ "program", required_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	static char *default_records[] = { DEFAULT_RECORD, NULL };
+	const char *bpath = NULL, *fmt_name = "text";
+	const struct formatter *fmt;
+	struct suggest_opts so = { 0 };
+	struct observation obs = { 0 };
+	struct baseline base, updated;
+	struct check_result res;
+	struct check_view view;
+	bool strict = false, update = false, missing = false, have_base;
+	char **records, err[1024];
+	size_t nrecords, i;
+	int c, rc;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "b:f:p:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'b': bpath = optarg; break;
+		case 'f': fmt_name = optarg; break;
+		case 's': strict = true; break;
+		case 'u': update = true; break;
+		case 'p': so.program = optarg; break;
+		case 'h':
+			fputs(check_usage, stdout);
+			return EXIT_OK;
+		default:
+			fputs(check_usage, stderr);
+			return EXIT_USAGE;
+		}
+	}
+	fmt = formatter_find(fmt_name);
+	if (fmt == &output_json)
+		cli_json_errors = true;
+	if (!fmt || !fmt->check) {
+		p_err("unknown format '%s' for check (text, json, junit, sarif, github)", fmt_name);
+		return EXIT_USAGE;
+	}
+	if (!bpath) {
+		p_err("check needs --baseline FILE");
+		return EXIT_USAGE;
+	}
+	records = optind < argc ? &argv[optind] : default_records;
+	nrecords = optind < argc ? (size_t)(argc - optind) : 1;
+
+	have_base = !baseline_load(bpath, &base, &missing, err, sizeof(err));
+	if (!have_base && !(update && missing)) {
+		/* a broken baseline is never overwritten: its notes would be lost */
+		p_err("%s%s", err, missing ? " (create it with --update)" : "");
+		return EXIT_USAGE;
+	}
+	for (i = 0; i < nrecords; i++) {
+		struct record rec;
+		struct suggestion sg;
+
+		if (recfile_load(records[i], &rec, err, sizeof(err))) {
+			p_err("%s", err);
+			observation_free(&obs);
+			if (have_base)
+				baseline_free(&base);
+			return EXIT_USAGE;
+		}
+		suggest_build(&rec, &so, &sg);
+		observation_add(&obs, &sg);
+		suggest_free(&sg);
+		record_free(&rec);
+	}
+
+	if (update) {
+		check_updated_baseline(&obs, have_base ? &base : NULL, &updated);
+		rc = write_baseline(bpath, &updated) ? EXIT_FAIL : EXIT_OK;
+		if (!rc)
+			fprintf(stderr, "capaudit: %s %s: %zu capabilities, %zu expected denials\n",
+				have_base ? "updated" : "created", bpath, updated.ncaps,
+				updated.ndenied);
+		baseline_free(&updated);
+		if (have_base)
+			baseline_free(&base);
+		observation_free(&obs);
+		return rc;
+	}
+
+	check_compare(&obs, &base, strict, &res);
+	view.r = &res;
+	view.baseline = bpath;
+	view.records = records;
+	view.nrecords = nrecords;
+	rc = fmt->check(stdout, &view);
+	if (fflush(stdout) || rc) {
+		p_err("cannot write the verdict: output error");
+		rc = EXIT_USAGE;
+	} else {
+		rc = res.nfail ? EXIT_FAIL : EXIT_OK;
+	}
+	check_result_free(&res);
+	baseline_free(&base);
+	observation_free(&obs);
+	return rc;
+}
