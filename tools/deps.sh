@@ -4,7 +4,7 @@
 set -eu
 
 PKGS="make gcc clang llvm pkg-config libbpf-dev bpftool libelf-dev zlib1g-dev
-libcap-dev libcap2-bin libjansson-dev linux-libc-dev util-linux bats jq"
+libcap-dev libcap2-bin libjansson-dev linux-libc-dev util-linux bats jq libxml2-utils"
 
 missing=""
 for p in $PKGS; do

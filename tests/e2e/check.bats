@@ -1,0 +1,207 @@
+#!/usr/bin/env bats
+# capaudit check (baselines, CI formats) and capaudit run --caps.
+
+load helper
+
+BASE="$ROOT/examples/ci/baseline.json"
+
+# Build and record the CI example's service: v1 (allowed) and v2 (+ raw ICMP).
+setup_file() {
+	export CI_OUT
+	CI_OUT=$(mktemp -d "${BATS_TMPDIR:-/tmp}/capaudit-ci.XXXXXX")
+	gcc -O2 -o "$CI_OUT/service" "$BATS_TEST_DIRNAME/../../examples/ci/service.c"
+	gcc -O2 -DHEALTH_PINGS -o "$CI_OUT/service-v2" "$BATS_TEST_DIRNAME/../../examples/ci/service.c"
+	local ca="$BATS_TEST_DIRNAME/../../build/capaudit"
+	"$ca" record -q -o "$CI_OUT/v1.jsonl" -- "$CI_OUT/service" >/dev/null
+	"$ca" record -q -o "$CI_OUT/v2.jsonl" -- "$CI_OUT/service-v2" >/dev/null
+}
+
+teardown_file() {
+	rm -rf "$CI_OUT"
+}
+
+@test "check: exit 0 when nothing is new" {
+	run "$CAPAUDIT" check --baseline "$BASE" "$CI_OUT/v1.jsonl"
+	[ "$status" -eq 0 ]
+	[ "${lines[1]}" = "OK: nothing new (2 allowed call sites seen)" ]
+}
+
+@test "check: exit 1 with a readable diff when a capability appears" {
+	run "$CAPAUDIT" check --baseline "$BASE" "$CI_OUT/v2.jsonl"
+	[ "$status" -eq 1 ]
+	[ "${lines[1]}" = "+ new capability   CAP_NET_RAW at inet_create (socket)" ]
+	[ "${lines[2]}" = "FAIL: 1 finding the baseline does not allow" ]
+}
+
+@test "check: exit 2 on usage and input errors" {
+	run "$CAPAUDIT" check "$CI_OUT/v1.jsonl"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"check needs --baseline FILE"* ]]
+	run "$CAPAUDIT" check --baseline "$BASE" "$T/missing.jsonl"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"$T/missing.jsonl: No such file or directory"* ]]
+	run "$CAPAUDIT" check --baseline "$T/none.json" "$CI_OUT/v1.jsonl"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"$T/none.json: No such file or directory (create it with --update)"* ]]
+	run "$CAPAUDIT" check --baseline "$BASE" --format xml "$CI_OUT/v1.jsonl"
+	[ "$status" -eq 2 ]
+	run "$CAPAUDIT" check --baseline "$BASE" "$ROOT/tests/fixtures/bad-cap.jsonl"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"bad-cap.jsonl:3: field 'cap' is 9999"* ]]
+}
+
+@test "check: a corrupt baseline is a clear error and stays untouched, even with --update" {
+	printf '{"format": "capaudit-baseline",\n  "version": 1,\n  "capabilities": [ {"cap": "CAP_CHOWN",, } ]\n}\n' >"$T/b.json"
+	local before
+	before=$(sha256sum "$T/b.json")
+	run "$CAPAUDIT" check --baseline "$T/b.json" "$CI_OUT/v1.jsonl"
+	[ "$status" -eq 2 ]
+	[[ "$output" == "capaudit: $T/b.json:3:"*": invalid JSON: "* ]]
+	run "$CAPAUDIT" check --baseline "$T/b.json" --update "$CI_OUT/v1.jsonl"
+	[ "$status" -eq 2 ]
+	[ "$(sha256sum "$T/b.json")" = "$before" ]
+	[ "$(ls "$T")" = "b.json" ]
+}
+
+@test "check --update creates, then keeps notes and adds the new capability" {
+	run "$CAPAUDIT" check --baseline "$T/new.json" --update "$CI_OUT/v1.jsonl"
+	[ "$status" -eq 0 ]
+	[ "$(jq -r '[.capabilities[].cap] | join(",")' "$T/new.json")" = "CAP_CHOWN,CAP_NET_BIND_SERVICE" ]
+	cp "$BASE" "$T/b.json"
+	run "$CAPAUDIT" check --baseline "$T/b.json" --update "$CI_OUT/v2.jsonl"
+	[ "$status" -eq 0 ]
+	[ "$(jq -r '[.capabilities[].cap] | join(",")' "$T/b.json")" = "CAP_CHOWN,CAP_NET_BIND_SERVICE,CAP_NET_RAW" ]
+	[ "$(jq -r '.capabilities[] | select(.cap=="CAP_CHOWN") | .note' "$T/b.json")" = \
+	  "hands the state file to the service user (nobody)" ]
+	[ "$(jq -r '.capabilities[] | select(.cap=="CAP_NET_BIND_SERVICE") | .callsites[0].note' "$T/b.json")" = \
+	  "bind(2) of the TCP listener" ]
+	[ "$(jq -r '.note' "$T/b.json")" = "$(jq -r '.note' "$BASE")" ]
+	run "$CAPAUDIT" check --baseline "$T/b.json" "$CI_OUT/v2.jsonl"
+	[ "$status" -eq 0 ]
+}
+
+@test "check merges several records into one verdict" {
+	run "$CAPAUDIT" check --baseline "$BASE" "$CI_OUT/v1.jsonl" "$CI_OUT/v2.jsonl"
+	[ "$status" -eq 1 ]
+	[ "${lines[0]}" = "capaudit check: 2 records against $BASE" ]
+	[ "$(printf '%s\n' "${lines[@]}" | grep -c '^+ ')" = "1" ]
+	"$CAPAUDIT" check --baseline "$T/m.json" --update "$CI_OUT/v1.jsonl" "$CI_OUT/v2.jsonl"
+	[ "$(jq -r '[.capabilities[].cap] | join(",")' "$T/m.json")" = "CAP_CHOWN,CAP_NET_BIND_SERVICE,CAP_NET_RAW" ]
+}
+
+@test "check: unused capabilities are a hint, a failure with --strict" {
+	jq '.capabilities += [{"cap": "CAP_SYS_ADMIN", "note": "legacy", "callsites": ["path_mount"]}]' \
+		"$BASE" >"$T/b.json"
+	run "$CAPAUDIT" check --baseline "$T/b.json" "$CI_OUT/v1.jsonl"
+	[ "$status" -eq 0 ]
+	[ "${lines[1]}" = "- unused           CAP_SYS_ADMIN  -- note: legacy  (hint)" ]
+	run "$CAPAUDIT" check --baseline "$T/b.json" --strict "$CI_OUT/v1.jsonl"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"FAIL: 1 finding"* ]]
+}
+
+@test "check --format json" {
+	run "$CAPAUDIT" check --baseline "$BASE" --format json "$CI_OUT/v2.jsonl"
+	[ "$status" -eq 1 ]
+	echo "$output" >"$T/rep.json"
+	[ "$(jqr '.result')" = "fail" ]
+	[ "$(jqr '.findings[0] | "\(.kind) \(.cap) \(.callsite) \(.syscalls) \(.fails)"')" = \
+	  "new-capability CAP_NET_RAW inet_create socket true" ]
+	[ "$(jqr '.allowed')" = "2" ]
+}
+
+@test "check --format junit is well-formed JUnit XML with one failure" {
+	command -v xmllint >/dev/null || skip "xmllint (libxml2-utils) is not installed"
+	run "$CAPAUDIT" check --baseline "$BASE" --format junit "$CI_OUT/v2.jsonl"
+	[ "$status" -eq 1 ]
+	echo "$output" >"$T/junit.xml"
+	xmllint --noout "$T/junit.xml"
+	[ "$(xmllint --xpath 'string(/testsuites/@failures)' "$T/junit.xml")" = "1" ]
+	[ "$(xmllint --xpath 'string(/testsuites/testsuite/@tests)' "$T/junit.xml")" = "3" ]
+	[ "$(xmllint --xpath 'count(//testcase)' "$T/junit.xml")" = "3" ]
+	[ "$(xmllint --xpath 'string(//testcase[failure]/@classname)' "$T/junit.xml")" = "capaudit.CAP_NET_RAW" ]
+	[ "$(xmllint --xpath 'string(//testcase[failure]/@name)' "$T/junit.xml")" = "inet_create" ]
+	[ "$(xmllint --xpath 'string(//failure/@type)' "$T/junit.xml")" = "new-capability" ]
+	run "$CAPAUDIT" check --baseline "$BASE" --format junit "$CI_OUT/v1.jsonl"
+	[ "$status" -eq 0 ]
+	echo "$output" >"$T/junit.xml"
+	[ "$(xmllint --xpath 'string(/testsuites/@failures)' "$T/junit.xml")" = "0" ]
+}
+
+@test "check --format sarif has the SARIF 2.1.0 shape" {
+	run "$CAPAUDIT" check --baseline "$BASE" --format sarif "$CI_OUT/v2.jsonl"
+	[ "$status" -eq 1 ]
+	echo "$output" >"$T/rep.json"
+	[ "$(jqr '.version')" = "2.1.0" ]
+	[ "$(jqr '."$schema"')" = "https://json.schemastore.org/sarif-2.1.0.json" ]
+	[ "$(jqr '.runs | length')" = "1" ]
+	[ "$(jqr '.runs[0].tool.driver.name')" = "capaudit" ]
+	# every result names a declared rule, at its index, with a level and a message
+	[ "$(jqr '.runs[0] as $r | [$r.results[] | select($r.tool.driver.rules[.ruleIndex].id != .ruleId)] | length')" = "0" ]
+	[ "$(jqr '[.runs[0].tool.driver.rules[].id] | (length == (unique | length))')" = "true" ]
+	[ "$(jqr '[.runs[0].results[] | select((.level | IN("error","warning","note","none")) | not)] | length')" = "0" ]
+	[ "$(jqr '.runs[0].results | length')" = "1" ]
+	[ "$(jqr '.runs[0].results[0] | "\(.ruleId) \(.level)"')" = "capaudit/new-capability error" ]
+	[[ "$(jqr '.runs[0].results[0].message.text')" == "New capability CAP_NET_RAW at kernel call site inet_create (socket)"* ]]
+	[ "$(jqr '.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri')" = "$BASE" ]
+	[ "$(jqr '.runs[0].results[0].locations[0].logicalLocations[0].name')" = "inet_create" ]
+}
+
+@test "check --format github prints ::error annotations" {
+	run "$CAPAUDIT" check --baseline "$BASE" --format github "$CI_OUT/v2.jsonl"
+	[ "$status" -eq 1 ]
+	[ "${lines[0]}" = "::error file=$BASE,title=capaudit new-capability::New capability CAP_NET_RAW at kernel call site inet_create (socket): not allowed by $BASE" ]
+	[ "${lines[1]}" = "capaudit check: FAIL: 1 failure, 0 hints, 2 allowed call sites seen" ]
+}
+
+@test "the examples/ci workflow passes for v1 and fails for v2 with the expected diff" {
+	run env CAPAUDIT="$CAPAUDIT" OUT="$T" sh -c "cd '$ROOT' && examples/ci/check-example.sh"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"as expected: v1 passes, v2 fails"* ]]
+}
+
+@test "run --caps: a needed capability left out shows the denial and its call site" {
+	run "$CAPAUDIT" run -q --caps chown -o "$T/run.jsonl" -- "$ROOT/build/set-pid" clone3
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"CAP_CHECKPOINT_RESTORE (or CAP_SYS_ADMIN) at alloc_pid (clone3), 1x: denied, and the syscall failed"* ]]
+	[[ "$output" == *"1 denial made a syscall fail: this set is not enough."* ]]
+}
+
+@test "run --caps: the suggested set gives no denial" {
+	run "$CAPAUDIT" run -q --caps CAP_CHECKPOINT_RESTORE -o "$T/run.jsonl" --format json -- "$ROOT/build/set-pid" clone3
+	[ "$status" -eq 0 ]
+	echo "$output" | sed -n '/^{/,$p' >"$T/rep.json"
+	[ "$(jqr '.enough')" = "true" ]
+	[ "$(jqr '.denials | length')" = "0" ]
+	[ "$(jqr '.caps | join(",")')" = "CAP_CHECKPOINT_RESTORE" ]
+	# the same as another user
+	run "$CAPAUDIT" run -q --caps checkpoint_restore --user nobody -o "$T/run.jsonl" -- "$ROOT/build/set-pid" clone3
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"No check was denied: this set is enough for what ran."* ]]
+}
+
+@test "run --caps sets exactly that set in all five sets, as root and as --user" {
+	local want=0000000000002001   # CAP_CHOWN | CAP_NET_RAW
+	run "$CAPAUDIT" run -q --caps chown,net_raw -o "$T/run.jsonl" -- grep ^Cap /proc/self/status
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "${lines[@]}" | grep -c "^Cap[A-Za-z]*:.$want")" = "5" ]
+	chmod 777 "$T"
+	run "$CAPAUDIT" run -q --caps chown,net_raw --user nobody -o "$T/run.jsonl" -- sh -c 'id -u; grep ^Cap /proc/self/status'
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "65534" ]
+	[ "$(printf '%s\n' "${lines[@]}" | grep -c "^Cap[A-Za-z]*:.$want")" = "5" ]
+}
+
+@test "run: bad --caps, --user and missing command are usage errors" {
+	run "$CAPAUDIT" run --caps bogus -- true
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"unknown capability 'bogus' in --caps bogus"* ]]
+	run "$CAPAUDIT" run --caps chown --user no-such-user -- true
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--user no-such-user: no such user"* ]]
+	run "$CAPAUDIT" run --caps chown
+	[ "$status" -eq 2 ]
+	run "$CAPAUDIT" run -- true
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"run needs --caps"* ]]
+}
