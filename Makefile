@@ -19,7 +19,7 @@ CFLAGS    ?= -O2 -g
 CFLAGS    += -Wall -Wextra -Wno-unused-parameter -std=gnu11 -D_GNU_SOURCE \
              -DCAPAUDIT_VERSION='"$(VERSION)"' -I$(BUILD) -Ibpf -Iuser -MMD -MP
 LDLIBS    := -lbpf -lelf -lz -lcap -ljansson
-BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Ivmlinux -Ibpf -Wall
+BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -Ivmlinux -Ibpf -Wall
 
 ifeq ($(V),1)
 Q :=

@@ -31,8 +31,8 @@ char LICENSE[] SEC("license") = "GPL";
 #define EPERM  1
 #define EACCES 13
 
-#define CA_VERIFY_FIRST  8
-#define CA_VERIFY_EVERY  64   /* power of two */
+#define CA_VERIFY_FIRST  4
+#define CA_VERIFY_EVERY  256  /* power of two */
 #define CA_MAX_ORDINAL   63
 
 #define PF_KTHREAD       0x00200000 /* include/linux/sched.h */
@@ -87,11 +87,21 @@ struct {
 	__type(value, __u64);
 } overflow SEC(".maps");
 
+/*
+ * One cache slot: a call site as seen from user space (the tag), the full
+ * aggregation key it was last attributed to, and the checks counted here
+ * but not yet added to the agg map. Slots are flushed into agg when
+ * evicted, at exec and thread exit (in the task's own context), and by the
+ * flush iterator at the end of the recording.
+ */
 struct cache_slot {
-	__u64 tag;
-	__s32 stack_id;
+	__u64 tag;       /* 0: empty */
+	struct ca_key key;
+	__u64 count;     /* pending checks (atomic: the iterator may read it) */
+	__u64 last_ns;
 	__u16 hits;
-	__u16 unstable;  /* a re-check found another stack: always walk */
+	__u8 unstable;   /* a re-check found another stack: walk on every hit */
+	__u8 in_agg;     /* key has an agg entry; else flush counts as overflow */
 };
 
 struct task_state {
@@ -113,6 +123,11 @@ struct {
 	__type(key, int);
 	__type(value, struct task_state);
 } tstate SEC(".maps");
+
+/* Set by the loader before running the iterator: 1 flush, 0 only count. */
+int iter_flush = 0;
+/* Written by the iterator when iter_flush is 0: pending checks in slots. */
+__u64 iter_pending = 0;
 
 static __always_inline void stat_add(__u32 idx, __u64 n)
 {
@@ -181,78 +196,61 @@ static __always_inline __u64 mix64(__u64 h, __u64 v)
 	return h ^ (h >> 29);
 }
 
-/* Kernel stack id for this check, from the cache when it can be trusted. */
-static __always_inline __s32 callsite_stack(void *ctx, struct task_state *st, __u64 tag)
+/* Make sure key has an agg entry (metadata of the current task); false
+ * when the map is full. Called on cache misses only. */
+static __always_inline bool agg_ensure(const struct ca_key *key, __u64 now)
 {
-	struct cache_slot *s = &st->slots[tag & (CA_CACHE_SLOTS - 1)];
-	__s32 sid;
+	struct ca_val nv;
 
-	if (s->tag == tag) {
-		__u16 h = s->hits;
-
-		if (h < 0xffff)
-			s->hits = h + 1;
-		if (!s->unstable && h >= CA_VERIFY_FIRST && (h & (CA_VERIFY_EVERY - 1)))
-			return s->stack_id;
-		stat_add(CA_STAT_CACHE_VERIFY, 1);
-		sid = bpf_get_stackid(ctx, &stacks, 0);
-		if (sid >= 0 && sid != s->stack_id) {
-			stat_add(CA_STAT_CACHE_MISMATCH, 1);
-			s->unstable = 1;
-			s->stack_id = sid;
-		}
-	} else {
-		stat_add(CA_STAT_CACHE_MISS, 1);
-		sid = bpf_get_stackid(ctx, &stacks, 0);
-		/* never cache a failed walk: the next check tries again */
-		s->tag = sid >= 0 ? tag : 0;
-		s->stack_id = sid;
-		s->hits = 0;
-		s->unstable = 0;
-	}
-	if (sid < 0)
-		stat_add(CA_STAT_STACK_ERR, 1);
-	return sid;
-}
-
-static __always_inline void count_check(struct ca_key *key)
-{
-	struct ca_val *v, nv;
-	__u64 now = bpf_ktime_get_ns();
-	__u32 slot;
-	__u64 *ov;
-	long err;
-
-	v = bpf_map_lookup_elem(&agg, key);
-	if (v) {
-		__sync_fetch_and_add(&v->count, 1);
-		v->last_ns = now;
-		return;
-	}
+	if (bpf_map_lookup_elem(&agg, key))
+		return true;
 	__builtin_memset(&nv, 0, sizeof(nv));
-	nv.count = 1;
 	nv.first_ns = now;
 	nv.last_ns = now;
 	nv.cgroup_id = bpf_get_current_cgroup_id();
 	nv.uid = (__u32)bpf_get_current_uid_gid();
 	nv.tid = (__u32)bpf_get_current_pid_tgid();
 	bpf_get_current_comm(nv.comm, sizeof(nv.comm));
-	err = bpf_map_update_elem(&agg, key, &nv, BPF_NOEXIST);
-	if (!err)
+	/* -EEXIST: another CPU inserted it first; anything else: full */
+	return bpf_map_update_elem(&agg, key, &nv, BPF_NOEXIST) == 0 ||
+	       bpf_map_lookup_elem(&agg, key) != NULL;
+}
+
+/* Move a slot's pending count into agg (or the overflow counters). */
+static __always_inline void flush_slot(struct cache_slot *s)
+{
+	struct ca_val *v = NULL;
+	__u64 n;
+	__u32 idx;
+	__u64 *ov;
+
+	if (!s->tag || !s->count)
 		return;
-	/* another CPU inserted the same key first */
-	v = bpf_map_lookup_elem(&agg, key);
+	n = __sync_lock_test_and_set(&s->count, 0);
+	if (!n)
+		return;
+	if (s->in_agg)
+		v = bpf_map_lookup_elem(&agg, &s->key);
 	if (v) {
-		__sync_fetch_and_add(&v->count, 1);
-		v->last_ns = now;
+		__sync_fetch_and_add(&v->count, n);
+		if (s->last_ns > v->last_ns)
+			v->last_ns = s->last_ns;
 		return;
 	}
 	/* map full: keep the count, lose only the attribution */
-	stat_add(CA_STAT_MAP_FULL, 1);
-	slot = (__u32)key->cap * 2 + (key->ret ? 1 : 0);
-	ov = bpf_map_lookup_elem(&overflow, &slot);
+	stat_add(CA_STAT_MAP_FULL, n);
+	idx = (__u32)(s->key.cap & CA_MAX_CAP) * 2 + (s->key.ret ? 1 : 0);
+	ov = bpf_map_lookup_elem(&overflow, &idx);
 	if (ov)
-		*ov += 1;
+		*ov += n;
+}
+
+static __always_inline void flush_all(struct task_state *st)
+{
+	int i;
+
+	for (i = 0; i < CA_CACHE_SLOTS; i++)
+		flush_slot(&st->slots[i]);
 }
 
 static __always_inline bool key_eq(const struct ca_key *a, const struct ca_key *b)
@@ -281,47 +279,97 @@ static __always_inline void remember_denied(struct task_state *st, const struct 
 	st->ndenied = n + 1;
 }
 
-/* Common path of every attach mode. flags: CA_F_* known by the hook. */
+/*
+ * Common path of every attach mode. flags: CA_F_* known by the hook.
+ * Hot path (a cache hit not due for a re-check): one task-storage lookup,
+ * register loads, a hash, an atomic add and a coarse clock read.
+ */
 static __always_inline int on_check(void *ctx, struct task_state *st, int cap, int ret, __u16 flags)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
+	struct cache_slot *s;
 	struct pt_regs *regs;
-	struct ca_key key;
-	__u64 tag, ip = 0, a0 = 0, a1 = 0;
-	__s32 nr = -1;
+	__u64 tag, now, ip = 0, a0 = 0, a1 = 0;
+	__s32 nr = -1, sid;
 	__u32 ord;
+	__u16 h;
+	bool hit;
 
-	stat_add(CA_STAT_CHECKS, 1);
 	if (!(task->flags & PF_KTHREAD)) {
 		regs = (struct pt_regs *)bpf_task_pt_regs(task);
-		nr = (__s32)BPF_CORE_READ(regs, orig_ax);
-		ip = BPF_CORE_READ(regs, ip);
-		a0 = BPF_CORE_READ(regs, di);
-		a1 = BPF_CORE_READ(regs, si);
+		nr = (__s32)regs->orig_ax;
+		ip = regs->ip;
+		a0 = regs->di;
+		a1 = regs->si;
 	}
 	ord = st->ordinal;
 	if (ord < CA_MAX_ORDINAL)
 		st->ordinal = ord + 1;
-
 	if (cap < 0 || cap > CA_MAX_CAP)
 		cap = CA_MAX_CAP;
-	key.tgid = task->tgid;
-	key.exec_id = (__u32)task->self_exec_id;
-	key.syscall = nr;
-	key.ret = ret;
-	key.cap = (__u16)cap;
-	key.flags = flags;
 
 	tag = mix64(0, (__u64)(__u32)nr | ((__u64)cap << 32) | ((__u64)flags << 48));
 	tag = mix64(tag, ip);
 	tag = mix64(tag, a0);
 	tag = mix64(tag, a1);
 	tag = mix64(tag, (__u64)(__u32)ret | ((__u64)ord << 32));
-	tag |= 1;  /* 0 marks an empty slot */
-	key.stack_id = callsite_stack(ctx, st, tag);
-	count_check(&key);
+	tag |= 1ULL << 63;  /* 0 marks an empty slot */
+	s = &st->slots[tag & (CA_CACHE_SLOTS - 1)];
+	now = bpf_ktime_get_ns();
+
+	hit = s->tag == tag;
+	if (hit) {
+		h = s->hits;
+		if (h < 0xffff)
+			s->hits = h + 1;
+		if (!s->unstable && h >= CA_VERIFY_FIRST && (h & (CA_VERIFY_EVERY - 1))) {
+			__sync_fetch_and_add(&s->count, 1);
+			s->last_ns = now;
+			goto out;
+		}
+		stat_add(CA_STAT_CACHE_VERIFY, 1);
+	} else {
+		stat_add(CA_STAT_CACHE_MISS, 1);
+	}
+
+	/* the only place that walks the stack: one call site in the program,
+	 * so the program's own frame never makes two walks differ */
+	sid = bpf_get_stackid(ctx, &stacks, 0);
+	if (sid < 0)
+		stat_add(CA_STAT_STACK_ERR, 1);
+
+	if (hit && (sid == s->key.stack_id || sid < 0)) {
+		__sync_fetch_and_add(&s->count, 1);   /* confirmed, or no better stack */
+		s->last_ns = now;
+		goto out;
+	}
+	if (hit) {
+		/* another call site behind the same tag: split it off, and from
+		 * now on walk the stack on every hit of this slot (unless the
+		 * cached key had no stack at all: that is an upgrade) */
+		if (s->key.stack_id >= 0) {
+			stat_add(CA_STAT_CACHE_MISMATCH, 1);
+			s->unstable = 1;
+		}
+	} else {
+		s->hits = 0;
+		s->unstable = 0;
+	}
+	flush_slot(s);
+	s->tag = tag;
+	s->key.tgid = task->tgid;
+	s->key.exec_id = (__u32)task->self_exec_id;
+	s->key.stack_id = sid;
+	s->key.syscall = nr;
+	s->key.ret = ret;
+	s->key.cap = (__u16)cap;
+	s->key.flags = flags;
+	s->in_agg = agg_ensure(&s->key, now);
+	s->last_ns = now;
+	__sync_fetch_and_add(&s->count, 1);
+out:
 	if (ret && nr >= 0)
-		remember_denied(st, &key);
+		remember_denied(st, &s->key);
 	return 0;
 }
 
@@ -475,12 +523,14 @@ int BPF_PROG(sched_process_exec, struct task_struct *p, pid_t old_pid, struct li
 	struct task_state *st;
 	struct ca_event *e;
 
-	if (!tgid_followed(p->tgid))
-		return 0;
 	/* the old image's user addresses mean nothing now */
 	st = bpf_task_storage_get(&tstate, p, 0, 0);
-	if (st)
+	if (st) {
+		flush_all(st);
 		__builtin_memset(st->slots, 0, sizeof(st->slots));
+	}
+	if (!tgid_followed(p->tgid))
+		return 0;
 	e = new_event(CA_EV_EXEC, p);
 	if (!e)
 		return 0;
@@ -493,9 +543,13 @@ int BPF_PROG(sched_process_exec, struct task_struct *p, pid_t old_pid, struct li
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(sched_process_exit, struct task_struct *p)
 {
+	struct task_state *st = bpf_task_storage_get(&tstate, p, 0, 0);
 	__u32 tgid = p->tgid;
 	struct ca_event *e;
 
+	/* every thread: its storage goes with it, its pending counts must not */
+	if (st)
+		flush_all(st);
 	if (BPF_CORE_READ(p, signal, live.counter) != 0 || !tgid_followed(tgid))
 		return 0;  /* other threads live on, or not ours */
 	e = new_event(CA_EV_EXIT, p);
@@ -505,5 +559,32 @@ int BPF_PROG(sched_process_exit, struct task_struct *p)
 	}
 	if (!cfg_all)
 		bpf_map_delete_elem(&procs, &tgid);
+	return 0;
+}
+
+/*
+ * Run by the loader (bpf_iter_create) over every task: with iter_flush set,
+ * move all pending counts into agg (at the end, after the check hooks are
+ * detached); without, only add them up in iter_pending (live status).
+ */
+SEC("iter/task")
+int flush_tasks(struct bpf_iter__task *ctx)
+{
+	struct task_struct *task = ctx->task;
+	struct task_state *st;
+	int i;
+
+	if (!task)
+		return 0;
+	st = bpf_task_storage_get(&tstate, task, 0, 0);
+	if (!st)
+		return 0;
+	if (iter_flush) {
+		flush_all(st);
+		return 0;
+	}
+	for (i = 0; i < CA_CACHE_SLOTS; i++)
+		if (st->slots[i].tag)
+			iter_pending += st->slots[i].count;
 	return 0;
 }

@@ -241,6 +241,7 @@ static int collect_one(void *ctx, const struct ca_key *k, const struct ca_val *v
 	c->first_ns = to_epoch(s, v->first_ns);
 	c->last_ns = to_epoch(s, v->last_ns);
 	c->sys_failed = v->sys_failed;
+	s->rec.hdr.checks += v->count;
 	if (k->stack_id < 0) {
 		snprintf(frame, sizeof(frame), "stack not captured: %s", strerror(-k->stack_id));
 		c->stack_error = xstrdup(frame);
@@ -289,7 +290,6 @@ static void collect(struct session *s)
 	ksyms_free(cc.ks);
 
 	tracer_stats(&s->tr, st);
-	s->rec.hdr.checks = st[CA_STAT_CHECKS];
 	s->rec.hdr.lost.map_full = st[CA_STAT_MAP_FULL];
 	s->rec.hdr.lost.ringbuf_full = st[CA_STAT_RINGBUF_FULL];
 	s->rec.hdr.lost.stack_errors = st[CA_STAT_STACK_ERR];
@@ -308,6 +308,7 @@ static void collect(struct session *s)
 		o->cap = (int)(i / 2);
 		o->denied = i % 2;
 		o->count = ov[i];
+		s->rec.hdr.checks += ov[i];
 	}
 }
 
@@ -559,13 +560,33 @@ static int finish_file(FILE *f, const char *tmp, const char *out, const struct r
 
 /* ---- the recording loop ------------------------------------------------- */
 
+static int add_count(void *ctx, const struct ca_key *k, const struct ca_val *v)
+{
+	*(uint64_t *)ctx += v->count;
+	return 0;
+}
+
+/* Checks counted so far: flushed into agg, plus pending in the caches. */
+static uint64_t checks_so_far(struct session *s)
+{
+	struct sum { uint64_t n; } sum = { 0 };
+	uint64_t ov[CA_OVERFLOW_SLOTS];
+	size_t i;
+
+	tracer_foreach_check(&s->tr, add_count, &sum);
+	tracer_overflow(&s->tr, ov);
+	for (i = 0; i < CA_OVERFLOW_SLOTS; i++)
+		sum.n += ov[i];
+	return sum.n + tracer_pending(&s->tr);
+}
+
 static void status_line(struct session *s, bool final)
 {
 	uint64_t st[CA_STAT_NR];
 
 	tracer_stats(&s->tr, st);
 	fprintf(stderr, "\rcapaudit: recording (%s): %llu checks, %zu processes, %llu lost\033[K%s",
-		attach_mode_name(s->tr.mode), (unsigned long long)st[CA_STAT_CHECKS],
+		attach_mode_name(s->tr.mode), (unsigned long long)checks_so_far(s),
 		s->rec.nprocs,
 		(unsigned long long)(st[CA_STAT_MAP_FULL] + st[CA_STAT_RINGBUF_FULL] +
 				     st[CA_STAT_PROC_FULL]),
@@ -761,7 +782,7 @@ int record_run(struct rec_opts *op, int all_argc, char **all_argv)
 
 	run_loop(&s);
 
-	tracer_detach(&s.tr);
+	tracer_stop(&s.tr);
 	tracer_poll(&s.tr, 0);   /* events that raced with the end */
 	if (s.child > 0 && !s.child_done) {
 		/* still running after the grace period: leave it, but say so */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "capaudit.skel.h"
@@ -40,6 +41,9 @@ static void choose_programs(struct capaudit_bpf *s, enum attach_mode m)
 	bpf_program__set_autoload(s->progs.fexit_cap_capable, m == ATTACH_FEXIT);
 	bpf_program__set_autoload(s->progs.kprobe_cap_capable, m == ATTACH_KPROBE);
 	bpf_program__set_autoload(s->progs.kretprobe_cap_capable, m == ATTACH_KPROBE);
+	/* attached by hand (bpf_program__attach_iter), not by the skeleton */
+	bpf_program__set_autoattach(s->progs.flush_tasks, false);
+	if (getenv("CA_NO_SYSEXIT")) bpf_program__set_autoload(s->progs.sys_exit, false);
 }
 
 /* A short reason for a load/attach failure, in the user's terms. */
@@ -142,6 +146,12 @@ int tracer_start(struct tracer *t, const struct tracer_cfg *cfg, tracer_event_fn
 			return -1;
 		}
 	}
+	t->iter = bpf_program__attach_iter(t->skel->progs.flush_tasks, NULL);
+	if (!t->iter) {
+		snprintf(err, errlen, "iter/task: %s", strerror(errno));
+		tracer_close(t);
+		return -1;
+	}
 	t->rb = ring_buffer__new(bpf_map__fd(t->skel->maps.events), rb_cb, t, NULL);
 	if (!t->rb) {
 		snprintf(err, errlen, "ring buffer: %s", strerror(errno));
@@ -212,10 +222,58 @@ void tracer_overflow(struct tracer *t, uint64_t out[CA_OVERFLOW_SLOTS])
 	percpu_sum(t->skel->maps.overflow, CA_OVERFLOW_SLOTS, out);
 }
 
-void tracer_detach(struct tracer *t)
+/* Run the task iterator once, flushing or only adding up pending counts. */
+static int run_iter(struct tracer *t, int flush)
 {
-	if (t->skel)
-		capaudit_bpf__detach(t->skel);
+	char buf[64];
+	ssize_t n;
+	int fd;
+
+	if (!t->iter)
+		return -1;
+	t->skel->bss->iter_flush = flush;
+	t->skel->bss->iter_pending = 0;
+	fd = bpf_iter_create(bpf_link__fd(t->iter));
+	if (fd < 0)
+		return -1;
+	while ((n = read(fd, buf, sizeof(buf))) > 0 || (n < 0 && errno == EINTR))
+		;
+	close(fd);
+	return n < 0 ? -1 : 0;
+}
+
+uint64_t tracer_pending(struct tracer *t)
+{
+	return run_iter(t, 0) ? 0 : t->skel->bss->iter_pending;
+}
+
+static void drop_link(struct bpf_link **l)
+{
+	bpf_link__destroy(*l);
+	*l = NULL;
+}
+
+void tracer_stop(struct tracer *t)
+{
+	struct capaudit_bpf *s = t->skel;
+	struct timespec settle = { 0, 20 * 1000 * 1000 };
+
+	if (!s)
+		return;
+	drop_link(&s->links.tp_btf_cap_capable);
+	drop_link(&s->links.tp_cap_capable);
+	drop_link(&s->links.fexit_cap_capable);
+	drop_link(&s->links.kprobe_cap_capable);
+	drop_link(&s->links.kretprobe_cap_capable);
+	drop_link(&s->links.sys_exit);
+	drop_link(&s->links.sched_process_fork);
+	drop_link(&s->links.sched_process_exec);
+	/* programs already running on another CPU finish within microseconds;
+	 * the exit hook stays, so threads exiting now still flush themselves */
+	nanosleep(&settle, NULL);
+	run_iter(t, 1);
+	capaudit_bpf__detach(s);
+	drop_link(&t->iter);
 }
 
 int tracer_foreach_check(struct tracer *t,
@@ -256,6 +314,7 @@ int tracer_stack(struct tracer *t, int32_t id, uint64_t ips[CA_STACK_DEPTH])
 
 void tracer_close(struct tracer *t)
 {
+	drop_link(&t->iter);
 	ring_buffer__free(t->rb);
 	t->rb = NULL;
 	if (t->skel)

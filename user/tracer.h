@@ -14,6 +14,7 @@
 
 struct capaudit_bpf;
 struct ring_buffer;
+struct bpf_link;
 
 struct tracer_cfg {
 	enum attach_mode mode;   /* ATTACH_AUTO tries attach_auto_order */
@@ -27,6 +28,7 @@ typedef int (*tracer_event_fn)(void *ctx, const struct ca_event *e);
 struct tracer {
 	struct capaudit_bpf *skel;
 	struct ring_buffer *rb;
+	struct bpf_link *iter;   /* flush_tasks iterator */
 	enum attach_mode mode;   /* the mode that attached */
 	tracer_event_fn on_event;
 	void *ctx;
@@ -43,8 +45,14 @@ int tracer_follow(struct tracer *t, uint32_t tgid);
 size_t tracer_followed(struct tracer *t);
 int tracer_poll(struct tracer *t, int timeout_ms);
 void tracer_stats(struct tracer *t, uint64_t out[CA_STAT_NR]);
-/* Stop the hooks; maps stay readable. Idempotent. */
-void tracer_detach(struct tracer *t);
+/* Checks counted in the per-task caches, not yet in the agg map. */
+uint64_t tracer_pending(struct tracer *t);
+/*
+ * End of recording: detach the capability, syscall and fork/exec hooks,
+ * let programs in flight finish, move every task's pending counts into
+ * the agg map, then detach the rest. Maps stay readable. Idempotent.
+ */
+void tracer_stop(struct tracer *t);
 /* Iterate every aggregated check. */
 int tracer_foreach_check(struct tracer *t,
 			 int (*fn)(void *ctx, const struct ca_key *k, const struct ca_val *v),
