@@ -15,10 +15,13 @@ LLVM_STRIP ?= llvm-strip
 ARCH      := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/')
 VERSION   := 0.1.0
 
+CXX       ?= g++
 CFLAGS    ?= -O2 -g
 CFLAGS    += -Wall -Wextra -Wno-unused-parameter -std=gnu11 -D_GNU_SOURCE \
              -DCAPAUDIT_VERSION='"$(VERSION)"' -I$(BUILD) -Ibpf -Iuser -MMD -MP
-LDLIBS    := -lbpf -lelf -lz -lcap -ljansson
+CXXFLAGS  ?= -O2 -g
+CXXFLAGS  += -Wall -Wextra -Wno-unused-parameter -std=c++17 -D_GNU_SOURCE -Iuser -MMD -MP
+LDLIBS    := -lbpf -lelf -lz -lcap -ljansson -lsimdjson
 BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -Ivmlinux -Ibpf -Wall
 
 ifeq ($(V),1)
@@ -34,25 +37,27 @@ ANALYSIS_SRCS := user/recfile.c user/report.c user/callsite.c user/capnames.c \
                  user/syscalls.c user/util.c user/output.c user/output_text.c \
                  user/output_json.c user/output_emit.c user/jsonutil.c user/ksyms.c user/cli.c \
                  user/suggest.c user/kfacts.c user/attach.c user/baseline.c user/check.c \
-                 user/output_ci.c
+                 user/output_ci.c user/recfile_read.cpp
 # Loader and CLI.
 LOADER_SRCS   := user/main.c user/record.c user/report_cmd.c user/tracer.c user/probe.c user/procinfo.c \
                  user/ksyms_iter.c user/privs.c user/doctor.c user/launch.c user/run_cmd.c user/check_cmd.c
 UNIT_SRCS     := $(wildcard tests/unit/*.c)
 
-ANALYSIS_OBJS := $(ANALYSIS_SRCS:%.c=$(BUILD)/%.o)
+ANALYSIS_OBJS := $(patsubst %.cpp,$(BUILD)/%.o,$(ANALYSIS_SRCS:%.c=$(BUILD)/%.o))
 LOADER_OBJS   := $(LOADER_SRCS:%.c=$(BUILD)/%.o)
 UNIT_OBJS     := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
 
-.PHONY: all deps demo test install clean
+.PHONY: all deps demo test install bench clean
 all: $(BUILD)/capaudit
 
 deps:
 	$(Q)tools/deps.sh
 
+# -g for BTF; DWARF is then stripped (.BTF and .BTF.ext stay, CO-RE works)
 $(BUILD)/%.bpf.o: bpf/%.bpf.c bpf/capaudit.h vmlinux/vmlinux.h | $(BUILD)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+	$(Q)$(LLVM_STRIP) -g $@
 
 $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
@@ -61,6 +66,11 @@ $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 $(BUILD)/syscall_table.h: tools/gen-syscalls.sh | $(BUILD)
 	$(call msg,GEN,$@)
 	$(Q)tools/gen-syscalls.sh > $@.tmp && mv $@.tmp $@
+
+# Named explicitly, so that make never treats them as disposable intermediates.
+$(BUILD)/capaudit.skel.h: $(BUILD)/capaudit.bpf.o
+$(BUILD)/ksyms.skel.h: $(BUILD)/ksyms.bpf.o
+$(BUILD)/bench_empty.skel.h: $(BUILD)/bench_empty.bpf.o
 
 # Objects that include generated headers must wait for them.
 $(BUILD)/user/tracer.o: $(BUILD)/capaudit.skel.h
@@ -72,9 +82,15 @@ $(BUILD)/%.o: %.c | $(BUILD)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
+$(BUILD)/%.o: %.cpp | $(BUILD)
+	$(call msg,CXX,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CXX) $(CXXFLAGS) -c $< -o $@
+
+# linked by the C++ driver: the record reader uses simdjson (C++)
 $(BUILD)/capaudit: $(LOADER_OBJS) $(ANALYSIS_OBJS)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
+	$(Q)$(CXX) $(CFLAGS) $^ $(LDLIBS) -o $@
 
 # Example workloads (the demo, and programs the end-to-end tests run).
 EXAMPLES := $(BUILD)/demo-workload $(BUILD)/set-pid $(BUILD)/bpf-ops
@@ -84,7 +100,7 @@ $(EXAMPLES): $(BUILD)/%: examples/%.c | $(BUILD)
 
 $(BUILD)/unit-tests: $(UNIT_OBJS) $(ANALYSIS_OBJS)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) $^ -lcap -ljansson -o $@
+	$(Q)$(CXX) $(CFLAGS) $^ -lcap -ljansson -lsimdjson -o $@
 
 $(BUILD):
 	$(Q)mkdir -p $@
@@ -97,6 +113,21 @@ test: deps
 	$(Q)$(MAKE) --no-print-directory all $(BUILD)/unit-tests $(EXAMPLES)
 	$(Q)tools/run-tests.sh
 
+# make bench: ratios measured in one run (tools/bench/bench.c); BENCH_QUICK=1
+# keeps it under 45 s.
+$(BUILD)/bench-workload: tools/bench/workload.c | $(BUILD)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $< -o $@
+
+$(BUILD)/tools/bench/bench.o: $(BUILD)/bench_empty.skel.h
+$(BUILD)/bench: $(BUILD)/tools/bench/bench.o $(ANALYSIS_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CXX) $(CFLAGS) $^ $(LDLIBS) -o $@
+
+bench: deps
+	$(Q)$(MAKE) --no-print-directory all $(BUILD)/bench $(BUILD)/bench-workload
+	$(Q)$(BUILD)/bench
+
 # Installs capaudit with file capabilities cap_bpf,cap_perfmon+ep, so that
 # users allowed to run it record without root (SETCAP= to skip).
 PREFIX ?= /usr/local
@@ -108,7 +139,5 @@ install: $(BUILD)/capaudit
 
 clean:
 	$(Q)rm -rf $(BUILD)
-
-.SECONDARY:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

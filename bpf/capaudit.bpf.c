@@ -1,24 +1,43 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * capaudit's kernel side: count every capability check made by the traced
- * processes, keyed by (process, capability, verdict, kernel stack, syscall).
+ * processes, keyed by (process image, capability, verdict, kernel stack,
+ * syscall) in the agg hash map.
  *
  * One hook on cap_capable() is attached, chosen by the loader:
  *   tp_btf/cap_capable                 trace event, Linux 6.14+ (preferred)
  *   tracepoint/capability/cap_capable  same event through tracefs
  *   fexit/cap_capable                  BPF trampolines (older kernels)
  *   kprobe + kretprobe on cap_capable  anything with kprobes
- * plus sched_process_{fork,exec,exit} to follow the process tree and
- * sys_exit to delimit syscalls.
+ * plus sched_process_{fork,exec,exit} to follow the process tree, and, with
+ * --syscall-results, sys_exit to learn how syscalls with a denied check
+ * ended.
  *
- * Cost: walking the kernel stack (bpf_get_stackid) costs about ten times the
- * syscall itself, so it is done only on a miss of a small per-task cache
- * keyed by (syscall, user ip, first two syscall args, cap, verdict, ordinal
- * of the check within the syscall). Hits are re-checked by walking the stack
- * for the first CA_VERIFY_FIRST hits of a slot and every CA_VERIFY_EVERY-th
- * after; a slot whose re-check finds another stack walks the stack on every
- * hit from then on, so a key that leads to two call sites is split, never
- * merged. Counts never depend on the cache: every check increments its key.
+ * Cost (docs/performance.md): walking the kernel stack (bpf_get_stackid)
+ * costs about ten times the syscall itself, and a hash-map update or a
+ * task-storage lookup per check costs as much as an empty program. So the
+ * hot path is a per-CPU, direct-mapped cache of call sites (the per-CPU
+ * array lookup is inlined by the verifier): a slot is tagged by (thread,
+ * program image, syscall, user ip, first two syscall arguments, capability,
+ * verdict, flags) and holds the agg key it was attributed to and a pending
+ * count. A hit is an increment. A miss walks the stack, makes sure the agg
+ * entry exists, moves the evicted slot's count into agg. Hits are re-checked
+ * by walking the stack on the first CA_VERIFY_FIRST hits of a slot and every
+ * 256th after (every hit with --exact-stacks); a slot whose re-check finds
+ * another stack is split (the new call site gets its own agg entry) and
+ * walks the stack on every hit from then on. One syscall can reach one
+ * capability from two call sites with the same tag (clone3: the mm copy's
+ * noaudit CAP_SYS_ADMIN checks, then alloc_pid's): the first 64 hits catch
+ * such pairs that recur; a site that first shows up later is caught at a
+ * re-check, and until then counted at the cached site (docs/performance.md). Counts never depend on the cache: pending counts
+ * are added to agg on eviction, and by the loader from every CPU's cache
+ * after the hooks are detached.
+ *
+ * A tracepoint or kprobe program runs with preemption disabled and is not
+ * re-entered on its CPU, so a CPU's cache has one writer at a time. fexit
+ * programs run preemptible: the kernel skips (and counts in the program's
+ * recursion_misses) a run that would nest on the same CPU; the loader
+ * reports those as lost.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -31,9 +50,8 @@ char LICENSE[] SEC("license") = "GPL";
 #define EPERM  1
 #define EACCES 13
 
-#define CA_VERIFY_FIRST  4
-#define CA_VERIFY_EVERY  256  /* power of two */
-#define CA_MAX_ORDINAL   63
+#define CA_VERIFY_FIRST  64   /* hits of a new slot that are all re-checked */
+#define CA_TIME_EVERY    16   /* last_ns is refreshed every 16th hit: a clock read costs ~30 ns */
 
 #define PF_KTHREAD       0x00200000 /* include/linux/sched.h */
 
@@ -44,6 +62,10 @@ char LICENSE[] SEC("license") = "GPL";
 /* Set by the loader before load. */
 const volatile bool cfg_all = false;   /* -a: every process but our own */
 const volatile __u32 self_tgid = 0;
+const volatile bool track_results = false;  /* --syscall-results */
+/* After the first CA_VERIFY_FIRST hits, re-check when (hits & verify_mask)
+ * is 0: 255 re-checks every 256th hit; 0 (--exact-stacks) every hit. */
+const volatile __u16 verify_mask = 255;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -54,7 +76,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
-	__uint(max_entries, 16384);
+	__uint(max_entries, CA_STACK_ENTRIES);
 	__uint(key_size, sizeof(__u32));
 	__uint(value_size, CA_STACK_DEPTH * sizeof(__u64));
 } stacks SEC(".maps");
@@ -66,6 +88,14 @@ struct {
 	__type(key, __u32);
 	__type(value, __u8);
 } procs SEC(".maps");
+
+/* Program images (tgid -> exec_id) already announced with CA_EV_FIRST. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 65536);
+	__type(key, __u32);
+	__type(value, __u32);
+} seen SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -87,34 +117,20 @@ struct {
 	__type(value, __u64);
 } overflow SEC(".maps");
 
-/*
- * One cache slot: a call site as seen from user space (the tag), the full
- * aggregation key it was last attributed to, and the checks counted here
- * but not yet added to the agg map. Slots are flushed into agg when
- * evicted, at exec and thread exit (in the task's own context), and by the
- * flush iterator at the end of the recording.
- */
-struct cache_slot {
-	__u64 tag;       /* 0: empty */
-	struct ca_key key;
-	__u64 count;     /* pending checks (atomic: the iterator may read it) */
-	__u64 last_ns;
-	__u16 hits;
-	__u8 unstable;   /* a re-check found another stack: walk on every hit */
-	__u8 in_agg;     /* key has an agg entry; else flush counts as overflow */
-};
+/* The call-site cache: one struct ca_cache per CPU (capaudit.h). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ca_cache);
+} cache SEC(".maps");
 
+/* --syscall-results: the denied checks of a task's current syscall, so
+ * that sys_exit learns whether it then failed with EPERM/EACCES. Only
+ * tasks with a denied check get this state. */
 struct task_state {
-	__u32 ordinal;   /* checks so far in the current syscall */
-	__u32 ndenied;   /* entries used in denied[] */
-	/* denied checks of the current syscall: sys_exit learns whether the
-	 * syscall then failed with EPERM/EACCES (blocking) or not (advisory) */
+	__u32 ndenied;
 	struct ca_key denied[CA_DENIED_PER_SYSCALL];
-	/* kprobe mode: the entry probe's arguments, for the return probe */
-	__u32 kp_pending;
-	__s32 kp_cap;
-	__u32 kp_flags;
-	struct cache_slot slots[CA_CACHE_SLOTS];
 };
 
 struct {
@@ -124,10 +140,18 @@ struct {
 	__type(value, struct task_state);
 } tstate SEC(".maps");
 
-/* Set by the loader before running the iterator: 1 flush, 0 only count. */
-int iter_flush = 0;
-/* Written by the iterator when iter_flush is 0: pending checks in slots. */
-__u64 iter_pending = 0;
+/* kprobe mode: the entry probe's arguments, for the return probe. */
+struct kp_args {
+	__s32 cap;
+	__u32 flags;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);
+	__type(value, struct kp_args);
+} kprobe_args SEC(".maps");
 
 static __always_inline void stat_add(__u32 idx, __u64 n)
 {
@@ -146,47 +170,32 @@ static __always_inline bool tgid_followed(__u32 tgid)
 	return bpf_map_lookup_elem(&procs, &tgid) != NULL;
 }
 
-static __always_inline void emit_first(struct task_struct *task)
+/* Tell user space about a program image it may not know yet (-p targets
+ * that existed before, -a). Once per (tgid, exec_id); cache misses only. */
+static __always_inline void announce(struct task_struct *task, __u32 tgid, __u32 exec_id)
 {
-	struct ca_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	__u32 *known = bpf_map_lookup_elem(&seen, &tgid);
+	struct ca_event *e;
 
+	if (known && *known == exec_id)
+		return;
+	bpf_map_update_elem(&seen, &tgid, &exec_id, BPF_ANY);
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
 		stat_add(CA_STAT_RINGBUF_FULL, 1);
 		return;
 	}
 	__builtin_memset(e, 0, sizeof(*e));
 	e->type = CA_EV_FIRST;
-	e->tgid = BPF_CORE_READ(task, tgid);
-	e->tid = BPF_CORE_READ(task, pid);
+	e->tgid = tgid;
+	e->tid = task->pid;
 	e->ppid = BPF_CORE_READ(task, real_parent, tgid);
-	e->exec_id = (__u32)BPF_CORE_READ(task, self_exec_id);
+	e->exec_id = exec_id;
 	e->uid = (__u32)bpf_get_current_uid_gid();
 	e->ts_ns = bpf_ktime_get_ns();
 	e->cgroup_id = bpf_get_current_cgroup_id();
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
 	bpf_ringbuf_submit(e, 0);
-}
-
-/*
- * The state of the current task if it is traced, creating it on the first
- * check of a thread that belongs to a followed process. A task without state
- * costs one procs lookup per check.
- */
-static __always_inline struct task_state *traced_state(struct task_struct *task)
-{
-	struct task_state *st;
-	__u32 tgid;
-
-	st = bpf_task_storage_get(&tstate, task, 0, 0);
-	if (st)
-		return st;
-	tgid = BPF_CORE_READ(task, tgid);
-	if (!tgid_followed(tgid))
-		return NULL;
-	st = bpf_task_storage_get(&tstate, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (st)
-		emit_first(task);
-	return st;
 }
 
 static __always_inline __u64 mix64(__u64 h, __u64 v)
@@ -217,40 +226,29 @@ static __always_inline bool agg_ensure(const struct ca_key *key, __u64 now)
 }
 
 /* Move a slot's pending count into agg (or the overflow counters). */
-static __always_inline void flush_slot(struct cache_slot *s)
+static __always_inline void flush_slot(struct ca_slot *s)
 {
 	struct ca_val *v = NULL;
-	__u64 n;
 	__u32 idx;
 	__u64 *ov;
 
 	if (!s->tag || !s->count)
 		return;
-	n = __sync_lock_test_and_set(&s->count, 0);
-	if (!n)
-		return;
 	if (s->in_agg)
 		v = bpf_map_lookup_elem(&agg, &s->key);
 	if (v) {
-		__sync_fetch_and_add(&v->count, n);
+		__sync_fetch_and_add(&v->count, s->count);
 		if (s->last_ns > v->last_ns)
 			v->last_ns = s->last_ns;
-		return;
+	} else {
+		/* map full: keep the count, lose only the attribution */
+		stat_add(CA_STAT_MAP_FULL, s->count);
+		idx = (__u32)(s->key.cap & CA_MAX_CAP) * 2 + (s->key.ret ? 1 : 0);
+		ov = bpf_map_lookup_elem(&overflow, &idx);
+		if (ov)
+			*ov += s->count;
 	}
-	/* map full: keep the count, lose only the attribution */
-	stat_add(CA_STAT_MAP_FULL, n);
-	idx = (__u32)(s->key.cap & CA_MAX_CAP) * 2 + (s->key.ret ? 1 : 0);
-	ov = bpf_map_lookup_elem(&overflow, &idx);
-	if (ov)
-		*ov += n;
-}
-
-static __always_inline void flush_all(struct task_state *st)
-{
-	int i;
-
-	for (i = 0; i < CA_CACHE_SLOTS; i++)
-		flush_slot(&st->slots[i]);
+	s->count = 0;
 }
 
 static __always_inline bool key_eq(const struct ca_key *a, const struct ca_key *b)
@@ -260,11 +258,18 @@ static __always_inline bool key_eq(const struct ca_key *a, const struct ca_key *
 	       a->flags == b->flags;
 }
 
-/* Only denied checks pay for this; granted ones never get here. */
-static __always_inline void remember_denied(struct task_state *st, const struct ca_key *key)
+/* --syscall-results: only denied checks pay for this. */
+static __always_inline void remember_denied(struct task_struct *task, const struct ca_key *key)
 {
-	__u32 i, n = st->ndenied;
+	struct task_state *st;
+	__u32 i, n;
 
+	st = bpf_task_storage_get(&tstate, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!st) {
+		stat_add(CA_STAT_RESULT_LOST, 1);
+		return;
+	}
+	n = st->ndenied;
 	for (i = 0; i < CA_DENIED_PER_SYSCALL; i++) {
 		if (i >= n)
 			break;
@@ -281,20 +286,27 @@ static __always_inline void remember_denied(struct task_state *st, const struct 
 
 /*
  * Common path of every attach mode. flags: CA_F_* known by the hook.
- * Hot path (a cache hit not due for a re-check): one task-storage lookup,
- * register loads, a hash, an atomic add and a coarse clock read.
+ * Hot path (a hit not due for a re-check): an inlined per-CPU lookup,
+ * register loads, a hash and an increment.
  */
-static __always_inline int on_check(void *ctx, struct task_state *st, int cap, int ret, __u16 flags)
+static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	struct cache_slot *s;
+	__u32 zero = 0, tgid, tid, exec_id;
+	struct ca_cache *c;
+	struct ca_slot *s;
 	struct pt_regs *regs;
 	__u64 tag, now, ip = 0, a0 = 0, a1 = 0;
 	__s32 nr = -1, sid;
-	__u32 ord;
 	__u16 h;
 	bool hit;
 
+	c = bpf_map_lookup_elem(&cache, &zero);
+	if (!c)
+		return 0;
+	tgid = task->tgid;
+	tid = task->pid;
+	exec_id = (__u32)task->self_exec_id;
 	if (!(task->flags & PF_KTHREAD)) {
 		regs = (struct pt_regs *)bpf_task_pt_regs(task);
 		nr = (__s32)regs->orig_ax;
@@ -302,36 +314,39 @@ static __always_inline int on_check(void *ctx, struct task_state *st, int cap, i
 		a0 = regs->di;
 		a1 = regs->si;
 	}
-	ord = st->ordinal;
-	if (ord < CA_MAX_ORDINAL)
-		st->ordinal = ord + 1;
 	if (cap < 0 || cap > CA_MAX_CAP)
 		cap = CA_MAX_CAP;
 
-	tag = mix64(0, (__u64)(__u32)nr | ((__u64)cap << 32) | ((__u64)flags << 48));
+	tag = mix64((__u64)tid << 32 | exec_id,
+		    (__u64)(__u32)nr | ((__u64)cap << 32) | ((__u64)flags << 48));
 	tag = mix64(tag, ip);
 	tag = mix64(tag, a0);
 	tag = mix64(tag, a1);
-	tag = mix64(tag, (__u64)(__u32)ret | ((__u64)ord << 32));
+	tag = mix64(tag, (__u64)(__u32)ret);
 	tag |= 1ULL << 63;  /* 0 marks an empty slot */
-	s = &st->slots[tag & (CA_CACHE_SLOTS - 1)];
-	now = bpf_ktime_get_ns();
+	s = &c->slots[tag & (CA_CACHE_SLOTS - 1)];
 
 	hit = s->tag == tag;
 	if (hit) {
 		h = s->hits;
 		if (h < 0xffff)
 			s->hits = h + 1;
-		if (!s->unstable && h >= CA_VERIFY_FIRST && (h & (CA_VERIFY_EVERY - 1))) {
-			__sync_fetch_and_add(&s->count, 1);
-			s->last_ns = now;
+		if (!s->unstable && h >= CA_VERIFY_FIRST && (h & verify_mask)) {
+			s->count++;
+			if (!(h & (CA_TIME_EVERY - 1)))
+				s->last_ns = bpf_ktime_get_ns();
 			goto out;
 		}
 		stat_add(CA_STAT_CACHE_VERIFY, 1);
 	} else {
+		/* only followed processes take a slot */
+		if (!tgid_followed(tgid))
+			return 0;
 		stat_add(CA_STAT_CACHE_MISS, 1);
+		announce(task, tgid, exec_id);
 	}
 
+	now = bpf_ktime_get_ns();
 	/* the only place that walks the stack: one call site in the program,
 	 * so the program's own frame never makes two walks differ */
 	sid = bpf_get_stackid(ctx, &stacks, 0);
@@ -339,7 +354,7 @@ static __always_inline int on_check(void *ctx, struct task_state *st, int cap, i
 		stat_add(CA_STAT_STACK_ERR, 1);
 
 	if (hit && (sid == s->key.stack_id || sid < 0)) {
-		__sync_fetch_and_add(&s->count, 1);   /* confirmed, or no better stack */
+		s->count++;   /* confirmed, or no better stack to offer */
 		s->last_ns = now;
 		goto out;
 	}
@@ -357,8 +372,8 @@ static __always_inline int on_check(void *ctx, struct task_state *st, int cap, i
 	}
 	flush_slot(s);
 	s->tag = tag;
-	s->key.tgid = task->tgid;
-	s->key.exec_id = (__u32)task->self_exec_id;
+	s->key.tgid = tgid;
+	s->key.exec_id = exec_id;
 	s->key.stack_id = sid;
 	s->key.syscall = nr;
 	s->key.ret = ret;
@@ -366,10 +381,10 @@ static __always_inline int on_check(void *ctx, struct task_state *st, int cap, i
 	s->key.flags = flags;
 	s->in_agg = agg_ensure(&s->key, now);
 	s->last_ns = now;
-	__sync_fetch_and_add(&s->count, 1);
+	s->count = 1;
 out:
-	if (ret && nr >= 0)
-		remember_denied(st, &s->key);
+	if (ret && nr >= 0 && track_results)
+		remember_denied(task, &s->key);
 	return 0;
 }
 
@@ -389,64 +404,53 @@ SEC("tp_btf/cap_capable")
 int BPF_PROG(tp_btf_cap_capable, const struct cred *cred, struct user_namespace *target_ns,
 	     const struct user_namespace *capable_ns, int cap, int ret)
 {
-	struct task_state *st = traced_state(bpf_get_current_task_btf());
-
-	if (!st)
-		return 0;
-	return on_check(ctx, st, cap, ret, ns_flag(target_ns));
+	return on_check(ctx, cap, ret, ns_flag(target_ns));
 }
 
 SEC("tracepoint/capability/cap_capable")
 int tp_cap_capable(struct trace_event_raw_cap_capable *ctx)
 {
-	struct task_state *st = traced_state(bpf_get_current_task_btf());
-
-	if (!st)
-		return 0;
-	return on_check(ctx, st, ctx->cap, ctx->ret, ns_flag(ctx->target_ns));
+	return on_check(ctx, ctx->cap, ctx->ret, ns_flag(ctx->target_ns));
 }
 
 SEC("fexit/cap_capable")
 int BPF_PROG(fexit_cap_capable, const struct cred *cred, struct user_namespace *ns, int cap,
 	     unsigned int opts, int ret)
 {
-	struct task_state *st = traced_state(bpf_get_current_task_btf());
-
-	if (!st)
-		return 0;
-	return on_check(ctx, st, cap, ret, ns_flag(ns) | opts_flags(opts));
+	return on_check(ctx, cap, ret, ns_flag(ns) | opts_flags(opts));
 }
 
 SEC("kprobe/cap_capable")
 int BPF_KPROBE(kprobe_cap_capable, const struct cred *cred, struct user_namespace *ns, int cap,
 	       unsigned int opts)
 {
-	struct task_state *st = traced_state(bpf_get_current_task_btf());
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct kp_args a = { .cap = cap, .flags = ns_flag(ns) | opts_flags(opts) };
 
-	if (!st)
+	if (!tgid_followed((__u32)(bpf_get_current_pid_tgid() >> 32)))
 		return 0;
-	st->kp_pending = 1;
-	st->kp_cap = cap;
-	st->kp_flags = ns_flag(ns) | opts_flags(opts);
+	bpf_map_update_elem(&kprobe_args, &tid, &a, BPF_ANY);
 	return 0;
 }
 
 SEC("kretprobe/cap_capable")
 int BPF_KRETPROBE(kretprobe_cap_capable, int ret)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
-	struct task_state *st = bpf_task_storage_get(&tstate, task, 0, 0);
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct kp_args *a = bpf_map_lookup_elem(&kprobe_args, &tid);
+	struct kp_args copy;
 
-	if (!st || !st->kp_pending)
+	if (!a)
 		return 0;
-	st->kp_pending = 0;
-	return on_check(ctx, st, st->kp_cap, ret, (__u16)st->kp_flags);
+	copy = *a;
+	bpf_map_delete_elem(&kprobe_args, &tid);
+	return on_check(ctx, copy.cap, ret, (__u16)copy.flags);
 }
 
 /*
- * A syscall ended: the next check starts a new ordinal sequence, and the
- * denied checks it made learn whether it failed with EPERM/EACCES. Tasks
- * we do not follow have no state and return at once.
+ * --syscall-results: a syscall of a task with denied checks ended; they
+ * learn whether it failed with EPERM/EACCES. Tasks without such state
+ * return at once.
  */
 SEC("tp_btf/sys_exit")
 int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
@@ -454,12 +458,9 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 	struct task_state *st = bpf_task_storage_get(&tstate, bpf_get_current_task_btf(), 0, 0);
 	__u32 i, n;
 
-	if (!st || !st->ordinal)
+	if (!st || !st->ndenied)
 		return 0;
-	st->ordinal = 0;
 	n = st->ndenied;
-	if (!n)
-		return 0;
 	st->ndenied = 0;
 	if (ret != -EPERM && ret != -EACCES)
 		return 0;
@@ -520,17 +521,13 @@ int BPF_PROG(sched_process_fork, struct task_struct *parent, struct task_struct 
 SEC("tp_btf/sched_process_exec")
 int BPF_PROG(sched_process_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
 {
-	struct task_state *st;
+	__u32 tgid = p->tgid, exec_id = (__u32)p->self_exec_id;
 	struct ca_event *e;
 
-	/* the old image's user addresses mean nothing now */
-	st = bpf_task_storage_get(&tstate, p, 0, 0);
-	if (st) {
-		flush_all(st);
-		__builtin_memset(st->slots, 0, sizeof(st->slots));
-	}
-	if (!tgid_followed(p->tgid))
+	if (!tgid_followed(tgid))
 		return 0;
+	/* the exec event names the image: no CA_EV_FIRST needed for it */
+	bpf_map_update_elem(&seen, &tgid, &exec_id, BPF_ANY);
 	e = new_event(CA_EV_EXEC, p);
 	if (!e)
 		return 0;
@@ -543,13 +540,9 @@ int BPF_PROG(sched_process_exec, struct task_struct *p, pid_t old_pid, struct li
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(sched_process_exit, struct task_struct *p)
 {
-	struct task_state *st = bpf_task_storage_get(&tstate, p, 0, 0);
 	__u32 tgid = p->tgid;
 	struct ca_event *e;
 
-	/* every thread: its storage goes with it, its pending counts must not */
-	if (st)
-		flush_all(st);
 	if (BPF_CORE_READ(p, signal, live.counter) != 0 || !tgid_followed(tgid))
 		return 0;  /* other threads live on, or not ours */
 	e = new_event(CA_EV_EXIT, p);
@@ -557,34 +550,8 @@ int BPF_PROG(sched_process_exit, struct task_struct *p)
 		e->exit_code = BPF_CORE_READ(p, exit_code);
 		bpf_ringbuf_submit(e, 0);
 	}
+	bpf_map_delete_elem(&seen, &tgid);
 	if (!cfg_all)
 		bpf_map_delete_elem(&procs, &tgid);
-	return 0;
-}
-
-/*
- * Run by the loader (bpf_iter_create) over every task: with iter_flush set,
- * move all pending counts into agg (at the end, after the check hooks are
- * detached); without, only add them up in iter_pending (live status).
- */
-SEC("iter/task")
-int flush_tasks(struct bpf_iter__task *ctx)
-{
-	struct task_struct *task = ctx->task;
-	struct task_state *st;
-	int i;
-
-	if (!task)
-		return 0;
-	st = bpf_task_storage_get(&tstate, task, 0, 0);
-	if (!st)
-		return 0;
-	if (iter_flush) {
-		flush_all(st);
-		return 0;
-	}
-	for (i = 0; i < CA_CACHE_SLOTS; i++)
-		if (st->slots[i].tag)
-			iter_pending += st->slots[i].count;
 	return 0;
 }

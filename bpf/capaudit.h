@@ -10,7 +10,8 @@
 #define CA_COMM_LEN      16
 #define CA_PATH_LEN      256
 #define CA_STACK_DEPTH   32   /* kernel frames kept per stack */
-#define CA_CACHE_SLOTS   8    /* per-task call-site cache, power of two */
+#define CA_STACK_ENTRIES 16384 /* distinct kernel stacks kept */
+#define CA_CACHE_SLOTS   64   /* per-CPU call-site cache slots, power of two */
 #define CA_MAX_CAP       63   /* checks with a larger number are clamped here */
 #define CA_DENIED_PER_SYSCALL 8 /* denied keys remembered until the syscall returns */
 
@@ -40,6 +41,25 @@ struct ca_val {
 	__u32 uid;       /* real uid of the first check */
 	__u32 tid;       /* thread of the first check */
 	char comm[CA_COMM_LEN];
+};
+
+/*
+ * The per-CPU call-site cache (see capaudit.bpf.c). The loader reads every
+ * CPU's copy after detaching the hooks and adds the pending counts to agg.
+ */
+struct ca_slot {
+	__u64 tag;       /* 0: empty */
+	struct ca_key key;
+	__u64 count;     /* checks counted here, not yet in agg */
+	__u64 last_ns;
+	__u16 hits;
+	__u8 unstable;   /* a re-check found another stack: walk on every hit */
+	__u8 in_agg;     /* key has an agg entry; else its counts are overflow */
+	__u32 pad;
+};
+
+struct ca_cache {
+	struct ca_slot slots[CA_CACHE_SLOTS];
 };
 
 enum ca_event_type {

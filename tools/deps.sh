@@ -3,8 +3,8 @@
 # Runs apt-get only when a package is absent, so repeated `make` is quiet.
 set -eu
 
-PKGS="make gcc clang llvm pkg-config libbpf-dev bpftool libelf-dev zlib1g-dev
-libcap-dev libcap2-bin libjansson-dev linux-libc-dev util-linux bats jq libxml2-utils"
+PKGS="make gcc g++ clang llvm pkg-config libbpf-dev bpftool libelf-dev zlib1g-dev
+libcap-dev libcap2-bin libjansson-dev libsimdjson-dev linux-libc-dev util-linux bats jq libxml2-utils"
 
 missing=""
 for p in $PKGS; do

@@ -8,12 +8,16 @@
 
 #include "util.h"
 
+/* Names point into the text they were parsed from: one allocation for
+ * ~120k symbols instead of one each. */
 struct ksym {
 	uint64_t addr;
-	char *name;   /* "func" or "func [mod]" */
+	const char *name;
+	const char *mod;   /* NULL: built in */
 };
 
 struct ksyms {
+	char *text;
 	struct ksym *syms;
 	size_t n, cap;
 };
@@ -25,44 +29,51 @@ static int cmp_addr(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-struct ksyms *ksyms_parse(const char *text, size_t len, char *err, size_t errlen)
+/* Next whitespace-separated token of the line [*p, end), NUL-terminated. */
+static char *token(char **p, char *end)
+{
+	char *s = *p, *t;
+
+	while (s < end && (*s == ' ' || *s == '\t'))
+		s++;
+	if (s >= end)
+		return NULL;
+	for (t = s; t < end && *t != ' ' && *t != '\t'; t++)
+		;
+	*t = '\0';
+	*p = t < end ? t + 1 : end;
+	return s;
+}
+
+struct ksyms *ksyms_parse_owned(char *text, size_t len, char *err, size_t errlen)
 {
 	struct ksyms *ks = xcalloc(1, sizeof(*ks));
-	const char *p = text, *end = text + len;
+	char *p = text, *end = text + len;
 	size_t nonzero = 0;
 
+	ks->text = text;
 	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t l = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		char line[512], type, name[256], mod[128];
+		char *nl = memchr(p, '\n', (size_t)(end - p)), *le = nl ? nl : end;
+		char *a, *type, *name, *mod, *cur = p;
 		unsigned long long addr;
-		int f;
 
-		if (l < sizeof(line)) {
-			memcpy(line, p, l);
-			line[l] = '\0';
-			mod[0] = '\0';
-			f = sscanf(line, "%llx %c %255s %127s", &addr, &type, name, mod);
-			/* text symbols only: data would shadow functions */
-			if (f >= 3 && strchr("tTwW", type)) {
-				struct ksym *s;
-
-				grow_array((void **)&ks->syms, &ks->cap, ks->n + 1, sizeof(*s));
-				s = &ks->syms[ks->n++];
-				s->addr = addr;
-				if (f == 4) {
-					size_t nl2 = strlen(name) + strlen(mod) + 2;
-
-					s->name = xcalloc(nl2, 1);
-					snprintf(s->name, nl2, "%s %s", name, mod);
-				} else {
-					s->name = xstrdup(name);
-				}
-				if (addr)
-					nonzero++;
-			}
+		*le = '\0';
+		a = token(&cur, le);
+		type = token(&cur, le);
+		name = token(&cur, le);
+		mod = token(&cur, le);
+		p = le + 1;
+		/* text symbols only: data would shadow functions */
+		if (!a || !type || !name || type[1] || !strchr("tTwW", type[0]))
+			continue;
+		addr = strtoull(a, NULL, 16);
+		grow_array((void **)&ks->syms, &ks->cap, ks->n + 1, sizeof(*ks->syms));
+		if (mod && mod[0] == '[') {   /* "[ext4]" -> "ext4" */
+			mod++;
+			mod[strcspn(mod, "]")] = '\0';
 		}
-		p += l + 1;
+		ks->syms[ks->n++] = (struct ksym){ addr, name, mod };
+		nonzero += addr != 0;
 	}
 	if (!ks->n || !nonzero) {
 		snprintf(err, errlen, "%s", ks->n ?
@@ -76,12 +87,19 @@ struct ksyms *ksyms_parse(const char *text, size_t len, char *err, size_t errlen
 	return ks;
 }
 
+struct ksyms *ksyms_parse(const char *text, size_t len, char *err, size_t errlen)
+{
+	char *copy = xcalloc(len + 1, 1);
+
+	memcpy(copy, text, len);
+	return ksyms_parse_owned(copy, len, err, errlen);
+}
+
 struct ksyms *ksyms_load(char *err, size_t errlen)
 {
 	FILE *f = fopen("/proc/kallsyms", "r");
 	char *buf = NULL;
 	size_t len = 0, cap = 0, n;
-	struct ksyms *ks;
 
 	if (!f) {
 		snprintf(err, errlen, "/proc/kallsyms: %s", strerror(errno));
@@ -89,24 +107,19 @@ struct ksyms *ksyms_load(char *err, size_t errlen)
 	}
 	do {
 		grow_array((void **)&buf, &cap, len + 65536, 1);
-		n = fread(buf + len, 1, cap - len, f);
+		n = fread(buf + len, 1, cap - len - 1, f);
 		len += n;
 	} while (n > 0);
 	fclose(f);
-	ks = ksyms_parse(buf, len, err, errlen);
-	free(buf);
-	return ks;
+	return ksyms_parse_owned(buf, len, err, errlen);
 }
 
 void ksyms_free(struct ksyms *ks)
 {
-	size_t i;
-
 	if (!ks)
 		return;
-	for (i = 0; i < ks->n; i++)
-		free(ks->syms[i].name);
 	free(ks->syms);
+	free(ks->text);
 	free(ks);
 }
 
@@ -116,7 +129,6 @@ void ksyms_format(const struct ksyms *ks, uint64_t addr, char *buf, size_t len)
 {
 	size_t lo = 0, hi = ks ? ks->n : 0;
 	const struct ksym *s;
-	const char *sp;
 
 	while (lo < hi) {  /* first symbol above addr */
 		size_t mid = lo + (hi - lo) / 2;
@@ -131,10 +143,9 @@ void ksyms_format(const struct ksyms *ks, uint64_t addr, char *buf, size_t len)
 		return;
 	}
 	s = &ks->syms[lo - 1];
-	sp = strchr(s->name, ' ');
-	if (sp)
-		snprintf(buf, len, "%.*s+0x%llx%s", (int)(sp - s->name), s->name,
-			 (unsigned long long)(addr - s->addr), sp);
+	if (s->mod)
+		snprintf(buf, len, "%s+0x%llx [%s]", s->name, (unsigned long long)(addr - s->addr),
+			 s->mod);
 	else
 		snprintf(buf, len, "%s+0x%llx", s->name, (unsigned long long)(addr - s->addr));
 }

@@ -20,5 +20,7 @@ void ksyms_format(const struct ksyms *ks, uint64_t addr, char *buf, size_t len);
 /* Parse kallsyms-format text (one "ADDR TYPE NAME [MOD]" per line) into a
  * table; used by the loader and the unit tests. */
 struct ksyms *ksyms_parse(const char *text, size_t len, char *err, size_t errlen);
+/* Same, parsing text (len bytes + 1 writable) in place; takes ownership. */
+struct ksyms *ksyms_parse_owned(char *text, size_t len, char *err, size_t errlen);
 
 #endif

@@ -12,18 +12,12 @@
 #include <unistd.h>
 
 #include "ksyms.skel.h"
+#include "probe.h"
 #include "util.h"
 
 bool ksym_iter_supported(void)
 {
-	struct btf *btf = btf__load_vmlinux_btf();
-	bool ok;
-
-	if (!btf)
-		return false;
-	ok = btf__find_by_name_kind(btf, "bpf_iter__ksym", BTF_KIND_STRUCT) > 0;
-	btf__free(btf);
-	return ok;
+	return btf_has_name("bpf_iter__ksym") > 0;
 }
 
 struct ksyms *ksyms_from_iter(char *err, size_t errlen)
@@ -57,7 +51,7 @@ struct ksyms *ksyms_from_iter(char *err, size_t errlen)
 	}
 	do {
 		grow_array((void **)&buf, &cap, len + 65536, 1);
-		n = read(fd, buf + len, cap - len);
+		n = read(fd, buf + len, cap - len - 1);
 		if (n > 0)
 			len += (size_t)n;
 	} while (n > 0 || (n < 0 && errno == EINTR));
@@ -65,7 +59,8 @@ struct ksyms *ksyms_from_iter(char *err, size_t errlen)
 		snprintf(err, errlen, "iter/ksym: read: %s", strerror(errno));
 		goto out;
 	}
-	ks = ksyms_parse(buf, len, err, errlen);
+	ks = ksyms_parse_owned(buf, len, err, errlen);
+	buf = NULL;
 out:
 	if (fd >= 0)
 		close(fd);

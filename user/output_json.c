@@ -46,6 +46,8 @@ static json_t *header_json(const struct rec_header *h, const char *source)
 	json_set(lost, "ringbuf_full", json_integer((json_int_t)h->lost.ringbuf_full));
 	json_set(lost, "stack_errors", json_integer((json_int_t)h->lost.stack_errors));
 	json_set(lost, "proc_full", json_integer((json_int_t)h->lost.proc_full));
+	json_set(lost, "result_lost", json_integer((json_int_t)h->lost.result_lost));
+	json_set(lost, "hook_skipped", json_integer((json_int_t)h->lost.hook_skipped));
 	json_set(o, "lost", lost);
 	return o;
 }
@@ -83,8 +85,8 @@ static json_t *row_json(const struct cap_row *cr)
 		json_set_bytes(so, "function", s->func);
 		json_set(so, "granted", json_integer((json_int_t)s->granted));
 		json_set(so, "denied", json_integer((json_int_t)s->denied));
-		for (k = 0; k < s->nstack; k++)
-			json_array_append_new(st, json_bytes(s->stack[k]));
+		for (k = 0; s->stack && k < s->stack->n; k++)
+			json_array_append_new(st, json_bytes(s->stack->frames[k]));
 		json_set(so, "stack", st);
 		json_array_append_new(sites, so);
 	}

@@ -98,7 +98,7 @@ static int text_report(FILE *f, const struct report *rep, const char *source)
 	const struct rec_header *h = &rep->rec->hdr;
 	char esc[4200], name[CAP_NAME_LEN];
 	uint64_t lost = h->lost.map_full + h->lost.ringbuf_full + h->lost.stack_errors +
-			h->lost.proc_full;
+			h->lost.proc_full + h->lost.hook_skipped;
 	size_t i, j;
 
 	print_header(f, h, source);
@@ -135,9 +135,10 @@ static int text_report(FILE *f, const struct report *rep, const char *source)
 		fputs("Lost: none\n", f);
 	} else {
 		fprintf(f, "Lost: %" PRIu64 " checks without call site (map full), %" PRIu64
-			" process events, %" PRIu64 " stacks, %" PRIu64 " processes not followed\n",
+			" process events, %" PRIu64 " stacks, %" PRIu64 " processes not followed, %"
+			PRIu64 " checks the kernel ran no hook for (recursion)\n",
 			h->lost.map_full, h->lost.ringbuf_full, h->lost.stack_errors,
-			h->lost.proc_full);
+			h->lost.proc_full, h->lost.hook_skipped);
 		for (i = 0; i < h->noverflow; i++)
 			fprintf(f, "  unattributed: %s %s x%" PRIu64 "\n",
 				cap_name(h->overflow[i].cap, name),

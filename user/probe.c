@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "probe.h"
 
-#include <bpf/btf.h>
-#include <bpf/libbpf.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -22,17 +21,35 @@ const char *tracefs_dir(void)
 	return NULL;
 }
 
-/* Does the running kernel's BTF have name of kind? -1 if no BTF at all. */
-static int btf_has(const char *name, int kind)
+int btf_has_name(const char *name)
 {
-	struct btf *btf = btf__load_vmlinux_btf();
-	int id;
+	size_t nl = strlen(name), keep = nl + 1, n, have = 0;
+	char *buf, pat[160];
+	FILE *f;
+	int found = 0;
 
-	if (!btf)
+	if (nl + 2 > sizeof(pat))
+		return 0;
+	f = fopen("/sys/kernel/btf/vmlinux", "r");
+	if (!f)
 		return -1;
-	id = btf__find_by_name_kind(btf, name, kind);
-	btf__free(btf);
-	return id > 0;
+	/* "\0name\0": a whole string of the string section */
+	pat[0] = '\0';
+	memcpy(pat + 1, name, nl);
+	pat[nl + 1] = '\0';
+	buf = malloc((1 << 20) + keep);
+	while (buf && !found && (n = fread(buf + have, 1, 1 << 20, f)) > 0) {
+		have += n;
+		found = memmem(buf, have, pat, nl + 2) != NULL;
+		/* keep a tail: a match may straddle two reads */
+		if (have > keep) {
+			memmove(buf, buf + have - keep, keep);
+			have = keep;
+		}
+	}
+	free(buf);
+	fclose(f);
+	return found;
 }
 
 int attach_precheck(enum attach_mode m, char *why, size_t n)
@@ -43,7 +60,7 @@ int attach_precheck(enum attach_mode m, char *why, size_t n)
 
 	switch (m) {
 	case ATTACH_TP_BTF:
-		r = btf_has("btf_trace_cap_capable", BTF_KIND_TYPEDEF);
+		r = btf_has_name("btf_trace_cap_capable");
 		if (r < 0)
 			snprintf(why, n, "no kernel BTF (/sys/kernel/btf/vmlinux)");
 		else if (!r)
@@ -71,7 +88,7 @@ int attach_precheck(enum attach_mode m, char *why, size_t n)
 		}
 		return 0;
 	case ATTACH_FEXIT:
-		r = btf_has("cap_capable", BTF_KIND_FUNC);
+		r = btf_has_name("cap_capable");
 		if (r <= 0) {
 			snprintf(why, n, r < 0 ? "no kernel BTF (/sys/kernel/btf/vmlinux)" :
 				 "cap_capable is not in the kernel BTF");

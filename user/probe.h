@@ -14,6 +14,13 @@
  */
 int attach_precheck(enum attach_mode m, char *why, size_t n);
 
+/*
+ * Does the kernel's BTF name this type or function? A scan of the string
+ * section (no parse: parsing vmlinux BTF costs ~11 MB of memory); a hint
+ * for prechecks, not proof. -1 without kernel BTF.
+ */
+int btf_has_name(const char *name);
+
 /* The tracefs directory holding events/, or NULL when not mounted. */
 const char *tracefs_dir(void);
 

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The record file: JSON Lines. Line 1 is the header, then one line per
- * process and one per aggregated check, stacks already symbolized. The
- * format is documented in docs/record-format.md. Pure C: no libbpf.
+ * process (program image), one per distinct kernel stack (symbolized at
+ * record time) and one per aggregated check. The format is documented in
+ * docs/record-format.md. Pure C (the reader uses simdjson through a C
+ * interface): no libbpf.
  */
 #ifndef CA_RECFILE_H
 #define CA_RECFILE_H
@@ -24,6 +26,7 @@ struct rec_lost {
 	uint64_t stack_errors;  /* checks whose stack could not be stored */
 	uint64_t proc_full;     /* processes not followed */
 	uint64_t result_lost;   /* denied checks whose syscall result was not kept */
+	uint64_t hook_skipped;  /* checks the kernel ran no program for (recursion) */
 };
 
 /* Checks counted while the agg map was full: no process, no stack. */
@@ -51,6 +54,8 @@ struct rec_header {
 	size_t noverflow;
 	bool has_exit_status;   /* -- COMMAND: the command's status */
 	int exit_status;
+	double loader_cpu_s;    /* the recorder's own CPU time (user + system) */
+	long loader_rss_kb;     /* and its peak resident set */
 };
 
 /*
@@ -80,9 +85,16 @@ struct rec_check {
 	bool opt_noaudit, opt_insetid;
 	int64_t first_ns, last_ns;
 	uint64_t sys_failed;    /* times the syscall then failed with EPERM/EACCES */
-	char **stack;           /* "func+0xoff", innermost first; may be empty */
-	size_t nstack;
+	int stack;              /* index in record.stacks, -1: none */
 	char *stack_error;      /* why there is no stack, or NULL */
+};
+
+/* A kernel stack, shared by every check that came through it. */
+struct rec_stack {
+	char **frames;          /* "func+0xoff" or "func+0xoff [mod]", innermost first */
+	size_t n;
+	int site;               /* index of the call site frame, -1 if none */
+	int noaudit;            /* enum noaudit_source from the frames */
 };
 
 struct record {
@@ -91,6 +103,8 @@ struct record {
 	size_t nprocs, cap_procs;
 	struct rec_check *checks;
 	size_t nchecks, cap_checks;
+	struct rec_stack *stacks;
+	size_t nstacks, cap_stacks;
 	uint32_t *pidtab;       /* (pid, exec_id) -> 1 + index in procs; 0 = empty */
 	size_t pidcap;
 };
@@ -100,6 +114,10 @@ struct rec_process *record_add_process(struct record *r, uint32_t pid, uint32_t 
 /* Change the exec_id of a process line (p must belong to r). */
 void record_set_exec_id(struct record *r, struct rec_process *p, uint32_t exec_id);
 struct rec_check *record_add_check(struct record *r);
+/* A new stack from frames (ownership passes to r); returns its index. */
+int record_add_stack(struct record *r, char **frames, size_t n);
+/* The stack of a check, or NULL. */
+const struct rec_stack *check_stack(const struct record *r, const struct rec_check *c);
 struct rec_process *record_find_process(const struct record *r, uint32_t pid, uint32_t exec_id);
 void record_free(struct record *r);
 

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -188,9 +189,16 @@ static int on_event(void *ctx, const struct ca_event *e)
 		break;
 	case CA_EV_FIRST:
 		if (is_child && !s->cmd_known) {
-			s->launcher_known = true;   /* our own child, before exec */
-			s->launcher_exec_id = e->exec_id;
-			break;
+			if (!s->launcher_known) {   /* our own child, before exec */
+				s->launcher_known = true;
+				s->launcher_exec_id = e->exec_id;
+				break;
+			}
+			if (e->exec_id == s->launcher_exec_id)
+				break;
+			/* the command's image checks before its exec event */
+			s->cmd_known = true;
+			s->cmd_exec_id = e->exec_id;
 		}
 		p = image(s, e->tgid, alias_exec(s, e->tgid, e->exec_id), comm);
 		if (!p->ppid)
@@ -206,6 +214,7 @@ struct collect_ctx {
 	struct session *s;
 	struct ksyms *ks;
 	const char *ksyms_err;
+	int *stack_index;    /* kernel stack id -> 1 + record stack index */
 };
 
 static int64_t to_epoch(struct session *s, uint64_t mono)
@@ -224,6 +233,7 @@ static int collect_one(void *ctx, const struct ca_key *k, const struct ca_val *v
 
 	memcpy(comm, v->comm, CA_COMM_LEN);
 	comm[CA_COMM_LEN] = '\0';
+	c->stack = -1;
 	c->pid = k->tgid;
 	c->exec_id = alias_exec(s, k->tgid, k->exec_id);
 	c->tid = v->tid;
@@ -245,19 +255,26 @@ static int collect_one(void *ctx, const struct ca_key *k, const struct ca_val *v
 	if (k->stack_id < 0) {
 		snprintf(frame, sizeof(frame), "stack not captured: %s", strerror(-k->stack_id));
 		c->stack_error = xstrdup(frame);
-	} else if ((n = tracer_stack(&s->tr, k->stack_id, ips)) < 0) {
+	} else if (k->stack_id >= CA_STACK_ENTRIES ||
+		   (n = tracer_stack(&s->tr, k->stack_id, ips)) < 0) {
 		c->stack_error = xstrdup("stack id not found in the stack map");
 	} else {
 		if (!cc->ks)
 			c->stack_error = xstrdup(cc->ksyms_err);
-		c->stack = xcalloc((size_t)n + 1, sizeof(char *));
-		for (i = 0; i < n; i++) {
-			ksyms_format(cc->ks, ips[i], frame, sizeof(frame));
-			/* the stack starts at the hook: drop the tracer's own frames */
-			if (!c->nstack && cc->ks && frame_is_plumbing(frame))
-				continue;
-			c->stack[c->nstack++] = xstrdup(frame);
+		if (!cc->stack_index[k->stack_id]) {   /* symbolize each stack once */
+			char **frames = xcalloc((size_t)n + 1, sizeof(char *));
+			size_t nf = 0;
+
+			for (i = 0; i < n; i++) {
+				ksyms_format(cc->ks, ips[i], frame, sizeof(frame));
+				/* the stack starts at the hook: drop the tracer's own frames */
+				if (!nf && cc->ks && frame_is_plumbing(frame))
+					continue;
+				frames[nf++] = xstrdup(frame);
+			}
+			cc->stack_index[k->stack_id] = record_add_stack(&s->rec, frames, nf) + 1;
 		}
+		c->stack = cc->stack_index[k->stack_id] - 1;
 	}
 	/* an image that made checks but whose events we missed */
 	if (!record_find_process(&s->rec, c->pid, c->exec_id)) {
@@ -286,7 +303,9 @@ static void collect(struct session *s)
 	cc.ksyms_err = kerr;
 	if (!cc.ks)
 		fprintf(stderr, "capaudit: warning: stacks left unsymbolized: %s\n", kerr);
+	cc.stack_index = xcalloc(CA_STACK_ENTRIES, sizeof(int));
 	tracer_foreach_check(&s->tr, collect_one, &cc);
+	free(cc.stack_index);
 	ksyms_free(cc.ks);
 
 	tracer_stats(&s->tr, st);
@@ -295,7 +314,8 @@ static void collect(struct session *s)
 	s->rec.hdr.lost.stack_errors = st[CA_STAT_STACK_ERR];
 	s->rec.hdr.lost.proc_full = st[CA_STAT_PROC_FULL];
 	s->rec.hdr.lost.result_lost = st[CA_STAT_RESULT_LOST];
-	s->rec.hdr.syscall_results = true;
+	s->rec.hdr.lost.hook_skipped = s->tr.skipped;
+	s->rec.hdr.syscall_results = s->o->syscall_results;
 	tracer_overflow(&s->tr, ov);
 	for (i = 0; i < CA_OVERFLOW_SLOTS; i++) {
 		struct rec_overflow *o;
@@ -398,13 +418,20 @@ static int status_to_exit(int st)
 
 static const char record_usage[] =
 	"usage: capaudit record [-p PID[,PID...] | -a | -- COMMAND [ARGS...]]\n"
-	"                       [-o FILE] [-d SECONDS] [--attach MODE] [-q] [-v]\n"
+	"                       [-o FILE] [-d SECONDS] [--attach MODE] [--syscall-results]\n"
+	"                       [--exact-stacks]\n"
+	"                       [-q] [-v]\n"
 	"  -p PID[,PID...]  follow these processes and every descendant\n"
 	"  -a               record every process on the system\n"
 	"  -- COMMAND       run COMMAND, record its process tree until it exits\n"
 	"  -o FILE          record file (default " DEFAULT_RECORD ")\n"
 	"  -d SECONDS       stop after SECONDS\n"
 	"  --attach MODE    auto|tp_btf|tracepoint|fexit|kprobe (default auto)\n"
+	"  --syscall-results  learn whether syscalls with a denied check then failed\n"
+	"                   (blocking) or went on (advisory); slows every syscall on\n"
+	"                   the system while recording\n"
+	"  --exact-stacks   walk the kernel stack on every check instead of trusting\n"
+	"                   the call-site cache between re-checks (about 10x the cost)\n"
 	"  -q               no live status line\n"
 	"  -v               show libbpf's log\n";
 
@@ -444,6 +471,8 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 		{ "output", required_argument, NULL, 'o' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "attach", required_argument, NULL, 'A' },
+		{ "syscall-results", no_argument, NULL, 'R' },
+		{ "exact-stacks", no_argument, NULL, 'X' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -480,6 +509,12 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 				return -1;
 			}
 			o->mode = (enum attach_mode)m;
+			break;
+		case 'R':
+			o->syscall_results = true;
+			break;
+		case 'X':
+			o->exact_stacks = true;
 			break;
 		case 'q':
 			o->quiet = true;
@@ -755,6 +790,8 @@ int record_run(struct rec_opts *op, int all_argc, char **all_argv)
 	cfg.all = o.all;
 	cfg.self_tgid = (uint32_t)getpid();
 	cfg.verbose = o.verbose;
+	cfg.syscall_results = o.syscall_results;
+	cfg.exact_stacks = o.exact_stacks;
 	if (tracer_start(&s.tr, &cfg, on_event, &s, err, sizeof(err))) {
 		p_err("%s", err);
 		goto out;
@@ -807,6 +844,14 @@ int record_run(struct rec_opts *op, int all_argc, char **all_argv)
 		s.rec.hdr.exit_status = status_to_exit(s.child_status);
 	}
 	collect(&s);
+	{
+		struct rusage ru;
+
+		getrusage(RUSAGE_SELF, &ru);
+		s.rec.hdr.loader_cpu_s = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+					 ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+		s.rec.hdr.loader_rss_kb = ru.ru_maxrss;
+	}
 	s.rec.hdr.symbols = xstrdup(s.ksyms_source ? s.ksyms_source : "unavailable");
 	for (k = 0; k < s.rec.nprocs; k++)   /* never identified: no checks */
 		if (s.rec.procs[k].exec_id == EXEC_UNKNOWN &&

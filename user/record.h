@@ -22,6 +22,8 @@ struct rec_opts {
 	double duration;          /* seconds, 0 = unbounded */
 	enum attach_mode mode;
 	bool verbose, quiet;
+	bool syscall_results;     /* --syscall-results */
+	bool exact_stacks;        /* --exact-stacks */
 	/* results */
 	bool recorded;            /* the record file was written */
 	int cmd_status;           /* -- COMMAND: its shell-style status */

@@ -6,12 +6,15 @@
 
 #include "util.h"
 
-enum noaudit_source check_noaudit(const struct rec_check *c)
+enum noaudit_source check_noaudit(const struct record *r, const struct rec_check *c)
 {
+	const struct rec_stack *st;
+
 	/* fexit/kprobe saw the opts argument: that is the truth */
 	if (c->opts_known)
 		return c->opt_noaudit ? NOAUDIT_OPTS : NOAUDIT_NO;
-	return noaudit_from_stack(c->stack, c->nstack);
+	st = check_stack(r, c);
+	return st ? (enum noaudit_source)st->noaudit : NOAUDIT_NO;
 }
 
 static struct proc_row *proc_row(struct report *rep, const struct rec_process *p)
@@ -55,15 +58,15 @@ static void add_sys(struct cap_row *cr, int nr, uint64_t count)
 	cr->sys[cr->nsys++] = (struct sys_stat){ nr, count };
 }
 
-static void add_site(struct cap_row *cr, const struct rec_check *c)
+static void add_site(struct cap_row *cr, const struct record *r, const struct rec_check *c)
 {
-	int idx = callsite_index(c->stack, c->nstack);
+	const struct rec_stack *st = check_stack(r, c);
 	char fn[128] = "?";
 	struct site_stat *s = NULL;
 	size_t i;
 
-	if (idx >= 0)
-		frame_function(c->stack[idx], fn, sizeof(fn));
+	if (st && st->site >= 0)
+		frame_function(st->frames[st->site], fn, sizeof(fn));
 	for (i = 0; i < cr->nsites && !s; i++)
 		if (!strcmp(cr->sites[i].func, fn))
 			s = &cr->sites[i];
@@ -71,8 +74,7 @@ static void add_site(struct cap_row *cr, const struct rec_check *c)
 		grow_array((void **)&cr->sites, &cr->capsites, cr->nsites + 1, sizeof(*s));
 		s = &cr->sites[cr->nsites++];
 		s->func = xstrdup(fn);
-		s->stack = c->stack;
-		s->nstack = c->nstack;
+		s->stack = st;
 	}
 	if (c->ret == 0)
 		s->granted += c->count;
@@ -131,7 +133,7 @@ int report_build(const struct record *r, const struct report_opts *o, struct rep
 	for (i = 0; i < r->nchecks; i++) {
 		const struct rec_check *c = &r->checks[i];
 		const struct rec_process *p = record_find_process(r, c->pid, c->exec_id);
-		enum noaudit_source na = check_noaudit(c);
+		enum noaudit_source na = check_noaudit(r, c);
 		struct proc_row *pr;
 		struct cap_row *cr;
 
@@ -154,7 +156,7 @@ int report_build(const struct record *r, const struct report_opts *o, struct rep
 		else
 			cr->other_ns = true;
 		add_sys(cr, c->syscall, c->count);
-		add_site(cr, c);
+		add_site(cr, r, c);
 		if (na == NOAUDIT_NO) {
 			if (c->ret == 0)
 				rep->required |= 1ULL << c->cap;

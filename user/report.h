@@ -17,8 +17,7 @@
 struct site_stat {
 	char *func;              /* call site function, or "?" without a stack */
 	uint64_t granted, denied;
-	char *const *stack;      /* one example stack (borrowed from the record) */
-	size_t nstack;
+	const struct rec_stack *stack;  /* one example stack (borrowed), or NULL */
 };
 
 struct sys_stat {
@@ -61,7 +60,7 @@ struct report {
 };
 
 /* Whether a check is noaudit, and how that was decided. */
-enum noaudit_source check_noaudit(const struct rec_check *c);
+enum noaudit_source check_noaudit(const struct record *r, const struct rec_check *c);
 
 int report_build(const struct record *r, const struct report_opts *o, struct report *out);
 void report_free(struct report *rep);

@@ -120,6 +120,7 @@ int do_run(int argc, char **argv, int all_argc, char **all_argv)
 	}
 	o.cmd = &argv[optind];
 	o.launch = &l;
+	o.syscall_results = true;   /* the point of run: which denials blocked */
 	rc = record_run(&o, all_argc, all_argv);
 	if (!o.recorded)
 		return rc;

@@ -20,6 +20,7 @@
 /* One audited check row of the record, with what the analysis learns. */
 struct row {
 	const struct rec_check *c;
+	const struct rec_stack *st;  /* NULL: no stack */
 	const struct rec_process *proc;
 	int site;                /* index of the call site frame, -1 if none */
 	unsigned long site_off;  /* offset within the call site function */
@@ -42,7 +43,7 @@ static const char *site_func(const struct row *r, char *buf, size_t len)
 {
 	if (r->site < 0)
 		return "?";
-	return frame_function(r->c->stack[r->site], buf, len);
+	return frame_function(r->st->frames[r->site], buf, len);
 }
 
 static bool program_matches(const struct rec_process *p, const char *want)
@@ -67,14 +68,16 @@ static bool same_path(const struct row *a, const struct row *b)
 	char fa[128], fb[128];
 	size_t i;
 
-	if (a->c->nstack != b->c->nstack || a->site < 0 || a->site != b->site)
+	if (!a->st || !b->st || a->st->n != b->st->n || a->site < 0 || a->site != b->site)
 		return false;
-	for (i = 0; i < a->c->nstack; i++) {
+	if (a->st == b->st)
+		return true;
+	for (i = 0; i < a->st->n; i++) {
 		if ((int)i > a->site) {
-			if (strcmp(a->c->stack[i], b->c->stack[i]))
+			if (strcmp(a->st->frames[i], b->st->frames[i]))
 				return false;
-		} else if (strcmp(frame_function(a->c->stack[i], fa, sizeof(fa)),
-				  frame_function(b->c->stack[i], fb, sizeof(fb)))) {
+		} else if (strcmp(frame_function(a->st->frames[i], fa, sizeof(fa)),
+				  frame_function(b->st->frames[i], fb, sizeof(fb)))) {
 			return false;
 		}
 	}
@@ -372,13 +375,14 @@ int suggest_build(const struct record *rec, const struct suggest_opts *o, struct
 		struct row *r;
 
 		/* noaudit checks are the kernel probing: never a requirement */
-		if (!p || !program_matches(p, o->program) || check_noaudit(c) != NOAUDIT_NO)
+		if (!p || !s->progs[p - rec->procs].matched || check_noaudit(rec, c) != NOAUDIT_NO)
 			continue;
 		r = &rows[n++];
 		r->c = c;
+		r->st = check_stack(rec, c);
 		r->proc = p;
-		r->site = callsite_index(c->stack, c->nstack);
-		r->site_off = r->site >= 0 ? frame_offset(c->stack[r->site]) : 0;
+		r->site = r->st ? r->st->site : -1;
+		r->site_off = r->site >= 0 ? frame_offset(r->st->frames[r->site]) : 0;
 	}
 	qsort(rows, n, sizeof(*rows), cmp_row);
 	for (lo = 0; lo < n;) {

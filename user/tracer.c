@@ -34,16 +34,15 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 	return 0;
 }
 
-static void choose_programs(struct capaudit_bpf *s, enum attach_mode m)
+static void choose_programs(struct capaudit_bpf *s, enum attach_mode m, bool results)
 {
+	/* sys_exit slows every syscall on the system: only when asked for */
+	bpf_program__set_autoload(s->progs.sys_exit, results);
 	bpf_program__set_autoload(s->progs.tp_btf_cap_capable, m == ATTACH_TP_BTF);
 	bpf_program__set_autoload(s->progs.tp_cap_capable, m == ATTACH_TRACEPOINT);
 	bpf_program__set_autoload(s->progs.fexit_cap_capable, m == ATTACH_FEXIT);
 	bpf_program__set_autoload(s->progs.kprobe_cap_capable, m == ATTACH_KPROBE);
 	bpf_program__set_autoload(s->progs.kretprobe_cap_capable, m == ATTACH_KPROBE);
-	/* attached by hand (bpf_program__attach_iter), not by the skeleton */
-	bpf_program__set_autoattach(s->progs.flush_tasks, false);
-	if (getenv("CA_NO_SYSEXIT")) bpf_program__set_autoload(s->progs.sys_exit, false);
 }
 
 /* A short reason for a load/attach failure, in the user's terms. */
@@ -85,7 +84,9 @@ static int try_mode(struct tracer *t, const struct tracer_cfg *cfg, enum attach_
 	}
 	s->rodata->cfg_all = cfg->all;
 	s->rodata->self_tgid = cfg->self_tgid;
-	choose_programs(s, m);
+	s->rodata->track_results = cfg->syscall_results;
+	s->rodata->verify_mask = cfg->exact_stacks ? 0 : 255;
+	choose_programs(s, m, cfg->syscall_results);
 	err = capaudit_bpf__load(s);
 	if (err) {
 		explain(why, sizeof(t->why[m]), "load", err, m);
@@ -145,12 +146,6 @@ int tracer_start(struct tracer *t, const struct tracer_cfg *cfg, tracer_event_fn
 				err[o - 1] = '\0';
 			return -1;
 		}
-	}
-	t->iter = bpf_program__attach_iter(t->skel->progs.flush_tasks, NULL);
-	if (!t->iter) {
-		snprintf(err, errlen, "iter/task: %s", strerror(errno));
-		tracer_close(t);
-		return -1;
 	}
 	t->rb = ring_buffer__new(bpf_map__fd(t->skel->maps.events), rb_cb, t, NULL);
 	if (!t->rb) {
@@ -215,65 +210,116 @@ static void percpu_sum(struct bpf_map *map, __u32 nkeys, uint64_t *out)
 void tracer_stats(struct tracer *t, uint64_t out[CA_STAT_NR])
 {
 	percpu_sum(t->skel->maps.stats, CA_STAT_NR, out);
+	out[CA_STAT_MAP_FULL] += t->extra_map_full;
 }
 
 void tracer_overflow(struct tracer *t, uint64_t out[CA_OVERFLOW_SLOTS])
 {
+	size_t i;
+
 	percpu_sum(t->skel->maps.overflow, CA_OVERFLOW_SLOTS, out);
+	for (i = 0; i < CA_OVERFLOW_SLOTS; i++)
+		out[i] += t->extra_overflow[i];
 }
 
-/* Run the task iterator once, flushing or only adding up pending counts. */
-static int run_iter(struct tracer *t, int flush)
+/* Every CPU's copy of the call-site cache; caller frees. */
+static struct ca_cache *read_caches(struct tracer *t, int *ncpu)
 {
-	char buf[64];
-	ssize_t n;
-	int fd;
+	struct ca_cache *c;
+	__u32 zero = 0;
 
-	if (!t->iter)
-		return -1;
-	t->skel->bss->iter_flush = flush;
-	t->skel->bss->iter_pending = 0;
-	fd = bpf_iter_create(bpf_link__fd(t->iter));
-	if (fd < 0)
-		return -1;
-	while ((n = read(fd, buf, sizeof(buf))) > 0 || (n < 0 && errno == EINTR))
-		;
-	close(fd);
-	return n < 0 ? -1 : 0;
+	*ncpu = libbpf_num_possible_cpus();
+	if (*ncpu <= 0)
+		return NULL;
+	c = calloc((size_t)*ncpu, sizeof(*c));
+	if (c && bpf_map_lookup_elem(bpf_map__fd(t->skel->maps.cache), &zero, c)) {
+		free(c);
+		return NULL;
+	}
+	return c;
 }
 
 uint64_t tracer_pending(struct tracer *t)
 {
-	return run_iter(t, 0) ? 0 : t->skel->bss->iter_pending;
+	struct ca_cache *c;
+	uint64_t n = 0;
+	int ncpu, cpu, i;
+
+	c = read_caches(t, &ncpu);
+	for (cpu = 0; c && cpu < ncpu; cpu++)
+		for (i = 0; i < CA_CACHE_SLOTS; i++)
+			if (c[cpu].slots[i].tag)
+				n += c[cpu].slots[i].count;
+	free(c);
+	return n;
 }
 
-static void drop_link(struct bpf_link **l)
+/* Add every CPU's pending counts to agg (hooks detached: nothing races). */
+static void fold_pending(struct tracer *t)
 {
-	bpf_link__destroy(*l);
-	*l = NULL;
+	int fd = bpf_map__fd(t->skel->maps.agg), ncpu, cpu, i;
+	struct ca_cache *c = read_caches(t, &ncpu);
+	struct ca_val v;
+
+	for (cpu = 0; c && cpu < ncpu; cpu++) {
+		for (i = 0; i < CA_CACHE_SLOTS; i++) {
+			struct ca_slot *s = &c[cpu].slots[i];
+
+			if (!s->tag || !s->count)
+				continue;
+			if (s->in_agg && !bpf_map_lookup_elem(fd, &s->key, &v)) {
+				v.count += s->count;
+				if (s->last_ns > v.last_ns)
+					v.last_ns = s->last_ns;
+				if (!bpf_map_update_elem(fd, &s->key, &v, BPF_EXIST))
+					continue;
+			}
+			/* no agg entry (map full): counted per capability */
+			t->extra_overflow[(s->key.cap & CA_MAX_CAP) * 2 + (s->key.ret ? 1 : 0)] +=
+				s->count;
+			t->extra_map_full += s->count;
+		}
+	}
+	free(c);
+}
+
+/* Checks the kernel ran no program for: a run that would have nested on
+ * its CPU is skipped and counted in the program's recursion_misses. */
+static uint64_t hook_skipped(struct tracer *t)
+{
+	struct bpf_program *progs[] = { t->skel->progs.tp_btf_cap_capable,
+		t->skel->progs.tp_cap_capable, t->skel->progs.fexit_cap_capable,
+		t->skel->progs.kretprobe_cap_capable };
+	struct bpf_prog_info info;
+	__u32 len;
+	uint64_t n = 0;
+	size_t i;
+
+	for (i = 0; i < sizeof(progs) / sizeof(progs[0]); i++) {
+		int fd = bpf_program__fd(progs[i]);
+
+		if (fd < 0)
+			continue;
+		memset(&info, 0, sizeof(info));
+		len = sizeof(info);
+		if (!bpf_obj_get_info_by_fd(fd, &info, &len))
+			n += info.recursion_misses;
+	}
+	return n;
 }
 
 void tracer_stop(struct tracer *t)
 {
-	struct capaudit_bpf *s = t->skel;
 	struct timespec settle = { 0, 20 * 1000 * 1000 };
 
-	if (!s)
+	if (!t->skel || t->stopped)
 		return;
-	drop_link(&s->links.tp_btf_cap_capable);
-	drop_link(&s->links.tp_cap_capable);
-	drop_link(&s->links.fexit_cap_capable);
-	drop_link(&s->links.kprobe_cap_capable);
-	drop_link(&s->links.kretprobe_cap_capable);
-	drop_link(&s->links.sys_exit);
-	drop_link(&s->links.sched_process_fork);
-	drop_link(&s->links.sched_process_exec);
-	/* programs already running on another CPU finish within microseconds;
-	 * the exit hook stays, so threads exiting now still flush themselves */
+	capaudit_bpf__detach(t->skel);
+	/* programs already running on another CPU finish within microseconds */
 	nanosleep(&settle, NULL);
-	run_iter(t, 1);
-	capaudit_bpf__detach(s);
-	drop_link(&t->iter);
+	fold_pending(t);
+	t->skipped = hook_skipped(t);
+	t->stopped = true;
 }
 
 int tracer_foreach_check(struct tracer *t,
@@ -314,7 +360,6 @@ int tracer_stack(struct tracer *t, int32_t id, uint64_t ips[CA_STACK_DEPTH])
 
 void tracer_close(struct tracer *t)
 {
-	drop_link(&t->iter);
 	ring_buffer__free(t->rb);
 	t->rb = NULL;
 	if (t->skel)

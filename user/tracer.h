@@ -21,6 +21,8 @@ struct tracer_cfg {
 	bool all;                /* record every process but ours */
 	uint32_t self_tgid;
 	bool verbose;            /* pass libbpf's log through */
+	bool syscall_results;    /* attach sys_exit: blocking vs advisory denials */
+	bool exact_stacks;       /* walk the stack on every check */
 };
 
 typedef int (*tracer_event_fn)(void *ctx, const struct ca_event *e);
@@ -28,8 +30,12 @@ typedef int (*tracer_event_fn)(void *ctx, const struct ca_event *e);
 struct tracer {
 	struct capaudit_bpf *skel;
 	struct ring_buffer *rb;
-	struct bpf_link *iter;   /* flush_tasks iterator */
 	enum attach_mode mode;   /* the mode that attached */
+	bool stopped;
+	/* counts folded in by tracer_stop() that found no agg entry */
+	uint64_t extra_overflow[CA_OVERFLOW_SLOTS];
+	uint64_t extra_map_full;
+	uint64_t skipped;        /* runs the kernel skipped (recursion_misses) */
 	tracer_event_fn on_event;
 	void *ctx;
 	/* why each mode that was tried did not work, for messages and doctor */
@@ -48,9 +54,9 @@ void tracer_stats(struct tracer *t, uint64_t out[CA_STAT_NR]);
 /* Checks counted in the per-task caches, not yet in the agg map. */
 uint64_t tracer_pending(struct tracer *t);
 /*
- * End of recording: detach the capability, syscall and fork/exec hooks,
- * let programs in flight finish, move every task's pending counts into
- * the agg map, then detach the rest. Maps stay readable. Idempotent.
+ * End of recording: detach every hook, let programs in flight finish, add
+ * every CPU's pending cache counts to the agg map. Maps stay readable.
+ * Idempotent.
  */
 void tracer_stop(struct tracer *t);
 /* Iterate every aggregated check. */

@@ -89,7 +89,7 @@ suggest_json() {
 }
 
 @test "CAP_BPF alone: the array map's CAP_PERFMON denial is advisory" {
-	run record -- $AS_NOBODY --inh-caps=-all,+bpf --ambient-caps=-all,+bpf "$BPFOPS" array
+	run record --syscall-results -- $AS_NOBODY --inh-caps=-all,+bpf --ambient-caps=-all,+bpf "$BPFOPS" array
 	[ "$status" -eq 0 ]
 	suggest_json --program bpf-ops
 	[ "$(jqr '.required | join(",")')" = "CAP_BPF" ]
@@ -98,7 +98,7 @@ suggest_json() {
 }
 
 @test "no capabilities at all: the clone3 denial is blocking" {
-	run record -- $AS_NOBODY "$SETPID" clone3
+	run record --syscall-results -- $AS_NOBODY "$SETPID" clone3
 	[ "$status" -eq 1 ]
 	suggest_json --program set-pid
 	[ "$(jqr '.required | length')" = "0" ]

@@ -4,7 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "recfile.h"
 #include "test.h"
+#include "util.h"
 
 struct test {
 	const char *name;
@@ -31,6 +33,16 @@ const char *fixture(const char *name)
 
 	snprintf(path, sizeof(path), "%s/%s", fixtures_dir, name);
 	return path;
+}
+
+int test_stack(struct record *r, const char *const *frames, size_t n)
+{
+	char **f = xcalloc(n + 1, sizeof(char *));
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		f[i] = xstrdup(frames[i]);
+	return record_add_stack(r, f, n);
 }
 
 static int cmp(const void *a, const void *b)

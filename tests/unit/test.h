@@ -75,6 +75,10 @@ extern int test_fails;   /* assertions failed in the current test */
 			FAIL_AT("expected false: %s", #cond);            \
 	} while (0)
 
+struct record;
+/* A stack of n frames (copied) added to r; returns its index. */
+int test_stack(struct record *r, const char *const *frames, size_t n);
+
 /* Where the fixtures live; set by the runner from argv or the default. */
 extern const char *fixtures_dir;
 /* Path of a fixture file in a static buffer. */

@@ -61,8 +61,11 @@ TEST(recfile_round_trip)
 	c->opts_known = true;
 	c->opt_noaudit = true;
 	c->comm = xstrdup("x");
-	c->stack = xcalloc(2, sizeof(char *));
-	c->stack[c->nstack++] = xstrdup("alloc_pid+0xcd");
+	{
+		static const char *const fr[] = { "cap_capable+0x83", "alloc_pid+0xcd" };
+
+		c->stack = test_stack(&w, fr, 2);
+	}
 
 	f = open_memstream(&buf, &len);
 	ASSERT_EQ(recfile_write(f, &w), 0);
@@ -85,8 +88,11 @@ TEST(recfile_round_trip)
 	ASSERT_U64(r.checks[0].count, 7);
 	ASSERT_EQ(r.checks[0].syscall, 435);
 	ASSERT_TRUE(r.checks[0].opts_known && r.checks[0].opt_noaudit);
-	ASSERT_EQ(r.checks[0].nstack, 1);
-	ASSERT_STR(r.checks[0].stack[0], "alloc_pid+0xcd");
+	ASSERT_EQ(r.nstacks, 1);
+	ASSERT_EQ(r.checks[0].stack, 0);
+	ASSERT_EQ(r.stacks[0].n, 2);
+	ASSERT_STR(r.stacks[0].frames[1], "alloc_pid+0xcd");
+	ASSERT_EQ(r.stacks[0].site, 1);
 	record_free(&r);
 	record_free(&w);
 	free(buf);
@@ -137,12 +143,28 @@ TEST(recfile_rejects_out_of_range_values)
 		     "t.jsonl:3: field 'cap' must be an integer");
 	expect_error(HDR PROC "{\"type\":\"check\",\"pid\":10,\"ret\":0,\"count\":1}\n",
 		     "t.jsonl:3: missing field 'cap'");
-	expect_error(HDR PROC CHECK(",\"stack\":[1]"), "t.jsonl:3: field 'stack' item 0 must be a string");
+	expect_error(HDR PROC CHECK(",\"stack\":[1]"), "t.jsonl:3: field 'stack' must be an integer");
+	expect_error(HDR PROC CHECK(",\"stack\":0"), "t.jsonl:3: stack 0 is not defined before this line");
+	expect_error(HDR PROC "{\"type\":\"stack\",\"id\":1,\"frames\":[]}\n",
+		     "t.jsonl:3: stack id 1 out of order (expected 0)");
+	expect_error(HDR PROC "{\"type\":\"stack\",\"id\":0,\"frames\":[\"a\",2]}\n",
+		     "t.jsonl:3: field 'frames' item 1 must be a string");
+	expect_error(HDR PROC CHECK(",\"count\":1.5"), "t.jsonl:3: duplicate field 'count'");
+	expect_error(HDR PROC "{\"type\":\"check\",\"pid\":10,\"cap\":1,\"ret\":0,\"count\":1.5}\n",
+		     "t.jsonl:3: field 'count' must be an integer");
+	expect_error(HDR PROC "{\"type\":\"check\",\"pid\":10,\"cap\":1,\"ret\":0,"
+		     "\"count\":99999999999999999999}\n", "t.jsonl:3: field 'count' is out of range");
+	expect_error(HDR PROC CHECK("") "x\n", "t.jsonl:4: invalid JSON");
+	expect_error(HDR "{\"type\":\"process\",\"pid\":10} {}\n", "t.jsonl:2: invalid JSON: trailing");
 }
 
 TEST(recfile_rejects_duplicate_keys_and_nul)
 {
-	expect_error(HDR "{\"type\":\"process\",\"pid\":1,\"pid\":2}\n", "t.jsonl:2: invalid JSON");
+	expect_error(HDR "{\"type\":\"process\",\"pid\":1,\"pid\":2}\n", "t.jsonl:2: duplicate field 'pid'");
+	expect_error(HDR "{\"type\":\"process\",\"pid\":1,\"comm\":\"a\\u0000b\"}\n",
+		     "t.jsonl:2: field 'comm' contains a NUL character");
+	expect_error(HDR "{\"type\":\"process\",\"pid\":1,\"comm\":\"\xff\"}\n",
+		     "t.jsonl:2: invalid JSON: invalid UTF-8");
 	{
 		static const char text[] = HDR "{\"type\":\0\"process\"}\n";
 		FILE *f = fmemopen((void *)text, sizeof(text) - 1, "r");

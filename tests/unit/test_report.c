@@ -9,8 +9,6 @@ static void add_check(struct record *r, uint32_t pid, int cap, int ret, uint64_t
 		      int sys, const char *const *frames, size_t n)
 {
 	struct rec_check *c = record_add_check(r);
-	size_t i;
-
 	c->pid = pid;
 	c->cap = cap;
 	c->ret = ret;
@@ -18,9 +16,7 @@ static void add_check(struct record *r, uint32_t pid, int cap, int ret, uint64_t
 	c->syscall = sys;
 	c->init_ns = true;
 	c->comm = xstrdup("t");
-	c->stack = xcalloc(n + 1, sizeof(char *));
-	for (i = 0; i < n; i++)
-		c->stack[c->nstack++] = xstrdup(frames[i]);
+	c->stack = test_stack(r, frames, n);
 }
 
 static const char *const bpf_check_a[] = { "cap_capable+0x83", "security_capable+0x3b",
@@ -110,8 +106,8 @@ TEST(report_opts_override_the_stack_rule)
 	r.checks[4].opt_noaudit = false;
 	r.checks[0].opts_known = true;
 	r.checks[0].opt_noaudit = true;
-	ASSERT_EQ(check_noaudit(&r.checks[4]), NOAUDIT_NO);
-	ASSERT_EQ(check_noaudit(&r.checks[0]), NOAUDIT_OPTS);
+	ASSERT_EQ(check_noaudit(&r, &r.checks[4]), NOAUDIT_NO);
+	ASSERT_EQ(check_noaudit(&r, &r.checks[0]), NOAUDIT_OPTS);
 	report_build(&r, &o, &rep);
 	ASSERT_TRUE(rep.required & (1ULL << 21));
 	ASSERT_EQ(rep.procs[0].caps[0].cap, 21);

@@ -56,7 +56,6 @@ static struct rec_check *check(int cap, int ret, uint64_t count, int sys,
 			       const char *const *frames, size_t n)
 {
 	struct rec_check *c = record_add_check(&rec);
-	size_t i;
 
 	c->pid = 100;
 	c->exec_id = 1;
@@ -68,9 +67,7 @@ static struct rec_check *check(int cap, int ret, uint64_t count, int sys,
 	c->first_ns = 1000 + (int64_t)rec.nchecks;
 	c->last_ns = c->first_ns;
 	c->comm = xstrdup("app");
-	c->stack = xcalloc(n + 1, sizeof(char *));
-	for (i = 0; i < n; i++)
-		c->stack[c->nstack++] = xstrdup(frames[i]);
+	c->stack = test_stack(&rec, frames, n);
 	return c;
 }
 

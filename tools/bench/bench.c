@@ -1,0 +1,423 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * make bench: the cost of capaudit per capability check, measured in one
+ * run against the same workload bare, under an empty BPF program on the
+ * same hook (the floor for any tracer there), under capaudit in each attach
+ * mode that works here, and under bpftrace when it is installed. Rounds are
+ * interleaved and medians taken: the machine is shared and noisy, so only
+ * ratios measured together mean anything.
+ *
+ * Also: checks seen versus made (at one and at two cores' rate), the
+ * loader's CPU and peak RSS, `report --suggest` on 1M aggregated checks from
+ * 10k processes. The last line is machine readable:
+ *   bench: added_ns=N empty_added_ns=N ratio=R lost=N
+ * BENCH_QUICK=1 makes it short (under 45 s).
+ */
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench_empty.skel.h"
+#include "recfile.h"
+
+#define MAX_ROUNDS 15
+
+static const char *capaudit = "build/capaudit";
+static const char *workload = "build/bench-workload";
+static char tmpdir[64];
+
+enum kind { BARE, EMPTY, CAPAUDIT, BPFTRACE, BPFTRACE_STACK };
+
+struct variant {
+	const char *name;
+	enum kind kind;
+	const char *mode;        /* capaudit --attach */
+	bool available;
+	char why[200];
+	double ns[MAX_ROUNDS];
+	int n;
+	/* capaudit only: from the last round's record */
+	uint64_t seen, made;
+	double loader_cpu_s, wall_s;
+	long loader_rss_kb;
+};
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(const double *v, int n)
+{
+	double tmp[MAX_ROUNDS];
+
+	if (n <= 0)
+		return 0;
+	memcpy(tmp, v, (size_t)n * sizeof(*v));
+	qsort(tmp, (size_t)n, sizeof(*tmp), cmp_double);
+	return n % 2 ? tmp[n / 2] : (tmp[n / 2 - 1] + tmp[n / 2]) / 2;
+}
+
+/* Run argv, capture stdout into buf; returns exit status (-1: not run). */
+static int run_capture(char *const argv[], char *buf, size_t len, struct rusage *ru)
+{
+	int p[2], st = -1;
+	size_t o = 0;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe(p))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(p[1], 1);
+		dup2(null, 2);
+		close(p[0]);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	close(p[1]);
+	while (o + 1 < len && (n = read(p[0], buf + o, len - o - 1)) > 0)
+		o += (size_t)n;
+	buf[o] = '\0';
+	while ((n = read(p[0], (char[256]){ 0 }, 256)) > 0)
+		;
+	close(p[0]);
+	if (wait4(pid, &st, 0, ru) < 0)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* "calls=N ns=X rate=R" from the workload's output. */
+static int parse_workload(const char *out, double *ns, double *rate)
+{
+	const char *p = strstr(out, "calls=");
+
+	return p && sscanf(p, "calls=%*d ns=%lf rate=%lf", ns, rate) == 2 ? 0 : -1;
+}
+
+/* CAP_SYSLOG checks the record counted for the workload processes. */
+static int count_seen(const char *path, uint64_t *seen, double *cpu, long *rss)
+{
+	struct record r;
+	char err[512];
+	size_t i;
+
+	if (recfile_load(path, &r, err, sizeof(err))) {
+		fprintf(stderr, "bench: %s\n", err);
+		return -1;
+	}
+	*seen = 0;
+	for (i = 0; i < r.nchecks; i++) {
+		const struct rec_process *p = record_find_process(&r, r.checks[i].pid,
+								   r.checks[i].exec_id);
+
+		if (r.checks[i].cap == 34 && p && p->comm && !strcmp(p->comm, "bench-workload"))
+			*seen += r.checks[i].count;
+	}
+	*seen += 0;
+	for (i = 0; i < r.hdr.noverflow; i++)
+		if (r.hdr.overflow[i].cap == 34)
+			*seen += r.hdr.overflow[i].count;
+	*cpu = r.hdr.loader_cpu_s;
+	*rss = r.hdr.loader_rss_kb;
+	record_free(&r);
+	return 0;
+}
+
+static int run_once(struct variant *v, long calls, int jobs, double *rate)
+{
+	char out[8192], rec[128], ncalls[32], njobs[8], prog[512];
+	struct rusage ru;
+	double ns = 0, t0;
+	int rc = -1;
+
+	snprintf(ncalls, sizeof(ncalls), "%ld", calls);
+	snprintf(njobs, sizeof(njobs), "%d", jobs);
+	snprintf(rec, sizeof(rec), "%s/rec.jsonl", tmpdir);
+	t0 = now_s();
+	switch (v->kind) {
+	case BARE: {
+		char *argv[] = { (char *)workload, ncalls, njobs, NULL };
+
+		rc = run_capture(argv, out, sizeof(out), &ru);
+		break;
+	}
+	case EMPTY: {
+		struct bench_empty_bpf *s = bench_empty_bpf__open_and_load();
+		char *argv[] = { (char *)workload, ncalls, njobs, NULL };
+
+		if (!s || bench_empty_bpf__attach(s)) {
+			bench_empty_bpf__destroy(s);
+			return -1;
+		}
+		rc = run_capture(argv, out, sizeof(out), &ru);
+		bench_empty_bpf__destroy(s);
+		break;
+	}
+	case CAPAUDIT: {
+		char *argv[] = { (char *)capaudit, "record", "-q", "--attach", (char *)v->mode,
+				 "-o", rec, "--", (char *)workload, ncalls, njobs, NULL };
+
+		rc = run_capture(argv, out, sizeof(out), &ru);
+		v->wall_s = now_s() - t0;
+		v->made = (uint64_t)calls * (uint64_t)jobs;
+		if (!rc && count_seen(rec, &v->seen, &v->loader_cpu_s, &v->loader_rss_kb))
+			rc = -1;
+		break;
+	}
+	case BPFTRACE:
+	case BPFTRACE_STACK: {
+		char cmd[256];
+		char *argv[] = { "bpftrace", "-q", "-e", prog, "-c", cmd, NULL };
+
+		snprintf(cmd, sizeof(cmd), "%s %s %s", workload, ncalls, njobs);
+		snprintf(prog, sizeof(prog),
+			 "tracepoint:capability:cap_capable /pid == cpid/ "
+			 "{ @[pid, args->cap, args->ret%s] = count(); }",
+			 v->kind == BPFTRACE_STACK ? ", kstack" : "");
+		rc = run_capture(argv, out, sizeof(out), &ru);
+		break;
+	}
+	}
+	if (rc || parse_workload(out, &ns, rate))
+		return -1;
+	if (v->n < MAX_ROUNDS)
+		v->ns[v->n++] = ns;
+	return 0;
+}
+
+/* Does this variant work here? One small run says. */
+static void probe(struct variant *v)
+{
+	double rate;
+	char out[4096];
+
+	v->available = run_once(v, 1000, 1, &rate) == 0;
+	v->n = 0;
+	if (v->available)
+		return;
+	if (v->kind == CAPAUDIT) {
+		char *argv[] = { (char *)capaudit, "record", "-q", "--attach", (char *)v->mode,
+				 "-o", "/dev/null", "--", "true", NULL };
+		int p[2];
+		pid_t pid;
+		ssize_t n;
+
+		/* capaudit's own one-line reason */
+		if (!pipe(p) && (pid = fork()) == 0) {
+			dup2(p[1], 2);
+			dup2(open("/dev/null", O_WRONLY), 1);
+			execvp(argv[0], argv);
+			_exit(127);
+		}
+		close(p[1]);
+		n = read(p[0], out, sizeof(out) - 1);
+		close(p[0]);
+		wait(NULL);
+		out[n > 0 ? n : 0] = '\0';
+		out[strcspn(out, "\n")] = '\0';
+		snprintf(v->why, sizeof(v->why), "%s", out[0] ? out + (strncmp(out, "capaudit: ", 10) ? 0 : 10) : "failed");
+	} else if (v->kind == BPFTRACE || v->kind == BPFTRACE_STACK) {
+		snprintf(v->why, sizeof(v->why), access("/usr/bin/bpftrace", X_OK) ?
+			 "bpftrace is not installed" : "bpftrace failed to attach");
+	} else {
+		snprintf(v->why, sizeof(v->why), "failed to load or attach");
+	}
+}
+
+/* A record of `checks` aggregated checks from `procs` processes. */
+static int write_synthetic(const char *path, long procs, long checks)
+{
+	static const char *const funcs[] = { "alloc_pid", "map_create", "bpf_prog_load",
+		"setattr_prepare", "__inet_bind", "inet_create", "path_mount", "do_syslog",
+		"unshare_nsproxy_namespaces", "pid_ns_ctl_handler" };
+	static const int caps[] = { 40, 39, 38, 0, 10, 13, 21, 34, 21, 40 };
+	FILE *f = fopen(path, "w");
+	long p, k, per = checks / procs, nstacks = 1000;
+
+	if (!f)
+		return -1;
+	fprintf(f, "{\"type\":\"header\",\"format\":\"capaudit-record\",\"version\":1,"
+		"\"kernel\":\"6.18.0\",\"attach\":\"tp_btf\",\"scope\":\"all\",\"start_ns\":1,"
+		"\"end_ns\":2,\"syscall_results\":true}\n");
+	for (p = 0; p < procs; p++)
+		fprintf(f, "{\"type\":\"process\",\"pid\":%ld,\"exec_id\":1,\"ppid\":1,\"uid\":0,"
+			"\"comm\":\"worker%ld\",\"exe\":\"/usr/bin/worker\"}\n", 1000 + p, p);
+	for (k = 0; k < nstacks; k++)
+		fprintf(f, "{\"type\":\"stack\",\"id\":%ld,\"frames\":[\"cap_capable+0x83\","
+			"\"security_capable+0x3b\",\"ns_capable+0x2d\",\"%s+0x%lx\","
+			"\"caller_%ld+0x10\",\"do_syscall_64+0x71\","
+			"\"entry_SYSCALL_64_after_hwframe+0x76\"]}\n", k, funcs[k % 10], k, k % 7);
+	for (p = 0; p < procs; p++)
+		for (k = 0; k < per; k++)
+			/* the fields capaudit record writes, in its order */
+			fprintf(f, "{\"type\":\"check\",\"pid\":%ld,\"exec_id\":1,\"tid\":%ld,"
+				"\"uid\":0,\"comm\":\"worker\",\"cgroup\":4242,\"cap\":%d,"
+				"\"cap_name\":\"CAP_%s\",\"ret\":%d,\"count\":%ld,\"syscall\":%ld,"
+				"\"syscall_name\":\"bpf\",\"init_ns\":true,"
+				"\"first_ns\":1796271159330211980,\"last_ns\":1796271159330212980,"
+				"%s\"stack\":%ld}\n", 1000 + p, 1000 + p, caps[k % 10], funcs[k % 10],
+				k % 3 ? 0 : -1, k + 1, k % 300, k % 3 ? "" : "\"syscall_failed\":0,",
+				(p * per + k) % nstacks);
+	return fclose(f);
+}
+
+static int set_dmesg_restrict(const char *v, char *old, size_t len)
+{
+	FILE *f = fopen("/proc/sys/kernel/dmesg_restrict", "r+");
+
+	if (!f)
+		return -1;
+	if (old && !fgets(old, (int)len, f))
+		old[0] = '\0';
+	rewind(f);
+	fputs(v, f);
+	return fclose(f);
+}
+
+int main(void)
+{
+	bool quick = getenv("BENCH_QUICK") && strcmp(getenv("BENCH_QUICK"), "0");
+	long calls = quick ? 300000 : 2000000;
+	int rounds = quick ? 3 : 7, r, i;
+	struct variant vs[] = {
+		{ .name = "bare (nothing attached)", .kind = BARE },
+		{ .name = "empty tp_btf program", .kind = EMPTY },
+		{ .name = "capaudit --attach tp_btf", .kind = CAPAUDIT, .mode = "tp_btf" },
+		{ .name = "capaudit --attach tracepoint", .kind = CAPAUDIT, .mode = "tracepoint" },
+		{ .name = "capaudit --attach fexit", .kind = CAPAUDIT, .mode = "fexit" },
+		{ .name = "capaudit --attach kprobe", .kind = CAPAUDIT, .mode = "kprobe" },
+		{ .name = "bpftrace count (pid,cap,ret)", .kind = BPFTRACE },
+		{ .name = "bpftrace count + kstack", .kind = BPFTRACE_STACK },
+	};
+	int nv = (int)(sizeof(vs) / sizeof(vs[0]));
+	double bare, empty, rate, t0 = now_s(), med[8];
+	struct variant *best = NULL;
+	struct variant two = { .name = "capaudit tp_btf, 2 jobs", .kind = CAPAUDIT, .mode = "tp_btf" };
+	char old_restrict[16] = "", synth[128];
+	struct rusage ru;
+	char out[4096];
+	time_t tnow = time(NULL);
+	char date[64];
+
+	if (geteuid()) {
+		fprintf(stderr, "bench: run as root (it loads BPF programs)\n");
+		return 1;
+	}
+	libbpf_set_print(NULL);
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/capaudit-bench.XXXXXX");
+	if (!mkdtemp(tmpdir) || set_dmesg_restrict("1\n", old_restrict, sizeof(old_restrict))) {
+		fprintf(stderr, "bench: setup failed: %s\n", strerror(errno));
+		return 1;
+	}
+	if (access("/sys/kernel/tracing/events", F_OK))
+		mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL);
+
+	for (i = 0; i < nv; i++)
+		probe(&vs[i]);
+	for (r = 0; r < rounds; r++)
+		for (i = 0; i < nv; i++)
+			if (vs[i].available && run_once(&vs[i], calls, 1, &rate))
+				fprintf(stderr, "bench: %s: a round failed\n", vs[i].name);
+
+	bare = median(vs[0].ns, vs[0].n);
+	empty = median(vs[1].ns, vs[1].n);
+	strftime(date, sizeof(date), "%Y-%m-%d %H:%M UTC", gmtime(&tnow));
+	printf("capaudit bench, %s, %ld calls x %d rounds (medians), kernel: ", date, calls, rounds);
+	fflush(stdout);
+	system("uname -r");
+	printf("\n| variant | ns/check | added ns | x empty's added | seen/made |\n");
+	printf("|---|---|---|---|---|\n");
+	for (i = 0; i < nv; i++) {
+		struct variant *v = &vs[i];
+
+		med[i] = median(v->ns, v->n);
+		if (!v->available) {
+			printf("| %s | - | - | - | unavailable: %s |\n", v->name, v->why);
+			continue;
+		}
+		printf("| %s | %.0f | %.0f | %s", v->name, med[i], med[i] - bare,
+		       i == 0 ? "-" : "");
+		if (i > 0)
+			printf("%.2f", (med[i] - bare) / (empty - bare));
+		if (v->kind == CAPAUDIT)
+			printf(" | %" PRIu64 "/%" PRIu64 " |\n", v->seen, v->made);
+		else
+			printf(" | - |\n");
+		if (v->kind == CAPAUDIT && !best)
+			best = v;
+	}
+
+	/* the highest rate two cores make: one loop per core */
+	if (best) {
+		double ns2 = 0;
+
+		run_once(&two, calls, 2, &rate);
+		ns2 = median(two.ns, two.n);
+		printf("\nTwo cores (2 loops, capaudit tp_btf): %.0f checks/s, %.0f ns/check per loop, "
+		       "seen %" PRIu64 " of %" PRIu64 " made (%s)\n", rate, ns2, two.seen, two.made,
+		       two.seen == two.made ? "none lost" : "LOST");
+		printf("Loader (tp_btf run of %" PRIu64 " checks in %.2f s, %.0f checks/s): "
+		       "CPU %.3f s (%.1f%% of one core), peak RSS %ld KiB\n", best->made,
+		       best->wall_s, best->made / best->wall_s, best->loader_cpu_s,
+		       100 * best->loader_cpu_s / best->wall_s, best->loader_rss_kb);
+	}
+
+	/* report --suggest on 1M aggregated checks from 10k processes */
+	snprintf(synth, sizeof(synth), "%s/synthetic.jsonl", tmpdir);
+	if (!write_synthetic(synth, 10000, 1000000)) {
+		char *argv[] = { (char *)capaudit, "report", "--suggest", "-i", synth, NULL };
+		double t = now_s();
+		int rc = run_capture(argv, out, sizeof(out), &ru);
+		struct stat sb;
+
+		stat(synth, &sb);
+		printf("report --suggest, 1,000,000 aggregated checks from 10,000 processes "
+		       "(%.0f MB record): %.2f s, peak RSS %ld MiB%s\n", sb.st_size / 1e6,
+		       now_s() - t, ru.ru_maxrss / 1024, rc ? " (FAILED)" : "");
+	}
+	unlink(synth);
+
+	set_dmesg_restrict(old_restrict[0] ? old_restrict : "1\n", NULL, 0);
+	snprintf(out, sizeof(out), "rm -rf %s", tmpdir);
+	system(out);
+	fprintf(stderr, "bench: %.0f s\n", now_s() - t0);
+	if (!best) {
+		printf("bench: added_ns=0 empty_added_ns=%.0f ratio=0 lost=-1\n", empty - bare);
+		return 1;
+	}
+	{
+		double added = median(best->ns, best->n) - bare;
+
+		printf("bench: added_ns=%.0f empty_added_ns=%.0f ratio=%.2f lost=%" PRId64 "\n",
+		       added, empty - bare, added / (empty - bare),
+		       (int64_t)(best->made - best->seen) + (int64_t)(two.made - two.seen));
+	}
+	return 0;
+}
