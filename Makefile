@@ -110,7 +110,7 @@ demo: deps
 	$(Q)tools/demo.sh
 
 test: deps
-	$(Q)$(MAKE) --no-print-directory all $(BUILD)/unit-tests $(EXAMPLES)
+	$(Q)$(MAKE) --no-print-directory all $(BUILD)/unit-tests $(EXAMPLES) $(BUILD)/bench-workload
 	$(Q)tools/run-tests.sh
 
 # make bench: ratios measured in one run (tools/bench/bench.c); BENCH_QUICK=1

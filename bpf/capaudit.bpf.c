@@ -388,10 +388,16 @@ out:
 	return 0;
 }
 
+/* The initial user namespace is the only one at level 0. */
 static __always_inline __u16 ns_flag(const struct user_namespace *ns)
 {
-	/* the initial user namespace is the only one at level 0 */
 	return ns && BPF_CORE_READ(ns, level) == 0 ? CA_F_INIT_NS : 0;
+}
+
+/* Same, for a BTF pointer (tp_btf, fexit): a direct load, no helper call. */
+static __always_inline __u16 ns_flag_btf(const struct user_namespace *ns)
+{
+	return ns && ns->level == 0 ? CA_F_INIT_NS : 0;
 }
 
 static __always_inline __u16 opts_flags(unsigned int opts)
@@ -404,7 +410,7 @@ SEC("tp_btf/cap_capable")
 int BPF_PROG(tp_btf_cap_capable, const struct cred *cred, struct user_namespace *target_ns,
 	     const struct user_namespace *capable_ns, int cap, int ret)
 {
-	return on_check(ctx, cap, ret, ns_flag(target_ns));
+	return on_check(ctx, cap, ret, ns_flag_btf(target_ns));
 }
 
 SEC("tracepoint/capability/cap_capable")
@@ -417,7 +423,7 @@ SEC("fexit/cap_capable")
 int BPF_PROG(fexit_cap_capable, const struct cred *cred, struct user_namespace *ns, int cap,
 	     unsigned int opts, int ret)
 {
-	return on_check(ctx, cap, ret, ns_flag(ns) | opts_flags(opts));
+	return on_check(ctx, cap, ret, ns_flag_btf(ns) | opts_flags(opts));
 }
 
 SEC("kprobe/cap_capable")

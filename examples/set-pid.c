@@ -6,6 +6,7 @@
  *
  *   set-pid clone3 [PID]       clone3() with set_tid = PID
  *   set-pid ns_last_pid [PID]  write PID-1 to /proc/sys/kernel/ns_last_pid, fork
+ *   set-pid clone3-loop N      N times clone3() with set_tid, each to a free PID
  *
  * Without PID, a free PID near the top of the range is used. Exit 0 when
  * the child got the PID, 1 when the kernel refused, 2 on usage errors.
@@ -92,8 +93,23 @@ int main(int argc, char **argv)
 	char *end;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc == 3 && !strcmp(argv[1], "clone3-loop")) {
+		long n = strtol(argv[2], &end, 10), i;
+		int failed = 0;
+
+		if (*end || n < 1) {
+			fprintf(stderr, "set-pid: invalid count '%s'\n", argv[2]);
+			return 2;
+		}
+		for (i = 0; i < n && !failed; i++) {
+			if ((want = free_pid()) < 0)
+				return 1;
+			failed = by_clone3(want);
+		}
+		return failed;
+	}
 	if (argc < 2 || argc > 3 || (strcmp(argv[1], "clone3") && strcmp(argv[1], "ns_last_pid"))) {
-		fprintf(stderr, "usage: set-pid clone3|ns_last_pid [PID]\n");
+		fprintf(stderr, "usage: set-pid clone3|ns_last_pid [PID] | clone3-loop N\n");
 		return 2;
 	}
 	if (argc == 3) {

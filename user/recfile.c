@@ -71,6 +71,85 @@ struct rec_check *record_add_check(struct record *r)
 	return &r->checks[r->nchecks++];
 }
 
+static size_t str_hash(const char *s, size_t len)
+{
+	uint64_t h = 1469598103934665603ULL;   /* FNV-1a */
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+	return (size_t)h;
+}
+
+char *record_intern(struct record *r, const char *s, size_t len)
+{
+	size_t i, mask;
+	char *p;
+
+	if ((r->nstr + 1) * 2 > r->strcap) {   /* rehash at half full */
+		char **old = r->strtab;
+		size_t oldcap = r->strcap, k;
+
+		r->strcap = r->strcap ? r->strcap * 2 : 256;
+		r->strtab = xcalloc(r->strcap, sizeof(char *));
+		for (k = 0; k < oldcap; k++) {
+			if (!old[k])
+				continue;
+			i = str_hash(old[k], strlen(old[k])) & (r->strcap - 1);
+			while (r->strtab[i])
+				i = (i + 1) & (r->strcap - 1);
+			r->strtab[i] = old[k];
+		}
+		free(old);
+	}
+	mask = r->strcap - 1;
+	for (i = str_hash(s, len) & mask; r->strtab[i]; i = (i + 1) & mask)
+		if (!strncmp(r->strtab[i], s, len) && !r->strtab[i][len])
+			return r->strtab[i];
+	p = xcalloc(len + 1, 1);
+	memcpy(p, s, len);
+	r->strtab[i] = p;
+	r->nstr++;
+	return p;
+}
+
+/* Insert an existing string (owned by r from now on), without lookup. */
+static void adopt_string(struct record *r, char *p)
+{
+	size_t i, mask;
+
+	if ((r->nstr + 1) * 2 > r->strcap) {   /* grow via a dummy intern */
+		char *tmp = record_intern(r, "", 0);
+
+		(void)tmp;
+	}
+	mask = r->strcap - 1;
+	for (i = str_hash(p, strlen(p)) & mask; r->strtab[i]; i = (i + 1) & mask)
+		;
+	r->strtab[i] = p;
+	r->nstr++;
+}
+
+void record_take_checks(struct record *r, struct record *src)
+{
+	size_t i;
+
+	if (src->nchecks) {
+		grow_array((void **)&r->checks, &r->cap_checks, r->nchecks + src->nchecks,
+			   sizeof(*r->checks));
+		memcpy(r->checks + r->nchecks, src->checks, src->nchecks * sizeof(*src->checks));
+		r->nchecks += src->nchecks;
+		src->nchecks = 0;
+	}
+	for (i = 0; i < src->strcap; i++) {
+		if (src->strtab[i]) {
+			adopt_string(r, src->strtab[i]);
+			src->strtab[i] = NULL;
+		}
+	}
+	src->nstr = 0;
+}
+
 int record_add_stack(struct record *r, char **frames, size_t n)
 {
 	struct rec_stack *st;
@@ -82,6 +161,14 @@ int record_add_stack(struct record *r, char **frames, size_t n)
 	/* classified once per stack, not once per check */
 	st->site = callsite_index(frames, n);
 	st->noaudit = (int)noaudit_from_stack(frames, n);
+	if (st->site >= 0) {
+		char fn[128];
+
+		frame_function(frames[st->site], fn, sizeof(fn));
+		st->site_func = record_intern(r, fn, strlen(fn));
+	} else {
+		st->site_func = record_intern(r, "?", 1);
+	}
 	return (int)r->nstacks++;
 }
 
@@ -109,11 +196,8 @@ static void free_strv(char **v, size_t n)
 	free(v);
 }
 
-void record_free(struct record *r)
+void record_clear_header(struct rec_header *h)
 {
-	struct rec_header *h = &r->hdr;
-	size_t i;
-
 	free(h->capaudit_version);
 	free(h->kernel);
 	free(h->machine);
@@ -122,15 +206,24 @@ void record_free(struct record *r)
 	free(h->symbols);
 	free_strv(h->argv, h->argc);
 	free(h->overflow);
+	memset(h, 0, sizeof(*h));
+}
+
+void record_free(struct record *r)
+{
+	size_t i;
+
+	record_clear_header(&r->hdr);
 	for (i = 0; i < r->nprocs; i++) {
 		free(r->procs[i].comm);
 		free(r->procs[i].exe);
 	}
 	free(r->procs);
-	for (i = 0; i < r->nchecks; i++) {
-		free(r->checks[i].comm);
-		free(r->checks[i].stack_error);
-	}
+	for (i = 0; i < r->nchecks; i++)
+		free(r->checks[i].stack_error);   /* comm is interned */
+	for (i = 0; i < r->strcap; i++)
+		free(r->strtab[i]);
+	free(r->strtab);
 	free(r->checks);
 	for (i = 0; i < r->nstacks; i++)
 		free_strv(r->stacks[i].frames, r->stacks[i].n);

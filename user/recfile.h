@@ -94,6 +94,7 @@ struct rec_stack {
 	char **frames;          /* "func+0xoff" or "func+0xoff [mod]", innermost first */
 	size_t n;
 	int site;               /* index of the call site frame, -1 if none */
+	const char *site_func;  /* its function name (interned in the record), or "?" */
 	int noaudit;            /* enum noaudit_source from the frames */
 };
 
@@ -107,6 +108,8 @@ struct record {
 	size_t nstacks, cap_stacks;
 	uint32_t *pidtab;       /* (pid, exec_id) -> 1 + index in procs; 0 = empty */
 	size_t pidcap;
+	char **strtab;          /* interned strings (check comms), open addressing */
+	size_t nstr, strcap;
 };
 
 /* A new process line for (pid, exec_id), which must not be in r yet. */
@@ -114,12 +117,19 @@ struct rec_process *record_add_process(struct record *r, uint32_t pid, uint32_t 
 /* Change the exec_id of a process line (p must belong to r). */
 void record_set_exec_id(struct record *r, struct rec_process *p, uint32_t exec_id);
 struct rec_check *record_add_check(struct record *r);
+/* s (len bytes) stored once per record; the pointer lives as long as r. */
+char *record_intern(struct record *r, const char *s, size_t len);
 /* A new stack from frames (ownership passes to r); returns its index. */
 int record_add_stack(struct record *r, char **frames, size_t n);
 /* The stack of a check, or NULL. */
 const struct rec_stack *check_stack(const struct record *r, const struct rec_check *c);
 struct rec_process *record_find_process(const struct record *r, uint32_t pid, uint32_t exec_id);
 void record_free(struct record *r);
+/* Move src's checks (appended in order) and interned strings into r;
+ * src keeps nothing of them. */
+void record_take_checks(struct record *r, struct record *src);
+/* Free a header's contents and zero it. */
+void record_clear_header(struct rec_header *h);
 
 /* Write r as JSON Lines. Returns 0, or -1 with errno set. */
 int recfile_write(FILE *f, const struct record *r);

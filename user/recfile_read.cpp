@@ -14,6 +14,7 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <thread>
 
 extern "C" {
 #include "recfile.h"
@@ -56,14 +57,15 @@ const char *json_error_text(error_code e)
 
 bool get_i64(ondemand::value v, const char *key, int64_t lo, int64_t hi, int64_t *out, Line &l)
 {
-	ondemand::json_type t;
 	int64_t x;
 	error_code e;
 
-	if (v.type().get(t) || t != ondemand::json_type::number)
-		return l.fail("field '%s' must be an integer", key);
 	e = v.get_int64().get(x);
 	if (e) {
+		ondemand::json_type t;
+
+		if (v.type().get(t) || t != ondemand::json_type::number)
+			return l.fail("field '%s' must be an integer", key);
 		std::string_view tok = v.raw_json_token();
 
 		/* an integer too big for 64 bits, or not an integer at all */
@@ -142,24 +144,69 @@ void free_strv(char **v, size_t n)
 	free(v);
 }
 
-/* Known fields of one line type: a bit each, to reject duplicates and to
- * find missing required ones. */
+/* The known fields of one line type: lengths, and the names as two
+ * masked 8-byte words, so that matching a key is two loads and compares
+ * (a memcmp call per key cost a sixth of reading a big record). */
+struct FieldSet {
+	const char *const *names;
+	size_t len[24] = { 0 };
+	uint64_t w[24][2] = {}, m[24][2] = {};
+
+	const char *const *req;   /* required fields (NULL-terminated) and their bits */
+	uint64_t req_mask = 0;
+
+	explicit FieldSet(const char *const *n, const char *const *r = nullptr) : names(n), req(r)
+	{
+		for (const char *const *q = req; q && *q; q++)
+			for (int i = 0; names[i]; i++)
+				if (!strcmp(names[i], *q))
+					req_mask |= 1ULL << i;
+		for (int i = 0; names[i] && i < 24; i++) {
+			len[i] = strlen(names[i]);
+			for (size_t b = 0; b < 16 && b < len[i]; b++) {
+				w[i][b / 8] |= (uint64_t)(unsigned char)names[i][b] << (8 * (b % 8));
+				m[i][b / 8] |= 0xffULL << (8 * (b % 8));
+			}
+		}
+	}
+};
+
+/* The fields met so far in one object: a bit each, to reject duplicates
+ * and to find missing required ones. */
 struct Fields {
+	const FieldSet &fs;
 	const char *const *names;
 	uint64_t seen = 0;
-	size_t len[24] = { 0 };   /* name lengths: compare lengths before bytes */
+	int next = 0;             /* files we write keep one order: try it first */
 
-	explicit Fields(const char *const *n) : names(n)
+	explicit Fields(const FieldSet &f) : fs(f), names(f.names) {}
+
+	/* k: the raw key as written, up to its closing quote. Our names need
+	 * no escapes, so a key with escapes matches none (and is ignored). */
+	/* k is inside a padded buffer: reading 16 bytes from it is safe */
+	bool is(const char *k, int i) const
 	{
-		for (int i = 0; names[i] && i < 24; i++)
-			len[i] = strlen(names[i]);
+		uint64_t a, b;
+
+		memcpy(&a, k, 8);
+		memcpy(&b, k + 8, 8);
+		if ((a & fs.m[i][0]) != fs.w[i][0] || (b & fs.m[i][1]) != fs.w[i][1])
+			return false;
+		if (fs.len[i] > 16 && memcmp(k + 16, names[i] + 16, fs.len[i] - 16))
+			return false;
+		return k[fs.len[i]] == '"';
 	}
 
-	int index(std::string_view k) const
+	int index(const char *k)
 	{
-		for (int i = 0; names[i]; i++)
-			if (k.size() == len[i] && !memcmp(k.data(), names[i], len[i]))
+		if (names[next] && is(k, next))
+			return next++;
+		for (int i = 0; names[i]; i++) {
+			if (is(k, i)) {
+				next = names[i + 1] ? i + 1 : 0;
 				return i;
+			}
+		}
 		return -1;
 	}
 };
@@ -167,20 +214,28 @@ struct Fields {
 /* Each reader walks the object's fields once, in file order. */
 #define FOR_FIELDS(obj, F, l)                                                      \
 	for (auto field : obj)                                                     \
-		if (std::string_view key; field.unescaped_key().get(key))          \
+		if (ondemand::raw_json_string key; field.key().get(key))           \
 			return l.fail("bad field name");                           \
-		else if (int fi = F.index(key); fi < 0)                            \
+		else if (int fi = F.index(key.raw()); fi < 0)                      \
 			continue; /* unknown fields: later versions may add some */ \
 		else if (F.seen & (1ULL << fi))                                    \
 			return l.fail("duplicate field '%s'", F.names[fi]);        \
 		else if ((F.seen |= 1ULL << fi), false) {                          \
 		} else
 
-bool require(const Fields &F, const char *const *req, Line &l)
+bool require(Fields &F, const char *const *req, Line &l)
 {
-	for (; *req; req++)
-		if (!(F.seen & (1ULL << F.index(*req))))
+	/* the usual case first: all required fields were seen */
+	if (req == F.fs.req && (F.seen & F.fs.req_mask) == F.fs.req_mask)
+		return true;
+	for (; *req; req++) {
+		int i;
+
+		for (i = 0; F.names[i] && strcmp(F.names[i], *req); i++)
+			;
+		if (!(F.seen & (1ULL << i)))
 			return l.fail("missing field '%s'", *req);
+	}
 	return true;
 }
 
@@ -191,7 +246,8 @@ bool read_header(ondemand::object obj, rec_header *h, Line &l)
 		"lost", "overflow", "exit_status", "syscall_results", "loader", nullptr };
 	static const char *const req[] = { "format", "version", "kernel", "attach", "start_ns",
 		"end_ns", nullptr };
-	Fields F{ names };
+	static const FieldSet F_set(names);
+	Fields F(F_set);
 	std::string_view s;
 	int64_t x;
 
@@ -250,7 +306,8 @@ bool read_header(ondemand::object obj, rec_header *h, Line &l)
 			uint64_t *dst[] = { &h->lost.map_full, &h->lost.ringbuf_full,
 					    &h->lost.stack_errors, &h->lost.proc_full,
 					    &h->lost.result_lost, &h->lost.hook_skipped };
-			Fields LF{ lnames };
+			static const FieldSet LF_set(lnames);
+	Fields LF(LF_set);
 			ondemand::object lo;
 
 			if (v.get_object().get(lo))
@@ -275,7 +332,8 @@ bool read_header(ondemand::object obj, rec_header *h, Line &l)
 				static const char *const onames[] = { "cap", "denied", "count",
 								      nullptr };
 				static const char *const oreq[] = { "cap", "denied", "count", nullptr };
-				Fields OF{ onames };
+				static const FieldSet OF_set(onames);
+	Fields OF(OF_set);
 				ondemand::object o;
 				rec_overflow ov{};
 
@@ -322,7 +380,8 @@ bool read_header(ondemand::object obj, rec_header *h, Line &l)
 			break;
 		case 17: {
 			static const char *const lnames[] = { "cpu_s", "max_rss_kb", nullptr };
-			Fields LF{ lnames };
+			static const FieldSet LF_set(lnames);
+	Fields LF(LF_set);
 			ondemand::object lo;
 
 			if (v.get_object().get(lo))
@@ -352,7 +411,8 @@ bool read_process(ondemand::object obj, record *r, Line &l)
 	static const char *const names[] = { "type", "pid", "exec_id", "ppid", "uid", "comm",
 		"exe", "exit_code", nullptr };
 	static const char *const req[] = { "pid", nullptr };
-	Fields F{ names };
+	static const FieldSet F_set(names);
+	Fields F(F_set);
 	int64_t v64[5] = { 0, 0, 0, 0, 0 };   /* pid, exec_id, ppid, uid, exit_code */
 	std::string_view comm = "", exe;
 	bool has_exe = false;
@@ -398,7 +458,8 @@ bool read_stack(ondemand::object obj, record *r, Line &l)
 {
 	static const char *const names[] = { "type", "id", "frames", nullptr };
 	static const char *const req[] = { "id", "frames", nullptr };
-	Fields F{ names };
+	static const FieldSet F_set(names);
+	Fields F(F_set);
 	int64_t id = 0;
 	char **frames = nullptr;
 	size_t n = 0;
@@ -426,50 +487,69 @@ bad:
 	return false;
 }
 
-bool read_check(ondemand::object obj, record *r, Line &l)
+/* r: where processes and stacks are looked up; sink: where the check and
+ * its interned strings go (r itself, or a worker's private record). */
+bool read_check(ondemand::object obj, const record *r, record *sink, Line &l)
 {
-	static const char *const names[] = { "type", "pid", "exec_id", "tid", "uid", "cgroup",
-		"cap", "ret", "count", "syscall", "first_ns", "last_ns", "syscall_failed",
-		"stack", "comm", "init_ns", "opts", "stack_error", nullptr };
+	/* in the order capaudit writes them (Fields tries that order first);
+	 * cap_name and syscall_name are derived, read and ignored */
+	enum { TYPE, PID, EXEC_ID, TID, UID, COMM, CGROUP, CAP, CAP_NAME, RET, COUNT, SYSCALL,
+	       SYSCALL_NAME, INIT_NS, OPTS, FIRST_NS, LAST_NS, SYSCALL_FAILED, STACK, STACK_ERROR,
+	       NFIELDS };
+	static const char *const names[] = { "type", "pid", "exec_id", "tid", "uid", "comm",
+		"cgroup", "cap", "cap_name", "ret", "count", "syscall", "syscall_name", "init_ns",
+		"opts", "first_ns", "last_ns", "syscall_failed", "stack", "stack_error", nullptr };
 	static const char *const req[] = { "pid", "cap", "ret", "count", nullptr };
-	static const int64_t lo[] = { 0, 1, 0, 0, 0, 0, 0, -4095, 1, -1, 0, 0, 0 };
-	static const int64_t hi[] = { 0, INT32_MAX, UINT32_MAX, INT32_MAX, UINT32_MAX, INT64_MAX,
-		REC_MAX_CAP, 0, INT64_MAX, 4095, INT64_MAX, INT64_MAX, INT64_MAX };
-	int64_t x[13] = { 0 };
-	Fields F{ names };
+	/* bounds of the integer fields, in field order */
+	static const int64_t lo[NFIELDS] = { 0, 1, 0, 0, 0, 0, 0, 0, 0, -4095, 1, -1, 0, 0, 0, 0,
+					     0, 0, 0, 0 };
+	static const int64_t hi[NFIELDS] = { 0, INT32_MAX, UINT32_MAX, INT32_MAX, UINT32_MAX, 0,
+		INT64_MAX, REC_MAX_CAP, 0, 0, INT64_MAX, 4095, 0, 0, 0, INT64_MAX, INT64_MAX,
+		INT64_MAX, INT32_MAX, 0 };
+	static const FieldSet F_set(names, req);
+	int64_t x[NFIELDS] = { 0 };
+	Fields F(F_set);
 	std::string_view comm = "", serr;
 	rec_check c{};
 
-	x[9] = -1;   /* syscall: none */
+	x[SYSCALL] = -1;   /* none */
 	c.stack = -1;
 	FOR_FIELDS(obj, F, l) {
 		ondemand::value v;
 
 		if (field.value().get(v))
 			return l.fail("bad value for '%s'", F.names[fi]);
-		if (fi >= 1 && fi <= 12) {
+		switch (fi) {
+		case PID: case EXEC_ID: case TID: case UID: case CGROUP: case CAP: case RET:
+		case COUNT: case SYSCALL: case FIRST_NS: case LAST_NS: case SYSCALL_FAILED:
 			if (!get_i64(v, F.names[fi], lo[fi], hi[fi], &x[fi], l))
 				return false;
-		} else if (fi == 13) {
+			break;
+		case STACK: {
 			bool null;
-			int64_t sid;
 
 			if (!v.is_null().get(null) && null)
-				continue;
-			if (!get_i64(v, "stack", 0, INT32_MAX, &sid, l))
+				break;
+			if (!get_i64(v, "stack", 0, INT32_MAX, &x[STACK], l))
 				return false;
-			if ((size_t)sid >= r->nstacks)
-				return l.fail("stack %lld is not defined before this line", (long long)sid);
-			c.stack = (int)sid;
-		} else if (fi == 14) {
+			if ((size_t)x[STACK] >= r->nstacks)
+				return l.fail("stack %lld is not defined before this line",
+					      (long long)x[STACK]);
+			c.stack = (int)x[STACK];
+			break;
+		}
+		case COMM:
 			if (!get_str(v, "comm", &comm, l))
 				return false;
-		} else if (fi == 15) {
+			break;
+		case INIT_NS:
 			if (!get_bool(v, "init_ns", &c.init_ns, l))
 				return false;
-		} else if (fi == 16) {
+			break;
+		case OPTS: {
 			static const char *const onames[] = { "noaudit", "insetid", nullptr };
-			Fields OF{ onames };
+			static const FieldSet OF_set(onames);
+			Fields OF(OF_set);
 			ondemand::object o;
 
 			if (v.get_object().get(o))
@@ -484,47 +564,86 @@ bool read_check(ondemand::object obj, record *r, Line &l)
 			if (!require(OF, onames, l))
 				return false;
 			c.opts_known = true;
-		} else if (fi == 17) {
+			break;
+		}
+		case STACK_ERROR:
 			if (!get_str(v, "stack_error", &serr, l))
 				return false;
+			break;
+		default:
+			break;   /* type, cap_name, syscall_name */
 		}
 	}
 	if (!require(F, req, l))
 		return false;
-	if (x[12] > x[8])
+	if (x[SYSCALL_FAILED] > x[COUNT])
 		return l.fail("field 'syscall_failed' (%lld) exceeds 'count' (%lld)",
-			      (long long)x[12], (long long)x[8]);
-	if (!record_find_process(r, (uint32_t)x[1], (uint32_t)x[2]))
+			      (long long)x[SYSCALL_FAILED], (long long)x[COUNT]);
+	if (!record_find_process(r, (uint32_t)x[PID], (uint32_t)x[EXEC_ID]))
 		return l.fail("check for pid %lld (exec_id %lld) comes before (or without) its "
-			      "process line", (long long)x[1], (long long)x[2]);
-	c.pid = (uint32_t)x[1];
-	c.exec_id = (uint32_t)x[2];
-	c.tid = (uint32_t)x[3];
-	c.uid = (uint32_t)x[4];
-	c.cgroup = (uint64_t)x[5];
-	c.cap = (int)x[6];
-	c.ret = (int)x[7];
-	c.count = (uint64_t)x[8];
-	c.syscall = (int)x[9];
-	c.first_ns = x[10];
-	c.last_ns = x[11];
-	c.sys_failed = (uint64_t)x[12];
-	c.comm = dup(comm);
-	c.stack_error = F.seen & (1ULL << 17) ? dup(serr) : nullptr;
-	*record_add_check(r) = c;
+			      "process line", (long long)x[PID], (long long)x[EXEC_ID]);
+	c.pid = (uint32_t)x[PID];
+	c.exec_id = (uint32_t)x[EXEC_ID];
+	c.tid = (uint32_t)x[TID];
+	c.uid = (uint32_t)x[UID];
+	c.cgroup = (uint64_t)x[CGROUP];
+	c.cap = (int)x[CAP];
+	c.ret = (int)x[RET];
+	c.count = (uint64_t)x[COUNT];
+	c.syscall = (int)x[SYSCALL];
+	c.first_ns = x[FIRST_NS];
+	c.last_ns = x[LAST_NS];
+	c.sys_failed = (uint64_t)x[SYSCALL_FAILED];
+	c.comm = record_intern(sink, comm.data(), comm.size());
+	c.stack_error = F.seen & (1ULL << STACK_ERROR) ? dup(serr) : nullptr;
+	*record_add_check(sink) = c;
 	return true;
 }
 
 /* One line: a JSON object with a known type, in the right order. */
+/* One object of a known type, in the right order. */
+bool process_object(ondemand::object obj, record *r, bool *have_header, Line &l)
+{
+	ondemand::value tv;
+	std::string_view type;
+	error_code e;
+	bool nonempty;
+
+	e = obj.find_field("type").get(tv);
+	if (e == NO_SUCH_FIELD)
+		return l.fail("missing field 'type'");
+	if (e)
+		return l.fail("invalid JSON: %s", json_error_text(e));
+	if (!get_str(tv, "type", &type, l))
+		return false;
+	std::string t(type.substr(0, 40));
+
+	if (obj.reset().get(nonempty))
+		return l.fail("invalid JSON");
+	if (!*have_header) {
+		if (type != "header")
+			return l.fail("first line must be the header, found type '%s'", t.c_str());
+		*have_header = true;
+		return read_header(obj, &r->hdr, l);
+	}
+	if (type == "header")
+		return l.fail("a second header");
+	if (type == "process")
+		return read_process(obj, r, l);
+	if (type == "stack")
+		return read_stack(obj, r, l);
+	if (type == "check")
+		return read_check(obj, r, r, l);
+	return l.fail("unknown line type '%s'", t.c_str());
+}
+
+/* One line on its own: the slow path, which names precisely what is wrong. */
 bool read_line(ondemand::parser &parser, const char *p, size_t len, size_t cap, record *r,
 	       bool *have_header, Line &l)
 {
 	ondemand::document doc;
 	ondemand::object obj;
-	ondemand::value tv;
-	std::string_view type;
 	error_code e;
-	bool ok;
 
 	e = parser.iterate(p, len, cap).get(doc);
 	if (!e)
@@ -539,35 +658,7 @@ bool read_line(ondemand::parser &parser, const char *p, size_t len, size_t cap, 
 	}
 	if (e)
 		return l.fail("invalid JSON: %s", json_error_text(e));
-	e = obj.find_field("type").get(tv);
-	if (e == NO_SUCH_FIELD)
-		return l.fail("missing field 'type'");
-	if (e)
-		return l.fail("invalid JSON: %s", json_error_text(e));
-	if (!get_str(tv, "type", &type, l))
-		return false;
-	std::string t(type.substr(0, 40));
-	bool nonempty;
-
-	if (obj.reset().get(nonempty))
-		return l.fail("invalid JSON");
-	if (!*have_header) {
-		if (type != "header")
-			return l.fail("first line must be the header, found type '%s'", t.c_str());
-		*have_header = true;
-		ok = read_header(obj, &r->hdr, l);
-	} else if (type == "header") {
-		return l.fail("a second header");
-	} else if (type == "process") {
-		ok = read_process(obj, r, l);
-	} else if (type == "stack") {
-		ok = read_stack(obj, r, l);
-	} else if (type == "check") {
-		ok = read_check(obj, r, l);
-	} else {
-		return l.fail("unknown line type '%s'", t.c_str());
-	}
-	if (!ok)
+	if (!process_object(obj, r, have_header, l))
 		return false;
 	/* anything after the object (a second value, junk) is an error */
 	{
@@ -579,40 +670,237 @@ bool read_line(ondemand::parser &parser, const char *p, size_t len, size_t cap, 
 	return true;
 }
 
+/*
+ * The fast path: every document of a chunk of complete lines through one
+ * document stream (stage 1 once per chunk, not once per line). Returns the
+ * offset up to which lines were taken; a line the stream cannot take
+ * (invalid JSON, not one object per line, or rejected) stops it there, and
+ * the caller reads that line on the slow path for a precise message.
+ */
+size_t read_chunk_fast(ondemand::parser &parser, const char *p, size_t len, size_t cap, record *r,
+		       bool *have_header, Line &l)
+{
+	ondemand::document_stream stream;
+	size_t done = 0;
+
+	if (parser.iterate_many(p, len, len + 1).get(stream))
+		return 0;
+	for (auto it = stream.begin(); it != stream.end(); ++it) {
+		if (it.error())
+			return done;
+		size_t at = it.current_index();
+		std::string_view src = it.source();
+		ondemand::document_reference doc;
+		ondemand::object obj;
+		const char *nl;
+
+		/* JSON Lines: each document alone on its line */
+		if (at != done || (*it).get(doc) || doc.get_object().get(obj))
+			return done;
+		while (!src.empty() && (src.back() == ' ' || src.back() == '\t' || src.back() == '\n' ||
+					src.back() == '\r' || src.back() == '\0'))
+			src.remove_suffix(1);
+		nl = static_cast<const char *>(memchr(p + at, '\n', len - at));
+		if (!nl || p + at + src.size() > nl)
+			return done;   /* the document spans lines */
+		for (const char *c = p + at + src.size(); c < nl; c++)
+			if (*c != ' ' && *c != '\t' && *c != '\r')
+				return done;   /* something else on its line */
+		bool had_header = *have_header;
+
+		if (!process_object(obj, r, have_header, l)) {
+			/* read again on the slow path, for the message: undo */
+			if (!had_header && *have_header) {
+				record_clear_header(&r->hdr);
+				*have_header = false;
+			}
+			return done;
+		}
+		done = (size_t)(nl - p) + 1;
+	}
+	(void)cap;
+	return done;
+}
+
+/*
+ * Check lines in parallel: once the header, processes and stacks are read
+ * (the writer puts them first), the rest of a big chunk is split in two
+ * at a line boundary and each half parsed on its own core into a private
+ * record, then appended in order. Anything unusual (another line type, an
+ * error) makes the caller read the chunk again sequentially, which finds
+ * and names the problem.
+ */
+struct Half {
+	const char *p;
+	size_t len, cap;
+	const record *r;
+	record local;
+	bool ok;
+};
+
+void parse_half(ondemand::parser *parser, Half *h)
+{
+	ondemand::document_stream stream;
+	char why[256];
+	Line l{ why, sizeof(why) };
+	size_t done = 0;
+
+	memset(&h->local, 0, sizeof(h->local));
+	h->ok = false;
+	if (parser->iterate_many(h->p, h->len, h->len + 1).get(stream))
+		return;
+	for (auto it = stream.begin(); it != stream.end(); ++it) {
+		if (it.error())
+			return;
+		size_t at = it.current_index();
+		std::string_view src = it.source();
+		ondemand::document_reference doc;
+		ondemand::object obj;
+		ondemand::value tv;
+		std::string_view type;
+		bool nonempty;
+		const char *nl;
+
+		if (at != done || (*it).get(doc) || doc.get_object().get(obj))
+			return;
+		while (!src.empty() && (src.back() == ' ' || src.back() == '\t' || src.back() == '\n' ||
+					src.back() == '\r' || src.back() == '\0'))
+			src.remove_suffix(1);
+		nl = static_cast<const char *>(memchr(h->p + at, '\n', h->len - at));
+		if (!nl || h->p + at + src.size() > nl)
+			return;
+		for (const char *c = h->p + at + src.size(); c < nl; c++)
+			if (*c != ' ' && *c != '\t' && *c != '\r')
+				return;
+		if (obj.find_field("type").get(tv) || tv.get_string().get(type) || type != "check" ||
+		    obj.reset().get(nonempty) || !read_check(obj, h->r, &h->local, l))
+			return;
+		done = (size_t)(nl - h->p) + 1;
+	}
+	h->ok = done == h->len;
+}
+
+/* Returns true when [p, p + len) was taken in parallel. */
+bool read_checks_parallel(ondemand::parser &p0, ondemand::parser &p1, const char *p, size_t len,
+			  size_t cap, record *r)
+{
+	const char *mid = static_cast<const char *>(memchr(p + len / 2, '\n', len - len / 2));
+	Half a, b;
+
+	if (!mid || mid + 1 >= p + len)
+		return false;
+	a = { p, (size_t)(mid + 1 - p), cap, r, {}, false };
+	b = { mid + 1, (size_t)(p + len - (mid + 1)), cap - (size_t)(mid + 1 - p), r, {}, false };
+	std::thread t(parse_half, &p1, &b);
+	parse_half(&p0, &a);
+	t.join();
+	if (a.ok && b.ok) {
+		record_take_checks(r, &a.local);
+		record_take_checks(r, &b.local);
+	}
+	record_free(&a.local);
+	record_free(&b.local);
+	return a.ok && b.ok;
+}
+
 } // namespace
 
 extern "C" int recfile_read(FILE *f, const char *name, struct record *r, char *err, size_t errlen)
 {
-	char *buf = nullptr, why[512], safe[600];
-	size_t len = 0, cap = 0, lineno = 0, off = 0, n;
-	bool have_header = false;
-	ondemand::parser parser;
+	/* streamed in chunks: a 300 MB record is not held in memory at once */
+	const size_t chunk = 8 << 20, bufcap = chunk + REC_MAX_LINE + 2 + SIMDJSON_PADDING;
+	char *buf = static_cast<char *>(xcalloc(bufcap, 1)), why[512], safe[600];
+	size_t len = 0, lineno = 0, off = 0, n;
+	bool have_header = false, eof = false;
+	ondemand::parser parser(bufcap), parser2(bufcap);
 	Line l{ why, sizeof(why) };
 	int rc = 0;
 
 	memset(r, 0, sizeof(*r));
-	/* the whole file, with the padding simdjson reads past the end */
-	do {
-		grow_array(reinterpret_cast<void **>(&buf), &cap, len + (1 << 20) + SIMDJSON_PADDING,
-			   1);
-		n = fread(buf + len, 1, cap - len - SIMDJSON_PADDING, f);
-		len += n;
-	} while (n > 0);
-	if (ferror(f)) {
-		snprintf(err, errlen, "%s: read error: %s", name, strerror(errno));
-		free(buf);
-		return -1;
-	}
-	memset(buf + len, 0, cap - len);
-	while (off < len) {
-		const char *p = buf + off, *nl = static_cast<const char *>(memchr(p, '\n', len - off));
-		size_t ll = nl ? (size_t)(nl - p) : len - off;
+	for (;;) {
+		const char *p = buf + off, *last_nl, *q, *nl;
+		size_t whole, ll, lines;
 
+		/* complete lines in [off, whole) */
+		last_nl = static_cast<const char *>(memrchr(p, '\n', len - off));
+		whole = last_nl ? (size_t)(last_nl - buf) + 1 : off;
+		if (eof)
+			whole = len;
+		if (whole == off && !eof && len - off <= REC_MAX_LINE) {
+			/* keep the partial line, read more after it */
+			memmove(buf, buf + off, len - off);
+			len -= off;
+			off = 0;
+			n = fread(buf + len, 1, bufcap - SIMDJSON_PADDING - len, f);
+			if (n == 0) {
+				if (ferror(f)) {
+					snprintf(err, errlen, "%s: read error: %s", name, strerror(errno));
+					rc = -1;
+					break;
+				}
+				eof = true;
+			}
+			len += n;
+			memset(buf + len, 0, SIMDJSON_PADDING);   /* what simdjson reads past the end */
+			continue;
+		}
+		if (off >= len)
+			break;
+		/* line lengths and NUL bytes: the stream cannot tell us; lines
+		 * before q are fine, and there are `lines` of them */
+		{
+			const char *nul = static_cast<const char *>(memchr(p, '\0', whole - off));
+			const char *stop = nul ? nul : buf + whole;
+
+			lines = 0;
+			for (q = p; q < stop; q = nl + 1) {
+				nl = static_cast<const char *>(memchr(q, '\n', (size_t)(buf + whole - q)));
+				ll = nl ? (size_t)(nl - q) : (size_t)(buf + whole - q);
+				if (ll > REC_MAX_LINE || !nl || nl >= stop)
+					break;
+				lines++;
+			}
+		}
+		if (!eof && whole == off) {
+			/* a partial line longer than allowed */
+			snprintf(err, errlen, "%s:%zu: line is longer than %d bytes", name, lineno + 1,
+				 REC_MAX_LINE);
+			rc = -1;
+			break;
+		}
+		/* fast path up to the first bad or rejected line */
+		{
+			size_t limit = (size_t)(q - buf), done = 0;
+
+			if (r->nchecks && limit - off > (1 << 20) &&
+			    read_checks_parallel(parser, parser2, p, limit - off, bufcap - off, r)) {
+				lineno += lines;
+				off = limit;
+				continue;
+			}
+			if (limit > off)
+				done = read_chunk_fast(parser, p, limit - off, bufcap - off, r,
+						       &have_header, l);
+			if (done == limit - off) {
+				lineno += lines;
+			} else {   /* stopped early: count what it took */
+				for (q = p; (q = static_cast<const char *>(memchr(q, '\n',
+						(size_t)(p + done - q)))); q++)
+					lineno++;
+			}
+			off += done;
+			if (off >= whole)
+				continue;
+		}
+		/* slow path: one line, with a precise message */
+		p = buf + off;
+		nl = static_cast<const char *>(memchr(p, '\n', whole - off));
+		ll = nl ? (size_t)(nl - p) : whole - off;
 		lineno++;
 		why[0] = '\0';
 		if (ll > REC_MAX_LINE) {
-			snprintf(err, errlen, "%s:%zu: line is %zu bytes, longer than %d", name, lineno,
-				 ll, REC_MAX_LINE);
+			snprintf(err, errlen, "%s:%zu: line is longer than %d bytes", name, lineno,
+				 REC_MAX_LINE);
 			rc = -1;
 			break;
 		}
@@ -621,9 +909,9 @@ extern "C" int recfile_read(FILE *f, const char *name, struct record *r, char *e
 			rc = -1;
 			break;
 		}
-		/* the bytes after the line are readable: they are its padding */
-		if (!read_line(parser, p, ll, cap - off, r, &have_header, l)) {
-			snprintf(err, errlen, "%s:%zu: %s", name, lineno, text_escape(why, safe, sizeof(safe)));
+		if (!read_line(parser, p, ll, bufcap - off, r, &have_header, l)) {
+			snprintf(err, errlen, "%s:%zu: %s", name, lineno,
+				 text_escape(why, safe, sizeof(safe)));
 			rc = -1;
 			break;
 		}

@@ -238,7 +238,7 @@ static int collect_one(void *ctx, const struct ca_key *k, const struct ca_val *v
 	c->exec_id = alias_exec(s, k->tgid, k->exec_id);
 	c->tid = v->tid;
 	c->uid = v->uid;
-	c->comm = xstrdup(comm);
+	c->comm = record_intern(&s->rec, comm, strlen(comm));
 	c->cgroup = v->cgroup_id;
 	c->cap = k->cap;
 	c->ret = k->ret;

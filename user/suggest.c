@@ -39,11 +39,42 @@ static unsigned long frame_offset(const char *frame)
 	return p ? strtoul(p + 3, NULL, 16) : 0;
 }
 
-static const char *site_func(const struct row *r, char *buf, size_t len)
+/* Interned in the record: equal names are equal pointers. */
+static const char no_site[] = "?";
+
+static const char *site_func(const struct row *r)
 {
-	if (r->site < 0)
-		return "?";
-	return frame_function(r->st->frames[r->site], buf, len);
+	return r->st ? r->st->site_func : no_site;
+}
+
+/*
+ * Kernel facts are looked up per (function, capability, kind) for every
+ * row; the function names are interned, so a small direct-mapped memo on
+ * the pointer saves a table scan per row.
+ */
+#define FACT_MEMO 4096
+struct fact_memo {
+	const char *func;
+	int cap;
+	int kind;
+	const struct kfact *fact;
+};
+
+/* Valid for one build only: the names are the record's. */
+static const struct kfact *fact_for(struct suggestion *s, const char *func, int cap,
+				    enum kfact_kind kind)
+{
+	size_t h = ((uintptr_t)func >> 4) ^ ((size_t)cap * 31) ^ ((size_t)kind * 131);
+	struct fact_memo *m = &s->memo[h & (FACT_MEMO - 1)];
+	int it = 0;
+
+	if (m->func == func && m->cap == cap && m->kind == (int)kind)
+		return m->fact;
+	m->func = func;
+	m->cap = cap;
+	m->kind = (int)kind;
+	m->fact = kfact_next(func, cap, kind, &it);
+	return m->fact;
 }
 
 static bool program_matches(const struct rec_process *p, const char *want)
@@ -157,12 +188,12 @@ static void add_site(struct sg_site **sites, size_t *n, size_t *cap, const char 
 	size_t i;
 
 	for (i = 0; i < *n && !s; i++)
-		if (!strcmp((*sites)[i].func, func))
+		if ((*sites)[i].func == func)   /* interned */
 			s = &(*sites)[i];
 	if (!s) {
 		grow_array((void **)sites, cap, *n + 1, sizeof(**sites));
 		s = &(*sites)[(*n)++];
-		s->func = xstrdup(func);
+		s->func = func;
 		s->fact = fact;
 	}
 	s->count += c->count;
@@ -216,27 +247,25 @@ static void add_denial(struct suggestion *s, const struct row *r, int alt, uint6
 	const struct kfact *only, *adv;
 	enum denial_kind kind;
 	struct sg_denial *d = NULL;
-	char fn[128];
-	const char *func = site_func(r, fn, sizeof(fn));
-	int it = 0, it2 = 0;
+	const char *func = site_func(r);
 	size_t i;
 
-	only = kfact_next(func, c->cap, KF_ONLY, &it);
-	adv = kfact_next(func, c->cap, KF_ADVISORY, &it2);
+	only = fact_for(s, func, c->cap, KF_ONLY);
+	adv = fact_for(s, func, c->cap, KF_ADVISORY);
 	if (s->rec->hdr.syscall_results)
 		kind = failed ? DENY_BLOCKING : DENY_ADVISORY;
 	else
 		kind = adv ? DENY_ADVISORY : DENY_UNKNOWN;
 	for (i = 0; i < s->ndeny && !d; i++)
 		if (s->deny[i].cap == c->cap && s->deny[i].alt == alt && s->deny[i].kind == kind &&
-		    !strcmp(s->deny[i].func, func))
+		    s->deny[i].func == func)
 			d = &s->deny[i];
 	if (!d) {
 		grow_array((void **)&s->deny, &s->capdeny, s->ndeny + 1, sizeof(*d));
 		d = &s->deny[s->ndeny++];
 		d->cap = c->cap;
 		d->alt = alt;
-		d->func = xstrdup(func);
+		d->func = func;
 		d->kind = kind;
 		d->fact = only ? only : adv;
 	}
@@ -252,34 +281,42 @@ static struct sg_program *program_of(struct suggestion *s, const struct rec_proc
 
 /* A granted CAP_SYS_ADMIN row without an observed fallback: the table may
  * still know a narrower capability, if the record's kernel predates it. */
-static const struct kfact *fact_for_unpaired(const struct suggestion *s, const char *func)
+static const struct kfact *fact_for_unpaired(struct suggestion *s, const char *func)
 {
 	const struct kfact *f;
 	int it = 0;
 
+	/* memoized as capability -1 of the same kind */
+	size_t h = ((uintptr_t)func >> 4) ^ 0x5bd1e995;
+	struct fact_memo *m = &s->memo[h & (FACT_MEMO - 1)];
+
+	if (m->func == func && m->cap == -1 && m->kind == (int)KF_NARROW_OR_SYSADMIN)
+		return m->fact;
 	while ((f = kfact_next(func, -1, KF_NARROW_OR_SYSADMIN, &it))) {
 		/* a newer kernel would have shown the narrow check first */
 		if (f->since && kver_cmp(s->rec->hdr.kernel, f->since) < 0)
-			return f;
+			break;
 	}
-	return NULL;
+	m->func = func;
+	m->cap = -1;
+	m->kind = (int)KF_NARROW_OR_SYSADMIN;
+	m->fact = f;
+	return f;
 }
 
 static void classify(struct suggestion *s, struct row *r)
 {
 	const struct rec_check *c = r->c;
 	struct sg_program *prog = program_of(s, r->proc);
-	char fn[128];
-	const char *func = site_func(r, fn, sizeof(fn));
+	const char *func = site_func(r);
 	const struct kfact *f;
-	int it = 0;
 
 	if (c->ret == 0) {
 		s->observed |= 1ULL << c->cap;
 		if (c->cap == CAP_SYS_ADMIN && r->partner) {
 			int with = r->partner->c->cap;
 
-			f = kfact_next(func, with, KF_NARROW_OR_SYSADMIN, &it);
+			f = fact_for(s, func, with, KF_NARROW_OR_SYSADMIN);
 			add_replace(s, with, EV_OBSERVED, f, func, c);
 			prog->required |= 1ULL << with;
 		} else if (c->cap == CAP_SYS_ADMIN && (f = fact_for_unpaired(s, func))) {
@@ -360,6 +397,7 @@ int suggest_build(const struct record *rec, const struct suggest_opts *o, struct
 
 	memset(s, 0, sizeof(*s));
 	s->rec = rec;
+	s->memo = xcalloc(FACT_MEMO, sizeof(*s->memo));
 	s->progs = xcalloc(rec->nprocs + 1, sizeof(*s->progs));
 	s->nprogs = rec->nprocs;
 	for (i = 0; i < rec->nprocs; i++) {
@@ -419,10 +457,8 @@ static void free_sites(struct sg_site *sites, size_t n)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++) {
-		free(sites[i].func);
-		free(sites[i].sys);
-	}
+	for (i = 0; i < n; i++)
+		free(sites[i].sys);   /* func is the record's */
 	free(sites);
 }
 
@@ -437,10 +473,10 @@ void suggest_free(struct suggestion *s)
 		free_sites(s->keep[i].sites, s->keep[i].nsites);
 	free(s->keep);
 	for (i = 0; i < s->ndeny; i++) {
-		free(s->deny[i].func);
 		free(s->deny[i].sys);
 	}
 	free(s->deny);
 	free(s->progs);
+	free(s->memo);
 	memset(s, 0, sizeof(*s));
 }

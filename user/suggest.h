@@ -33,7 +33,7 @@ struct sg_sys {
 
 /* Where a capability was asked for. */
 struct sg_site {
-	char *func;
+	const char *func;           /* interned in the record */
 	const struct kfact *fact;   /* replacements: the fact about this site, or NULL */
 	uint64_t count;
 	struct sg_sys *sys;
@@ -62,7 +62,7 @@ struct sg_keep {
 struct sg_denial {
 	int cap;
 	int alt;                    /* also accepted there (CAP_SYS_ADMIN), or -1 */
-	char *func;
+	const char *func;           /* interned in the record */
 	uint64_t count, sys_failed;
 	enum denial_kind kind;
 	const struct kfact *fact;   /* KF_ONLY or KF_ADVISORY explanation, or NULL */
@@ -95,6 +95,7 @@ struct suggestion {
 	struct sg_program *progs;
 	size_t nprogs;
 	size_t images_matched;      /* with --program */
+	struct fact_memo *memo;     /* private: kernel-fact lookups of this build */
 };
 
 int suggest_build(const struct record *r, const struct suggest_opts *o, struct suggestion *s);

@@ -60,7 +60,7 @@ TEST(recfile_round_trip)
 	c->init_ns = true;
 	c->opts_known = true;
 	c->opt_noaudit = true;
-	c->comm = xstrdup("x");
+	c->comm = record_intern(&w, "x", 1);
 	{
 		static const char *const fr[] = { "cap_capable+0x83", "alloc_pid+0xcd" };
 

@@ -15,7 +15,7 @@ static void add_check(struct record *r, uint32_t pid, int cap, int ret, uint64_t
 	c->count = count;
 	c->syscall = sys;
 	c->init_ns = true;
-	c->comm = xstrdup("t");
+	c->comm = record_intern(r, "t", 1);
 	c->stack = test_stack(r, frames, n);
 }
 

@@ -66,7 +66,7 @@ static struct rec_check *check(int cap, int ret, uint64_t count, int sys,
 	c->init_ns = true;
 	c->first_ns = 1000 + (int64_t)rec.nchecks;
 	c->last_ns = c->first_ns;
-	c->comm = xstrdup("app");
+	c->comm = record_intern(&rec, "app", 3);
 	c->stack = test_stack(&rec, frames, n);
 	return c;
 }

@@ -1,0 +1,64 @@
+#!/usr/bin/env bats
+# The per-CPU call-site cache keeps counts exact and never merges two call
+# sites: one syscall reaching one capability through several kernel paths
+# gives the same per-stack counts as --exact-stacks, which walks the stack
+# on every check.
+
+load helper
+
+# per_stack FILE COMM: "cap ret count stack" lines of that program, sorted
+per_stack() {
+	jq -r --arg c "$2" -s '
+		(map(select(.type == "stack")) | map({key: (.id | tostring), value: (.frames | join(" "))}) | from_entries) as $st
+		| (map(select(.type == "process" and .comm == $c)) | map("\(.pid)/\(.exec_id)")) as $img
+		| .[] | select(.type == "check" and ((("\(.pid)/\(.exec_id)") as $k | $img | index($k)) != null))
+		| "\(.cap) \(.ret) \(.count) \($st[.stack | tostring] // "none")"' "$1" |
+		sed 's/+0x[0-9a-f]*//g' | sort
+}
+
+@test "one syscall, CAP_BPF at three call sites: counts per site exact, same as --exact-stacks" {
+	run record -- "$ROOT/build/bpf-ops" load 2000
+	[ "$status" -eq 0 ]
+	report_json
+	[ "$(jqr '.processes[] | select(.comm=="bpf-ops") | .capabilities[] | select(.cap=="CAP_BPF")
+		| [.callsites[] | "\(.function)=\(.granted)"] | sort | join(" ")')" = \
+	  "bpf_check=2000 bpf_prog_kallsyms_add=2000 bpf_prog_load=2000" ]
+	[ "$(jqr '.processes[] | select(.comm=="bpf-ops") | .capabilities[] | select(.cap=="CAP_PERFMON")
+		| [.callsites[] | "\(.function)=\(.granted)"] | join(" ")')" = "bpf_check=8000" ]
+	mv "$T/rec.jsonl" "$T/cached.jsonl"
+	run record --exact-stacks -- "$ROOT/build/bpf-ops" load 2000
+	[ "$status" -eq 0 ]
+	diff <(per_stack "$T/cached.jsonl" bpf-ops) <(per_stack "$T/rec.jsonl" bpf-ops)
+	# and each of the four CAP_PERFMON checks of bpf_check has its own stack
+	[ "$(per_stack "$T/cached.jsonl" bpf-ops | grep -c '^38 0 2000 ')" = "4" ]
+}
+
+@test "clone3: noaudit CAP_SYS_ADMIN (mm copy) and alloc_pid's CAP_SYS_ADMIN in one syscall stay apart" {
+	run record -- setpriv --inh-caps=-checkpoint_restore --bounding-set=-checkpoint_restore \
+		"$ROOT/build/set-pid" clone3-loop 300
+	[ "$status" -eq 0 ]
+	report_json --all
+	[ "$(jqr '.processes[] | select(.comm=="set-pid") | .capabilities[]
+		| select(.noaudit == false) | "\(.cap) \(.granted) \(.denied) \([.callsites[].function] | join(","))"' | sort)" = \
+	  "$(printf 'CAP_CHECKPOINT_RESTORE 0 300 alloc_pid\nCAP_SYS_ADMIN 300 0 alloc_pid')" ]
+	mv "$T/rec.jsonl" "$T/cached.jsonl"
+	run record --exact-stacks -- setpriv --inh-caps=-checkpoint_restore --bounding-set=-checkpoint_restore \
+		"$ROOT/build/set-pid" clone3-loop 300
+	[ "$status" -eq 0 ]
+	# alloc_pid's checks: identical per stack (the mm-copy counts vary with the pids chosen)
+	diff <(per_stack "$T/cached.jsonl" set-pid | grep alloc_pid) <(per_stack "$T/rec.jsonl" set-pid | grep alloc_pid)
+	[ "$(per_stack "$T/cached.jsonl" set-pid | grep alloc_pid | cut -d' ' -f1-3 | tr '\n' ' ')" = "21 0 300 40 -1 300 " ]
+}
+
+@test "two cores making checks at full speed: every check counted" {
+	local old
+	old=$(cat /proc/sys/kernel/dmesg_restrict)
+	echo 1 >/proc/sys/kernel/dmesg_restrict   # klogctl(SIZE_BUFFER) then checks CAP_SYSLOG
+	run record -- "$ROOT/build/bench-workload" 300000 2
+	echo "$old" >/proc/sys/kernel/dmesg_restrict
+	[ "$status" -eq 0 ]
+	report_json
+	[ "$(jqr '[.processes[] | select(.comm=="bench-workload") | .capabilities[]
+		| select(.cap=="CAP_SYSLOG") | .granted] | add')" = "600000" ]
+	[ "$(jqr '.record.lost | [.[]] | add')" = "0" ]
+}
