@@ -172,6 +172,89 @@ int record_add_stack(struct record *r, char **frames, size_t n)
 	return (int)r->nstacks++;
 }
 
+/*
+ * A check's identity: what the recorder aggregates by (the BPF map key,
+ * once exec ids are aliased and stack ids replaced by record stacks).
+ */
+uint64_t rec_check_key_hash(const struct rec_check *c)
+{
+	uint64_t h = (uint64_t)c->pid << 32 | c->exec_id;
+
+	h = (h ^ (h >> 33)) * 0xff51afd7ed558ccdULL;
+	h ^= (uint64_t)(uint32_t)c->stack << 32 | (uint32_t)c->syscall;
+	h = (h ^ (h >> 33)) * 0xc4ceb9fe1a85ec53ULL;
+	h ^= (uint64_t)(uint32_t)c->ret << 32 | (uint32_t)c->cap << 8 | c->init_ns << 4 |
+	     c->opts_known << 2 | c->opt_noaudit << 1 | c->opt_insetid;
+	h = (h ^ (h >> 33)) * 0xff51afd7ed558ccdULL;
+	return h ^ (h >> 33);
+}
+
+bool rec_check_same_key(const struct rec_check *a, const struct rec_check *b)
+{
+	const char *ea = a->stack_error ? a->stack_error : "";
+	const char *eb = b->stack_error ? b->stack_error : "";
+
+	return a->pid == b->pid && a->exec_id == b->exec_id && a->stack == b->stack &&
+	       a->syscall == b->syscall && a->ret == b->ret && a->cap == b->cap &&
+	       a->init_ns == b->init_ns && a->opts_known == b->opts_known &&
+	       a->opt_noaudit == b->opt_noaudit && a->opt_insetid == b->opt_insetid &&
+	       (a->stack >= 0 || !strcmp(ea, eb));
+}
+
+int record_dedup_checks(struct record *r, enum dedup how, size_t *removed,
+			size_t *dup, size_t *orig)
+{
+	size_t cap = 16, i, out = 0;
+	uint32_t *tab;
+
+	*removed = 0;
+	while (cap < r->nchecks * 2)
+		cap *= 2;
+	tab = xcalloc(cap, sizeof(*tab));
+	for (i = 0; i < r->nchecks; i++) {
+		struct rec_check *c = &r->checks[i], *o;
+		size_t k = rec_check_key_hash(c) & (cap - 1);
+
+		for (; tab[k]; k = (k + 1) & (cap - 1))
+			if (rec_check_same_key(&r->checks[tab[k] - 1], c))
+				break;
+		if (!tab[k]) {
+			r->checks[out] = *c;
+			tab[k] = (uint32_t)out + 1;
+			out++;
+			continue;
+		}
+		o = &r->checks[tab[k] - 1];
+		if (how == DEDUP_FAIL) {
+			/* nothing moved yet: out == i until the first duplicate */
+			*dup = i;
+			*orig = tab[k] - 1;
+			free(tab);
+			return -1;
+		}
+		if (how == DEDUP_MERGE) {
+			/* one line with both counts; who made it first (thread,
+			 * uid, comm, cgroup) is the earlier one's */
+			o->count += c->count;
+			o->sys_failed += c->sys_failed;
+			if (c->first_ns < o->first_ns) {
+				o->first_ns = c->first_ns;
+				o->tid = c->tid;
+				o->uid = c->uid;
+				o->comm = c->comm;
+				o->cgroup = c->cgroup;
+			}
+			if (c->last_ns > o->last_ns)
+				o->last_ns = c->last_ns;
+		}
+		free(c->stack_error);
+		(*removed)++;
+	}
+	r->nchecks = out;
+	free(tab);
+	return 0;
+}
+
 const struct rec_stack *check_stack(const struct record *r, const struct rec_check *c)
 {
 	return c->stack >= 0 && (size_t)c->stack < r->nstacks ? &r->stacks[c->stack] : NULL;
@@ -379,6 +462,17 @@ int recfile_write(FILE *f, const struct record *r)
 	for (i = 0; i < r->nchecks; i++)
 		if (put(f, check_json(&r->checks[i])))
 			return -1;
+	/* the last line: a reader knows the file is whole */
+	{
+		json_t *o = json_object();
+
+		json_set(o, "type", json_string("end"));
+		json_set(o, "processes", json_integer((json_int_t)r->nprocs));
+		json_set(o, "stacks", json_integer((json_int_t)r->nstacks));
+		json_set(o, "checks", json_integer((json_int_t)r->nchecks));
+		if (put(f, o))
+			return -1;
+	}
 	if (fflush(f) == EOF || ferror(f))
 		return -1;
 	return 0;

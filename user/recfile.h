@@ -86,6 +86,7 @@ struct rec_check {
 	int64_t first_ns, last_ns;
 	uint64_t sys_failed;    /* times the syscall then failed with EPERM/EACCES */
 	int stack;              /* index in record.stacks, -1: none */
+	uint32_t line;          /* line of the record file it was read from */
 	char *stack_error;      /* why there is no stack, or NULL */
 };
 
@@ -128,17 +129,46 @@ void record_free(struct record *r);
 /* Move src's checks (appended in order) and interned strings into r;
  * src keeps nothing of them. */
 void record_take_checks(struct record *r, struct record *src);
+/* A check's identity (what the recorder aggregates by): hash and equality. */
+uint64_t rec_check_key_hash(const struct rec_check *c);
+bool rec_check_same_key(const struct rec_check *a, const struct rec_check *b);
+/*
+ * Checks with the same identity: DEDUP_MERGE adds later ones into the
+ * first (the recorder, when aliased exec ids meet), DEDUP_DROP removes
+ * them (a lenient reader: a pasted file must not count twice), DEDUP_FAIL
+ * changes nothing and returns -1 with the indexes of the first duplicate
+ * and of the check it repeats. *removed: checks merged or dropped.
+ */
+enum dedup { DEDUP_FAIL, DEDUP_DROP, DEDUP_MERGE };
+int record_dedup_checks(struct record *r, enum dedup how, size_t *removed,
+			size_t *dup, size_t *orig);
 /* Free a header's contents and zero it. */
 void record_clear_header(struct rec_header *h);
 
 /* Write r as JSON Lines. Returns 0, or -1 with errno set. */
 int recfile_write(FILE *f, const struct record *r);
 
+/* How to read, and what reading found. */
+struct rec_read {
+	bool lenient;           /* skip bad lines instead of failing */
+	/* results */
+	size_t lines;           /* lines read */
+	size_t skipped;         /* lines left out (lenient) */
+	bool truncated;         /* no end line (lenient) */
+	char first_problem[400];  /* "FILE:LINE: why" of the first skipped line */
+};
+
 /*
  * Read a record file strictly. On error returns -1 and writes one line
- * "FILE:LINE: what is wrong" into err. name is used in messages.
+ * "FILE:LINE: what is wrong" into err. name is used in messages. The file
+ * must end with its "end" line, whose counts must match (so a file cut
+ * short is never taken for a complete one). rd may be NULL (strict).
  */
 int recfile_read(FILE *f, const char *name, struct record *r, char *err, size_t errlen);
 int recfile_load(const char *path, struct record *r, char *err, size_t errlen);
+int recfile_read_opts(FILE *f, const char *name, struct record *r, struct rec_read *rd,
+		      char *err, size_t errlen);
+int recfile_load_opts(const char *path, struct record *r, struct rec_read *rd, char *err,
+		      size_t errlen);
 
 #endif

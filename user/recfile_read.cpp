@@ -28,6 +28,7 @@ namespace {
 struct Line {
 	char *why;
 	size_t wlen;
+	uint32_t lineno = 0;      /* the line being read */
 	bool fail(const char *fmt, ...) __attribute__((format(printf, 2, 3)))
 	{
 		va_list ap;
@@ -50,7 +51,8 @@ const char *json_error_text(error_code e)
 	case STRING_ERROR: return "bad string escape";
 	case T_ATOM_ERROR: case F_ATOM_ERROR: case N_ATOM_ERROR: return "bad literal";
 	case EMPTY: return "empty line";
-	case TRAILING_CONTENT: return "trailing characters after the object";
+	case INCOMPLETE_ARRAY_OR_OBJECT: return "unclosed object or array";
+	case TRAILING_CONTENT: return "trailing characters after the object (one JSON object per line)";
 	default: return error_message(e);
 	}
 }
@@ -596,13 +598,43 @@ bool read_check(ondemand::object obj, const record *r, record *sink, Line &l)
 	c.sys_failed = (uint64_t)x[SYSCALL_FAILED];
 	c.comm = record_intern(sink, comm.data(), comm.size());
 	c.stack_error = F.seen & (1ULL << STACK_ERROR) ? dup(serr) : nullptr;
+	c.line = l.lineno;
 	*record_add_check(sink) = c;
 	return true;
 }
 
-/* One line: a JSON object with a known type, in the right order. */
+/* What the whole read has seen so far. */
+struct State {
+	record *r;
+	rec_read *rd;             /* options and results; never NULL here */
+	bool have_header = false;
+	bool have_end = false;
+	int64_t end_counts[3] = { 0, 0, 0 };   /* processes, stacks, checks */
+};
+
+bool read_end(ondemand::object obj, State &st, Line &l)
+{
+	static const char *const names[] = { "type", "processes", "stacks", "checks", nullptr };
+	static const char *const req[] = { "processes", "stacks", "checks", nullptr };
+	static const FieldSet F_set(names, req);
+	Fields F(F_set);
+
+	FOR_FIELDS(obj, F, l) {
+		ondemand::value v;
+
+		if (field.value().get(v))
+			return l.fail("bad value for '%s'", F.names[fi]);
+		if (fi > 0 && !get_i64(v, F.names[fi], 0, INT64_MAX, &st.end_counts[fi - 1], l))
+			return false;
+	}
+	if (!require(F, req, l))
+		return false;
+	st.have_end = true;
+	return true;
+}
+
 /* One object of a known type, in the right order. */
-bool process_object(ondemand::object obj, record *r, bool *have_header, Line &l)
+bool process_object(ondemand::object obj, State &st, Line &l)
 {
 	ondemand::value tv;
 	std::string_view type;
@@ -620,30 +652,37 @@ bool process_object(ondemand::object obj, record *r, bool *have_header, Line &l)
 
 	if (obj.reset().get(nonempty))
 		return l.fail("invalid JSON");
-	if (!*have_header) {
+	if (!st.have_header) {
 		if (type != "header")
 			return l.fail("first line must be the header, found type '%s'", t.c_str());
-		*have_header = true;
-		return read_header(obj, &r->hdr, l);
+		if (!read_header(obj, &st.r->hdr, l))
+			return false;
+		st.have_header = true;
+		return true;
 	}
+	if (st.have_end)
+		return l.fail("a line after the end line");
 	if (type == "header")
 		return l.fail("a second header");
 	if (type == "process")
-		return read_process(obj, r, l);
+		return read_process(obj, st.r, l);
 	if (type == "stack")
-		return read_stack(obj, r, l);
+		return read_stack(obj, st.r, l);
 	if (type == "check")
-		return read_check(obj, r, r, l);
+		return read_check(obj, st.r, st.r, l);
+	if (type == "end")
+		return read_end(obj, st, l);
 	return l.fail("unknown line type '%s'", t.c_str());
 }
 
 /* One line on its own: the slow path, which names precisely what is wrong. */
-bool read_line(ondemand::parser &parser, const char *p, size_t len, size_t cap, record *r,
-	       bool *have_header, Line &l)
+bool read_line(ondemand::parser &parser, const char *p, size_t len, size_t cap, State &st, Line &l)
 {
 	ondemand::document doc;
 	ondemand::object obj;
 	error_code e;
+
+	std::string_view raw;
 
 	e = parser.iterate(p, len, cap).get(doc);
 	if (!e)
@@ -658,15 +697,31 @@ bool read_line(ondemand::parser &parser, const char *p, size_t len, size_t cap, 
 	}
 	if (e)
 		return l.fail("invalid JSON: %s", json_error_text(e));
-	if (!process_object(obj, r, have_header, l))
-		return false;
 	/* anything after the object (a second value, junk) is an error */
-	{
-		const char *rest;
-
-		if (!doc.current_location().get(rest))
+	if (obj.raw_json().get(raw))
+		return l.fail("invalid JSON: %s", json_error_text(TAPE_ERROR));
+	for (const char *c = raw.data() + raw.size(); c < p + len; c++)
+		if (*c != ' ' && *c != '\t' && *c != '\r')
 			return l.fail("invalid JSON: %s", json_error_text(TRAILING_CONTENT));
-	}
+	doc.rewind();
+	if (doc.get_object().get(obj))
+		return l.fail("invalid JSON");
+	return process_object(obj, st, l);
+}
+
+/* The document at `at` of a stream over [p, p + len) alone on its line?
+ * *nl is set to the end of that line. */
+bool one_per_line(const char *p, size_t len, size_t at, std::string_view src, const char **nl)
+{
+	while (!src.empty() && (src.back() == ' ' || src.back() == '\t' || src.back() == '\n' ||
+				src.back() == '\r' || src.back() == '\0'))
+		src.remove_suffix(1);
+	*nl = static_cast<const char *>(memchr(p + at, '\n', len - at));
+	if (!*nl || p + at + src.size() > *nl)
+		return false;   /* the document spans lines */
+	for (const char *c = p + at + src.size(); c < *nl; c++)
+		if (*c != ' ' && *c != '\t' && *c != '\r')
+			return false;   /* something else on its line */
 	return true;
 }
 
@@ -674,51 +729,55 @@ bool read_line(ondemand::parser &parser, const char *p, size_t len, size_t cap, 
  * The fast path: every document of a chunk of complete lines through one
  * document stream (stage 1 once per chunk, not once per line). Returns the
  * offset up to which lines were taken; a line the stream cannot take
- * (invalid JSON, not one object per line, or rejected) stops it there, and
- * the caller reads that line on the slow path for a precise message.
+ * (invalid JSON, a blank line, not one object per line, or rejected) stops
+ * it there, and the caller reads that line on the slow path.
  */
-size_t read_chunk_fast(ondemand::parser &parser, const char *p, size_t len, size_t cap, record *r,
-		       bool *have_header, Line &l)
+size_t read_chunk_fast(ondemand::parser &parser, const char *p, size_t len, State &st,
+		       size_t first_line, Line &l, bool *fatal)
 {
 	ondemand::document_stream stream;
-	size_t done = 0;
+	size_t done = 0, line = first_line;
 
+	*fatal = false;
 	if (parser.iterate_many(p, len, len + 1).get(stream))
 		return 0;
 	for (auto it = stream.begin(); it != stream.end(); ++it) {
+		size_t at = it.current_index();
+
+		/* a value starting inside the line just taken: that line held
+		 * more than one (its first is already read, so this is final) */
+		if (at < done) {
+			l.lineno = (uint32_t)(line - 1);
+			*fatal = true;
+			l.fail("invalid JSON: %s", json_error_text(TRAILING_CONTENT));
+			return done;
+		}
 		if (it.error())
 			return done;
-		size_t at = it.current_index();
+		/* source() before the document is touched: after, it may span
+		 * the rest of the batch */
 		std::string_view src = it.source();
 		ondemand::document_reference doc;
 		ondemand::object obj;
 		const char *nl;
 
-		/* JSON Lines: each document alone on its line */
-		if (at != done || (*it).get(doc) || doc.get_object().get(obj))
+		if (at != done || !one_per_line(p, len, at, src, &nl) || (*it).get(doc) ||
+		    doc.get_object().get(obj))
 			return done;
-		while (!src.empty() && (src.back() == ' ' || src.back() == '\t' || src.back() == '\n' ||
-					src.back() == '\r' || src.back() == '\0'))
-			src.remove_suffix(1);
-		nl = static_cast<const char *>(memchr(p + at, '\n', len - at));
-		if (!nl || p + at + src.size() > nl)
-			return done;   /* the document spans lines */
-		for (const char *c = p + at + src.size(); c < nl; c++)
-			if (*c != ' ' && *c != '\t' && *c != '\r')
-				return done;   /* something else on its line */
-		bool had_header = *have_header;
+		bool had_header = st.have_header;
 
-		if (!process_object(obj, r, have_header, l)) {
+		l.lineno = (uint32_t)line;
+		if (!process_object(obj, st, l)) {
 			/* read again on the slow path, for the message: undo */
-			if (!had_header && *have_header) {
-				record_clear_header(&r->hdr);
-				*have_header = false;
+			if (!had_header && st.have_header) {
+				record_clear_header(&st.r->hdr);
+				st.have_header = false;
 			}
 			return done;
 		}
 		done = (size_t)(nl - p) + 1;
+		line++;
 	}
-	(void)cap;
 	return done;
 }
 
@@ -726,13 +785,13 @@ size_t read_chunk_fast(ondemand::parser &parser, const char *p, size_t len, size
  * Check lines in parallel: once the header, processes and stacks are read
  * (the writer puts them first), the rest of a big chunk is split in two
  * at a line boundary and each half parsed on its own core into a private
- * record, then appended in order. Anything unusual (another line type, an
- * error) makes the caller read the chunk again sequentially, which finds
- * and names the problem.
+ * record, then appended in order. Anything unusual (another line type, a
+ * blank line, an error) makes the caller read the chunk again on one core,
+ * which finds and names the problem.
  */
 struct Half {
 	const char *p;
-	size_t len, cap;
+	size_t len, cap, first_line;
 	const record *r;
 	record local;
 	bool ok;
@@ -743,17 +802,18 @@ void parse_half(ondemand::parser *parser, Half *h)
 	ondemand::document_stream stream;
 	char why[256];
 	Line l{ why, sizeof(why) };
-	size_t done = 0;
+	size_t done = 0, line = h->first_line;
 
 	memset(&h->local, 0, sizeof(h->local));
 	h->ok = false;
 	if (parser->iterate_many(h->p, h->len, h->len + 1).get(stream))
 		return;
 	for (auto it = stream.begin(); it != stream.end(); ++it) {
-		if (it.error())
-			return;
 		size_t at = it.current_index();
-		std::string_view src = it.source();
+
+		if (it.error() || at != done)
+			return;   /* the sequential path names the problem */
+		std::string_view src = it.source();   /* before the document is touched */
 		ondemand::document_reference doc;
 		ondemand::object obj;
 		ondemand::value tv;
@@ -761,17 +821,10 @@ void parse_half(ondemand::parser *parser, Half *h)
 		bool nonempty;
 		const char *nl;
 
-		if (at != done || (*it).get(doc) || doc.get_object().get(obj))
+		if (!one_per_line(h->p, h->len, at, src, &nl) || (*it).get(doc) ||
+		    doc.get_object().get(obj))
 			return;
-		while (!src.empty() && (src.back() == ' ' || src.back() == '\t' || src.back() == '\n' ||
-					src.back() == '\r' || src.back() == '\0'))
-			src.remove_suffix(1);
-		nl = static_cast<const char *>(memchr(h->p + at, '\n', h->len - at));
-		if (!nl || h->p + at + src.size() > nl)
-			return;
-		for (const char *c = h->p + at + src.size(); c < nl; c++)
-			if (*c != ' ' && *c != '\t' && *c != '\r')
-				return;
+		l.lineno = (uint32_t)line++;
 		if (obj.find_field("type").get(tv) || tv.get_string().get(type) || type != "check" ||
 		    obj.reset().get(nonempty) || !read_check(obj, h->r, &h->local, l))
 			return;
@@ -780,17 +833,23 @@ void parse_half(ondemand::parser *parser, Half *h)
 	h->ok = done == h->len;
 }
 
-/* Returns true when [p, p + len) was taken in parallel. */
+/* Returns true when [p, p + len) (all complete lines, the first of them
+ * line first_line) was taken in parallel. */
 bool read_checks_parallel(ondemand::parser &p0, ondemand::parser &p1, const char *p, size_t len,
-			  size_t cap, record *r)
+			  size_t cap, size_t first_line, record *r)
 {
 	const char *mid = static_cast<const char *>(memchr(p + len / 2, '\n', len - len / 2));
+	size_t lines_a = 0;
 	Half a, b;
 
 	if (!mid || mid + 1 >= p + len)
 		return false;
-	a = { p, (size_t)(mid + 1 - p), cap, r, {}, false };
-	b = { mid + 1, (size_t)(p + len - (mid + 1)), cap - (size_t)(mid + 1 - p), r, {}, false };
+	for (const char *q = p; (q = static_cast<const char *>(memchr(q, '\n', (size_t)(mid + 1 - q))));
+	     q++)
+		lines_a++;
+	a = { p, (size_t)(mid + 1 - p), cap, first_line, r, {}, false };
+	b = { mid + 1, (size_t)(p + len - (mid + 1)), cap - (size_t)(mid + 1 - p),
+	      first_line + lines_a, r, {}, false };
 	std::thread t(parse_half, &p1, &b);
 	parse_half(&p0, &a);
 	t.join();
@@ -805,18 +864,25 @@ bool read_checks_parallel(ondemand::parser &p0, ondemand::parser &p1, const char
 
 } // namespace
 
-extern "C" int recfile_read(FILE *f, const char *name, struct record *r, char *err, size_t errlen)
+extern "C" int recfile_read_opts(FILE *f, const char *name, struct record *r, struct rec_read *rdp,
+				 char *err, size_t errlen)
 {
 	/* streamed in chunks: a 300 MB record is not held in memory at once */
 	const size_t chunk = 8 << 20, bufcap = chunk + REC_MAX_LINE + 2 + SIMDJSON_PADDING;
 	char *buf = static_cast<char *>(xcalloc(bufcap, 1)), why[512], safe[600];
 	size_t len = 0, lineno = 0, off = 0, n;
-	bool have_header = false, eof = false;
+	bool eof = false;
 	ondemand::parser parser(bufcap), parser2(bufcap);
 	Line l{ why, sizeof(why) };
+	rec_read local_rd{};
+	rec_read &rd = rdp ? *rdp : local_rd;
+	State st{ r, &rd };
 	int rc = 0;
 
 	memset(r, 0, sizeof(*r));
+	rd.lines = rd.skipped = 0;
+	rd.truncated = false;
+	rd.first_problem[0] = '\0';
 	for (;;) {
 		const char *p = buf + off, *last_nl, *q, *nl;
 		size_t whole, ll, lines;
@@ -846,7 +912,14 @@ extern "C" int recfile_read(FILE *f, const char *name, struct record *r, char *e
 		}
 		if (off >= len)
 			break;
-		/* line lengths and NUL bytes: the stream cannot tell us; lines
+		if (!eof && whole == off) {
+			/* a partial line longer than allowed */
+			snprintf(err, errlen, "%s:%zu: line is longer than %d bytes", name, lineno + 1,
+				 REC_MAX_LINE);
+			rc = -1;
+			break;
+		}
+		/* line lengths and NUL bytes: the stream cannot tell us; the lines
 		 * before q are fine, and there are `lines` of them */
 		{
 			const char *nul = static_cast<const char *>(memchr(p, '\0', whole - off));
@@ -861,26 +934,27 @@ extern "C" int recfile_read(FILE *f, const char *name, struct record *r, char *e
 				lines++;
 			}
 		}
-		if (!eof && whole == off) {
-			/* a partial line longer than allowed */
-			snprintf(err, errlen, "%s:%zu: line is longer than %d bytes", name, lineno + 1,
-				 REC_MAX_LINE);
-			rc = -1;
-			break;
-		}
-		/* fast path up to the first bad or rejected line */
+		/* fast paths up to the first bad, blank or rejected line */
 		{
 			size_t limit = (size_t)(q - buf), done = 0;
 
-			if (r->nchecks && limit - off > (1 << 20) &&
-			    read_checks_parallel(parser, parser2, p, limit - off, bufcap - off, r)) {
+			if (r->nchecks && !st.have_end && limit - off > (1 << 20) &&
+			    read_checks_parallel(parser, parser2, p, limit - off, bufcap - off,
+						 lineno + 1, r)) {
 				lineno += lines;
 				off = limit;
 				continue;
 			}
+			bool fatal = false;
+
 			if (limit > off)
-				done = read_chunk_fast(parser, p, limit - off, bufcap - off, r,
-						       &have_header, l);
+				done = read_chunk_fast(parser, p, limit - off, st, lineno + 1, l, &fatal);
+			if (fatal) {
+				snprintf(err, errlen, "%s:%u: %s", name, l.lineno,
+					 text_escape(why, safe, sizeof(safe)));
+				rc = -1;
+				break;
+			}
 			if (done == limit - off) {
 				lineno += lines;
 			} else {   /* stopped early: count what it took */
@@ -898,36 +972,88 @@ extern "C" int recfile_read(FILE *f, const char *name, struct record *r, char *e
 		ll = nl ? (size_t)(nl - p) : whole - off;
 		lineno++;
 		why[0] = '\0';
+		l.lineno = (uint32_t)lineno;
 		if (ll > REC_MAX_LINE) {
-			snprintf(err, errlen, "%s:%zu: line is longer than %d bytes", name, lineno,
-				 REC_MAX_LINE);
-			rc = -1;
-			break;
+			snprintf(why, sizeof(why), "line is longer than %d bytes", REC_MAX_LINE);
+		} else if (memchr(p, '\0', ll)) {
+			snprintf(why, sizeof(why), "NUL byte: not a text record file");
+		} else if (strspn(p, " \t\r") >= ll) {
+			off += ll + 1;   /* a blank line */
+			continue;
+		} else if (read_line(parser, p, ll, bufcap - off, st, l)) {
+			off += ll + 1;
+			continue;
 		}
-		if (memchr(p, '\0', ll)) {
-			snprintf(err, errlen, "%s:%zu: NUL byte: not a text record file", name, lineno);
-			rc = -1;
-			break;
-		}
-		if (!read_line(parser, p, ll, bufcap - off, r, &have_header, l)) {
+		/* the line is bad: an error, or (lenient) skipped and counted; a
+		 * file without a valid header is never read */
+		if (!rd.lenient || !st.have_header) {
 			snprintf(err, errlen, "%s:%zu: %s", name, lineno,
 				 text_escape(why, safe, sizeof(safe)));
 			rc = -1;
 			break;
 		}
-		off += ll + 1;
+		if (!rd.skipped++)
+			snprintf(rd.first_problem, sizeof(rd.first_problem), "%s:%zu: %s", name, lineno,
+				 text_escape(why, safe, sizeof(safe)));
+		if (ll > REC_MAX_LINE && !nl) {   /* skip the rest of an endless line */
+			rc = 0;
+			off = whole;
+		} else {
+			off += ll + 1;
+		}
 	}
 	free(buf);
-	if (!rc && !have_header) {
+	rd.lines = lineno;
+	if (!rc && !st.have_header) {
 		snprintf(err, errlen, "%s:%zu: empty file: no record header", name, lineno + 1);
 		rc = -1;
+	}
+	if (!rc && !st.have_end) {
+		if (!rd.lenient) {
+			snprintf(err, errlen, "%s:%zu: truncated: the file ends without its end line "
+				 "(recording cut short, or the file was cut)", name, lineno);
+			rc = -1;
+		} else {
+			rd.truncated = true;
+		}
+	}
+	if (!rc && st.have_end && !rd.lenient &&
+	    (st.end_counts[0] != (int64_t)r->nprocs || st.end_counts[1] != (int64_t)r->nstacks ||
+	     st.end_counts[2] != (int64_t)r->nchecks)) {
+		snprintf(err, errlen, "%s:%zu: the end line counts %lld processes, %lld stacks, %lld "
+			 "checks; the file holds %zu, %zu, %zu", name, lineno,
+			 (long long)st.end_counts[0], (long long)st.end_counts[1],
+			 (long long)st.end_counts[2], r->nprocs, r->nstacks, r->nchecks);
+		rc = -1;
+	}
+	if (!rc) {
+		size_t removed = 0, dup = 0, orig = 0;
+
+		if (record_dedup_checks(r, rd.lenient ? DEDUP_DROP : DEDUP_FAIL, &removed, &dup,
+					&orig)) {
+			snprintf(err, errlen, "%s:%u: the same check as line %u (pid, image, capability, "
+				 "verdict, stack and syscall): it would be counted twice", name,
+				 r->checks[dup].line, r->checks[orig].line);
+			rc = -1;
+		} else if (removed) {
+			rd.skipped += removed;
+			if (!rd.first_problem[0])
+				snprintf(rd.first_problem, sizeof(rd.first_problem),
+					 "%s: duplicate check lines", name);
+		}
 	}
 	if (rc)
 		record_free(r);
 	return rc;
 }
 
-extern "C" int recfile_load(const char *path, struct record *r, char *err, size_t errlen)
+extern "C" int recfile_read(FILE *f, const char *name, struct record *r, char *err, size_t errlen)
+{
+	return recfile_read_opts(f, name, r, nullptr, err, errlen);
+}
+
+extern "C" int recfile_load_opts(const char *path, struct record *r, struct rec_read *rd,
+				 char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "r");
 	int rc;
@@ -936,7 +1062,12 @@ extern "C" int recfile_load(const char *path, struct record *r, char *err, size_
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	rc = recfile_read(f, path, r, err, errlen);
+	rc = recfile_read_opts(f, path, r, rd, err, errlen);
 	fclose(f);
 	return rc;
+}
+
+extern "C" int recfile_load(const char *path, struct record *r, char *err, size_t errlen)
+{
+	return recfile_load_opts(path, r, nullptr, err, errlen);
 }

@@ -306,6 +306,13 @@ static void collect(struct session *s)
 	cc.stack_index = xcalloc(CA_STACK_ENTRIES, sizeof(int));
 	tracer_foreach_check(&s->tr, collect_one, &cc);
 	free(cc.stack_index);
+	/* the child's checks before its exec are aliased to the command's
+	 * image (alias_exec): the same key can now appear twice */
+	{
+		size_t merged, unused_dup, unused_orig;
+
+		record_dedup_checks(&s->rec, DEDUP_MERGE, &merged, &unused_dup, &unused_orig);
+	}
 	ksyms_free(cc.ks);
 
 	tracer_stats(&s->tr, st);

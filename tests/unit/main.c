@@ -61,6 +61,7 @@ int main(int argc, char **argv)
 		else
 			only = argv[i];
 	}
+	setvbuf(stdout, NULL, _IOLBF, 0);   /* a crashing test keeps the lines before it */
 	qsort(tests, (size_t)ntests, sizeof(tests[0]), cmp);
 	printf("1..%d\n", ntests);
 	for (i = 0; i < ntests; i++) {

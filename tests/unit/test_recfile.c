@@ -9,6 +9,7 @@
 	    "\"kernel\":\"6.18.0\",\"attach\":\"tp_btf\",\"start_ns\":1,\"end_ns\":2}\n"
 #define PROC "{\"type\":\"process\",\"pid\":10,\"ppid\":1,\"comm\":\"x\"}\n"
 #define CHECK(extra) "{\"type\":\"check\",\"pid\":10,\"cap\":0,\"ret\":0,\"count\":1" extra "}\n"
+#define END(p, s, c) "{\"type\":\"end\",\"processes\":" #p ",\"stacks\":" #s ",\"checks\":" #c "}\n"
 
 /* Read text as a record; returns rc, error in err. */
 static int read_text(const char *text, struct record *r, char *err, size_t n)
@@ -103,9 +104,11 @@ TEST(recfile_minimal_is_valid)
 	struct record r;
 	char err[256] = "";
 
-	ASSERT_EQ(read_text(HDR PROC CHECK(""), &r, err, sizeof(err)), 0);
+	ASSERT_EQ(read_text(HDR PROC CHECK("") END(1, 0, 1), &r, err, sizeof(err)), 0);
+	ASSERT_STR(err, "");
 	ASSERT_EQ(r.nchecks, 1);
-	ASSERT_EQ(r.checks[0].syscall, -1);
+	if (r.nchecks)
+		ASSERT_EQ(r.checks[0].syscall, -1);
 	record_free(&r);
 }
 
@@ -180,4 +183,98 @@ TEST(recfile_rejects_duplicate_keys_and_nul)
 TEST(recfile_escapes_control_bytes_in_errors)
 {
 	expect_error(HDR "{\"type\":\"\\u001b[2J\"}\n", "unknown line type '\\x1b[2J'");
+}
+
+TEST(recfile_detects_cut_and_pasted_files)
+{
+	/* cut at a line boundary: no end line */
+	expect_error(HDR PROC CHECK(""), "t.jsonl:3: truncated: the file ends without its end line");
+	/* lines lost in the middle: the end line's counts disagree */
+	expect_error(HDR PROC END(1, 0, 2), "t.jsonl:3: the end line counts 1 processes, 0 stacks, "
+		     "2 checks; the file holds 1, 0, 0");
+	expect_error(HDR PROC END(1, 0, 0) CHECK(""), "t.jsonl:4: a line after the end line");
+	/* the same check twice (a file pasted together) */
+	expect_error(HDR PROC CHECK("") CHECK("") END(1, 0, 2),
+		     "t.jsonl:4: the same check as line 3");
+	expect_error(HDR PROC "{\"type\":\"end\",\"processes\":1}\n",
+		     "t.jsonl:3: missing field 'stacks'");
+}
+
+TEST(recfile_skips_blank_lines)
+{
+	struct record r;
+	char err[256] = "";
+
+	ASSERT_EQ(read_text(HDR "\n" PROC "   \n" CHECK("") END(1, 0, 1), &r, err, sizeof(err)), 0);
+	ASSERT_STR(err, "");
+	ASSERT_EQ(r.nchecks, 1);
+	if (r.nchecks)
+		ASSERT_EQ(r.checks[0].line, 5);
+	record_free(&r);
+}
+
+TEST(recfile_lenient_reads_what_is_valid)
+{
+	static const char text[] = HDR PROC CHECK("") "{broken\n"
+		"{\"type\":\"check\",\"pid\":10,\"cap\":9999,\"ret\":0,\"count\":1}\n"
+		CHECK(",\"syscall\":5") CHECK("");
+	FILE *f = fmemopen((void *)text, sizeof(text) - 1, "r");
+	struct rec_read rd = { .lenient = true };
+	struct record r;
+	char err[256] = "";
+
+	ASSERT_EQ(recfile_read_opts(f, "t.jsonl", &r, &rd, err, sizeof(err)), 0);
+	fclose(f);
+	ASSERT_STR(err, "");
+	ASSERT_EQ(r.nchecks, 2);            /* lines 3 and 6 */
+	ASSERT_U64(rd.skipped, 3);          /* 4 (JSON), 5 (cap), 7 (duplicate of 3) */
+	ASSERT_TRUE(rd.truncated);          /* and no end line */
+	ASSERT_U64(rd.lines, 7);
+	ASSERT_STR(rd.first_problem, "t.jsonl:4: invalid JSON: unclosed object or array");
+	record_free(&r);
+	/* a bad header is fatal even when lenient */
+	f = fmemopen((void *)"{\"type\":\"process\"}\n", 21, "r");
+	ASSERT_EQ(recfile_read_opts(f, "t.jsonl", &r, &rd, err, sizeof(err)), -1);
+	ASSERT_HAS(err, "t.jsonl:1: first line must be the header");
+	fclose(f);
+}
+
+TEST(recfile_merge_checks_with_the_same_identity)
+{
+	struct record r = { 0 };
+	struct rec_check *c;
+	size_t removed = 0, dup = 0, orig = 0;
+	int i;
+
+	/* what the recorder gets when the child's pre-exec checks are aliased
+	 * to the command's image: one key, two map entries */
+	for (i = 0; i < 3; i++) {
+		c = record_add_check(&r);
+		c->pid = 10;
+		c->exec_id = 5;
+		c->cap = 21;
+		c->stack = i == 2 ? -1 : 3;
+		c->syscall = 59;
+		c->count = (uint64_t)i + 1;
+		c->first_ns = 100 - i;
+		c->last_ns = 200 + i;
+		c->tid = 10 + (uint32_t)i;
+		if (i == 2)
+			c->stack_error = xstrdup("stack not captured: Bad address");
+	}
+	/* strict: nothing changes, the pair is named */
+	ASSERT_EQ(record_dedup_checks(&r, DEDUP_FAIL, &removed, &dup, &orig), -1);
+	ASSERT_U64(dup, 1);
+	ASSERT_U64(orig, 0);
+	ASSERT_EQ(r.nchecks, 3);
+	ASSERT_EQ(record_dedup_checks(&r, DEDUP_MERGE, &removed, &dup, &orig), 0);
+	ASSERT_U64(removed, 1);
+	ASSERT_EQ(r.nchecks, 2);              /* a check without a stack stays apart */
+	ASSERT_U64(r.checks[0].count, 3);
+	ASSERT_EQ(r.checks[0].first_ns, 99);  /* the earlier one's, with its thread */
+	ASSERT_EQ(r.checks[0].tid, 11);
+	ASSERT_EQ(r.checks[0].last_ns, 201);
+	ASSERT_U64(r.checks[1].count, 3);
+	ASSERT_STR(r.checks[1].stack_error, "stack not captured: Bad address");
+	record_free(&r);
 }
