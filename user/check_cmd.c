@@ -18,18 +18,21 @@
 #include "cli.h"
 #include "output.h"
 #include "recfile.h"
+#include "recload.h"
 #include "util.h"
 
 #define DEFAULT_RECORD "capaudit-record.jsonl"
 
 static const char check_usage[] =
 	"usage: capaudit check --baseline FILE [--format text|json|junit|sarif|github]\n"
-	"                      [--strict] [--update] [--program NAME] [RECORD...]\n"
+	"                      [--strict] [--update] [--program NAME] [--lenient]\n"
+	"                      [RECORD...]\n"
 	"  compare what the records show (required capabilities and their call sites,\n"
 	"  denials) with what the baseline allows; several records merge into one\n"
 	"  verdict (default record: " DEFAULT_RECORD ").\n"
 	"  --strict   capabilities the baseline allows but nothing used fail too\n"
 	"  --update   rewrite the baseline from the records, keeping notes\n"
+	"  --lenient  read what is valid in damaged records, warn what was skipped\n"
 	"  exit: 0 nothing new, 1 something new (or unused with --strict), 2 errors\n";
 
 /* Write b to path atomically: complete or untouched. */
@@ -70,6 +73,7 @@ int do_check(int argc, char **argv, int all_argc, char **all_argv)
 		{ "strict", no_argument, NULL, 's' },
 		{ "update", no_argument, NULL, 'u' },
 		{ "program", required_argument, NULL, 'p' },
+		{ "lenient", no_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -81,7 +85,7 @@ int do_check(int argc, char **argv, int all_argc, char **all_argv)
 	struct baseline base, updated;
 	struct check_result res;
 	struct check_view view;
-	bool strict = false, update = false, missing = false, have_base;
+	bool strict = false, update = false, missing = false, have_base, lenient = false;
 	char **records, err[1024];
 	size_t nrecords, i;
 	int c, rc;
@@ -94,6 +98,7 @@ int do_check(int argc, char **argv, int all_argc, char **all_argv)
 		case 's': strict = true; break;
 		case 'u': update = true; break;
 		case 'p': so.program = optarg; break;
+		case 'l': lenient = true; break;
 		case 'h':
 			fputs(check_usage, stdout);
 			return EXIT_OK;
@@ -126,8 +131,7 @@ int do_check(int argc, char **argv, int all_argc, char **all_argv)
 		struct record rec;
 		struct suggestion sg;
 
-		if (recfile_load(records[i], &rec, err, sizeof(err))) {
-			p_err("%s", err);
+		if (load_record(records[i], lenient, &rec)) {
 			observation_free(&obs);
 			if (have_base)
 				baseline_free(&base);

@@ -18,7 +18,7 @@ void p_err(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "capaudit: %s\n", text_escape(msg, safe, sizeof(safe)));
+	fprintf(stderr, "capaudit: %s\n", text_sanitize(msg, safe, sizeof(safe)));
 	if (cli_json_errors) {
 		json_t *o = json_object();
 

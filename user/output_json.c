@@ -26,8 +26,9 @@ static json_t *capset_json(uint64_t mask)
 	return a;
 }
 
-static json_t *header_json(const struct rec_header *h, const char *source)
+static json_t *header_json(const struct record *r, const char *source)
 {
+	const struct rec_header *h = &r->hdr;
 	json_t *o = json_object(), *argv = json_array(), *lost = json_object();
 	size_t i;
 
@@ -49,6 +50,16 @@ static json_t *header_json(const struct rec_header *h, const char *source)
 	json_set(lost, "result_lost", json_integer((json_int_t)h->lost.result_lost));
 	json_set(lost, "hook_skipped", json_integer((json_int_t)h->lost.hook_skipped));
 	json_set(o, "lost", lost);
+	if (r->input.lenient) {
+		/* read with --lenient: what was left out of this report */
+		json_t *in = json_object();
+
+		json_set(in, "lines", json_integer((json_int_t)r->input.lines));
+		json_set(in, "skipped", json_integer((json_int_t)r->input.skipped));
+		json_set(in, "missing", json_integer((json_int_t)r->input.missing));
+		json_set(in, "truncated", json_boolean(r->input.truncated));
+		json_set(o, "lenient", in);
+	}
 	return o;
 }
 
@@ -100,7 +111,7 @@ static int json_report(FILE *f, const struct report *rep, const char *source)
 	size_t i, j;
 	int rc;
 
-	json_set(root, "record", header_json(&rep->rec->hdr, source));
+	json_set(root, "record", header_json(rep->rec, source));
 	for (i = 0; i < rep->nprocs; i++) {
 		const struct proc_row *pr = &rep->procs[i];
 		json_t *po = json_object(), *caps = json_array();
@@ -206,7 +217,7 @@ static int json_suggest(FILE *f, const struct suggestion *s, const char *source)
 	size_t i;
 	int rc;
 
-	json_set(root, "record", header_json(&s->rec->hdr, source));
+	json_set(root, "record", header_json(s->rec, source));
 	json_set(root, "required", capset_json(s->required));
 	json_set(root, "observed", capset_json(s->observed));
 	json_set(root, "denied", capset_json(s->denied));

@@ -34,8 +34,9 @@ static void print_capset(FILE *f, uint64_t mask)
 	fputc('\n', f);
 }
 
-static void print_header(FILE *f, const struct rec_header *h, const char *source)
+static void print_header(FILE *f, const struct record *r, const char *source)
 {
+	const struct rec_header *h = &r->hdr;
 	char a[64], b[64], esc[1024];
 	size_t i;
 
@@ -54,6 +55,10 @@ static void print_header(FILE *f, const struct rec_header *h, const char *source
 	if (h->has_exit_status)
 		fprintf(f, ", exit status %d", h->exit_status);
 	fputc('\n', f);
+	if (r->input.lenient && (r->input.skipped || r->input.missing || r->input.truncated))
+		fprintf(f, "  INCOMPLETE (--lenient): %zu of %zu lines skipped, %zu missing%s\n",
+			r->input.skipped, r->input.lines, r->input.missing,
+			r->input.truncated ? ", no end line (file cut)" : "");
 }
 
 static void print_row(FILE *f, const struct cap_row *cr)
@@ -101,7 +106,7 @@ static int text_report(FILE *f, const struct report *rep, const char *source)
 			h->lost.proc_full + h->lost.hook_skipped;
 	size_t i, j;
 
-	print_header(f, h, source);
+	print_header(f, rep->rec, source);
 	for (i = 0; i < rep->nprocs; i++) {
 		const struct proc_row *pr = &rep->procs[i];
 		const struct rec_process *p = pr->proc;
@@ -227,7 +232,7 @@ static int text_suggest(FILE *f, const struct suggestion *s, const char *source)
 	char n1[CAP_NAME_LEN], esc[4200];
 	size_t i, j;
 
-	print_header(f, h, source);
+	print_header(f, s->rec, source);
 	fputs("\nRequired capabilities: ", f);
 	print_capset(f, s->required);
 	fputs("Observed (granted, audited): ", f);

@@ -99,8 +99,17 @@ struct rec_stack {
 	int noaudit;            /* enum noaudit_source from the frames */
 };
 
+/* How a record was read: a lenient read leaves lines out (all zero when strict). */
+struct rec_input {
+	bool lenient;
+	bool truncated;         /* no end line */
+	size_t lines, skipped;  /* lines read, lines left out */
+	size_t missing;         /* lines the end line counts but the file lacks */
+};
+
 struct record {
 	struct rec_header hdr;
+	struct rec_input input;
 	struct rec_process *procs;
 	size_t nprocs, cap_procs;
 	struct rec_check *checks;
@@ -155,6 +164,8 @@ struct rec_read {
 	size_t lines;           /* lines read */
 	size_t skipped;         /* lines left out (lenient) */
 	bool truncated;         /* no end line (lenient) */
+	size_t missing;         /* lines the end line counts that are neither here
+				 * nor skipped: lost from the middle (lenient) */
 	char first_problem[400];  /* "FILE:LINE: why" of the first skipped line */
 };
 

@@ -95,8 +95,12 @@ bool get_double(ondemand::value v, const char *key, double *out, Line &l)
 
 bool get_str(ondemand::value v, const char *key, std::string_view *out, Line &l)
 {
-	if (v.get_string().get(*out))
+	ondemand::json_type t;
+
+	if (v.type().get(t) || t != ondemand::json_type::string)
 		return l.fail("field '%s' must be a string", key);
+	if (v.get_string().get(*out))   /* e.g. "\ud800": a lone surrogate */
+		return l.fail("field '%s' has a bad escape sequence", key);
 	if (out->find('\0') != std::string_view::npos)
 		return l.fail("field '%s' contains a NUL character", key);
 	return true;
@@ -456,7 +460,9 @@ bool read_process(ondemand::object obj, record *r, Line &l)
 	return true;
 }
 
-bool read_stack(ondemand::object obj, record *r, Line &l)
+/* holes: non-NULL when lenient, ids may then skip the stacks of lost
+ * lines, counted there */
+bool read_stack(ondemand::object obj, record *r, size_t *holes, Line &l)
 {
 	static const char *const names[] = { "type", "id", "frames", nullptr };
 	static const char *const req[] = { "id", "frames", nullptr };
@@ -478,9 +484,17 @@ bool read_stack(ondemand::object obj, record *r, Line &l)
 	}
 	if (!require(F, req, l))
 		goto bad;
-	if ((size_t)id != r->nstacks) {
+	/* ids are below the line number, which bounds the placeholders */
+	if ((size_t)id < r->nstacks || (!holes && (size_t)id != r->nstacks) ||
+	    (uint64_t)id >= l.lineno) {
 		l.fail("stack id %lld out of order (expected %zu)", (long long)id, r->nstacks);
 		goto bad;
+	}
+	/* lenient: stacks on skipped lines stay as empty ones, so that the
+	 * checks naming them keep their counts (call site unknown) */
+	while (r->nstacks < (size_t)id) {
+		record_add_stack(r, static_cast<char **>(xcalloc(1, sizeof(char *))), 0);
+		(*holes)++;
 	}
 	record_add_stack(r, frames, n);
 	return true;
@@ -609,6 +623,7 @@ struct State {
 	rec_read *rd;             /* options and results; never NULL here */
 	bool have_header = false;
 	bool have_end = false;
+	size_t holes = 0;         /* empty stacks standing for lost stack lines */
 	int64_t end_counts[3] = { 0, 0, 0 };   /* processes, stacks, checks */
 };
 
@@ -667,7 +682,7 @@ bool process_object(ondemand::object obj, State &st, Line &l)
 	if (type == "process")
 		return read_process(obj, st.r, l);
 	if (type == "stack")
-		return read_stack(obj, st.r, l);
+		return read_stack(obj, st.r, st.rd->lenient ? &st.holes : nullptr, l);
 	if (type == "check")
 		return read_check(obj, st.r, st.r, l);
 	if (type == "end")
@@ -882,11 +897,16 @@ extern "C" int recfile_read_opts(FILE *f, const char *name, struct record *r, st
 	memset(r, 0, sizeof(*r));
 	rd.lines = rd.skipped = 0;
 	rd.truncated = false;
+	rd.missing = 0;
 	rd.first_problem[0] = '\0';
 	for (;;) {
 		const char *p = buf + off, *last_nl, *q, *nl;
 		size_t whole, ll, lines;
 
+		/* a last line without its newline moved off one past len */
+		if (off > len)
+			off = len;
+		p = buf + off;
 		/* complete lines in [off, whole) */
 		last_nl = static_cast<const char *>(memrchr(p, '\n', len - off));
 		whole = last_nl ? (size_t)(last_nl - buf) + 1 : off;
@@ -1017,14 +1037,12 @@ extern "C" int recfile_read_opts(FILE *f, const char *name, struct record *r, st
 			rd.truncated = true;
 		}
 	}
-	if (!rc && st.have_end && !rd.lenient &&
-	    (st.end_counts[0] != (int64_t)r->nprocs || st.end_counts[1] != (int64_t)r->nstacks ||
-	     st.end_counts[2] != (int64_t)r->nchecks)) {
-		snprintf(err, errlen, "%s:%zu: the end line counts %lld processes, %lld stacks, %lld "
-			 "checks; the file holds %zu, %zu, %zu", name, lineno,
-			 (long long)st.end_counts[0], (long long)st.end_counts[1],
-			 (long long)st.end_counts[2], r->nprocs, r->nstacks, r->nchecks);
-		rc = -1;
+	if (!rc && st.have_end && rd.lenient) {
+		/* lines the recorder wrote that are neither here nor skipped */
+		int64_t want = st.end_counts[0] + st.end_counts[1] + st.end_counts[2];
+		int64_t got = (int64_t)(r->nprocs + r->nstacks - st.holes + r->nchecks + rd.skipped);
+
+		rd.missing = want > got ? (size_t)(want - got) : 0;
 	}
 	if (!rc) {
 		size_t removed = 0, dup = 0, orig = 0;
@@ -1042,8 +1060,24 @@ extern "C" int recfile_read_opts(FILE *f, const char *name, struct record *r, st
 					 "%s: duplicate check lines", name);
 		}
 	}
-	if (rc)
+	if (!rc && st.have_end && !rd.lenient &&
+	    (st.end_counts[0] != (int64_t)r->nprocs || st.end_counts[1] != (int64_t)r->nstacks ||
+	     st.end_counts[2] != (int64_t)r->nchecks)) {
+		snprintf(err, errlen, "%s:%zu: the end line counts %lld processes, %lld stacks, %lld "
+			 "checks; the file holds %zu, %zu, %zu", name, lineno,
+			 (long long)st.end_counts[0], (long long)st.end_counts[1],
+			 (long long)st.end_counts[2], r->nprocs, r->nstacks, r->nchecks);
+		rc = -1;
+	}
+	if (rc) {
 		record_free(r);
+	} else if (rd.lenient) {
+		r->input.lenient = true;
+		r->input.truncated = rd.truncated;
+		r->input.lines = rd.lines;
+		r->input.skipped = rd.skipped;
+		r->input.missing = rd.missing;
+	}
 	return rc;
 }
 

@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "output.h"
 #include "recfile.h"
+#include "recload.h"
 #include "report.h"
 #include "suggest.h"
 
@@ -25,7 +26,9 @@ static const char report_usage[] =
 	"  --suggest        least privilege: required set, CAP_SYS_ADMIN replacements,\n"
 	"                   sites that keep CAP_SYS_ADMIN, denials\n"
 	"  --emit KIND      only a ready snippet granting the required set\n"
-	"  --program NAME   only program images whose name or executable is NAME\n";
+	"  --program NAME   only program images whose name or executable is NAME\n"
+	"  --lenient        read what is valid in a damaged record file, say what was\n"
+	"                   skipped (default: any fault is an error)\n";
 
 int do_report(int argc, char **argv, int all_argc, char **all_argv)
 {
@@ -36,6 +39,7 @@ int do_report(int argc, char **argv, int all_argc, char **all_argv)
 		{ "suggest", no_argument, NULL, 's' },
 		{ "emit", required_argument, NULL, 'e' },
 		{ "program", required_argument, NULL, 'p' },
+		{ "lenient", no_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -43,11 +47,10 @@ int do_report(int argc, char **argv, int all_argc, char **all_argv)
 	const struct formatter *fmt;
 	struct report_opts ro = { 0 };
 	struct suggest_opts so = { 0 };
-	bool suggest = false;
+	bool suggest = false, lenient = false;
 	size_t k;
 	struct record rec;
 	struct report rep;
-	char err[1024];
 	int c, rc;
 
 	optind = 1;
@@ -70,6 +73,9 @@ int do_report(int argc, char **argv, int all_argc, char **all_argv)
 			break;
 		case 'p':
 			so.program = optarg;
+			break;
+		case 'l':
+			lenient = true;
 			break;
 		case 'h':
 			fputs(report_usage, stdout);
@@ -104,10 +110,8 @@ int do_report(int argc, char **argv, int all_argc, char **all_argv)
 		p_err("--program goes with --suggest or --emit");
 		return EXIT_USAGE;
 	}
-	if (recfile_load(in, &rec, err, sizeof(err))) {
-		p_err("%s", err);
+	if (load_record(in, lenient, &rec))
 		return EXIT_USAGE;
-	}
 	if (suggest) {
 		struct suggestion sg;
 

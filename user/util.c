@@ -88,7 +88,7 @@ void format_iso8601(int64_t ns, char *buf, size_t len)
 	snprintf(buf, len, "%s.%06ldZ", tmp, us);
 }
 
-char *text_escape(const char *s, char *buf, size_t len)
+static char *escape(const char *s, char *buf, size_t len, bool backslash)
 {
 	size_t o = 0;
 
@@ -97,7 +97,7 @@ char *text_escape(const char *s, char *buf, size_t len)
 	for (; s && *s && o + 5 < len; s++) {
 		unsigned char c = (unsigned char)*s;
 
-		if (c == '\\') {
+		if (c == '\\' && backslash) {
 			buf[o++] = '\\';
 			buf[o++] = '\\';
 		} else if (c < 0x20 || c >= 0x7f) {
@@ -108,6 +108,16 @@ char *text_escape(const char *s, char *buf, size_t len)
 	}
 	buf[o] = '\0';
 	return buf;
+}
+
+char *text_escape(const char *s, char *buf, size_t len)
+{
+	return escape(s, buf, len, true);
+}
+
+char *text_sanitize(const char *s, char *buf, size_t len)
+{
+	return escape(s, buf, len, false);
 }
 
 /* Length of the valid UTF-8 sequence at s (n bytes left), 0 if invalid. */

@@ -26,6 +26,9 @@ void format_iso8601(int64_t epoch_ns, char *buf, size_t len);
  * control bytes, DEL, bytes >= 0x80 and backslash become \xNN or \\.
  * A process name is attacker-controlled. Returns buf. */
 char *text_escape(const char *s, char *buf, size_t len);
+/* Like text_escape, but a backslash stays as it is: for messages whose
+ * parts were escaped already (a second pass would double them). */
+char *text_sanitize(const char *s, char *buf, size_t len);
 
 /* Copy of s in which every byte that is not part of valid UTF-8 is written
  * as the four characters \xNN, so that it can go into a JSON string without

@@ -278,3 +278,43 @@ TEST(recfile_merge_checks_with_the_same_identity)
 	ASSERT_STR(r.checks[1].stack_error, "stack not captured: Bad address");
 	record_free(&r);
 }
+
+TEST(recfile_lenient_keeps_checks_whose_stack_line_was_lost)
+{
+	/* stack 0 lost from the middle, stack 1 cut: their checks keep
+	 * their counts with an unknown call site */
+	static const char text[] = HDR PROC
+		"{\"type\":\"stack\",\"id\":1,\"frames\":[\"cap_capable+0x1\",\"alloc_pid+0x2\"]}\n"
+		"{\"type\":\"stack\",\"id\":2,\"frames\":[\"cap_capable+0x1\"\n"
+		CHECK(",\"stack\":0") CHECK(",\"stack\":1") END(1, 3, 2);
+	FILE *f = fmemopen((void *)text, sizeof(text) - 1, "r");
+	struct rec_read rd = { .lenient = true };
+	struct record r;
+	char err[256] = "";
+
+	ASSERT_EQ(recfile_read_opts(f, "t.jsonl", &r, &rd, err, sizeof(err)), 0);
+	fclose(f);
+	ASSERT_STR(err, "");
+	ASSERT_EQ(r.nchecks, 2);
+	ASSERT_EQ(r.nstacks, 2);             /* a hole for 0, then 1 */
+	ASSERT_U64(rd.skipped, 1);           /* line 4 */
+	ASSERT_U64(rd.missing, 1);           /* stack 0's line */
+	ASSERT_TRUE(r.input.lenient);
+	ASSERT_U64(r.input.missing, 1);
+	if (r.nstacks == 2) {
+		ASSERT_STR(r.stacks[0].site_func, "?");
+		ASSERT_STR(r.stacks[1].site_func, "alloc_pid");
+	}
+	record_free(&r);
+	/* strict: the same gap is an error */
+	expect_error(HDR PROC "{\"type\":\"stack\",\"id\":1,\"frames\":[]}\n",
+		     "t.jsonl:3: stack id 1 out of order (expected 0)");
+	/* lenient, but an id beyond the line number: no huge allocation */
+	static const char huge[] = HDR PROC "{\"type\":\"stack\",\"id\":2000000000,\"frames\":[]}\n";
+	f = fmemopen((void *)huge, sizeof(huge) - 1, "r");
+	ASSERT_EQ(recfile_read_opts(f, "t.jsonl", &r, &rd, err, sizeof(err)), 0);
+	fclose(f);
+	ASSERT_EQ(r.nstacks, 0);
+	ASSERT_U64(rd.skipped, 1);
+	record_free(&r);
+}

@@ -1,0 +1,187 @@
+#!/usr/bin/env bats
+# Hostile and damaged record files: each is one "capaudit: FILE:LINE: why"
+# line on stderr and exit 2 (report and check alike), never a crash; with
+# --lenient, what is valid is reported and what was left out is said.
+# No kernel needed: these run without root.
+
+load helper
+
+GOOD="$ROOT/tests/fixtures/kernel-5.4-clone3.jsonl"
+
+setup() {
+	[ -x "$CAPAUDIT" ] || skip "build/capaudit is not built (run make)"
+	T=$(mktemp -d "${BATS_TMPDIR:-/tmp}/capaudit-in.XXXXXX")
+}
+
+# bad FILE MESSAGE: report and check both refuse FILE with exactly
+# "capaudit: FILE:MESSAGE" on stderr, nothing on stdout, exit 2
+bad() {
+	local f=$1 msg=$2
+	run --separate-stderr "$CAPAUDIT" report -i "$f"
+	[ "$status" -eq 2 ] || { echo "report exit $status for $f"; return 1; }
+	[ -z "$output" ] || { echo "stdout: $output"; return 1; }
+	[ "${#stderr_lines[@]}" -eq 1 ] || { echo "stderr: $stderr"; return 1; }
+	[ "$stderr" = "capaudit: $f:$msg" ] || { echo "got:  $stderr"; echo "want: capaudit: $f:$msg"; return 1; }
+	run --separate-stderr "$CAPAUDIT" check --baseline "$ROOT/examples/ci/baseline.json" "$f"
+	[ "$status" -eq 2 ] || { echo "check exit $status for $f"; return 1; }
+	[ "$stderr" = "capaudit: $f:$msg" ] || { echo "check: $stderr"; return 1; }
+}
+
+@test "the fixture itself is valid (the cases below damage it one way each)" {
+	run "$CAPAUDIT" report -i "$GOOD"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"CAP_SYS_ADMIN"* ]]
+}
+
+@test "truncated files: empty, cut mid-line, cut at a line end, header without newline" {
+	: >"$T/empty"
+	bad "$T/empty" "1: empty file: no record header"
+	head -c 700 "$GOOD" >"$T/cut"
+	bad "$T/cut" "3: invalid JSON: unclosed string"
+	head -n 9 "$GOOD" >"$T/cut9"
+	bad "$T/cut9" "9: truncated: the file ends without its end line (recording cut short, or the file was cut)"
+	head -n 1 "$GOOD" | tr -d '\n' >"$T/nonl"
+	bad "$T/nonl" "1: truncated: the file ends without its end line (recording cut short, or the file was cut)"
+	# the last newline alone missing is fine
+	head -c -1 "$GOOD" >"$T/nolastnl"
+	run "$CAPAUDIT" report -i "$T/nolastnl"
+	[ "$status" -eq 0 ]
+}
+
+@test "binary junk, NUL bytes, a BOM, CR line ends, a directory" {
+	printf '\x00\x01\x02binary' >"$T/bin"
+	bad "$T/bin" "1: NUL byte: not a text record file"
+	head -c 4096 /dev/urandom | tr -d '\n\0' >"$T/rand"
+	echo >>"$T/rand"
+	run --separate-stderr "$CAPAUDIT" report -i "$T/rand"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "capaudit: $T/rand:1: "* ]]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	{ printf '\xef\xbb\xbf'; cat "$GOOD"; } >"$T/bom"
+	bad "$T/bom" "1: invalid JSON: unexpected token"
+	tr '\n' '\r' <"$GOOD" >"$T/cr"
+	bad "$T/cr" "1: invalid JSON: trailing characters after the object (one JSON object per line)"
+	mkdir "$T/dir"
+	bad "$T/dir" " read error: Is a directory"
+}
+
+@test "another format, a newer version, a second header, an unknown line type" {
+	sed 's/"capaudit-record"/"something-else"/' "$GOOD" >"$T/fmt"
+	bad "$T/fmt" "1: format is 'something-else', not a capaudit record ('capaudit-record')"
+	sed 's/"version":1/"version":2/' "$GOOD" >"$T/ver"
+	bad "$T/ver" "1: record version 2 is newer than this capaudit reads (1)"
+	{ cat "$GOOD" | head -n 1; cat "$GOOD"; } >"$T/hdr2"
+	bad "$T/hdr2" "2: a second header"
+	sed '2s/"process"/"\\u001b[2J"/' "$GOOD" >"$T/type"
+	bad "$T/type" "2: unknown line type '\\x1b[2J'"
+}
+
+@test "duplicated and out-of-order lines" {
+	{ head -n 8 "$GOOD"; sed -n 8p "$GOOD"; sed -n '9,$p' "$GOOD"; } >"$T/dup"
+	bad "$T/dup" "9: the same check as line 8 (pid, image, capability, verdict, stack and syscall): it would be counted twice"
+	{ head -n 6 "$GOOD"; sed -n 3p "$GOOD"; sed -n '7,$p' "$GOOD"; } >"$T/stackdup"
+	bad "$T/stackdup" "7: stack id 0 out of order (expected 4)"
+	{ head -n 1 "$GOOD"; sed -n 7p "$GOOD"; sed -n '2,6p;8,$p' "$GOOD"; } >"$T/early"
+	bad "$T/early" "2: stack 0 is not defined before this line"
+	{ head -n 6 "$GOOD"; sed -n '8,$p' "$GOOD"; } >"$T/lost"
+	bad "$T/lost" "10: the end line counts 1 processes, 4 stacks, 4 checks; the file holds 1, 4, 3"
+	{ cat "$GOOD"; sed -n 7p "$GOOD"; } >"$T/after"
+	bad "$T/after" "12: a line after the end line"
+}
+
+@test "numbers out of range, wrong types, duplicate keys" {
+	sed '7s/"cap":21/"cap":9999/' "$GOOD" >"$T/cap"
+	bad "$T/cap" "7: field 'cap' is 9999, outside 0..63"
+	sed '7s/"count":2/"count":-5/' "$GOOD" >"$T/neg"
+	bad "$T/neg" "7: field 'count' is -5, outside 1..9223372036854775807"
+	sed '7s/"count":2/"count":99999999999999999999999/' "$GOOD" >"$T/big"
+	bad "$T/big" "7: field 'count' is out of range 1..9223372036854775807"
+	sed '7s/"count":2/"count":1e999/' "$GOOD" >"$T/inf"
+	bad "$T/inf" "7: field 'count' must be an integer"
+	sed '7s/"cap":21/"cap":"21"/' "$GOOD" >"$T/str"
+	bad "$T/str" "7: field 'cap' must be an integer"
+	sed '$s/"checks":4/"checks":4,"checks":5/' "$GOOD" >"$T/dupkey"
+	bad "$T/dupkey" "11: duplicate field 'checks'"
+	sed '1s/"end_ns":[0-9]*/"end_ns":-1/' "$GOOD" >"$T/endns"
+	bad "$T/endns" "1: field 'end_ns' is -1, outside 0..9223372036854775807"
+}
+
+@test "huge lines and deep nesting are refused without eating memory" {
+	{ head -n 1 "$GOOD"
+	  printf '{"type":"process","pid":1,"comm":"'; head -c 20000000 /dev/zero | tr '\0' a; echo '"}'
+	  sed -n '2,$p' "$GOOD"; } >"$T/huge"
+	bad "$T/huge" "2: line is longer than 1048576 bytes"
+	{ head -n 1 "$GOOD"; printf '%0.s[' $(seq 50000); printf '%0.s]' $(seq 50000); echo
+	  sed -n '2,$p' "$GOOD"; } >"$T/deep"
+	bad "$T/deep" "2: a line must be a JSON object"
+}
+
+@test "invalid UTF-8, NUL and lone surrogates in strings are errors; control bytes stay escaped" {
+	sed '2s/"criu"/"cr\xffiu"/' "$GOOD" >"$T/utf"
+	bad "$T/utf" "2: invalid JSON: invalid UTF-8"
+	sed '2s/"criu"/"cr\x01iu"/' "$GOOD" >"$T/raw"
+	bad "$T/raw" "2: invalid JSON: Within strings, some characters must be escaped, we found unescaped characters"
+	sed '2s/"criu"/"cr\\u0000iu"/' "$GOOD" >"$T/nul"
+	bad "$T/nul" "2: field 'comm' contains a NUL character"
+	sed '2s/"criu"/"cr\\ud800iu"/' "$GOOD" >"$T/sur"
+	bad "$T/sur" "2: field 'comm' has a bad escape sequence"
+	# escaped control bytes are valid JSON: read, and printed harmlessly
+	sed '2s/"criu"/"\\u001b]0;pwned\\u0007\\u001b[2J"/' "$GOOD" >"$T/esc"
+	run "$CAPAUDIT" report -i "$T/esc"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *'PID 4242 \x1b]0;pwned\x07\x1b[2J'* ]]
+	[[ "$output" != *$'\e'* ]]
+	run "$CAPAUDIT" report -i "$T/esc" --format json
+	[ "$status" -eq 0 ]
+	[ "$(echo "$output" | jq -r '.processes[0].comm')" = $'\e]0;pwned\a\e[2J' ]
+	! LC_ALL=C grep -q '[^[:print:]]' <<<"$output"
+}
+
+@test "JSON mode: errors keep stdout a JSON object" {
+	sed '7s/"cap":21/"cap":9999/' "$GOOD" >"$T/cap"
+	run --separate-stderr "$CAPAUDIT" report -i "$T/cap" --format json
+	[ "$status" -eq 2 ]
+	[ "$(echo "$output" | jq -r .error)" = "$T/cap:7: field 'cap' is 9999, outside 0..63" ]
+}
+
+@test "--lenient: a damaged file reports what is valid and says what was skipped" {
+	# line 4 (stack 1) broken: its check (line 8) keeps its count, with an
+	# empty stack standing in; line 9 (capability 9999) is left out
+	{ head -n 3 "$GOOD"; sed -n 4p "$GOOD" | head -c 60; echo
+	  sed -n '5,8p' "$GOOD"; sed '9s/"cap":21/"cap":9999/' "$GOOD" | sed -n 9p
+	  sed -n '10,$p' "$GOOD"; } >"$T/dmg"
+	bad "$T/dmg" "4: invalid JSON: unclosed string"
+	run --separate-stderr "$CAPAUDIT" report -i "$T/dmg" --lenient --format json
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "capaudit: warning: $T/dmg: --lenient: skipped 2 of 11 lines (first: $T/dmg:4: invalid JSON: unclosed string)" ]
+	echo "$output" >"$T/rep.json"
+	[ "$(jqr '.record.lenient | "\(.lines) \(.skipped) \(.missing) \(.truncated)"')" = "11 2 0 false" ]
+	# the pid_ns_ctl_handler check (stack 1, line 8) kept its count
+	[ "$(jqr '[.processes[0].capabilities[] | select(.cap=="CAP_SYS_ADMIN" and .noaudit==false) | .granted] | add')" = "3" ]
+	# text says so at the top
+	run --separate-stderr "$CAPAUDIT" report -i "$T/dmg" --lenient
+	[[ "${lines[4]}" == "  INCOMPLETE (--lenient): 2 of 11 lines skipped, 0 missing" ]]
+}
+
+@test "--lenient: a cut file and lost lines are named; check --lenient still decides" {
+	head -n 9 "$GOOD" >"$T/cut"
+	run --separate-stderr "$CAPAUDIT" report -i "$T/cut" --lenient
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "capaudit: warning: $T/cut: --lenient: skipped 0 of 9 lines; no end line: the file was cut, counts may be short" ]
+	[[ "$output" == *"INCOMPLETE (--lenient): 0 of 9 lines skipped, 0 missing, no end line (file cut)"* ]]
+	{ head -n 6 "$GOOD"; sed -n '8,$p' "$GOOD"; } >"$T/lost"
+	run --separate-stderr "$CAPAUDIT" report -i "$T/lost" --lenient
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "capaudit: warning: $T/lost: --lenient: skipped 0 of 10 lines; 1 lines the recorder wrote are missing" ]
+	# check: the baseline allows CAP_SYS_ADMIN (written from the good file)
+	run "$CAPAUDIT" check --baseline "$T/base.json" --update "$GOOD"
+	[ "$status" -eq 0 ]
+	run --separate-stderr "$CAPAUDIT" check --baseline "$T/base.json" --lenient "$T/lost"
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == "capaudit: warning: $T/lost: --lenient: skipped 0 of 10 lines;"* ]]
+	# a file without a header is never usable
+	tail -n +2 "$GOOD" >"$T/nohdr"
+	run "$CAPAUDIT" report -i "$T/nohdr" --lenient
+	[ "$status" -eq 2 ]
+	[ "$output" = "capaudit: $T/nohdr:1: first line must be the header, found type 'process'" ]
+}

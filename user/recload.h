@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Reading a record file for a subcommand, with the one error or warning line. */
+#ifndef CA_RECLOAD_H
+#define CA_RECLOAD_H
+
+#include <stdbool.h>
+
+#include "recfile.h"
+
+/*
+ * Load path into r. Strict: any fault is one "capaudit: FILE:LINE: why"
+ * line and -1. Lenient: what is valid is kept and one warning line says
+ * how much was left out; only an unusable file (no header, unreadable)
+ * fails.
+ */
+int load_record(const char *path, bool lenient, struct record *r);
+
+#endif
