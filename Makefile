@@ -2,6 +2,7 @@
 #   make            build build/capaudit
 #   make demo       install what is missing, build, record the demo workload, report
 #   make test       install what is missing, build, run every test
+#   make fuzz       libFuzzer on the record and baseline readers (FUZZ_TIME s each)
 #   V=1             show the commands
 #
 # Outputs go to build/, never beside the sources. Header dependencies are
@@ -22,6 +23,17 @@ CFLAGS    += -Wall -Wextra -Wno-unused-parameter -std=gnu11 -D_GNU_SOURCE \
 CXXFLAGS  ?= -O2 -g
 CXXFLAGS  += -Wall -Wextra -Wno-unused-parameter -std=c++17 -D_GNU_SOURCE -Iuser -MMD -MP
 LDLIBS    := -lbpf -lelf -lz -lcap -ljansson -lsimdjson
+# SANITIZE=1: AddressSanitizer and UndefinedBehaviorSanitizer (make test builds
+# them in build-asan/ too); FUZZ=1: clang's libFuzzer instrumentation.
+ifeq ($(SANITIZE),1)
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+endif
+ifeq ($(FUZZ),1)
+SAN_FLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
+             -fno-omit-frame-pointer
+endif
+CFLAGS    += $(SAN_FLAGS)
+CXXFLAGS  += $(SAN_FLAGS)
 BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -Ivmlinux -Ibpf -Wall
 
 ifeq ($(V),1)
@@ -42,12 +54,13 @@ ANALYSIS_SRCS := user/recfile.c user/report.c user/callsite.c user/capnames.c \
 LOADER_SRCS   := user/main.c user/record.c user/report_cmd.c user/tracer.c user/probe.c user/procinfo.c \
                  user/ksyms_iter.c user/privs.c user/doctor.c user/launch.c user/run_cmd.c user/check_cmd.c
 UNIT_SRCS     := $(wildcard tests/unit/*.c)
+FUZZ_OBJS     := $(BUILD)/tests/fuzz/targets.o
 
 ANALYSIS_OBJS := $(patsubst %.cpp,$(BUILD)/%.o,$(ANALYSIS_SRCS:%.c=$(BUILD)/%.o))
 LOADER_OBJS   := $(LOADER_SRCS:%.c=$(BUILD)/%.o)
 UNIT_OBJS     := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
 
-.PHONY: all deps demo test install bench clean
+.PHONY: all deps demo test fuzz fuzz-merge install bench clean
 all: $(BUILD)/capaudit
 
 deps:
@@ -109,13 +122,63 @@ demo: deps
 	$(Q)$(MAKE) --no-print-directory all $(BUILD)/demo-workload
 	$(Q)tools/demo.sh
 
+# Every test, twice: against the plain build, then against capaudit, the
+# unit tests and the fuzz replay built with ASan and UBSan in build-asan/
+# (the example workloads stay the plain ones). SANITIZE=0 skips the second
+# pass (a quicker local run; CI always runs both).
+ASAN_BUILD := build-asan
 test: deps
-	$(Q)$(MAKE) --no-print-directory all $(BUILD)/unit-tests $(EXAMPLES) $(BUILD)/bench-workload
-	$(Q)tools/run-tests.sh
+	$(Q)$(MAKE) --no-print-directory all $(BUILD)/unit-tests $(BUILD)/fuzz-replay $(EXAMPLES) \
+		$(BUILD)/bench-workload $(BUILD)/churn
+ifneq ($(SANITIZE),0)
+	$(Q)$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) SANITIZE=1 $(ASAN_BUILD)/capaudit \
+		$(ASAN_BUILD)/unit-tests $(ASAN_BUILD)/fuzz-replay
+endif
+	$(Q)BUILD=$(BUILD) ASAN_BUILD=$(ASAN_BUILD) SANITIZE=$(SANITIZE) tools/run-tests.sh
+
+# The fuzz targets without libFuzzer: make test replays the committed corpus.
+$(BUILD)/fuzz-replay: $(BUILD)/tests/fuzz/replay.o $(FUZZ_OBJS) $(ANALYSIS_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CXX) $(CFLAGS) $^ -lcap -ljansson -lsimdjson -o $@
+
+# make fuzz: libFuzzer on each reader for FUZZ_TIME seconds (clang), starting
+# from the committed corpus; new inputs land in build-fuzz/corpus/ (make
+# fuzz-merge adds the ones that reach new code to tests/fuzz/corpus/).
+FUZZ_BUILD := build-fuzz
+FUZZ_TIME  ?= 60
+FUZZ_TARGETS := record baseline
+$(BUILD)/fuzz-%: tests/fuzz/entry.c $(FUZZ_OBJS) $(ANALYSIS_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) -DFUZZ_TARGET=fuzz_$* -c $< -o $@.o
+	$(Q)$(CXX) $(CFLAGS) -fsanitize=fuzzer $@.o $(FUZZ_OBJS) $(ANALYSIS_OBJS) \
+		-lcap -ljansson -lsimdjson -o $@
+
+fuzz: deps
+	$(Q)tools/deps.sh libclang-rt-14-dev
+	$(Q)$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) FUZZ=1 CC=clang CXX=clang++ \
+		$(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz-%)
+	$(Q)for t in $(FUZZ_TARGETS); do \
+		mkdir -p $(FUZZ_BUILD)/corpus/$$t; \
+		echo "  FUZZ     $$t for $(FUZZ_TIME) s"; \
+		$(FUZZ_BUILD)/fuzz-$$t -max_total_time=$(FUZZ_TIME) -max_len=65536 -timeout=10 \
+			-rss_limit_mb=4096 -dict=tests/fuzz/$$t.dict -print_final_stats=1 \
+			-artifact_prefix=$(FUZZ_BUILD)/$$t- \
+			$(FUZZ_BUILD)/corpus/$$t tests/fuzz/corpus/$$t || exit 1; \
+	done
+
+fuzz-merge:
+	$(Q)for t in $(FUZZ_TARGETS); do \
+		$(FUZZ_BUILD)/fuzz-$$t -merge=1 tests/fuzz/corpus/$$t $(FUZZ_BUILD)/corpus/$$t || exit 1; \
+	done
 
 # make bench: ratios measured in one run (tools/bench/bench.c); BENCH_QUICK=1
 # keeps it under 45 s.
 $(BUILD)/bench-workload: tools/bench/workload.c | $(BUILD)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $< -o $@
+
+# process churn with known check counts (robustness tests, load test)
+$(BUILD)/churn: tools/bench/churn.c | $(BUILD)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $< -o $@
 
@@ -125,7 +188,7 @@ $(BUILD)/bench: $(BUILD)/tools/bench/bench.o $(ANALYSIS_OBJS)
 	$(Q)$(CXX) $(CFLAGS) $^ $(LDLIBS) -o $@
 
 bench: deps
-	$(Q)$(MAKE) --no-print-directory all $(BUILD)/bench $(BUILD)/bench-workload
+	$(Q)$(MAKE) --no-print-directory all $(BUILD)/bench $(BUILD)/bench-workload $(BUILD)/churn
 	$(Q)$(BUILD)/bench
 
 # Installs capaudit with file capabilities cap_bpf,cap_perfmon+ep, so that
@@ -138,6 +201,6 @@ install: $(BUILD)/capaudit
 	$(Q)if [ -n "$(SETCAP)" ]; then $(SETCAP) cap_bpf,cap_perfmon+ep $(DESTDIR)$(PREFIX)/bin/capaudit; fi
 
 clean:
-	$(Q)rm -rf $(BUILD)
+	$(Q)rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,11 +1,13 @@
 #!/bin/bash
-# Run every test (C unit tests, then bats end-to-end tests), show their TAP,
-# and end with one line: "N passed, N failed, N skipped". Exit non-zero when
-# anything failed, a runner crashed, or no test passed at all.
+# Run every test (C unit tests, the fuzz corpus replay, bats end-to-end
+# tests), first against the plain build, then against the ASan+UBSan one;
+# show their TAP and end with one line: "N passed, N failed, N skipped".
+# Exit non-zero when anything failed, a runner crashed, or no test passed.
 set -u
 cd "$(dirname "$0")/.."
 
 BUILD=${BUILD:-build}
+ASAN_BUILD=${ASAN_BUILD:-build-asan}
 passed=0 failed=0 skipped=0
 
 # count_tap NAME < tap: add a runner's TAP results to the totals; a runner
@@ -34,13 +36,37 @@ count_tap() {
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-echo "# unit tests"
-"$BUILD/unit-tests" --fixtures tests/fixtures >"$tmp/unit" 2>&1
-count_tap unit $? <"$tmp/unit"
+# run_build DIR LABEL: every suite against the binaries in DIR
+run_build() {
+	local dir=$1 label=$2 rc
+	echo "# ==== $label ($dir) ===="
+	echo "# unit tests"
+	"$dir/unit-tests" --fixtures tests/fixtures >"$tmp/unit" 2>&1
+	count_tap unit $? <"$tmp/unit"
 
-echo "# end-to-end tests (bats, real kernel)"
-bats --tap tests/e2e >"$tmp/e2e" 2>&1
-count_tap e2e $? <"$tmp/e2e"
+	echo "# fuzz corpus replay (tests/fuzz/corpus through the fuzz targets)"
+	"$dir/fuzz-replay" tests/fuzz/corpus >"$tmp/fuzz" 2>"$tmp/fuzz.err"
+	rc=$?
+	# the input being replayed when it died, and the sanitizer's report
+	[ "$rc" -ne 0 ] && tail -n 40 "$tmp/fuzz.err" | sed 's/^/# /' >>"$tmp/fuzz"
+	count_tap fuzz-replay $rc <"$tmp/fuzz"
+
+	echo "# end-to-end tests (bats, real kernel)"
+	CAPAUDIT=$PWD/$dir/capaudit bats --tap tests/e2e >"$tmp/e2e" 2>&1
+	count_tap e2e $? <"$tmp/e2e"
+}
+
+# The plain build, then (unless SANITIZE=0) the same tests against the
+# AddressSanitizer + UndefinedBehaviorSanitizer build: a leak, an overflow
+# or undefined behaviour anywhere fails the run.
+run_build "$BUILD" "plain build"
+if [ "${SANITIZE:-1}" != 0 ]; then
+	export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:exitcode=86}
+	export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+	run_build "$ASAN_BUILD" "ASan+UBSan build"
+else
+	echo "# SANITIZE=0: the ASan+UBSan pass was not run"
+fi
 
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

@@ -162,6 +162,24 @@ bad:
 
 int baseline_load(const char *path, struct baseline *b, bool *missing, char *err, size_t n)
 {
+	FILE *f;
+	int rc;
+
+	memset(b, 0, sizeof(*b));
+	*missing = false;
+	f = fopen(path, "r");
+	if (!f) {
+		*missing = errno == ENOENT;
+		snprintf(err, n, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	rc = baseline_read(f, path, b, err, n);
+	fclose(f);
+	return rc;
+}
+
+int baseline_read(FILE *f, const char *path, struct baseline *b, char *err, size_t n)
+{
 	json_error_t jerr;
 	json_t *root;
 	const char *format = NULL, *note = NULL;
@@ -171,13 +189,8 @@ int baseline_load(const char *path, struct baseline *b, bool *missing, char *err
 	json_t *v;
 
 	memset(b, 0, sizeof(*b));
-	*missing = false;
-	if (access(path, F_OK)) {
-		*missing = true;
-		snprintf(err, n, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+	/* JSON_DISABLE_EOF_CHECK off: anything after the object is an error */
+	root = json_loadf(f, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root) {
 		char safe[300];
 
@@ -255,11 +268,11 @@ static json_t *entries_json(struct bl_entry *list, size_t n)
 	char name[CAP_NAME_LEN];
 	size_t i, j;
 
-	qsort(list, n, sizeof(*list), cmp_entry);
+	sort_array(list, n, sizeof(*list), cmp_entry);
 	for (i = 0; i < n; i++) {
 		json_t *o = json_object(), *sites = json_array();
 
-		qsort(list[i].sites, list[i].nsites, sizeof(*list[i].sites), cmp_site);
+		sort_array(list[i].sites, list[i].nsites, sizeof(*list[i].sites), cmp_site);
 		json_set(o, "cap", json_string(cap_name(list[i].cap, name)));
 		json_set_bytes(o, "note", list[i].note);
 		for (j = 0; j < list[i].nsites; j++) {

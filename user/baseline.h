@@ -40,6 +40,8 @@ struct baseline {
  * err; *missing is set when the file does not exist.
  */
 int baseline_load(const char *path, struct baseline *b, bool *missing, char *err, size_t n);
+/* The same from an open file; path names it in messages. */
+int baseline_read(FILE *f, const char *path, struct baseline *b, char *err, size_t n);
 int baseline_write(FILE *f, const struct baseline *b);
 void baseline_free(struct baseline *b);
 

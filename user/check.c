@@ -231,7 +231,7 @@ void check_compare(const struct observation *o, struct baseline *b, bool strict,
 	r->strict = strict;
 	compare_lists(o, o->caps, o->ncaps, b->caps, b->ncaps, false, r);
 	compare_lists(o, o->denied, o->ndenied, b->denied, b->ndenied, true, r);
-	qsort(r->f, r->n, sizeof(*r->f), cmp_finding);
+	sort_array(r->f, r->n, sizeof(*r->f), cmp_finding);
 }
 
 void check_result_free(struct check_result *r)

@@ -83,7 +83,7 @@ struct ksyms *ksyms_parse_owned(char *text, size_t len, char *err, size_t errlen
 		ksyms_free(ks);
 		return NULL;
 	}
-	qsort(ks->syms, ks->n, sizeof(*ks->syms), cmp_addr);
+	sort_array(ks->syms, ks->n, sizeof(*ks->syms), cmp_addr);
 	return ks;
 }
 

@@ -245,7 +245,7 @@ bool require(Fields &F, const char *const *req, Line &l)
 	return true;
 }
 
-bool read_header(ondemand::object obj, rec_header *h, Line &l)
+bool read_header_fields(ondemand::object obj, rec_header *h, Line &l)
 {
 	static const char *const names[] = { "type", "format", "version", "capaudit", "kernel",
 		"machine", "attach", "scope", "symbols", "argv", "start_ns", "end_ns", "checks",
@@ -313,7 +313,7 @@ bool read_header(ondemand::object obj, rec_header *h, Line &l)
 					    &h->lost.stack_errors, &h->lost.proc_full,
 					    &h->lost.result_lost, &h->lost.hook_skipped };
 			static const FieldSet LF_set(lnames);
-	Fields LF(LF_set);
+			Fields LF(LF_set);
 			ondemand::object lo;
 
 			if (v.get_object().get(lo))
@@ -339,7 +339,7 @@ bool read_header(ondemand::object obj, rec_header *h, Line &l)
 								      nullptr };
 				static const char *const oreq[] = { "cap", "denied", "count", nullptr };
 				static const FieldSet OF_set(onames);
-	Fields OF(OF_set);
+				Fields OF(OF_set);
 				ondemand::object o;
 				rec_overflow ov{};
 
@@ -387,7 +387,7 @@ bool read_header(ondemand::object obj, rec_header *h, Line &l)
 		case 17: {
 			static const char *const lnames[] = { "cpu_s", "max_rss_kb", nullptr };
 			static const FieldSet LF_set(lnames);
-	Fields LF(LF_set);
+			Fields LF(LF_set);
 			ondemand::object lo;
 
 			if (v.get_object().get(lo))
@@ -469,8 +469,12 @@ bool read_stack(ondemand::object obj, record *r, size_t *holes, Line &l)
 	static const FieldSet F_set(names);
 	Fields F(F_set);
 	int64_t id = 0;
-	char **frames = nullptr;
-	size_t n = 0;
+	/* freed on every way out (FOR_FIELDS returns too) unless taken */
+	struct Frames {
+		char **v = nullptr;
+		size_t n = 0;
+		~Frames() { free_strv(v, n); }
+	} fr;
 
 	FOR_FIELDS(obj, F, l) {
 		ondemand::value v;
@@ -478,29 +482,28 @@ bool read_stack(ondemand::object obj, record *r, size_t *holes, Line &l)
 		if (field.value().get(v))
 			return l.fail("bad value for '%s'", F.names[fi]);
 		if (fi == 1 && !get_i64(v, "id", 0, INT32_MAX, &id, l))
-			goto bad;
-		if (fi == 2 && !get_strv(v, "frames", &frames, &n, l))
-			goto bad;
+			return false;
+		if (fi == 2 && !get_strv(v, "frames", &fr.v, &fr.n, l))
+			return false;
 	}
 	if (!require(F, req, l))
-		goto bad;
+		return false;
 	/* ids are below the line number, which bounds the placeholders */
 	if ((size_t)id < r->nstacks || (!holes && (size_t)id != r->nstacks) ||
-	    (uint64_t)id >= l.lineno) {
-		l.fail("stack id %lld out of order (expected %zu)", (long long)id, r->nstacks);
-		goto bad;
-	}
+	    (uint64_t)id >= l.lineno)
+		return l.fail("stack id %lld out of order (expected %zu)", (long long)id,
+			      r->nstacks);
 	/* lenient: stacks on skipped lines stay as empty ones, so that the
 	 * checks naming them keep their counts (call site unknown) */
 	while (r->nstacks < (size_t)id) {
 		record_add_stack(r, static_cast<char **>(xcalloc(1, sizeof(char *))), 0);
 		(*holes)++;
 	}
-	record_add_stack(r, frames, n);
+	record_add_stack(r, fr.v ? fr.v : static_cast<char **>(xcalloc(1, sizeof(char *))),
+			 fr.n);
+	fr.v = nullptr;
+	fr.n = 0;
 	return true;
-bad:
-	free_strv(frames, n);
-	return false;
 }
 
 /* r: where processes and stacks are looked up; sink: where the check and
@@ -645,6 +648,21 @@ bool read_end(ondemand::object obj, State &st, Line &l)
 	if (!require(F, req, l))
 		return false;
 	st.have_end = true;
+	return true;
+}
+
+/* All or nothing: a header that fails half-way (and is then read again by
+ * the slow path) leaves nothing behind. */
+bool read_header(ondemand::object obj, rec_header *h, Line &l)
+{
+	rec_header tmp{};
+
+	if (!read_header_fields(obj, &tmp, l)) {
+		record_clear_header(&tmp);
+		return false;
+	}
+	record_clear_header(h);
+	*h = tmp;
 	return true;
 }
 

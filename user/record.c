@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
@@ -402,6 +403,18 @@ static pid_t spawn_stopped(char **cmd, const struct launch *l, int *go_fd, int *
 	return pid;
 }
 
+/* The child's report; a signal (SIGINT...) arriving meanwhile does not cut
+ * the wait short: the handler only notes it, the loop acts on it later. */
+static ssize_t read_report(int fd, struct child_report *r)
+{
+	ssize_t n;
+
+	do
+		n = read(fd, r, sizeof(*r));
+	while (n < 0 && errno == EINTR);
+	return n;
+}
+
 static void reap_child(struct session *s)
 {
 	int st;
@@ -426,7 +439,7 @@ static int status_to_exit(int st)
 static const char record_usage[] =
 	"usage: capaudit record [-p PID[,PID...] | -a | -- COMMAND [ARGS...]]\n"
 	"                       [-o FILE] [-d SECONDS] [--attach MODE] [--syscall-results]\n"
-	"                       [--exact-stacks]\n"
+	"                       [--exact-stacks] [--max-keys N] [--ringbuf-kb N]\n"
 	"                       [-q] [-v]\n"
 	"  -p PID[,PID...]  follow these processes and every descendant\n"
 	"  -a               record every process on the system\n"
@@ -439,6 +452,9 @@ static const char record_usage[] =
 	"                   the system while recording\n"
 	"  --exact-stacks   walk the kernel stack on every check instead of trusting\n"
 	"                   the call-site cache between re-checks (about 10x the cost)\n"
+	"  --max-keys N     distinct checks kept with their call site (default 65536);\n"
+	"                   beyond that they are counted per capability (never lost)\n"
+	"  --ringbuf-kb N   process event buffer, a power of two >= 4 (default 1024)\n"
 	"  -q               no live status line\n"
 	"  -v               show libbpf's log\n";
 
@@ -480,6 +496,8 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 		{ "attach", required_argument, NULL, 'A' },
 		{ "syscall-results", no_argument, NULL, 'R' },
 		{ "exact-stacks", no_argument, NULL, 'X' },
+		{ "max-keys", required_argument, NULL, 'K' },
+		{ "ringbuf-kb", required_argument, NULL, 'B' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -523,6 +541,21 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 		case 'X':
 			o->exact_stacks = true;
 			break;
+		case 'K':
+			if (parse_u32(optarg, &o->max_keys) || o->max_keys < 1 ||
+			    o->max_keys > (1U << 24)) {
+				p_err("invalid --max-keys '%s': 1..16777216 expected", optarg);
+				return -1;
+			}
+			break;
+		case 'B':
+			if (parse_u32(optarg, &o->ringbuf_kb) || o->ringbuf_kb < 4 ||
+			    o->ringbuf_kb > (1U << 20) || (o->ringbuf_kb & (o->ringbuf_kb - 1))) {
+				p_err("invalid --ringbuf-kb '%s': a power of two from 4 to 1048576 "
+				      "expected", optarg);
+				return -1;
+			}
+			break;
 		case 'q':
 			o->quiet = true;
 			break;
@@ -554,50 +587,126 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 
 /* ---- the output file ---------------------------------------------------- */
 
-/* Create the temporary file now, so that an unwritable directory fails
- * before anything is recorded. */
-static FILE *open_tmp(const char *out, char **tmp_path)
-{
-	size_t n = strlen(out) + 16;
-	char *tmp = xcalloc(n, 1);
-	int fd;
+/*
+ * The output is written to an unnamed file (O_TMPFILE) in the output's
+ * directory and given its name only when complete, so that no signal, not
+ * even SIGKILL, leaves a half-written file under any name. Filesystems
+ * without O_TMPFILE get a named temporary file instead, removed on every
+ * exit path capaudit controls.
+ */
+struct out_file {
 	FILE *f;
+	char *tmp;      /* named temporary (fallback), or NULL */
+	int fd;
+};
 
-	snprintf(tmp, n, "%s.XXXXXX", out);
-	fd = mkstemp(tmp);
-	if (fd < 0 || !(f = fdopen(fd, "w"))) {
-		int e = errno;
+/* Created now, so that an unwritable directory fails before recording. */
+static int open_out(const char *out, struct out_file *o)
+{
+	char *dir = xstrdup(out), *slash = strrchr(dir, '/');
+	int e;
 
-		p_err("cannot create %s: %s%s", out, strerror(e),
-		      e == EACCES && !geteuid() ? " (while recording capaudit keeps only CAP_BPF "
-		      "and CAP_PERFMON: root cannot write where CAP_DAC_OVERRIDE was needed)" : "");
-		if (fd >= 0) {
-			close(fd);
-			unlink(tmp);
-		}
-		free(tmp);
-		return NULL;
+	memset(o, 0, sizeof(*o));
+	if (!slash)
+		strcpy(dir, ".");
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+	o->fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+	free(dir);
+	if (o->fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
+		size_t n = strlen(out) + 16;
+
+		o->tmp = xcalloc(n, 1);
+		snprintf(o->tmp, n, "%s.XXXXXX", out);
+		o->fd = mkostemp(o->tmp, O_CLOEXEC);
+		if (o->fd >= 0)
+			(void)!fchmod(o->fd, 0644);  /* mkstemp's 0600 still works */
 	}
-	(void)!fchmod(fd, 0644);  /* on failure mkstemp's 0600 still works */
-	*tmp_path = tmp;
-	return f;
+	if (o->fd >= 0 && (o->f = fdopen(o->fd, "w")))
+		return 0;
+	e = errno;
+	p_err("cannot create %s: %s%s", out, strerror(e),
+	      e == EACCES && !geteuid() ? " (while recording capaudit keeps only CAP_BPF "
+	      "and CAP_PERFMON: root cannot write where CAP_DAC_OVERRIDE was needed)" : "");
+	if (o->fd >= 0)
+		close(o->fd);
+	if (o->tmp)
+		unlink(o->tmp);
+	free(o->tmp);
+	o->tmp = NULL;
+	return -1;
 }
 
-static int finish_file(FILE *f, const char *tmp, const char *out, const struct record *r)
+/* Give the unnamed file a temporary name beside out; returns it, or NULL. */
+static char *link_tmpfile(int fd, const char *out)
 {
-	int rc = recfile_write(f, r);
+	size_t n = strlen(out) + 32;
+	char *name = xcalloc(n, 1), proc[64];
+	unsigned int r;
+	int i;
 
-	if (!rc && fsync(fileno(f)))
-		rc = -1;
-	if (fclose(f))
-		rc = -1;
-	if (!rc && rename(tmp, out))
-		rc = -1;
-	if (rc) {
-		p_err("cannot write %s: %s", out, strerror(errno));
-		unlink(tmp);
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	for (i = 0; i < 100; i++) {
+		if (getrandom(&r, sizeof(r), 0) != sizeof(r))
+			r = (unsigned int)now_monotonic_ns() + (unsigned int)i;
+		snprintf(name, n, "%s.%08x", out, r);
+		if (!linkat(AT_FDCWD, proc, AT_FDCWD, name, AT_SYMLINK_FOLLOW))
+			return name;
+		if (errno != EEXIST)
+			break;
 	}
+	free(name);
+	return NULL;
+}
+
+/* Write r, then name it out. On failure nothing is left under any name. */
+static int finish_out(struct out_file *o, const char *out, const struct record *r)
+{
+	int rc = recfile_write(o->f, r), e = 0;
+	char *named = NULL;
+
+	if (!rc && (fflush(o->f) || fsync(o->fd)))
+		rc = -1;
+	if (rc)
+		e = errno;
+	if (!rc && !o->tmp && !(named = link_tmpfile(o->fd, out))) {
+		rc = -1;
+		e = errno;
+	}
+	if (fclose(o->f) && !rc) {
+		rc = -1;
+		e = errno;
+	}
+	o->f = NULL;
+	if (!named)
+		named = o->tmp;
+	o->tmp = NULL;
+	/* rename() replaces out atomically: readers see the old file or the new */
+	if (!rc && rename(named, out)) {
+		rc = -1;
+		e = errno;
+	}
+	if (rc) {
+		p_err("cannot write %s: %s", out, strerror(e));
+		if (named)
+			unlink(named);
+	}
+	free(named);
 	return rc;
+}
+
+/* Drop an unfinished output (nothing to unlink for an unnamed file). */
+static void discard_out(struct out_file *o)
+{
+	if (o->f)
+		fclose(o->f);
+	o->f = NULL;
+	if (o->tmp)
+		unlink(o->tmp);
+	free(o->tmp);
+	o->tmp = NULL;
 }
 
 /* ---- the recording loop ------------------------------------------------- */
@@ -730,14 +839,14 @@ int record_run(struct rec_opts *op, int all_argc, char **all_argv)
 {
 	struct rec_opts o = *op;
 	struct session s = { 0 };
-	struct child_report cr;
+	struct child_report cr = { 0 };
 	struct tracer_cfg cfg = { 0 };
 	struct sigaction sa = { 0 };
 	struct utsname uts;
-	char err[1024], *tmp = NULL;
+	char err[1024];
 	int go_fd = -1, exec_err_fd = -1, rc = 1, i;
 	size_t k;
-	FILE *f = NULL;
+	struct out_file outf = { .fd = -1 };
 
 	s.o = &o;
 	if (privs_check(all_argv[0], err, sizeof(err))) {
@@ -763,15 +872,16 @@ int record_run(struct rec_opts *op, int all_argc, char **all_argv)
 			p_err("cannot start %s: %s", o.cmd[0], strerror(errno));
 			goto out;
 		}
-		if (read(exec_err_fd, &cr, sizeof(cr)) != sizeof(cr) || cr.msg != CHILD_READY) {
+		if (read_report(exec_err_fd, &cr) != sizeof(cr) || cr.msg != CHILD_READY) {
 			if (cr.msg == CHILD_LAUNCH_FAILED)
 				p_err("cannot start %s: %s: %s", o.cmd[0], cr.stage, strerror(cr.err));
 			else
 				p_err("cannot start %s", o.cmd[0]);
-			waitpid(s.child, NULL, 0);
-			s.child_done = true;
+			/* closed first: a child waiting for "go" then exits */
 			close(go_fd);
 			go_fd = -1;
+			waitpid(s.child, NULL, 0);
+			s.child_done = true;
 			goto out;
 		}
 	}
@@ -789,8 +899,7 @@ int record_run(struct rec_opts *op, int all_argc, char **all_argv)
 	}
 	/* created with the privileges the final rename will have: an output
 	 * directory we cannot write fails now, not after the recording */
-	f = open_tmp(o.out, &tmp);
-	if (!f)
+	if (open_out(o.out, &outf))
 		goto out;
 
 	cfg.mode = o.mode;
@@ -799,6 +908,8 @@ int record_run(struct rec_opts *op, int all_argc, char **all_argv)
 	cfg.verbose = o.verbose;
 	cfg.syscall_results = o.syscall_results;
 	cfg.exact_stacks = o.exact_stacks;
+	cfg.max_keys = o.max_keys;
+	cfg.ringbuf_bytes = o.ringbuf_kb * 1024U;
 	if (tracer_start(&s.tr, &cfg, on_event, &s, err, sizeof(err))) {
 		p_err("%s", err);
 		goto out;
@@ -815,7 +926,7 @@ int record_run(struct rec_opts *op, int all_argc, char **all_argv)
 		close(go_fd);
 		go_fd = -1;
 		/* EOF: exec succeeded; a message: it failed */
-		if (read(exec_err_fd, &cr, sizeof(cr)) == sizeof(cr)) {
+		if (read_report(exec_err_fd, &cr) == sizeof(cr)) {
 			waitpid(s.child, NULL, 0);
 			s.child_done = true;
 			p_err("cannot run %s: %s", o.cmd[0], strerror(cr.err));
@@ -874,8 +985,7 @@ int record_run(struct rec_opts *op, int all_argc, char **all_argv)
 		sigaddset(&block, SIGTERM);
 		sigaddset(&block, SIGHUP);
 		sigprocmask(SIG_BLOCK, &block, &old);
-		rc = finish_file(f, tmp, o.out, &s.rec) ? 1 : 0;
-		f = NULL;
+		rc = finish_out(&outf, o.out, &s.rec) ? 1 : 0;
 		sigprocmask(SIG_SETMASK, &old, NULL);
 	}
 	if (!rc && !o.quiet)
@@ -888,10 +998,7 @@ int record_run(struct rec_opts *op, int all_argc, char **all_argv)
 	if (!rc && s.rec.hdr.has_exit_status)
 		rc = s.rec.hdr.exit_status;
 out:
-	if (f) {
-		fclose(f);
-		unlink(tmp);
-	}
+	discard_out(&outf);
 	if (go_fd >= 0) {
 		close(go_fd);  /* never released: the command exits without running */
 		if (s.child > 0 && !s.child_done)
@@ -902,6 +1009,5 @@ out:
 	tracer_close(&s.tr);
 	ksyms_free(s.ksyms);
 	record_free(&s.rec);
-	free(tmp);
 	return rc;
 }

@@ -3,6 +3,7 @@
 #define CA_RECORD_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "attach.h"
@@ -24,6 +25,8 @@ struct rec_opts {
 	bool verbose, quiet;
 	bool syscall_results;     /* --syscall-results */
 	bool exact_stacks;        /* --exact-stacks */
+	uint32_t max_keys;        /* --max-keys: agg map entries, 0 = default */
+	uint32_t ringbuf_kb;      /* --ringbuf-kb: event buffer, 0 = default */
 	/* results */
 	bool recorded;            /* the record file was written */
 	int cmd_status;           /* -- COMMAND: its shell-style status */

@@ -164,15 +164,15 @@ int report_build(const struct record *r, const struct report_opts *o, struct rep
 				rep->denied |= 1ULL << c->cap;
 		}
 	}
-	qsort(rep->procs, rep->nprocs, sizeof(*rep->procs), cmp_proc);
+	sort_array(rep->procs, rep->nprocs, sizeof(*rep->procs), cmp_proc);
 	for (i = 0; i < rep->nprocs; i++) {
 		struct proc_row *pr = &rep->procs[i];
 
-		qsort(pr->caps, pr->ncaps, sizeof(*pr->caps), cmp_cap);
+		sort_array(pr->caps, pr->ncaps, sizeof(*pr->caps), cmp_cap);
 		for (j = 0; j < pr->ncaps; j++) {
-			qsort(pr->caps[j].sites, pr->caps[j].nsites, sizeof(struct site_stat),
+			sort_array(pr->caps[j].sites, pr->caps[j].nsites, sizeof(struct site_stat),
 			      cmp_site);
-			qsort(pr->caps[j].sys, pr->caps[j].nsys, sizeof(struct sys_stat), cmp_sys);
+			sort_array(pr->caps[j].sys, pr->caps[j].nsys, sizeof(struct sys_stat), cmp_sys);
 		}
 	}
 	return 0;

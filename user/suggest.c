@@ -360,9 +360,9 @@ static void sort_sites(struct sg_site *sites, size_t n)
 {
 	size_t i;
 
-	qsort(sites, n, sizeof(*sites), cmp_site);
+	sort_array(sites, n, sizeof(*sites), cmp_site);
 	for (i = 0; i < n; i++)
-		qsort(sites[i].sys, sites[i].nsys, sizeof(struct sg_sys), cmp_sys);
+		sort_array(sites[i].sys, sites[i].nsys, sizeof(struct sg_sys), cmp_sys);
 }
 
 static int cmp_keep(const void *x, const void *y)
@@ -422,7 +422,7 @@ int suggest_build(const struct record *rec, const struct suggest_opts *o, struct
 		r->site = r->st ? r->st->site : -1;
 		r->site_off = r->site >= 0 ? frame_offset(r->st->frames[r->site]) : 0;
 	}
-	qsort(rows, n, sizeof(*rows), cmp_row);
+	sort_array(rows, n, sizeof(*rows), cmp_row);
 	for (lo = 0; lo < n;) {
 		size_t hi = lo + 1;
 
@@ -441,15 +441,15 @@ int suggest_build(const struct record *rec, const struct suggest_opts *o, struct
 		s->required |= 1ULL << s->keep[i].cap;
 	for (i = 0; i < s->nrepl; i++)
 		s->required |= 1ULL << s->repl[i].with;
-	qsort(s->keep, s->nkeep, sizeof(*s->keep), cmp_keep);
-	qsort(s->repl, s->nrepl, sizeof(*s->repl), cmp_repl);
-	qsort(s->deny, s->ndeny, sizeof(*s->deny), cmp_deny);
+	sort_array(s->keep, s->nkeep, sizeof(*s->keep), cmp_keep);
+	sort_array(s->repl, s->nrepl, sizeof(*s->repl), cmp_repl);
+	sort_array(s->deny, s->ndeny, sizeof(*s->deny), cmp_deny);
 	for (i = 0; i < s->nkeep; i++)
 		sort_sites(s->keep[i].sites, s->keep[i].nsites);
 	for (i = 0; i < s->nrepl; i++)
 		sort_sites(s->repl[i].sites, s->repl[i].nsites);
 	for (i = 0; i < s->ndeny; i++)
-		qsort(s->deny[i].sys, s->deny[i].nsys, sizeof(struct sg_sys), cmp_sys);
+		sort_array(s->deny[i].sys, s->deny[i].nsys, sizeof(struct sg_sys), cmp_sys);
 	return 0;
 }
 

@@ -4,6 +4,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,6 +88,13 @@ static int try_mode(struct tracer *t, const struct tracer_cfg *cfg, enum attach_
 	s->rodata->track_results = cfg->syscall_results;
 	s->rodata->verify_mask = cfg->exact_stacks ? 0 : 255;
 	choose_programs(s, m, cfg->syscall_results);
+	if ((cfg->max_keys && (err = bpf_map__set_max_entries(s->maps.agg, cfg->max_keys))) ||
+	    (cfg->ringbuf_bytes &&
+	     (err = bpf_map__set_max_entries(s->maps.events, cfg->ringbuf_bytes)))) {
+		explain(why, sizeof(t->why[m]), "map sizes", err, m);
+		capaudit_bpf__destroy(s);
+		return -1;
+	}
 	err = capaudit_bpf__load(s);
 	if (err) {
 		explain(why, sizeof(t->why[m]), "load", err, m);
@@ -166,16 +174,24 @@ int tracer_follow(struct tracer *t, uint32_t tgid)
 
 size_t tracer_followed(struct tracer *t)
 {
-	__u32 key, next;
-	size_t n = 0;
+	__u32 key, next, gone[64];
+	size_t n = 0, ngone = 0, i;
 	int fd = bpf_map__fd(t->skel->maps.procs);
 
 	if (bpf_map_get_next_key(fd, NULL, &next))
 		return 0;
 	do {
 		key = next;
-		n++;
+		/* a process that exited before the exit hook was attached (or
+		 * while its fork was being followed from /proc) has no exit event
+		 * to remove it: it would be waited for forever */
+		if (kill((pid_t)key, 0) && errno == ESRCH && ngone < 64)
+			gone[ngone++] = key;
+		else
+			n++;
 	} while (!bpf_map_get_next_key(fd, &key, &next));
+	for (i = 0; i < ngone; i++)
+		bpf_map_delete_elem(fd, &gone[i]);
 	return n;
 }
 

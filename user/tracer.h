@@ -23,6 +23,8 @@ struct tracer_cfg {
 	bool verbose;            /* pass libbpf's log through */
 	bool syscall_results;    /* attach sys_exit: blocking vs advisory denials */
 	bool exact_stacks;       /* walk the stack on every check */
+	uint32_t max_keys;       /* agg map entries; 0: the BPF object's default */
+	uint32_t ringbuf_bytes;  /* event ringbuf size (power of 2 pages); 0: default */
 };
 
 typedef int (*tracer_event_fn)(void *ctx, const struct ca_event *e);
@@ -47,7 +49,8 @@ struct tracer {
 int tracer_start(struct tracer *t, const struct tracer_cfg *cfg, tracer_event_fn fn, void *ctx,
 		 char *err, size_t errlen);
 int tracer_follow(struct tracer *t, uint32_t tgid);
-/* Number of processes still followed (not exited). */
+/* Number of processes still followed (not exited); forgets those that
+ * exited without an exit event (before the hooks were attached). */
 size_t tracer_followed(struct tracer *t);
 int tracer_poll(struct tracer *t, int timeout_ms);
 void tracer_stats(struct tracer *t, uint64_t out[CA_STAT_NR]);

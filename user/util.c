@@ -213,3 +213,9 @@ void grow_array(void **arr, size_t *cap, size_t need, size_t sz)
 	memset((char *)*arr + *cap * sz, 0, (n - *cap) * sz);
 	*cap = n;
 }
+
+void sort_array(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
+}

@@ -40,6 +40,9 @@ void *xrealloc(void *p, size_t size);
 char *xstrdup(const char *s);
 
 /* Grow *arr (of *cap elements of size sz) to hold at least need elements. */
+/* qsort() that takes an empty array as NULL (qsort's pointer must not be
+ * NULL even when n is 0). */
+void sort_array(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
 void grow_array(void **arr, size_t *cap, size_t need, size_t sz);
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

@@ -1,0 +1,237 @@
+#!/usr/bin/env bats
+# Recording under faults: short-lived, forking, exec'ing and setuid
+# workloads with exact counts; PID reuse; signals at any moment; a full
+# disk; full maps and ringbuf; two recorders at once; valgrind.
+#
+# The workload is build/churn (tools/bench/churn.c): each of its calls is
+# klogctl(SYSLOG_ACTION_SIZE_BUFFER), exactly one CAP_SYSLOG check when
+# kernel.dmesg_restrict is 1, and it prints how many calls it made.
+
+load helper
+
+CHURN="$ROOT/build/churn"
+# every program capaudit's BPF object can load (bpftool shows full names)
+PROGS='tp_btf_cap_capable|tp_cap_capable|fexit_cap_capable|kprobe_cap_capable|kretprobe_cap_capable|sched_process_fork|sched_process_exec|sched_process_exit|sys_exit'
+
+setup() {
+	[ "$(id -u)" -eq 0 ] || skip "end-to-end tests need root (they load BPF programs)"
+	[ -x "$CAPAUDIT" ] || skip "build/capaudit is not built (run make)"
+	[ -x "$CHURN" ] || skip "build/churn is not built (run make test)"
+	T=$(mktemp -d "${BATS_TMPDIR:-/tmp}/capaudit-e2e.XXXXXX")
+	chmod 755 "$T"
+	OLD_RESTRICT=$(cat /proc/sys/kernel/dmesg_restrict)
+	echo 1 >/proc/sys/kernel/dmesg_restrict
+}
+
+teardown() {
+	[ -n "${OLD_RESTRICT:-}" ] && echo "$OLD_RESTRICT" >/proc/sys/kernel/dmesg_restrict
+	mountpoint -q "$T/full" 2>/dev/null && umount "$T/full"
+	[ -n "${T:-}" ] && rm -rf "$T"
+	return 0
+}
+
+# syslog FILE [COMM]: CAP_SYSLOG "granted denied" over the record (of comm)
+syslog() {
+	"$CAPAUDIT" report -i "$1" --format json | jq -r --arg c "${2:-}" '
+		[.processes[] | select($c == "" or .comm == $c) | .capabilities[]
+		 | select(.cap == "CAP_SYSLOG")] | "\(map(.granted) | add // 0) \(map(.denied) | add // 0)"'
+}
+
+# our_progs: how many BPF programs with capaudit's names are loaded
+our_progs() {
+	bpftool prog show | grep -cE "^[0-9]+: [a-z_]+ +name ($PROGS) " || true
+}
+
+# wait_attached N: until more than N of them are loaded (a recorder started
+# in the background is attached), at most 20 s
+wait_attached() {
+	local i
+	for i in $(seq 400); do
+		[ "$(our_progs)" -gt "$1" ] && return 0
+		sleep 0.05
+	done
+	echo "the recorder did not attach"
+	return 1
+}
+
+@test "valgrind: the loader is clean on a short record, and report on its file" {
+	command -v valgrind >/dev/null || skip "valgrind is not installed (tools/deps.sh installs it)"
+	! ldd "$CAPAUDIT" | grep -q libasan ||
+		skip "valgrind cannot run an ASan build (the plain build's pass runs this test)"
+	run valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+		--suppressions="$ROOT/tests/valgrind.supp" "$CAPAUDIT" record -q -o "$T/rec.jsonl" -- "$CHURN" forks 3 2
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(syslog "$T/rec.jsonl")" = "6 0" ]
+	run valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+		"$CAPAUDIT" report --suggest -i "$T/rec.jsonl"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"CAP_SYSLOG"* ]]
+}
+
+@test "the command exits at once: the record is complete, its status kept" {
+	run record -- /bin/true
+	[ "$status" -eq 0 ]
+	[ "$(tail -n 1 "$T/rec.jsonl" | jq -r .type)" = "end" ]
+	run record -- sh -c 'exit 7'
+	[ "$status" -eq 7 ]
+	report_json
+	[ "$(jqr .record.exit_status)" = "7" ]
+}
+
+@test "3000 short-lived children from two forkers: every check counted, every process seen" {
+	run record -- "$CHURN" forks 3000 3 2
+	[ "$status" -eq 0 ]
+	[ "$output" = "processes=3000 calls=9000" ]
+	[ "$(syslog "$T/rec.jsonl")" = "9000 0" ]
+	report_json
+	[ "$(jqr '.processes | length')" = "3003" ]   # churn, 2 forkers, 3000 children
+	[ "$(jqr '[.record.lost[]] | add')" = "0" ]
+}
+
+@test "execve four times in one pid: four program images, each with its own checks" {
+	run record -- "$CHURN" exec 4 5
+	[ "$status" -eq 0 ]
+	report_json
+	[ "$(jqr '[.processes[].pid] | unique | length')" = "1" ]
+	[ "$(jqr '[.processes[] | .capabilities[] | select(.cap=="CAP_SYSLOG") | .granted] | join(" ")')" = "5 5 5 5" ]
+}
+
+@test "credentials change mid-run: the same call site granted, then denied" {
+	run record -- "$CHURN" setuid 7
+	[ "$status" -eq 0 ]
+	[ "$output" = "granted=7 denied=7" ]
+	[ "$(syslog "$T/rec.jsonl")" = "7 7" ]
+	report_json
+	[ "$(jqr '.processes[0].capabilities[] | select(.cap=="CAP_SYSLOG") | .callsites | map(.function) | join(",")')" = "do_syslog" ]
+	[ "$(jqr '.processes[0].capabilities[] | select(.cap=="CAP_SETUID") | .granted')" = "1" ]
+}
+
+@test "-p: a pid reused by an unrelated process is not followed" {
+	# the followed shell runs a child, which exits; an unrelated process
+	# then gets that child's pid (ns_last_pid) and makes 7 checks
+	bash -c 'sleep 0.5; sh -c "echo \$\$ >'"$T"'/cpid.tmp; mv '"$T"'/cpid.tmp '"$T"'/cpid"; sleep 3' &
+	local parent=$!
+	"$CAPAUDIT" record -q -o "$T/rec.jsonl" -p "$parent" &
+	local rec=$!
+	for _ in $(seq 100); do [ -s "$T/cpid" ] && break; sleep 0.05; done
+	local child
+	child=$(cat "$T/cpid")
+	while kill -0 "$child" 2>/dev/null; do sleep 0.01; done
+	run "$CHURN" at-pid "$child" 7
+	[ "$status" -eq 0 ]
+	[ "$output" = "pid=$child calls=7" ]
+	wait "$rec"
+	[ "$(syslog "$T/rec.jsonl")" = "0 0" ]
+	report_json
+	# the child is there with its two images (the bash fork, then sh), not as churn
+	[ "$(jqr --argjson p "$child" '[.processes[] | select(.pid == $p) | .comm] | join(",")')" = "bash,sh" ]
+}
+
+@test "SIGINT, SIGTERM, SIGHUP at any moment: the file is complete or absent, no program left" {
+	local sig delay n=0 complete=0 absent=0
+	local before
+	before=$(our_progs)
+	for sig in INT TERM HUP; do
+		for delay in 0 0.02 0.1 0.3 0.8; do
+			rm -f "$T/rec.jsonl"
+			"$CAPAUDIT" record -q -o "$T/rec.jsonl" -- "$CHURN" load 2 2 >/dev/null &
+			local pid=$!
+			sleep "$delay"
+			kill -"$sig" "$pid" 2>/dev/null || true
+			wait "$pid" || true
+			n=$((n + 1))
+			if [ -e "$T/rec.jsonl" ]; then
+				# complete: the strict reader accepts it (end line, counts)
+				"$CAPAUDIT" report -i "$T/rec.jsonl" >/dev/null ||
+					{ echo "SIG$sig after ${delay}s: incomplete file"; return 1; }
+				complete=$((complete + 1))
+			else
+				absent=$((absent + 1))
+			fi
+			# nothing else left in the directory, under any name
+			[ "$(ls -A "$T" | grep -v '^rec.jsonl$' | wc -l)" = "0" ] ||
+				{ echo "SIG$sig after ${delay}s left: $(ls -A "$T")"; return 1; }
+			[ "$(our_progs)" = "$before" ] ||
+				{ echo "SIG$sig after ${delay}s: BPF programs left"; bpftool prog show; return 1; }
+		done
+	done
+	echo "$n runs: $complete complete, $absent absent"
+	# once attached, a signal ends the recording and the file is written
+	[ "$complete" -ge 9 ]
+}
+
+@test "-d expiry and a signal during -a: complete files, programs detached" {
+	local before
+	before=$(our_progs)
+	run "$CAPAUDIT" record -q -a -d 0.5 -o "$T/a.jsonl"
+	[ "$status" -eq 0 ]
+	run "$CAPAUDIT" report -i "$T/a.jsonl"
+	[ "$status" -eq 0 ]
+	"$CAPAUDIT" record -q -a -o "$T/b.jsonl" &
+	local pid=$!
+	wait_attached "$before"
+	"$CHURN" forks 50 1 >/dev/null
+	kill -TERM "$pid"
+	wait "$pid"
+	run "$CAPAUDIT" report -i "$T/b.jsonl" --format json
+	[ "$status" -eq 0 ]
+	[ "$(syslog "$T/b.jsonl" churn)" = "50 0" ]
+	[ "$(our_progs)" = "$before" ]
+}
+
+@test "disk full: a clear error, exit 1, nothing left behind" {
+	mkdir "$T/full"
+	mount -t tmpfs -o size=16k tmpfs "$T/full"
+	run --separate-stderr "$CAPAUDIT" record -o "$T/full/rec.jsonl" -- "$CHURN" forks 300 1
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "capaudit: cannot write $T/full/rec.jsonl: No space left on device" ]
+	[ "$(ls -A "$T/full" | wc -l)" = "0" ]
+	[[ "$stderr" != *"wrote"* ]]
+}
+
+@test "aggregation map full (--max-keys 8): counted per capability, shown in header and report" {
+	run record --max-keys 8 -- "$CHURN" forks 100 1
+	[ "$status" -eq 0 ]
+	report_json
+	local attributed unattributed
+	attributed=$(jqr '[.processes[].capabilities[] | select(.cap=="CAP_SYSLOG") | .granted] | add // 0')
+	# the header's per-capability counts of checks that found the map full
+	unattributed=$(head -n 1 "$T/rec.jsonl" | jq -r '[.overflow[] | select(.cap==34 and .denied==false) | .count] | add // 0')
+	[ "$((attributed + unattributed))" -eq 100 ]
+	[ "$unattributed" -gt 0 ]
+	[ "$(jqr .record.lost.map_full)" -gt 0 ]
+	run "$CAPAUDIT" report -i "$T/rec.jsonl"
+	[[ "$output" == *"checks without call site (map full)"* ]]
+	[[ "$output" == *"unattributed: CAP_SYSLOG granted x$unattributed"* ]]
+}
+
+@test "ringbuf full (--ringbuf-kb 4, loader stopped during a fork burst): counted, never silent" {
+	# the command stops capaudit (its parent) while it forks, then resumes it
+	run record --ringbuf-kb 4 -- sh -c 'kill -STOP $PPID; "$0" forks 300 1; kill -CONT $PPID' "$CHURN"
+	[ "$status" -eq 0 ]
+	report_json
+	[ "$(jqr .record.lost.ringbuf_full)" -gt 0 ]
+	# checks live in the kernel's map, not the ringbuf: still exact
+	[ "$(syslog "$T/rec.jsonl")" = "300 0" ]
+	run "$CAPAUDIT" report -i "$T/rec.jsonl"
+	[[ "$output" == *"Lost: "*"process events"* ]]
+	[[ "$output" != *"Lost: none"* ]]
+}
+
+@test "two recorders at once see only their own process trees" {
+	"$CAPAUDIT" record -q -o "$T/a.jsonl" -- "$CHURN" forks 200 2 >/dev/null &
+	local a=$!
+	"$CAPAUDIT" record -q -o "$T/b.jsonl" -- "$CHURN" forks 150 3 >/dev/null &
+	local b=$!
+	wait "$a"
+	wait "$b"
+	[ "$(syslog "$T/a.jsonl")" = "400 0" ]
+	[ "$(syslog "$T/b.jsonl")" = "450 0" ]
+	local pa pb
+	pa=$("$CAPAUDIT" report -i "$T/a.jsonl" --format json | jq -r '.processes[].pid' | sort -u)
+	pb=$("$CAPAUDIT" report -i "$T/b.jsonl" --format json | jq -r '.processes[].pid' | sort -u)
+	[ "$(comm -12 <(echo "$pa") <(echo "$pb") | wc -l)" = "0" ]
+	[ "$(echo "$pa" | wc -l)" = "202" ]   # churn, its forker, 200 children
+	[ "$(echo "$pb" | wc -l)" = "152" ]   # churn, its forker, 150 children
+}

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fuzz targets: the record reader and the baseline reader, the two parsers
+ * of files other people hand capaudit. Each target also runs what follows
+ * a successful read (report, suggest, check, every output format) and
+ * checks properties that must hold for any input:
+ *  - a rejected input gets one non-empty error line, with no control byte;
+ *  - an accepted input writes back to a file that reads again, to the same
+ *    numbers (the writer and the reader agree);
+ *  - a lenient read never fails where the strict read succeeded.
+ * A violated property aborts, which libFuzzer and the replay both report.
+ */
+#include "targets.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "baseline.h"
+#include "check.h"
+#include "output.h"
+#include "recfile.h"
+#include "report.h"
+#include "suggest.h"
+
+#define FAIL(...) do { fprintf(stderr, "fuzz: " __VA_ARGS__); fputc('\n', stderr); abort(); } while (0)
+
+static FILE *null_out(void)
+{
+	static FILE *f;
+
+	if (!f)
+		f = fopen("/dev/null", "w");
+	if (!f)
+		FAIL("cannot open /dev/null");
+	return f;
+}
+
+/* fmemopen() refuses size 0: an empty input is /dev/null */
+static FILE *open_input(const uint8_t *data, size_t size)
+{
+	return size ? fmemopen((void *)data, size, "r") : fopen("/dev/null", "r");
+}
+
+static void check_error_line(const char *what, const char *err)
+{
+	const unsigned char *p;
+
+	if (!err[0])
+		FAIL("%s: rejected without a message", what);
+	for (p = (const unsigned char *)err; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			FAIL("%s: control byte 0x%02x in the error: %s", what, *p, err);
+}
+
+static uint64_t total_count(const struct record *r)
+{
+	uint64_t n = 0;
+	size_t i;
+
+	for (i = 0; i < r->nchecks; i++)
+		n += r->checks[i].count;
+	return n;
+}
+
+/* Everything that follows a read, into /dev/null. */
+static void analyse(const struct record *r)
+{
+	const struct formatter *fmts[] = { &output_text, &output_json };
+	struct report_opts ro = { .all = true };
+	struct suggest_opts so = { 0 };
+	struct report rep;
+	struct suggestion sg;
+	struct observation obs = { 0 };
+	struct baseline empty = { 0 }, upd;
+	struct check_result res;
+	size_t i, k;
+
+	report_build(r, &ro, &rep);
+	for (i = 0; i < 2; i++)
+		fmts[i]->report(null_out(), &rep, "fuzz");
+	report_free(&rep);
+	suggest_build(r, &so, &sg);
+	for (i = 0; i < 2; i++)
+		fmts[i]->suggest(null_out(), &sg, "fuzz");
+	for (k = 0; emit_kinds[k]; k++)
+		emit_snippet(null_out(), emit_kinds[k], &sg);
+	observation_add(&obs, &sg);
+	suggest_free(&sg);
+	check_compare(&obs, &empty, true, &res);
+	check_result_free(&res);
+	check_updated_baseline(&obs, NULL, &upd);
+	baseline_free(&upd);
+	observation_free(&obs);
+}
+
+int fuzz_record(const uint8_t *data, size_t size)
+{
+	struct record r, r2;
+	struct rec_read rd = { .lenient = true };
+	char err[1024] = "", *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_input(data, size), *m;
+	int strict_rc;
+
+	if (!f)
+		return 0;
+	strict_rc = recfile_read(f, "fuzz", &r, err, sizeof(err));
+	if (strict_rc) {
+		check_error_line("record", err);
+	} else {
+		analyse(&r);
+		m = open_memstream(&buf, &len);
+		if (!m || recfile_write(m, &r) || fclose(m))
+			FAIL("record: cannot write back an accepted record");
+		fclose(f);
+		f = fmemopen(buf, len, "r");
+		if (!f || recfile_read(f, "rewritten", &r2, err, sizeof(err)))
+			FAIL("record: the rewritten record does not read: %s", err);
+		if (r2.nprocs != r.nprocs || r2.nstacks != r.nstacks || r2.nchecks != r.nchecks ||
+		    total_count(&r2) != total_count(&r))
+			FAIL("record: the rewritten record differs (%zu/%zu/%zu vs %zu/%zu/%zu)",
+			     r2.nprocs, r2.nstacks, r2.nchecks, r.nprocs, r.nstacks, r.nchecks);
+		record_free(&r2);
+		record_free(&r);
+		free(buf);
+	}
+	fclose(f);
+
+	f = open_input(data, size);
+	if (!f)
+		return 0;
+	if (recfile_read_opts(f, "fuzz", &r, &rd, err, sizeof(err))) {
+		if (!strict_rc)
+			FAIL("record: the lenient read failed where the strict one did not: %s", err);
+		check_error_line("record (lenient)", err);
+	} else {
+		analyse(&r);
+		record_free(&r);
+	}
+	fclose(f);
+	return 0;
+}
+
+int fuzz_baseline(const uint8_t *data, size_t size)
+{
+	struct baseline b, b2;
+	char err[1024] = "", *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_input(data, size), *m;
+
+	if (!f)
+		return 0;
+	if (baseline_read(f, "fuzz", &b, err, sizeof(err))) {
+		check_error_line("baseline", err);
+		fclose(f);
+		return 0;
+	}
+	fclose(f);
+	m = open_memstream(&buf, &len);
+	if (!m || baseline_write(m, &b) || fclose(m))
+		FAIL("baseline: cannot write back an accepted baseline");
+	f = fmemopen(buf, len, "r");
+	if (!f || baseline_read(f, "rewritten", &b2, err, sizeof(err)))
+		FAIL("baseline: the rewritten baseline does not read: %s", err);
+	if (b2.ncaps != b.ncaps || b2.ndenied != b.ndenied)
+		FAIL("baseline: the rewritten baseline differs");
+	{
+		/* compared with an empty observation: every entry is unused */
+		struct observation obs = { 0 };
+		struct check_result res;
+		struct check_view view = { &res, "fuzz", NULL, 0 };
+		const struct formatter *fmts[] = { &output_text, &output_json, &output_junit,
+						   &output_sarif, &output_github };
+		size_t i;
+
+		check_compare(&obs, &b, true, &res);
+		for (i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++)
+			fmts[i]->check(null_out(), &view);
+		check_result_free(&res);
+	}
+	fclose(f);
+	free(buf);
+	baseline_free(&b2);
+	baseline_free(&b);
+	return 0;
+}

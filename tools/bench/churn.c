@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Process churn with a known number of capability checks, for the
+ * robustness tests and the load test. Every "call" is
+ * klogctl(SYSLOG_ACTION_SIZE_BUFFER), which with kernel.dmesg_restrict=1
+ * makes exactly one capable(CAP_SYSLOG) check when it is granted (the
+ * caller sets dmesg_restrict). Each mode prints what it did, so a test
+ * compares capaudit's counts with the workload's own:
+ *
+ *   churn forks N K [JOBS]   N short-lived children (over JOBS forkers),
+ *                            K calls each     -> "processes=N calls=N*K"
+ *   churn exec N K           K calls, then execve itself with N-1: one pid,
+ *                            N program images (prints nothing)
+ *   churn setuid K           K calls as root, setresuid(65534), K calls
+ *                            that are denied  -> "granted=K denied=K"
+ *   churn at-pid PID K       a child with exactly pid PID (ns_last_pid), K
+ *                            calls            -> "pid=PID calls=K"
+ *   churn load SECONDS JOBS  JOBS forkers making children for SECONDS, child
+ *                            i making 1 + i % 50 calls -> "processes= calls="
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/klog.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define SIZE_BUFFER 10
+
+/* Strict: a whole non-negative number, or exit 2. */
+static long num(const char *s)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < 0) {
+		fprintf(stderr, "churn: '%s' is not a number\n", s);
+		exit(2);
+	}
+	return v;
+}
+
+/* Calls that succeeded (granted) */
+static long calls(long k)
+{
+	long ok = 0;
+
+	while (k-- > 0)
+		if (klogctl(SIZE_BUFFER, NULL, 0) >= 0)
+			ok++;
+	return ok;
+}
+
+static void wait_all(void)
+{
+	int st;
+
+	while (wait(&st) > 0)
+		if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+			fprintf(stderr, "churn: a child failed\n");
+			exit(1);
+		}
+}
+
+static int forks(long n, long k, long jobs)
+{
+	long j, i;
+
+	for (j = 0; j < jobs; j++) {
+		if (fork() == 0) {
+			for (i = j; i < n; i += jobs) {
+				pid_t c = fork();
+
+				if (c < 0)
+					_exit(1);
+				if (c == 0)
+					_exit(calls(k) == k ? 0 : 1);
+				if (waitpid(c, NULL, 0) < 0)
+					_exit(1);
+			}
+			_exit(0);
+		}
+	}
+	wait_all();
+	printf("processes=%ld calls=%ld\n", n, n * k);
+	return 0;
+}
+
+static int exec_chain(long n, long k, const char *self)
+{
+	char nb[32], kb[32];
+
+	if (calls(k) != k)
+		return 1;
+	if (n <= 1)
+		return 0;
+	snprintf(nb, sizeof(nb), "%ld", n - 1);
+	snprintf(kb, sizeof(kb), "%ld", k);
+	execl(self, "churn", "exec", nb, kb, (char *)NULL);
+	perror("churn: execl");
+	return 1;
+}
+
+static int setuid_mode(long k)
+{
+	long granted = calls(k), denied;
+
+	if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534)) {
+		perror("churn: setresuid");
+		return 1;
+	}
+	denied = k - calls(k);
+	printf("granted=%ld denied=%ld\n", granted, denied);
+	return 0;
+}
+
+/* Fork a child whose pid is exactly pid (like CRIU's ns_last_pid). */
+static int at_pid(long pid, long k)
+{
+	int tries;
+
+	for (tries = 0; tries < 100; tries++) {
+		char buf[32];
+		int fd = open("/proc/sys/kernel/ns_last_pid", O_WRONLY);
+		pid_t c;
+		int st;
+
+		if (fd < 0) {
+			perror("churn: ns_last_pid");
+			return 1;
+		}
+		snprintf(buf, sizeof(buf), "%ld", pid - 1);
+		if (write(fd, buf, strlen(buf)) < 0) {
+			perror("churn: ns_last_pid");
+			close(fd);
+			return 1;
+		}
+		close(fd);
+		c = fork();
+		if (c == 0)
+			_exit(getpid() == pid ? (calls(k) == k ? 0 : 2) : 3);
+		if (c < 0 || waitpid(c, &st, 0) < 0)
+			return 1;
+		if (WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+			printf("pid=%ld calls=%ld\n", pid, k);
+			return 0;
+		}
+		if (!WIFEXITED(st) || WEXITSTATUS(st) != 3)
+			return 1;   /* got the pid, but the calls failed */
+		/* someone else took the pid first: again */
+	}
+	fprintf(stderr, "churn: could not get pid %ld\n", pid);
+	return 1;
+}
+
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static int load(long seconds, long jobs)
+{
+	/* per forker: processes, calls (shared with the parent) */
+	long *tot = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	long j, procs = 0, ncalls = 0;
+	double end = now() + (double)seconds;
+
+	if (tot == MAP_FAILED || jobs > 64)
+		return 2;
+	for (j = 0; j < jobs; j++) {
+		if (fork() == 0) {
+			long i;
+
+			for (i = 0; now() < end; i++) {
+				long k = 1 + i % 50;
+				pid_t c = fork();
+				int st;
+
+				if (c < 0)
+					_exit(1);
+				if (c == 0)
+					_exit(calls(k) == k ? 0 : 1);
+				if (waitpid(c, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
+					_exit(1);
+				tot[2 * j]++;
+				tot[2 * j + 1] += k;
+			}
+			_exit(0);
+		}
+	}
+	wait_all();
+	for (j = 0; j < jobs; j++) {
+		procs += tot[2 * j];
+		ncalls += tot[2 * j + 1];
+	}
+	printf("processes=%ld calls=%ld\n", procs, ncalls);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc == 4 && !strcmp(argv[1], "forks"))
+		return forks(num(argv[2]), num(argv[3]), 1);
+	if (argc == 5 && !strcmp(argv[1], "forks") && num(argv[4]) >= 1)
+		return forks(num(argv[2]), num(argv[3]), num(argv[4]));
+	if (argc == 4 && !strcmp(argv[1], "exec"))
+		return exec_chain(num(argv[2]), num(argv[3]), "/proc/self/exe");
+	if (argc == 3 && !strcmp(argv[1], "setuid"))
+		return setuid_mode(num(argv[2]));
+	if (argc == 4 && !strcmp(argv[1], "at-pid"))
+		return at_pid(num(argv[2]), num(argv[3]));
+	if (argc == 4 && !strcmp(argv[1], "load") && num(argv[3]) >= 1)
+		return load(num(argv[2]), num(argv[3]));
+	fprintf(stderr, "usage: churn forks N K [JOBS] | exec N K | setuid K | at-pid PID K |"
+		" load SECONDS JOBS\n");
+	return 2;
+}
