@@ -50,6 +50,7 @@ static json_t *header_json(const struct record *r, const char *source)
 	json_set(lost, "result_lost", json_integer((json_int_t)h->lost.result_lost));
 	json_set(lost, "hook_skipped", json_integer((json_int_t)h->lost.hook_skipped));
 	json_set(o, "lost", lost);
+	json_set(o, "pids_reused", json_integer((json_int_t)h->pids_reused));
 	if (r->input.lenient) {
 		/* read with --lenient: what was left out of this report */
 		json_t *in = json_object();

@@ -55,6 +55,10 @@ static void print_header(FILE *f, const struct record *r, const char *source)
 	if (h->has_exit_status)
 		fprintf(f, ", exit status %d", h->exit_status);
 	fputc('\n', f);
+	if (h->pids_reused)
+		fprintf(f, "  note: %" PRIu64 " pids were reused while recording (pid_max wrapped); "
+			"a reused pid's processes share one line, their counts stay exact\n",
+			h->pids_reused);
 	if (r->input.lenient && (r->input.skipped || r->input.missing || r->input.truncated))
 		fprintf(f, "  INCOMPLETE (--lenient): %zu of %zu lines skipped, %zu missing%s\n",
 			r->input.skipped, r->input.lines, r->input.missing,

@@ -370,6 +370,8 @@ static json_t *header_json(const struct rec_header *h)
 		json_set(l, "max_rss_kb", json_integer(h->loader_rss_kb));
 		json_set(o, "loader", l);
 	}
+	if (h->pids_reused)
+		json_set(o, "pids_reused", json_integer((json_int_t)h->pids_reused));
 	return o;
 }
 

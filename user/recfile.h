@@ -56,6 +56,8 @@ struct rec_header {
 	int exit_status;
 	double loader_cpu_s;    /* the recorder's own CPU time (user + system) */
 	long loader_rss_kb;     /* and its peak resident set */
+	uint64_t pids_reused;   /* pids that ended and were given to a new process
+				 * during the recording (pid_max wrapped) */
 };
 
 /*

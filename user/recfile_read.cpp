@@ -249,7 +249,7 @@ bool read_header_fields(ondemand::object obj, rec_header *h, Line &l)
 {
 	static const char *const names[] = { "type", "format", "version", "capaudit", "kernel",
 		"machine", "attach", "scope", "symbols", "argv", "start_ns", "end_ns", "checks",
-		"lost", "overflow", "exit_status", "syscall_results", "loader", nullptr };
+		"lost", "overflow", "exit_status", "syscall_results", "loader", "pids_reused", nullptr };
 	static const char *const req[] = { "format", "version", "kernel", "attach", "start_ns",
 		"end_ns", nullptr };
 	static const FieldSet F_set(names);
@@ -407,6 +407,11 @@ bool read_header_fields(ondemand::object obj, rec_header *h, Line &l)
 			}
 			break;
 		}
+		case 18:
+			if (!get_i64(v, "pids_reused", 0, INT64_MAX, &x, l))
+				return false;
+			h->pids_reused = (uint64_t)x;
+			break;
 		}
 	}
 	return require(F, req, l);

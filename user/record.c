@@ -159,8 +159,15 @@ static int on_event(void *ctx, const struct ca_event *e)
 	switch (e->type) {
 	case CA_EV_FORK:
 		p = record_find_process(&s->rec, e->tgid, e->exec_id);
-		if (!p)
+		if (!p) {
 			p = record_add_process(&s->rec, e->tgid, e->exec_id);
+		} else if (p->exited) {
+			/* the pid of an exited process, given out again: the kernel's
+			 * key (tgid, exec_id) cannot tell the two apart, so they
+			 * share this line; said in the header and the report */
+			s->rec.hdr.pids_reused++;
+			p->exited = false;
+		}
 		p->ppid = e->ppid;
 		p->uid = e->uid;
 		set_str(&p->comm, comm);

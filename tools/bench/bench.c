@@ -9,10 +9,14 @@
  *
  * Also: checks seen versus made (at one and at two cores' rate), the
  * loader's CPU and peak RSS, `report --suggest` on 1M aggregated checks from
- * 10k processes. The last line is machine readable:
- *   bench: added_ns=N empty_added_ns=N ratio=R lost=N
- * BENCH_QUICK=1 makes it short (under 45 s).
+ * 10k processes, and a load test: capaudit record -a while build/churn
+ * makes checks from many short-lived processes on both cores for 60 s,
+ * its own count compared with the record's. The last line is machine
+ * readable:
+ *   bench: added_ns=N empty_added_ns=N ratio=R lost=N load_lost=N
+ * BENCH_QUICK=1 makes it short (under a minute; a 10 s load test).
  */
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -37,6 +41,7 @@
 
 static const char *capaudit = "build/capaudit";
 static const char *workload = "build/bench-workload";
+static const char *churn = "build/churn";
 static char tmpdir[64];
 
 enum kind { BARE, EMPTY, CAPAUDIT, BPFTRACE, BPFTRACE_STACK };
@@ -212,6 +217,105 @@ static int run_once(struct variant *v, long calls, int jobs, double *rate)
 	return 0;
 }
 
+/* Loaded BPF programs with this name (capaudit's hook: it has attached). */
+static int progs_named(const char *name)
+{
+	__u32 id = 0;
+	int n = 0;
+
+	while (!bpf_prog_get_next_id(id, &id)) {
+		struct bpf_prog_info info = { 0 };
+		__u32 len = sizeof(info);
+		int fd = bpf_prog_get_fd_by_id(id);
+
+		if (fd < 0)
+			continue;
+		if (!bpf_obj_get_info_by_fd(fd, &info, &len) && !strcmp(info.name, name))
+			n++;
+		close(fd);
+	}
+	return n;
+}
+
+/*
+ * The load test: capaudit record -a while churn forks short-lived children
+ * on both cores for `seconds`, each making 1..50 checks. Every check churn
+ * made must be in the record (attributed to a churn process, or counted
+ * per capability when the map was full). Returns checks lost, -1 if the
+ * test could not run.
+ */
+static int64_t load_test(int seconds)
+{
+	char rec[128], secs[16], out[512], err[512];
+	char *argv[] = { (char *)capaudit, "record", "-q", "-a", "-o", rec, NULL };
+	char *cargv[] = { (char *)churn, "load", secs, "2", NULL };
+	long procs = 0, made = 0, seen_procs = 0;
+	uint64_t seen = 0, lost;
+	struct record r;
+	struct rusage ru;
+	struct stat sb;
+	double t0;
+	size_t i;
+	int base = progs_named("tp_btf_cap_capa"), k, st;
+	pid_t pid;
+
+	snprintf(rec, sizeof(rec), "%s/load.jsonl", tmpdir);
+	snprintf(secs, sizeof(secs), "%d", seconds);
+	pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, 1);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	/* until it has attached: its hook shows up among the loaded programs */
+	for (k = 0; k < 400 && progs_named("tp_btf_cap_capa") <= base; k++)
+		usleep(50000);
+	t0 = now_s();
+	if (k == 400 || run_capture(cargv, out, sizeof(out), &ru) ||
+	    sscanf(out, "processes=%ld calls=%ld", &procs, &made) != 2) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		printf("\nLoad test: could not run (%s)\n", k == 400 ? "capaudit did not attach" :
+		       "churn failed");
+		return -1;
+	}
+	kill(pid, SIGINT);
+	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) ||
+	    recfile_load(rec, &r, err, sizeof(err))) {
+		printf("\nLoad test: capaudit failed (%s)\n", err);
+		return -1;
+	}
+	for (i = 0; i < r.nprocs; i++)
+		if (r.procs[i].comm && !strcmp(r.procs[i].comm, "churn"))
+			seen_procs++;
+	for (i = 0; i < r.nchecks; i++) {
+		const struct rec_process *p = record_find_process(&r, r.checks[i].pid,
+								   r.checks[i].exec_id);
+
+		if (r.checks[i].cap == 34 && p && p->comm && !strcmp(p->comm, "churn"))
+			seen += r.checks[i].count;
+	}
+	for (i = 0; i < r.hdr.noverflow; i++)
+		if (r.hdr.overflow[i].cap == 34)
+			seen += r.hdr.overflow[i].count;
+	lost = r.hdr.lost.map_full + r.hdr.lost.ringbuf_full + r.hdr.lost.stack_errors +
+	       r.hdr.lost.proc_full + r.hdr.lost.hook_skipped;
+	stat(rec, &sb);
+	printf("\nLoad test (capaudit record -a, churn on 2 cores for %d s): %ld short-lived "
+	       "processes made %ld checks; the record has %" PRIu64 " of them (%s), "
+	       "%ld churn process lines (%" PRIu64 " pids reused), loss counters %" PRIu64 "; "
+	       "loader CPU %.2f s (%.1f%% of one core), peak RSS %ld MiB, record %.0f MB\n",
+	       seconds, procs, made, seen, seen == (uint64_t)made ? "none lost" : "LOST",
+	       seen_procs, r.hdr.pids_reused, lost, r.hdr.loader_cpu_s,
+	       100 * r.hdr.loader_cpu_s / (now_s() - t0), r.hdr.loader_rss_kb / 1024,
+	       sb.st_size / 1e6);
+	record_free(&r);
+	unlink(rec);
+	return (int64_t)made - (int64_t)seen;
+}
+
 /* Does this variant work here? One small run says. */
 static void probe(struct variant *v)
 {
@@ -363,6 +467,7 @@ int main(int argc, char **argv)
 	struct variant *best = NULL;
 	struct variant two = { .name = "capaudit tp_btf, 2 jobs", .kind = CAPAUDIT, .mode = "tp_btf" };
 	char old_restrict[16] = "", synth[128];
+	int64_t load_lost;
 	struct rusage ru;
 	char out[4096];
 	time_t tnow = time(NULL);
@@ -384,6 +489,15 @@ int main(int argc, char **argv)
 	if (access("/sys/kernel/tracing/events", F_OK))
 		mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL);
 
+	/* the load test alone: bench --load SECONDS */
+	if (argc == 3 && !strcmp(argv[1], "--load")) {
+		int secs = atoi(argv[2]);
+
+		load_lost = secs > 0 ? load_test(secs) : -1;
+		set_dmesg_restrict(old_restrict[0] ? old_restrict : "1\n", NULL, 0);
+		rmdir(tmpdir);
+		return load_lost ? 1 : 0;
+	}
 	for (i = 0; i < nv; i++)
 		probe(&vs[i]);
 	for (r = 0; r < rounds; r++)
@@ -457,20 +571,23 @@ int main(int argc, char **argv)
 	}
 	unlink(synth);
 
+	load_lost = load_test(quick ? 10 : 60);
+
 	set_dmesg_restrict(old_restrict[0] ? old_restrict : "1\n", NULL, 0);
 	snprintf(out, sizeof(out), "rm -rf %s", tmpdir);
 	system(out);
 	fprintf(stderr, "bench: %.0f s\n", now_s() - t0);
 	if (!best) {
-		printf("bench: added_ns=0 empty_added_ns=%.0f ratio=0 lost=-1\n", empty - bare);
+		printf("bench: added_ns=0 empty_added_ns=%.0f ratio=0 lost=-1 load_lost=%" PRId64 "\n",
+		       empty - bare, load_lost);
 		return 1;
 	}
 	{
 		double added = median(best->ns, best->n) - bare;
 
-		printf("bench: added_ns=%.0f empty_added_ns=%.0f ratio=%.2f lost=%" PRId64 "\n",
-		       added, empty - bare, added / (empty - bare),
-		       (int64_t)(best->made - best->seen) + (int64_t)(two.made - two.seen));
+		printf("bench: added_ns=%.0f empty_added_ns=%.0f ratio=%.2f lost=%" PRId64
+		       " load_lost=%" PRId64 "\n", added, empty - bare, added / (empty - bare),
+		       (int64_t)(best->made - best->seen) + (int64_t)(two.made - two.seen), load_lost);
 	}
 	return 0;
 }
