@@ -201,11 +201,19 @@ bool rec_check_same_key(const struct rec_check *a, const struct rec_check *b)
 	       (a->stack >= 0 || !strcmp(ea, eb));
 }
 
+/* Open addressing; each slot keeps 32 bits of the hash next to the index,
+ * so a probe rarely touches a check line it does not match (the checks are
+ * large and scattered: comparing them was most of the cost). */
+struct dedup_slot {
+	uint32_t idx1;   /* index + 1; 0 = empty */
+	uint32_t tag;
+};
+
 int record_dedup_checks(struct record *r, enum dedup how, size_t *removed,
 			size_t *dup, size_t *orig)
 {
 	size_t cap = 16, i, out = 0;
-	uint32_t *tab;
+	struct dedup_slot *tab;
 
 	*removed = 0;
 	while (cap < r->nchecks * 2)
@@ -213,22 +221,25 @@ int record_dedup_checks(struct record *r, enum dedup how, size_t *removed,
 	tab = xcalloc(cap, sizeof(*tab));
 	for (i = 0; i < r->nchecks; i++) {
 		struct rec_check *c = &r->checks[i], *o;
-		size_t k = rec_check_key_hash(c) & (cap - 1);
+		uint64_t h = rec_check_key_hash(c);
+		uint32_t tag = (uint32_t)(h >> 32);
+		size_t k = h & (cap - 1);
 
-		for (; tab[k]; k = (k + 1) & (cap - 1))
-			if (rec_check_same_key(&r->checks[tab[k] - 1], c))
+		for (; tab[k].idx1; k = (k + 1) & (cap - 1))
+			if (tab[k].tag == tag && rec_check_same_key(&r->checks[tab[k].idx1 - 1], c))
 				break;
-		if (!tab[k]) {
+		if (!tab[k].idx1) {
 			r->checks[out] = *c;
-			tab[k] = (uint32_t)out + 1;
+			tab[k].idx1 = (uint32_t)out + 1;
+			tab[k].tag = tag;
 			out++;
 			continue;
 		}
-		o = &r->checks[tab[k] - 1];
+		o = &r->checks[tab[k].idx1 - 1];
 		if (how == DEDUP_FAIL) {
 			/* nothing moved yet: out == i until the first duplicate */
 			*dup = i;
-			*orig = tab[k] - 1;
+			*orig = tab[k].idx1 - 1;
 			free(tab);
 			return -1;
 		}

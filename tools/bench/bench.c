@@ -431,6 +431,9 @@ static int write_synthetic(const char *path, long procs, long checks)
 				"%s\"stack\":%ld}\n", 1000 + p, 1000 + p, caps[k % 10], funcs[k % 10],
 				k % 3 ? 0 : -1, k + 1, k % 300, k % 3 ? "" : "\"syscall_failed\":0,",
 				(p * per + k) % nstacks);
+	/* a complete file ends with its counts (docs/record-format.md) */
+	fprintf(f, "{\"type\":\"end\",\"processes\":%ld,\"stacks\":%ld,\"checks\":%ld}\n",
+		procs, nstacks, procs * per);
 	return fclose(f);
 }
 
