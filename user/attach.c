@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "attach.h"
 
+#include <stdio.h>
 #include <string.h>
 
 const enum attach_mode attach_auto_order[ATTACH_NR - 1] = {
@@ -28,6 +29,58 @@ int attach_mode_parse(const char *s)
 		if (!strcmp(s, names[i]))
 			return i;
 	return -1;
+}
+
+int attach_list_parse(const char *s, struct attach_list *l, char *bad, unsigned long badlen)
+{
+	const char *p = s, *e;
+	unsigned int i;
+	int m;
+
+	l->n = 0;
+	if (!s || !*s) {
+		snprintf(bad, badlen, "%s", "");
+		return -1;
+	}
+	if (!strcmp(s, "auto"))
+		return 0;
+	for (;;) {
+		char word[16];
+		size_t n;
+
+		e = strchr(p, ',');
+		n = e ? (size_t)(e - p) : strlen(p);
+		snprintf(bad, badlen, "%.*s", (int)n, p);
+		if (n >= sizeof(word))
+			return -1;
+		memcpy(word, p, n);
+		word[n] = '\0';
+		m = attach_mode_parse(word);
+		/* auto inside a list, a repeated mode, an empty word: refused */
+		if (m <= ATTACH_AUTO || l->n >= ATTACH_NR - 1)
+			return -1;
+		for (i = 0; i < l->n; i++)
+			if (l->m[i] == (enum attach_mode)m)
+				return -1;
+		l->m[l->n++] = (enum attach_mode)m;
+		if (!e)
+			break;
+		p = e + 1;
+	}
+	bad[0] = '\0';
+	return 0;
+}
+
+struct attach_list attach_list_resolve(const struct attach_list *l)
+{
+	struct attach_list r = { .n = 0 };
+	unsigned int i;
+
+	if (l && l->n)
+		return *l;
+	for (i = 0; i < ATTACH_NR - 1; i++)
+		r.m[r.n++] = attach_auto_order[i];
+	return r;
 }
 
 int attach_mode_has_opts(enum attach_mode m)

@@ -15,9 +15,20 @@ enum attach_mode {
 /* The order in which --attach auto tries the modes. */
 extern const enum attach_mode attach_auto_order[ATTACH_NR - 1];
 
+/* --attach MODE[,MODE...]: the modes to try, in order; n == 0 is auto. */
+struct attach_list {
+	enum attach_mode m[ATTACH_NR - 1];
+	unsigned int n;
+};
+
 const char *attach_mode_name(enum attach_mode m);
 /* -1 if s names no mode. */
 int attach_mode_parse(const char *s);
+/* "auto" or a comma-separated list of distinct modes; -1 on anything else,
+ * with the offending word in bad. */
+int attach_list_parse(const char *s, struct attach_list *l, char *bad, unsigned long badlen);
+/* The modes to try, auto expanded. */
+struct attach_list attach_list_resolve(const struct attach_list *l);
 /* Whether the mode gives cap_capable()'s opts argument (NOAUDIT bit). */
 int attach_mode_has_opts(enum attach_mode m);
 

@@ -62,7 +62,8 @@ static void probe_modes(struct doctor *d)
 		struct doctor_mode *m = &d->modes[i];
 
 		m->mode = attach_auto_order[i];
-		cfg.mode = m->mode;
+		cfg.modes.m[0] = m->mode;
+		cfg.modes.n = 1;
 		if (!tracer_start(&t, &cfg, NULL, NULL, err, sizeof(err))) {
 			m->ok = true;
 			tracer_close(&t);

@@ -47,6 +47,14 @@ int launch_resolve_user(const char *name, struct launch *l)
 	uint32_t id;
 
 	pw = parse_u32(name, &id) ? getpwnam(name) : getpwuid((uid_t)id);
+	if (!pw && parse_u32(name, &id) == 0) {
+		/* a number with no passwd entry (containers, initramfs, a
+		 * static build without NSS): that uid, gid = uid, no groups */
+		l->set_user = true;
+		l->uid = l->gid = id;
+		l->user = NULL;
+		return 0;
+	}
 	if (!pw)
 		return -1;
 	l->set_user = true;
@@ -86,7 +94,8 @@ int launch_apply(const struct launch *l, const char **stage)
 		return -1;
 	if (l->set_user) {
 		*stage = "changing groups";
-		if (initgroups(l->user, l->gid) || setresgid(l->gid, l->gid, l->gid))
+		if ((l->user ? initgroups(l->user, l->gid) : setgroups(0, NULL)) ||
+		    setresgid(l->gid, l->gid, l->gid))
 			return -1;
 		/* keep the permitted set across the uid change, then re-raise */
 		*stage = "changing user";

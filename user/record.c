@@ -453,7 +453,8 @@ static const char record_usage[] =
 	"  -- COMMAND       run COMMAND, record its process tree until it exits\n"
 	"  -o FILE          record file (default " DEFAULT_RECORD ")\n"
 	"  -d SECONDS       stop after SECONDS\n"
-	"  --attach MODE    auto|tp_btf|tracepoint|fexit|kprobe (default auto)\n"
+	"  --attach MODE[,MODE...]  auto (tp_btf, tracepoint, fexit, kprobe: the first\n"
+	"                   that works), or the modes to try, in order\n"
 	"  --syscall-results  learn whether syscalls with a denied check then failed\n"
 	"                   (blocking) or went on (advisory); slows every syscall on\n"
 	"                   the system while recording\n"
@@ -510,7 +511,8 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	int c, m, scopes;
+	int c, scopes;
+	char bad_mode[32];
 
 	memset(o, 0, sizeof(*o));
 	o->out = DEFAULT_RECORD;
@@ -534,13 +536,12 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 			}
 			break;
 		case 'A':
-			m = attach_mode_parse(optarg);
-			if (m < 0) {
-				p_err("unknown attach mode '%s' (auto, tp_btf, tracepoint, fexit, kprobe)",
-				      optarg);
+			if (attach_list_parse(optarg, &o->modes, bad_mode, sizeof(bad_mode))) {
+				p_err("bad attach mode '%s' in '%s': auto, or one or more of tp_btf, "
+				      "tracepoint, fexit, kprobe (comma-separated, each once)",
+				      bad_mode, optarg);
 				return -1;
 			}
-			o->mode = (enum attach_mode)m;
 			break;
 		case 'R':
 			o->syscall_results = true;
@@ -909,7 +910,7 @@ int record_run(struct rec_opts *op, int all_argc, char **all_argv)
 	if (open_out(o.out, &outf))
 		goto out;
 
-	cfg.mode = o.mode;
+	cfg.modes = o.modes;
 	cfg.all = o.all;
 	cfg.self_tgid = (uint32_t)getpid();
 	cfg.verbose = o.verbose;

@@ -21,7 +21,7 @@ struct rec_opts {
 	const struct launch *launch;  /* how to start cmd (run --caps), or NULL */
 	const char *out;
 	double duration;          /* seconds, 0 = unbounded */
-	enum attach_mode mode;
+	struct attach_list modes;   /* --attach; n == 0: auto */
 	bool verbose, quiet;
 	bool syscall_results;     /* --syscall-results */
 	bool exact_stacks;        /* --exact-stacks */

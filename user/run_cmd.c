@@ -56,9 +56,10 @@ int do_run(int argc, char **argv, int all_argc, char **all_argv)
 	struct suggestion sg;
 	struct record rec;
 	struct privs pv;
-	char err[1024], bad[64];
+	char err[1024], bad[64], uidname[32];
 	uint64_t need;
-	int c, m, rc;
+	int c, rc;
+	char bad_mode[32];
 
 	o.out = DEFAULT_RUN_RECORD;
 	optind = 1;
@@ -71,13 +72,12 @@ int do_run(int argc, char **argv, int all_argc, char **all_argv)
 		case 'p': so.program = optarg; break;
 		case 'q': o.quiet = true; break;
 		case 'A':
-			m = attach_mode_parse(optarg);
-			if (m < 0) {
-				p_err("unknown attach mode '%s' (auto, tp_btf, tracepoint, fexit, kprobe)",
-				      optarg);
+			if (attach_list_parse(optarg, &o.modes, bad_mode, sizeof(bad_mode))) {
+				p_err("bad attach mode '%s' in '%s': auto, or one or more of tp_btf, "
+				      "tracepoint, fexit, kprobe (comma-separated, each once)",
+				      bad_mode, optarg);
 				return EXIT_USAGE;
 			}
-			o.mode = (enum attach_mode)m;
 			break;
 		case 'h':
 			fputs(run_usage, stdout);
@@ -132,7 +132,9 @@ int do_run(int argc, char **argv, int all_argc, char **all_argv)
 	suggest_build(&rec, &so, &sg);
 	rr.cmd = o.cmd;
 	rr.caps = l.caps;
-	rr.user = l.set_user ? l.user : NULL;
+	if (l.set_user && !l.user)   /* a bare uid without a passwd entry */
+		snprintf(uidname, sizeof(uidname), "uid %u", l.uid);
+	rr.user = !l.set_user ? NULL : l.user ? l.user : uidname;
 	rr.exit_status = o.cmd_status;
 	rr.record = o.out;
 	rr.sg = &sg;

@@ -125,6 +125,7 @@ static int rb_cb(void *ctx, void *data, size_t len)
 int tracer_start(struct tracer *t, const struct tracer_cfg *cfg, tracer_event_fn fn, void *ctx,
 		 char *err, size_t errlen)
 {
+	struct attach_list order;
 	size_t i, o = 0;
 
 	memset(t, 0, sizeof(*t));
@@ -133,19 +134,20 @@ int tracer_start(struct tracer *t, const struct tracer_cfg *cfg, tracer_event_fn
 	libbpf_verbose = cfg->verbose;
 	libbpf_set_print(libbpf_print);
 
-	if (cfg->mode != ATTACH_AUTO) {
-		if (try_mode(t, cfg, cfg->mode)) {
-			snprintf(err, errlen, "attach mode %s: %s", attach_mode_name(cfg->mode),
-				 t->why[cfg->mode]);
+	order = attach_list_resolve(&cfg->modes);
+	if (order.n == 1) {
+		if (try_mode(t, cfg, order.m[0])) {
+			snprintf(err, errlen, "attach mode %s: %s", attach_mode_name(order.m[0]),
+				 t->why[order.m[0]]);
 			return -1;
 		}
 	} else {
-		for (i = 0; i < ATTACH_NR - 1 && !t->skel; i++)
-			try_mode(t, cfg, attach_auto_order[i]);
+		for (i = 0; i < order.n && !t->skel; i++)
+			try_mode(t, cfg, order.m[i]);
 		if (!t->skel) {
 			o = (size_t)snprintf(err, errlen, "no attach mode works here:");
-			for (i = 0; i < ATTACH_NR - 1 && o < errlen; i++) {
-				enum attach_mode m = attach_auto_order[i];
+			for (i = 0; i < order.n && o < errlen; i++) {
+				enum attach_mode m = order.m[i];
 
 				o += (size_t)snprintf(err + o, errlen - o, " %s: %s;",
 						      attach_mode_name(m), t->why[m]);

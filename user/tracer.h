@@ -17,7 +17,7 @@ struct ring_buffer;
 struct bpf_link;
 
 struct tracer_cfg {
-	enum attach_mode mode;   /* ATTACH_AUTO tries attach_auto_order */
+	struct attach_list modes;   /* tried in order; n == 0: auto */
 	bool all;                /* record every process but ours */
 	uint32_t self_tgid;
 	bool verbose;            /* pass libbpf's log through */
@@ -44,8 +44,9 @@ struct tracer {
 	char why[ATTACH_NR][320];
 };
 
-/* Load and attach; with ATTACH_AUTO the first mode that works. On failure
- * err holds one line naming each mode tried and why it failed. */
+/* Load and attach the first of cfg->modes that works (auto: the
+ * attach_auto_order). On failure err holds one line naming each mode tried
+ * and why it failed. */
 int tracer_start(struct tracer *t, const struct tracer_cfg *cfg, tracer_event_fn fn, void *ctx,
 		 char *err, size_t errlen);
 int tracer_follow(struct tracer *t, uint32_t tgid);

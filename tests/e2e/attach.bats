@@ -70,3 +70,45 @@ record_mode() {
 	done
 	[ -n "${out:-}" ] || skip "fexit and kprobe both attach here"
 }
+
+@test "--attach with a list tries the modes in order and records the first that attaches" {
+	local m works="" broken=""
+	# which modes this kernel attaches (capaudit's own answer)
+	for m in fexit kprobe tp_btf tracepoint; do
+		if "$CAPAUDIT" record -q --attach "$m" -o "$T/probe.jsonl" -- /bin/true 2>/dev/null; then
+			works="$works $m"
+		else
+			broken="$broken $m"
+		fi
+	done
+	works=${works# } broken=${broken# }
+	[ -n "$works" ]
+	[ -n "$broken" ] || skip "every mode attaches here: no failing mode to fall back from"
+	# the failing modes first, then the working ones: the first working one wins
+	touch "$T/f"
+	run "$CAPAUDIT" record -q --attach "$(echo $broken $works | tr ' ' ,)" -o "$T/rec.jsonl" \
+		-- chown nobody "$T/f"
+	[ "$status" -eq 0 ]
+	report_json
+	[ "$(jqr '.record.attach')" = "${works%% *}" ]
+	[ "$(caps_of chown)" = "CAP_CHOWN 1 0 setattr_prepare" ]
+	# only failing modes: one line naming each, in the order given
+	run "$CAPAUDIT" record -q --attach "$(echo $broken | tr ' ' ,)" -o "$T/rec2.jsonl" -- /bin/true
+	[ "$status" -eq 1 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[ ! -e "$T/rec2.jsonl" ]
+	if [ "$(echo $broken | wc -w)" -gt 1 ]; then
+		[[ "$output" == "capaudit: no attach mode works here: ${broken%% *}: "* ]]
+	fi
+}
+
+@test "--attach refuses a repeated mode, auto inside a list, an empty word" {
+	local bad
+	for bad in fexit,fexit auto,kprobe tp_btf, ,tp_btf tp-btf; do
+		run "$CAPAUDIT" record -q --attach "$bad" -o "$T/rec.jsonl" -- /bin/true
+		[ "$status" -eq 2 ]
+		[ "${#lines[@]}" -eq 1 ]
+		[[ "$output" == "capaudit: bad attach mode "*" in '$bad': auto, or one or more of"* ]]
+		[ ! -e "$T/rec.jsonl" ]
+	done
+}

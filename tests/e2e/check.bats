@@ -192,6 +192,17 @@ teardown_file() {
 	[ "$(printf '%s\n' "${lines[@]}" | grep -c "^Cap[A-Za-z]*:.$want")" = "5" ]
 }
 
+@test "run --user with a uid that has no passwd entry: that uid, gid = uid, no groups" {
+	! getent passwd 4242 >/dev/null || skip "uid 4242 has a passwd entry here"
+	chmod 777 "$T"
+	run "$CAPAUDIT" run --caps none --user 4242 -o "$T/run.jsonl" -- \
+		sh -c 'grep -E "^(Uid|Gid|Groups):" /proc/self/status'
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "${lines[@]}" | grep -E '^(Uid|Gid|Groups):' | tr -s '\t ' ' ')" = \
+	  "$(printf 'Uid: 4242 4242 4242 4242\nGid: 4242 4242 4242 4242\nGroups: ')" ]
+	[[ "$output" == *"  as: uid 4242"* ]]
+}
+
 @test "run: bad --caps, --user and missing command are usage errors" {
 	run "$CAPAUDIT" run --caps bogus -- true
 	[ "$status" -eq 2 ]
