@@ -42,12 +42,12 @@ our_progs() {
 	bpftool prog show | grep -cE "^[0-9]+: [a-z_]+ +name ($PROGS) " || true
 }
 
-# wait_attached N: until more than N of them are loaded (a recorder started
-# in the background is attached), at most 20 s
+# wait_attached PID: until recorder PID holds its four BPF links (the check
+# hook and fork, exec, exit), i.e. is attached, not only loaded; at most 20 s
 wait_attached() {
 	local i
 	for i in $(seq 400); do
-		[ "$(our_progs)" -gt "$1" ] && return 0
+		[ "$(ls -l "/proc/$1/fd" 2>/dev/null | grep -c 'anon_inode:bpf_link')" -ge 4 ] && return 0
 		sleep 0.05
 	done
 	echo "the recorder did not attach"
@@ -170,7 +170,7 @@ wait_attached() {
 	[ "$status" -eq 0 ]
 	"$CAPAUDIT" record -q -a -o "$T/b.jsonl" &
 	local pid=$!
-	wait_attached "$before"
+	wait_attached "$pid"
 	"$CHURN" forks 50 1 >/dev/null
 	kill -TERM "$pid"
 	wait "$pid"

@@ -165,7 +165,7 @@ load helper
 @test "record: unknown --attach mode and conflicting scopes are usage errors" {
 	run record --attach bogus -- /bin/true
 	[ "$status" -eq 2 ]
-	[[ "$output" == *"unknown attach mode 'bogus'"* ]]
+	[[ "$output" == *"bad attach mode 'bogus' in 'bogus'"* ]]
 	run record -a -p 1
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"give only one of -p, -a and -- COMMAND"* ]]

@@ -1,0 +1,76 @@
+#!/bin/sh
+# The kernel matrix's workloads, in every attach mode (tools/vmtest.sh).
+#
+#   BIN=DIR OUT=DIR [MODES="auto tp_btf tracepoint fexit kprobe"] sh matrix-workloads.sh
+#
+# Runs as root, the same script in a qemu guest (busybox sh, BIN=/bin,
+# OUT=/out) and natively on the host (the host column of the table). BIN
+# holds the statically linked capaudit, set-pid and busybox. Nothing is
+# judged here: every record, JSON output and exit status lands in OUT and
+# the host compares them (tools/vmtest.sh), so that a guest that dies
+# half-way still returns what it did.
+#
+# Per mode M, in OUT:
+#   M.skip            capaudit's one-line reason when M cannot attach here
+#   M.chown.jsonl     record -- busybox chown 65534 FILE (as root):
+#                     CAP_CHOWN at setattr_prepare, exec/mmap noaudit checks
+#   M.clone3.jsonl    record --syscall-results -- set-pid clone3 (as root):
+#                     CAP_CHECKPOINT_RESTORE at alloc_pid, granted
+#   M.nocr.jsonl      run --caps <all but CAP_CHECKPOINT_RESTORE> -- set-pid clone3:
+#                     CAP_CHECKPOINT_RESTORE denied, CAP_SYS_ADMIN granted at alloc_pid
+#   M.nobody.jsonl    run --caps none --user 65534 -- set-pid clone3: the
+#                     denial blocks clone3 (EPERM), set-pid exits 1
+#   M.<name>.rc       exit status of each of those; M.<name>.err its stderr
+# and kernel.txt (uname, what the kernel offers).
+set -u
+BIN=${BIN:-/bin}
+OUT=${OUT:-/out}
+MODES=${MODES:-"auto tp_btf tracepoint fexit kprobe"}
+CA=$BIN/capaudit
+BB=$BIN/busybox
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/matrix.XXXXXX")
+mkdir -p "$OUT"
+
+# Capabilities 0-39 by name: every one but CAP_CHECKPOINT_RESTORE (40).
+NOCR="chown,dac_override,dac_read_search,fowner,fsetid,kill,setgid,setuid,setpcap"
+NOCR="$NOCR,linux_immutable,net_bind_service,net_broadcast,net_admin,net_raw,ipc_lock"
+NOCR="$NOCR,ipc_owner,sys_module,sys_rawio,sys_chroot,sys_ptrace,sys_pacct,sys_admin"
+NOCR="$NOCR,sys_boot,sys_nice,sys_resource,sys_time,sys_tty_config,mknod,lease"
+NOCR="$NOCR,audit_write,audit_control,setfcap,mac_override,mac_admin,syslog,wake_alarm"
+NOCR="$NOCR,block_suspend,audit_read,perfmon,bpf"
+
+{
+	echo "uname=$(uname -r)"
+	echo "event=$([ -d /sys/kernel/tracing/events/capability/cap_capable ] && echo yes || echo no)"
+	echo "kprobe_pmu=$([ -e /sys/bus/event_source/devices/kprobe/type ] && echo yes || echo no)"
+	echo "btf=$([ -e /sys/kernel/btf/vmlinux ] && echo yes || echo no)"
+} > "$OUT/kernel.txt"
+
+# step M NAME CMD...: run CMD, keep its status and stderr
+step() {
+	m=$1 name=$2
+	shift 2
+	"$@" > "$OUT/$m.$name.out" 2> "$OUT/$m.$name.err"
+	echo $? > "$OUT/$m.$name.rc"
+}
+
+for m in $MODES; do
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	touch "$TMP/f"
+	step "$m" chown "$CA" record -q --attach "$m" -o "$OUT/$m.chown.jsonl" -- "$BB" chown 65534 "$TMP/f"
+	if [ "$(cat "$OUT/$m.chown.rc")" != 0 ]; then
+		# the mode cannot attach here: its reason, once; nothing else to run
+		head -n 1 "$OUT/$m.chown.err" > "$OUT/$m.skip"
+		continue
+	fi
+	step "$m" clone3 "$CA" record -q --attach "$m" --syscall-results -o "$OUT/$m.clone3.jsonl" \
+		-- "$BIN/set-pid" clone3
+	step "$m" nocr "$CA" run -q --caps "$NOCR" --attach "$m" --format json \
+		-o "$OUT/$m.nocr.jsonl" -- "$BIN/set-pid" clone3
+	chmod 1777 "$OUT"
+	step "$m" nobody "$CA" run -q --caps none --user 65534 --attach "$m" --format json \
+		-o "$OUT/$m.nobody.jsonl" -- "$BIN/set-pid" clone3
+	echo "$m: $t0 -> $(cut -d' ' -f1 /proc/uptime) s"
+done
+rm -rf "$TMP"
+exit 0

@@ -1,0 +1,234 @@
+#!/bin/bash
+# The kernel matrix (make vmtest): the same workloads in every attach mode,
+# natively on the host kernel and in Debian's own older kernels under qemu
+# (TCG), compared with each other.
+#
+#   tools/vmtest.sh [LABEL...]     # kernels from fetch-kernels.sh; default all
+#
+# Output: TAP (counted by tools/run-tests.sh), the kernel x mode table as
+# "# " lines, and every result in $VMTEST_OUT (default build/vmtest/):
+# <kernel>/files/* are the records and outputs of tools/vm/matrix-workloads.sh.
+#
+# What is checked, per kernel and mode (tests 'KERNEL MODE'):
+#   - the mode attaches where the kernel has what it needs (tp_btf and
+#     tracepoint: the capability:cap_capable event, 6.14+; fexit: BPF
+#     trampolines; kprobe: a kprobe PMU), and the reason capaudit gives when
+#     it cannot is the expected one;
+#   - chown, clone3 with set_tid as root, the same without
+#     CAP_CHECKPOINT_RESTORE, and as uid 65534 without capabilities record
+#     the same capabilities, verdicts, counts, call sites and syscalls as
+#     the host, the same noaudit classification, and report --suggest gives
+#     the host's answer (tools/vm/signature.jq says what is compared);
+#   - every mode of one kernel gives the same noaudit counts too.
+# Per kernel ('KERNEL auto'): --attach auto picks tp_btf where the event
+# exists, else fexit where trampolines work, else kprobe.
+#
+# Skips (one TAP skip with the reason) when qemu, the kernels or the static
+# build's sources cannot be had. Needs root (it loads BPF programs).
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+BUILD=${BUILD:-build}
+CA=$ROOT/$BUILD/capaudit
+OUT=${VMTEST_OUT:-$ROOT/$BUILD/vmtest}
+CACHE=${CAPAUDIT_VM_CACHE:-/var/cache/capaudit-vm}
+export CAPAUDIT_VM_CACHE=$CACHE
+MODES="auto tp_btf tracepoint fexit kprobe"
+SIG=$ROOT/tools/vm/signature.jq
+n=0 failed=0
+
+skip_all() {
+	echo "1..1"
+	echo "ok 1 kernel matrix # skip $1"
+	exit 0
+}
+
+[ "$(id -u)" -eq 0 ] || skip_all "needs root (loads BPF programs)"
+command -v qemu-system-x86_64 >/dev/null ||
+	skip_all "qemu-system-x86_64 is not installed (apt-get install qemu-system-x86)"
+command -v jq >/dev/null || skip_all "jq is not installed"
+[ -x "$CA" ] || { echo "vmtest: $CA not built (make)" >&2; exit 1; }
+
+mkdir -p "$OUT"
+if ! tools/vm/fetch-kernels.sh > "$OUT/fetch.log" 2>&1; then
+	skip_all "cannot fetch Debian's kernels: $(grep -v '^fetch-kernels: [0-9.]*: ' "$OUT/fetch.log" | tail -n 1)"
+fi
+rc=0
+tools/vm/build-static.sh > "$OUT/build-static.log" 2>&1 || rc=$?
+if [ "$rc" -eq 3 ]; then
+	skip_all "$(tail -n 1 "$OUT/build-static.log")"
+elif [ "$rc" -ne 0 ]; then
+	echo "1..1"
+	echo "not ok 1 kernel matrix: static build failed"
+	sed 's/^/# /' "$OUT/build-static.log" | tail -n 30
+	exit 1
+fi
+BIN=$ROOT/build-static/bin
+cp "$CACHE/busybox/busybox" "$BIN/busybox"
+
+# kernels: the host (native) first, then every guest kernel asked for
+labels="host"
+while IFS=$'\t' read -r label vmlinuz pkg ver; do
+	if [ $# -eq 0 ] || printf '%s\n' "$@" | grep -qx "$label"; then
+		labels="$labels $label"
+		declare "KERNEL_${label//./_}=$vmlinuz"
+		declare "PKG_${label//./_}=$pkg=$ver"
+	fi
+done < "$CACHE/kernels.list"
+
+nk=$(echo $labels | wc -w)
+echo "1..$((nk * 6))"
+
+tap() {   # tap ok|fail|skip NAME [REASON]
+	n=$((n + 1))
+	case $1 in
+	ok) echo "ok $n $2" ;;
+	skip) echo "ok $n $2 # skip $3" ;;
+	*) echo "not ok $n $2"; failed=$((failed + 1)) ;;
+	esac
+}
+
+# sig FILE KIND: the comparable signature of one record (see signature.jq)
+sig() {
+	local f=$1 kind=$2
+	{
+		"$CA" report --all --format json -i "$f" | jq -r --arg kind "$kind" -f "$SIG"
+		"$CA" report --suggest --format json -i "$f" |
+			jq -r --arg kind "suggest-$kind" -f "$SIG"
+	} 2>&1
+}
+
+declare -A cell
+for k in $labels; do
+	dir=$OUT/$k
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	if [ "$k" = host ]; then
+		t0=$(date +%s.%N)
+		BIN=$BIN OUT=$dir/files sh tools/vm/matrix-workloads.sh > "$dir/console.txt" 2>&1
+		echo $? > "$dir/rc"
+		awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f\n", b - a }' > "$dir/time"
+		uname -r > "$dir/release"
+	else
+		v=KERNEL_${k//./_}
+		BINDIR=$BIN MEM=256 TIMEOUT=900 tools/vm/vmrun.sh "${!v}" tools/vm/matrix-workloads.sh \
+			"$dir" > "$dir/vmrun.log" 2>&1
+		sed -n 's/^uname=//p' "$dir/files/kernel.txt" 2>/dev/null > "$dir/release"
+	fi
+	if [ "$(cat "$dir/rc" 2>/dev/null)" != 0 ]; then
+		tap fail "$k: boot and run the workloads"
+		sed 's/^/#   /' "$dir/vmrun.log" 2>/dev/null | tail -n 20
+		for m in $MODES; do tap fail "$k $m: no results"; cell[$k.$m]=FAIL; done
+		continue
+	fi
+	tap ok "$k ($(cat "$dir/release")): boot and run the workloads in $(cat "$dir/time") s"
+	f=$dir/files
+	for m in $MODES; do
+		if [ -f "$f/$m.skip" ]; then
+			cell[$k.$m]=skip
+			echo "$(cat "$f/$m.skip")" > "$dir/$m.why"
+			continue
+		fi
+		cell[$k.$m]=ran
+		for w in chown clone3 nocr nobody; do
+			if [ -f "$f/$m.$w.jsonl" ]; then
+				sig "$f/$m.$w.jsonl" "$w"
+			else
+				echo "$w: no record (exit $(cat "$f/$m.$w.rc" 2>/dev/null)): $(head -n1 "$f/$m.$w.err" 2>/dev/null)"
+			fi
+			echo "$w exit $(cat "$f/$m.$w.rc" 2>/dev/null)"
+		done > "$dir/$m.sig"
+		"$CA" report --format json -i "$f/$m.chown.jsonl" 2>/dev/null | jq -r '.record.attach' \
+			> "$dir/$m.attached"
+	done
+done
+
+# The reference: the host's first mode that ran (tp_btf on 6.14+).
+ref=""
+for m in tp_btf tracepoint fexit kprobe; do
+	[ "${cell[host.$m]:-}" = ran ] && { ref=$OUT/host/$m.sig; refname="host $m"; break; }
+done
+
+for k in $labels; do
+	dir=$OUT/$k
+	[ -f "$dir/rc" ] && [ "$(cat "$dir/rc")" = 0 ] || continue
+	f=$dir/files
+	event=$(sed -n 's/^event=//p' "$f/kernel.txt")
+	for m in $MODES; do
+		name="$k $m"
+		if [ "${cell[$k.$m]}" = skip ]; then
+			why=$(sed 's/^capaudit: //' "$dir/$m.why")
+			# a mode may only be missing for the reason the kernel gives
+			case "$m:$event:$why" in
+			tp_btf:no:*|tracepoint:no:*|fexit:*:*"trampolines"*|kprobe:*:*"kprobes are not built"*)
+				# Debian's kernels must run fexit and kprobe: the point of the matrix
+				if [ "$k" != host ] && { [ "$m" = fexit ] || [ "$m" = kprobe ]; }; then
+					tap fail "$name: expected to attach on $k, got: $why"
+					cell[$k.$m]=FAIL
+				else
+					tap skip "$name" "$why"
+				fi ;;
+			*)
+				tap fail "$name: unexpected failure: $why"
+				cell[$k.$m]=FAIL ;;
+			esac
+			continue
+		fi
+		if [ -z "$ref" ]; then
+			tap fail "$name: the host recorded in no mode: nothing to compare with"
+			cell[$k.$m]=FAIL
+			continue
+		fi
+		if [ "$m" = auto ]; then
+			# auto: the first of tp_btf, tracepoint, fexit, kprobe that works here
+			want=""
+			for w in tp_btf tracepoint fexit kprobe; do
+				[ "${cell[$k.$w]:-}" = ran ] && { want=$w; break; }
+			done
+			got=$(cat "$dir/auto.attached")
+			if [ "$got" = "$want" ] && diff -u <(grep -v '^noaudit-count' "$ref") \
+				<(grep -v '^noaudit-count' "$dir/auto.sig") > "$dir/auto.diff"; then
+				tap ok "$name: picked $got, same results as $refname"
+				cell[$k.$m]=$got
+			else
+				tap fail "$name: picked '$got' (expected '$want'), or results differ from $refname"
+				sed 's/^/#   /' "$dir/auto.diff"
+				cell[$k.$m]=FAIL
+			fi
+			continue
+		fi
+		# the same as the host (noaudit counts aside: exec and mmap differ
+		# between kernel versions), and the same noaudit counts as this
+		# kernel's other modes
+		first=""
+		for w in tp_btf tracepoint fexit kprobe; do
+			[ "${cell[$k.$w]:-}" = ran ] || [ "${cell[$k.$w]:-}" = pass ] && { first=$w; break; }
+		done
+		if diff -u <(grep -v '^noaudit-count' "$ref") <(grep -v '^noaudit-count' "$dir/$m.sig") \
+			> "$dir/$m.diff" &&
+		   diff -u "$dir/$first.sig" "$dir/$m.sig" >> "$dir/$m.diff"; then
+			tap ok "$name: chown, clone3 (root, without CAP_CHECKPOINT_RESTORE, uid 65534): same as $refname"
+			cell[$k.$m]=pass
+		else
+			tap fail "$name: results differ (- $refname or $k $first, + $k $m)"
+			sed 's/^/#   /' "$dir/$m.diff" | head -n 40
+			cell[$k.$m]=FAIL
+		fi
+	done
+done
+
+# the table
+{
+	printf '%-34s' "kernel"
+	for m in $MODES; do printf ' %-10s' "$m"; done
+	echo
+	for k in $labels; do
+		r=$(cat "$OUT/$k/release" 2>/dev/null)
+		printf '%-34s' "$k${r:+ ($r)}"
+		for m in $MODES; do printf ' %-10s' "${cell[$k.$m]:-?}"; done
+		echo
+	done
+} > "$OUT/table.txt"
+echo "# kernel x attach mode (auto: the mode it picked; skip: the mode cannot attach there)"
+sed 's/^/# /' "$OUT/table.txt"
+[ "$failed" -eq 0 ]
