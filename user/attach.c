@@ -83,6 +83,17 @@ struct attach_list attach_list_resolve(const struct attach_list *l)
 	return r;
 }
 
+int attach_list_has(const struct attach_list *l, enum attach_mode m)
+{
+	struct attach_list r = attach_list_resolve(l);
+	unsigned int i;
+
+	for (i = 0; i < r.n; i++)
+		if (r.m[i] == m)
+			return 1;
+	return 0;
+}
+
 int attach_mode_has_opts(enum attach_mode m)
 {
 	return m == ATTACH_FEXIT || m == ATTACH_KPROBE;

@@ -27,6 +27,8 @@ int attach_mode_parse(const char *s);
 /* "auto" or a comma-separated list of distinct modes; -1 on anything else,
  * with the offending word in bad. */
 int attach_list_parse(const char *s, struct attach_list *l, char *bad, unsigned long badlen);
+/* Whether m is among the modes l tries (auto: all). */
+int attach_list_has(const struct attach_list *l, enum attach_mode m);
 /* The modes to try, auto expanded. */
 struct attach_list attach_list_resolve(const struct attach_list *l);
 /* Whether the mode gives cap_capable()'s opts argument (NOAUDIT bit). */

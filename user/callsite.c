@@ -42,6 +42,10 @@ static const char *const plumbing[] = {
 	"__kretprobe_trampoline_handler", "arch_rethook_trampoline",
 	"arch_rethook_trampoline_callback", "rethook_trampoline_handler", "fprobe_handler",
 	"ftrace_regs_caller", "ftrace_caller", "ftrace_call", "ftrace_regs_call",
+	/* ftrace's own trampolines (module "[__builtin__ftrace]"): fexit on
+	 * Debian's 6.1 showed "ftrace_trampoline+0x2079 [__builtin__ftrace]" on
+	 * top of cap_capable+0x5 */
+	"ftrace_trampoline",
 	NULL,
 };
 
@@ -109,12 +113,26 @@ static bool plumbing_function(const char *fn)
 	return in_list(fn, plumbing) || generated_name(fn);
 }
 
+/* JIT code and trampolines: BPF's "[bpf]" and ftrace's "[__builtin__ftrace]" */
+static bool plumbing_module(const char *frame)
+{
+	static const char *const mods[] = { " [bpf]", " [__builtin__ftrace]", NULL };
+	size_t n = strlen(frame), k;
+	const char *const *m;
+
+	for (m = mods; *m; m++) {
+		k = strlen(*m);
+		if (n > k && !strcmp(frame + n - k, *m))
+			return true;
+	}
+	return false;
+}
+
 bool frame_is_plumbing(const char *frame)
 {
 	char fn[128];
-	size_t n = strlen(frame);
 
-	if (n > 6 && !strcmp(frame + n - 6, " [bpf]"))
+	if (plumbing_module(frame))
 		return true;
 	return plumbing_function(frame_function(frame, fn, sizeof(fn)));
 }
@@ -131,7 +149,7 @@ int callsite_index(char *const *stack, size_t n)
 
 	for (i = 0; i < n; i++) {
 		frame_function(stack[i], fn, sizeof(fn));
-		if (fn[0] && !skip_frame(fn))
+		if (fn[0] && !skip_frame(fn) && !plumbing_module(stack[i]))
 			return (int)i;
 	}
 	return -1;

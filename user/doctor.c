@@ -50,9 +50,9 @@ static void read_lockdown(char *buf, size_t len)
 		snprintf(buf, len, "unknown");
 }
 
-static void probe_modes(struct doctor *d)
+static void probe_modes(struct doctor *d, const struct kprobe_events *kpe)
 {
-	struct tracer_cfg cfg = { .self_tgid = (uint32_t)getpid() };
+	struct tracer_cfg cfg = { .self_tgid = (uint32_t)getpid(), .kprobe_events = kpe };
 	struct tracer t;
 	char err[1024];
 	size_t i;
@@ -90,6 +90,7 @@ int do_doctor(int argc, char **argv, int all_argc, char **all_argv)
 	};
 	const char *fmt_name = "text";
 	const struct formatter *fmt;
+	struct kprobe_events kpe = { .entry = -1, .ret = -1 };
 	struct doctor d = { 0 };
 	struct utsname uts;
 	struct ksyms *ks;
@@ -133,6 +134,8 @@ int do_doctor(int argc, char **argv, int all_argc, char **all_argv)
 	d.dmesg_restrict = read_sysctl("/proc/sys/kernel/dmesg_restrict");
 	d.tracefs = tracefs_dir() != NULL;
 	privs_read(&d.held);
+	/* as record does: kprobe mode's perf events before the drop */
+	kprobe_events_open(&kpe);
 	if (privs_check(all_argv[0], d.priv_err, sizeof(d.priv_err)) == 0) {
 		/* probe with what record keeps, not with what we were given */
 		if (privs_drop(err, sizeof(err)))
@@ -141,7 +144,8 @@ int do_doctor(int argc, char **argv, int all_argc, char **all_argv)
 			d.dropped = true;
 	}
 	privs_read(&d.recording);
-	probe_modes(&d);
+	probe_modes(&d, &kpe);
+	kprobe_events_close(&kpe);
 	d.iter_ksym = ksym_iter_supported();
 	ks = ksyms_best(&d.ksyms_source, d.ksyms_err, sizeof(d.ksyms_err));
 	d.nsyms = ksyms_count(ks);

@@ -2,9 +2,13 @@
 #include "probe.h"
 
 #include <errno.h>
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 const char *tracefs_dir(void)
@@ -105,4 +109,84 @@ int attach_precheck(enum attach_mode m, char *why, size_t n)
 		snprintf(why, n, "not a concrete attach mode");
 		return -1;
 	}
+}
+
+/* An integer from a one-line sysfs/procfs file; -1 when absent. */
+static int read_int_file(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	int v = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%d", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+/* "config:0" in the kprobe PMU's format/retprobe: the bit that makes a
+ * return probe */
+static int retprobe_bit(void)
+{
+	FILE *f = fopen("/sys/bus/event_source/devices/kprobe/format/retprobe", "r");
+	int bit = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "config:%d", &bit) != 1 || bit < 0 || bit > 63)
+		bit = -1;
+	fclose(f);
+	return bit;
+}
+
+static int open_probe(int type, int bit, bool ret)
+{
+	struct perf_event_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = (__u32)type;
+	attr.config = ret ? 1ULL << bit : 0;
+	attr.config1 = (__u64)(uintptr_t)"cap_capable";   /* kprobe_func */
+	attr.config2 = 0;                                 /* offset */
+	return (int)syscall(__NR_perf_event_open, &attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+void kprobe_events_open(struct kprobe_events *k)
+{
+	int type = read_int_file("/sys/bus/event_source/devices/kprobe/type");
+	int bit = retprobe_bit();
+
+	k->entry = k->ret = -1;
+	k->err = 0;
+	if (type < 0 || bit < 0) {
+		k->err = ENOENT;
+		return;
+	}
+	k->entry = open_probe(type, bit, false);
+	if (k->entry < 0) {
+		k->err = errno;
+		return;
+	}
+	k->ret = open_probe(type, bit, true);
+	if (k->ret < 0) {
+		k->err = errno;
+		close(k->entry);
+		k->entry = -1;
+	}
+}
+
+void kprobe_events_close(struct kprobe_events *k)
+{
+	if (k->entry >= 0)
+		close(k->entry);
+	if (k->ret >= 0)
+		close(k->ret);
+	k->entry = k->ret = -1;
+}
+
+int perf_event_paranoid(void)
+{
+	return read_int_file("/proc/sys/kernel/perf_event_paranoid");
 }

@@ -21,6 +21,24 @@ int attach_precheck(enum attach_mode m, char *why, size_t n);
  */
 int btf_has_name(const char *name);
 
+/*
+ * kprobe mode's perf events on cap_capable() (entry and return), opened
+ * before capaudit drops to CAP_BPF + CAP_PERFMON: Debian's and Ubuntu's
+ * kernels add kernel.perf_event_paranoid=3 (their default), at which only
+ * CAP_SYS_ADMIN may open perf events (seen on Debian 6.1 and 6.12: EACCES
+ * for a CAP_PERFMON-only loader). The BPF programs are attached to these
+ * fds later. entry/ret are -1 when not open; err is the errno then.
+ */
+struct kprobe_events {
+	int entry, ret;
+	int err;
+};
+void kprobe_events_open(struct kprobe_events *k);
+void kprobe_events_close(struct kprobe_events *k);
+
+/* kernel.perf_event_paranoid, -1 if unreadable */
+int perf_event_paranoid(void);
+
 /* The tracefs directory holding events/, or NULL when not mounted. */
 const char *tracefs_dir(void);
 

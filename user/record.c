@@ -852,7 +852,8 @@ int record_run(struct rec_opts *op, int all_argc, char **all_argv)
 	struct sigaction sa = { 0 };
 	struct utsname uts;
 	char err[1024];
-	int go_fd = -1, exec_err_fd = -1, rc = 1, i;
+	int go_fd = -1, exec_err_fd = -1, rc = 1, rc_start, i;
+	struct kprobe_events kpe = { .entry = -1, .ret = -1 };
 	size_t k;
 	struct out_file outf = { .fd = -1 };
 
@@ -901,6 +902,8 @@ int record_run(struct rec_opts *op, int all_argc, char **all_argv)
 	follow_tree(&s, false);
 	if (!ksym_iter_supported())
 		s.ksyms = ksyms_load(s.ksyms_err, sizeof(s.ksyms_err));
+	if (attach_list_has(&o.modes, ATTACH_KPROBE))
+		kprobe_events_open(&kpe);
 	if (privs_drop(err, sizeof(err))) {
 		p_err("%s", err);
 		goto out;
@@ -918,7 +921,10 @@ int record_run(struct rec_opts *op, int all_argc, char **all_argv)
 	cfg.exact_stacks = o.exact_stacks;
 	cfg.max_keys = o.max_keys;
 	cfg.ringbuf_bytes = o.ringbuf_kb * 1024U;
-	if (tracer_start(&s.tr, &cfg, on_event, &s, err, sizeof(err))) {
+	cfg.kprobe_events = &kpe;
+	rc_start = tracer_start(&s.tr, &cfg, on_event, &s, err, sizeof(err));
+	kprobe_events_close(&kpe);   /* attached ones live on in their links */
+	if (rc_start) {
 		p_err("%s", err);
 		goto out;
 	}
@@ -1007,6 +1013,7 @@ int record_run(struct rec_opts *op, int all_argc, char **all_argv)
 		rc = s.rec.hdr.exit_status;
 out:
 	discard_out(&outf);
+	kprobe_events_close(&kpe);
 	if (go_fd >= 0) {
 		close(go_fd);  /* never released: the command exits without running */
 		if (s.child > 0 && !s.child_done)

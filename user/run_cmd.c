@@ -7,6 +7,8 @@
  */
 #include "run_cmd.h"
 
+#include "capnames.h"
+
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -116,6 +118,16 @@ int do_run(int argc, char **argv, int all_argc, char **all_argv)
 	if (privs_read(&pv) || (pv.prm & need) != need) {
 		p_err("run --caps needs root (CAP_SETPCAP%s) to set the command's capabilities",
 		      user ? ", CAP_SETUID, CAP_SETGID" : "");
+		return EXIT_FAIL;
+	}
+	/* a capability outside our own bounding set cannot be handed on (a
+	 * container, or a machine that dropped some): say which, up front */
+	if (l.caps & ~(pv.bnd & pv.prm)) {
+		char name[CAP_NAME_LEN];
+		int cap = __builtin_ctzll(l.caps & ~(pv.bnd & pv.prm));
+
+		p_err("--caps: %s is not in capaudit's own %s set, so the command cannot be given it",
+		      cap_name(cap, name), pv.bnd & (1ULL << cap) ? "permitted" : "bounding");
 		return EXIT_FAIL;
 	}
 	o.cmd = &argv[optind];

@@ -4,6 +4,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -53,7 +54,13 @@ static void explain(char *why, size_t n, const char *stage, int err, enum attach
 	bool have = !privs_read(&p) && (p.eff & PRIVS_NEEDED) == PRIVS_NEEDED;
 
 	err = err < 0 ? -err : err;
-	if (err == EPERM && m == ATTACH_FEXIT && have)
+	if ((err == EACCES || err == EPERM) && m == ATTACH_KPROBE && perf_event_paranoid() > 2)
+		snprintf(why, n, "%s refused by the kernel (%s): kernel.perf_event_paranoid=%d "
+			 "(a Debian/Ubuntu level) lets only CAP_SYS_ADMIN open perf events; run "
+			 "capaudit as root (it opens them before dropping to CAP_BPF and CAP_PERFMON) "
+			 "or set kernel.perf_event_paranoid=2", stage, strerror(err),
+			 perf_event_paranoid());
+	else if (err == EPERM && m == ATTACH_FEXIT && have)
 		snprintf(why, n, "%s refused by the kernel (EPERM): BPF trampolines are not "
 			 "permitted here", stage);
 	else if ((err == EPERM || err == EACCES) && have)
@@ -68,11 +75,38 @@ static void explain(char *why, size_t n, const char *stage, int err, enum attach
 			 libbpf_last[0] ? "; libbpf: " : "", libbpf_last);
 }
 
+/* The kprobe programs onto the pre-opened perf events. The links take
+ * copies of the fds (a link closes its fd when destroyed; the originals
+ * stay for another try). */
+static int attach_kprobe_events(struct capaudit_bpf *s, const struct kprobe_events *k)
+{
+	int fd;
+
+	fd = fcntl(k->entry, F_DUPFD_CLOEXEC, 0);
+	s->links.kprobe_cap_capable = fd < 0 ? NULL :
+		bpf_program__attach_perf_event(s->progs.kprobe_cap_capable, fd);
+	if (!s->links.kprobe_cap_capable) {
+		if (fd >= 0)
+			close(fd);
+		return -errno;
+	}
+	fd = fcntl(k->ret, F_DUPFD_CLOEXEC, 0);
+	s->links.kretprobe_cap_capable = fd < 0 ? NULL :
+		bpf_program__attach_perf_event(s->progs.kretprobe_cap_capable, fd);
+	if (!s->links.kretprobe_cap_capable) {
+		if (fd >= 0)
+			close(fd);
+		return -errno;
+	}
+	return 0;
+}
+
 static int try_mode(struct tracer *t, const struct tracer_cfg *cfg, enum attach_mode m)
 {
 	char *why = t->why[m];
 
 	struct capaudit_bpf *s;
+	bool pre;
 	int err;
 
 	if (attach_precheck(m, why, sizeof(t->why[m])))
@@ -88,6 +122,12 @@ static int try_mode(struct tracer *t, const struct tracer_cfg *cfg, enum attach_
 	s->rodata->track_results = cfg->syscall_results;
 	s->rodata->verify_mask = cfg->exact_stacks ? 0 : 255;
 	choose_programs(s, m, cfg->syscall_results);
+	/* kprobe mode with perf events opened before the privilege drop:
+	 * attached to those below, not by the skeleton (which would open new
+	 * ones, refused at perf_event_paranoid=3) */
+	pre = m == ATTACH_KPROBE && cfg->kprobe_events && cfg->kprobe_events->entry >= 0;
+	bpf_program__set_autoattach(s->progs.kprobe_cap_capable, !pre);
+	bpf_program__set_autoattach(s->progs.kretprobe_cap_capable, !pre);
 	if ((cfg->max_keys && (err = bpf_map__set_max_entries(s->maps.agg, cfg->max_keys))) ||
 	    (cfg->ringbuf_bytes &&
 	     (err = bpf_map__set_max_entries(s->maps.events, cfg->ringbuf_bytes)))) {
@@ -102,6 +142,8 @@ static int try_mode(struct tracer *t, const struct tracer_cfg *cfg, enum attach_
 		return -1;
 	}
 	err = capaudit_bpf__attach(s);
+	if (!err && pre)
+		err = attach_kprobe_events(s, cfg->kprobe_events);
 	if (err) {
 		explain(why, sizeof(t->why[m]), "attach", err, m);
 		capaudit_bpf__destroy(s);

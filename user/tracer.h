@@ -25,6 +25,8 @@ struct tracer_cfg {
 	bool exact_stacks;       /* walk the stack on every check */
 	uint32_t max_keys;       /* agg map entries; 0: the BPF object's default */
 	uint32_t ringbuf_bytes;  /* event ringbuf size (power of 2 pages); 0: default */
+	/* kprobe mode: perf events opened before the privilege drop, or NULL */
+	const struct kprobe_events *kprobe_events;
 };
 
 typedef int (*tracer_event_fn)(void *ctx, const struct ca_event *e);

@@ -203,6 +203,25 @@ teardown_file() {
 	[[ "$output" == *"  as: uid 4242"* ]]
 }
 
+@test "run --caps with a capability outside capaudit's bounding set: one line naming it" {
+	local bnd c missing=""
+	bnd=$(sed -n 's/^CapBnd:[[:space:]]*//p' /proc/self/status)
+	for c in $(seq 0 40); do
+		(( (0x$bnd >> c) & 1 )) || { missing=$c; break; }
+	done
+	if [ -z "$missing" ]; then
+		# make one: drop CAP_SYS_RESOURCE from the bounding set of a shell
+		run capsh --drop=cap_sys_resource -- -c "'$CAPAUDIT' run -q --caps chown,sys_resource -- true"
+		missing=24
+	else
+		run "$CAPAUDIT" run -q --caps "chown,$(capsh --decode=$(printf '%x' $((1 << missing))) |
+			sed 's/.*=cap_//')" -- true
+	fi
+	[ "$status" -eq 1 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == "capaudit: --caps: CAP_"*" is not in capaudit's own bounding set, so the command cannot be given it" ]]
+}
+
 @test "run: bad --caps, --user and missing command are usage errors" {
 	run "$CAPAUDIT" run --caps bogus -- true
 	[ "$status" -eq 2 ]

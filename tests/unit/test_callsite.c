@@ -50,6 +50,24 @@ TEST(callsite_is_first_frame_above_the_capability_api)
 	ASSERT_EQ(callsite_index(NULL, 0), -1);
 }
 
+/* Other kernels, other hooks: the tops of stacks the kernel matrix
+ * (tools/vmtest.sh) recorded on Debian's 6.1 */
+TEST(callsite_skips_fexit_and_kretprobe_frames_of_6_1)
+{
+	/* fexit: the trampoline is reached through ftrace's own */
+	char *fexit[] = { "ftrace_trampoline+0x2079 [__builtin__ftrace]", "cap_capable+0x5",
+			  "security_capable+0x40", "capable_wrt_inode_uidgid+0x3c",
+			  "setattr_prepare+0x11f", "shmem_setattr+0x29" };
+	/* kretprobe: cap_capable has returned; its caller is on top */
+	char *kret[] = { "security_capable+0x40", "capable_wrt_inode_uidgid+0x3c",
+			 "setattr_prepare+0x1e7", "shmem_setattr+0x29" };
+
+	ASSERT_EQ(callsite_index(fexit, N(fexit)), 4);
+	ASSERT_TRUE(frame_is_plumbing(fexit[0]));
+	ASSERT_TRUE(frame_is_plumbing("ftrace_trampoline+0x10"));
+	ASSERT_EQ(callsite_index(kret, N(kret)), 2);
+}
+
 TEST(noaudit_from_stack_rule)
 {
 	ASSERT_EQ(noaudit_from_stack(chown_stack, N(chown_stack)), NOAUDIT_NO);

@@ -20,6 +20,8 @@
 #                     CAP_CHECKPOINT_RESTORE denied, CAP_SYS_ADMIN granted at alloc_pid
 #   M.nobody.jsonl    run --caps none --user 65534 -- set-pid clone3: the
 #                     denial blocks clone3 (EPERM), set-pid exits 1
+#   M.ptrace.jsonl    run --caps none --user 65534 -- busybox ps: noaudit
+#                     CAP_SYS_PTRACE probes at __ptrace_may_access
 #   M.<name>.rc       exit status of each of those; M.<name>.err its stderr
 # and kernel.txt (uname, what the kernel offers).
 set -u
@@ -31,13 +33,20 @@ BB=$BIN/busybox
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/matrix.XXXXXX")
 mkdir -p "$OUT"
 
-# Capabilities 0-39 by name: every one but CAP_CHECKPOINT_RESTORE (40).
-NOCR="chown,dac_override,dac_read_search,fowner,fsetid,kill,setgid,setuid,setpcap"
-NOCR="$NOCR,linux_immutable,net_bind_service,net_broadcast,net_admin,net_raw,ipc_lock"
-NOCR="$NOCR,ipc_owner,sys_module,sys_rawio,sys_chroot,sys_ptrace,sys_pacct,sys_admin"
-NOCR="$NOCR,sys_boot,sys_nice,sys_resource,sys_time,sys_tty_config,mknod,lease"
-NOCR="$NOCR,audit_write,audit_control,setfcap,mac_override,mac_admin,syslog,wake_alarm"
-NOCR="$NOCR,block_suspend,audit_read,perfmon,bpf"
+# Every capability this process may hand on (its bounding set: a machine
+# may lack some, this one lacks CAP_SYS_RESOURCE) but CAP_CHECKPOINT_RESTORE
+# (40), by name, in number order.
+NAMES="chown dac_override dac_read_search fowner fsetid kill setgid setuid setpcap
+linux_immutable net_bind_service net_broadcast net_admin net_raw ipc_lock ipc_owner
+sys_module sys_rawio sys_chroot sys_ptrace sys_pacct sys_admin sys_boot sys_nice
+sys_resource sys_time sys_tty_config mknod lease audit_write audit_control setfcap
+mac_override mac_admin syslog wake_alarm block_suspend audit_read perfmon bpf"
+bnd=$(sed -n 's/^CapBnd:[[:space:]]*//p' /proc/self/status)
+NOCR="" i=0
+for c in $NAMES; do
+	[ $(( (0x$bnd >> i) & 1 )) -eq 1 ] && NOCR="$NOCR${NOCR:+,}$c"
+	i=$((i + 1))
+done
 
 {
 	echo "uname=$(uname -r)"
@@ -56,7 +65,7 @@ step() {
 
 for m in $MODES; do
 	t0=$(cut -d' ' -f1 /proc/uptime)
-	touch "$TMP/f"
+	rm -f "$TMP/f" && touch "$TMP/f"   # owned by root again: the same chown each time
 	step "$m" chown "$CA" record -q --attach "$m" -o "$OUT/$m.chown.jsonl" -- "$BB" chown 65534 "$TMP/f"
 	if [ "$(cat "$OUT/$m.chown.rc")" != 0 ]; then
 		# the mode cannot attach here: its reason, once; nothing else to run
@@ -70,6 +79,10 @@ for m in $MODES; do
 	chmod 1777 "$OUT"
 	step "$m" nobody "$CA" run -q --caps none --user 65534 --attach "$m" --format json \
 		-o "$OUT/$m.nobody.jsonl" -- "$BIN/set-pid" clone3
+	# noaudit probes every kernel routes through security_capable(): ps
+	# reading other users' /proc entries (CAP_SYS_PTRACE, __ptrace_may_access)
+	step "$m" ptrace "$CA" run -q --caps none --user 65534 --attach "$m" --format json \
+		-o "$OUT/$m.ptrace.jsonl" -- "$BB" ps
 	echo "$m: $t0 -> $(cut -d' ' -f1 /proc/uptime) s"
 done
 rm -rf "$TMP"
