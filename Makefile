@@ -3,6 +3,7 @@
 #   make demo       install what is missing, build, record the demo workload, report
 #   make test       install what is missing, build, run every test
 #   make fuzz       libFuzzer on the record and baseline readers (FUZZ_TIME s each)
+#   make vmtest     the kernel matrix: Debian's 6.1 and 6.12 under qemu, and the host
 #   V=1             show the commands
 #
 # Outputs go to build/, never beside the sources. Header dependencies are
@@ -60,7 +61,7 @@ ANALYSIS_OBJS := $(patsubst %.cpp,$(BUILD)/%.o,$(ANALYSIS_SRCS:%.c=$(BUILD)/%.o)
 LOADER_OBJS   := $(LOADER_SRCS:%.c=$(BUILD)/%.o)
 UNIT_OBJS     := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
 
-.PHONY: all deps demo test fuzz fuzz-merge install bench clean
+.PHONY: all deps demo test vmtest fuzz fuzz-merge install bench clean
 all: $(BUILD)/capaudit
 
 deps:
@@ -136,6 +137,14 @@ ifneq ($(SANITIZE),0)
 endif
 	$(Q)BUILD=$(BUILD) ASAN_BUILD=$(ASAN_BUILD) SANITIZE=$(SANITIZE) tools/run-tests.sh
 
+# The kernel matrix (tools/vmtest.sh; make test runs it too): a static
+# capaudit (build-static/) in Debian's own 6.1 and 6.12 kernels under qemu,
+# every attach mode, compared with the host. Kernels are cached in
+# CAPAUDIT_VM_CACHE (default /var/cache/capaudit-vm).
+vmtest: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)BUILD=$(BUILD) tools/vmtest.sh
+
 # The fuzz targets without libFuzzer: make test replays the committed corpus.
 $(BUILD)/fuzz-replay: $(BUILD)/tests/fuzz/replay.o $(FUZZ_OBJS) $(ANALYSIS_OBJS)
 	$(call msg,LINK,$@)
@@ -201,6 +210,6 @@ install: $(BUILD)/capaudit
 	$(Q)if [ -n "$(SETCAP)" ]; then $(SETCAP) cap_bpf,cap_perfmon+ep $(DESTDIR)$(PREFIX)/bin/capaudit; fi
 
 clean:
-	$(Q)rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)
+	$(Q)rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) build-static
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

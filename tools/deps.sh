@@ -2,11 +2,13 @@
 # Install what building and testing capaudit needs, on Debian 12, if missing.
 # Runs apt-get only when a package is absent, so repeated `make` is quiet.
 # Extra packages (make fuzz: libclang-rt-14-dev) come as arguments.
+# qemu-system-x86 runs the kernel matrix (tools/vmtest.sh); the guest
+# kernels and busybox-static are downloaded there, never installed.
 set -eu
 
 PKGS="make gcc g++ clang llvm pkg-config libbpf-dev bpftool libelf-dev zlib1g-dev
 libcap-dev libcap2-bin libjansson-dev libsimdjson-dev linux-libc-dev util-linux bats jq libxml2-utils
-valgrind $*"
+valgrind qemu-system-x86 $*"
 
 missing=""
 for p in $PKGS; do

@@ -1,6 +1,7 @@
 #!/bin/bash
 # Run every test (C unit tests, the fuzz corpus replay, bats end-to-end
-# tests), first against the plain build, then against the ASan+UBSan one;
+# tests), first against the plain build, then against the ASan+UBSan one,
+# and the kernel matrix (tools/vmtest.sh) once;
 # show their TAP and end with one line: "N passed, N failed, N skipped".
 # Exit non-zero when anything failed, a runner crashed, or no test passed.
 set -u
@@ -60,6 +61,13 @@ run_build() {
 # AddressSanitizer + UndefinedBehaviorSanitizer build: a leak, an overflow
 # or undefined behaviour anywhere fails the run.
 run_build "$BUILD" "plain build"
+
+# The kernel matrix, once (it tests the kernel side, not the sanitizers):
+# Debian's 6.1 and 6.12 under qemu and the host, every attach mode. It
+# skips, with its reason, where qemu or the kernels cannot be had.
+echo "# kernel matrix (tools/vmtest.sh)"
+BUILD=$BUILD tools/vmtest.sh >"$tmp/vm" 2>&1
+count_tap vmtest $? <"$tmp/vm"
 if [ "${SANITIZE:-1}" != 0 ]; then
 	export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:exitcode=86}
 	export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
