@@ -23,7 +23,9 @@ CFLAGS    += -Wall -Wextra -Wno-unused-parameter -std=gnu11 -D_GNU_SOURCE \
              -DCAPAUDIT_VERSION='"$(VERSION)"' -I$(BUILD) -Ibpf -Iuser -MMD -MP
 CXXFLAGS  ?= -O2 -g
 CXXFLAGS  += -Wall -Wextra -Wno-unused-parameter -std=c++17 -D_GNU_SOURCE -Iuser -MMD -MP
-LDLIBS    := -lbpf -lelf -lz -lcap -ljansson -lsimdjson
+LDLIBS    := -lbpf -ldw -lelf -lz -lcap -ljansson -lsimdjson
+# what the analysis side (and so the unit tests and fuzz targets) links
+ANALYSIS_LIBS := -ldw -lelf -lcap -ljansson -lsimdjson
 # SANITIZE=1: AddressSanitizer and UndefinedBehaviorSanitizer (make test builds
 # them in build-asan/ too); FUZZ=1: clang's libFuzzer instrumentation.
 ifeq ($(SANITIZE),1)
@@ -50,10 +52,11 @@ ANALYSIS_SRCS := user/recfile.c user/report.c user/callsite.c user/capnames.c \
                  user/syscalls.c user/util.c user/output.c user/output_text.c \
                  user/output_json.c user/output_emit.c user/jsonutil.c user/ksyms.c user/cli.c \
                  user/suggest.c user/kfacts.c user/attach.c user/baseline.c user/check.c \
-                 user/output_ci.c user/recfile_read.cpp user/recload.c
+                 user/output_ci.c user/recfile_read.cpp user/recload.c user/usym.c
 # Loader and CLI.
 LOADER_SRCS   := user/main.c user/record.c user/report_cmd.c user/tracer.c user/probe.c user/procinfo.c \
-                 user/ksyms_iter.c user/privs.c user/doctor.c user/launch.c user/run_cmd.c user/check_cmd.c
+                 user/ksyms_iter.c user/privs.c user/doctor.c user/launch.c user/run_cmd.c user/check_cmd.c \
+                 user/ustacks.c
 UNIT_SRCS     := $(wildcard tests/unit/*.c)
 FUZZ_OBJS     := $(BUILD)/tests/fuzz/targets.o
 
@@ -107,14 +110,16 @@ $(BUILD)/capaudit: $(LOADER_OBJS) $(ANALYSIS_OBJS)
 	$(Q)$(CXX) $(CFLAGS) $^ $(LDLIBS) -o $@
 
 # Example workloads (the demo, and programs the end-to-end tests run).
-EXAMPLES := $(BUILD)/demo-workload $(BUILD)/set-pid $(BUILD)/bpf-ops
+EXAMPLES := $(BUILD)/demo-workload $(BUILD)/set-pid $(BUILD)/bpf-ops $(BUILD)/privops
 $(EXAMPLES): $(BUILD)/%: examples/%.c | $(BUILD)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $< -o $@
+	$(Q)$(CC) $(CFLAGS) $(EXAMPLE_CFLAGS) $< -o $@
+# privops: the user-stack tests need its debug info and frame pointers
+$(BUILD)/privops: EXAMPLE_CFLAGS := -g -fno-omit-frame-pointer
 
 $(BUILD)/unit-tests: $(UNIT_OBJS) $(ANALYSIS_OBJS)
 	$(call msg,LINK,$@)
-	$(Q)$(CXX) $(CFLAGS) $^ -lcap -ljansson -lsimdjson -o $@
+	$(Q)$(CXX) $(CFLAGS) $^ $(ANALYSIS_LIBS) -o $@
 
 $(BUILD):
 	$(Q)mkdir -p $@
@@ -148,7 +153,7 @@ vmtest: deps
 # The fuzz targets without libFuzzer: make test replays the committed corpus.
 $(BUILD)/fuzz-replay: $(BUILD)/tests/fuzz/replay.o $(FUZZ_OBJS) $(ANALYSIS_OBJS)
 	$(call msg,LINK,$@)
-	$(Q)$(CXX) $(CFLAGS) $^ -lcap -ljansson -lsimdjson -o $@
+	$(Q)$(CXX) $(CFLAGS) $^ $(ANALYSIS_LIBS) -o $@
 
 # make fuzz: libFuzzer on each reader for FUZZ_TIME seconds (clang), starting
 # from the committed corpus; new inputs land in build-fuzz/corpus/ (make
@@ -160,7 +165,7 @@ $(BUILD)/fuzz-%: tests/fuzz/entry.c $(FUZZ_OBJS) $(ANALYSIS_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) -DFUZZ_TARGET=fuzz_$* -c $< -o $@.o
 	$(Q)$(CXX) $(CFLAGS) -fsanitize=fuzzer $@.o $(FUZZ_OBJS) $(ANALYSIS_OBJS) \
-		-lcap -ljansson -lsimdjson -o $@
+		$(ANALYSIS_LIBS) -o $@
 
 fuzz: deps
 	$(Q)tools/deps.sh libclang-rt-14-dev

@@ -54,6 +54,7 @@ char LICENSE[] SEC("license") = "GPL";
 #define CA_TIME_EVERY    16   /* last_ns is refreshed every 16th hit: a clock read costs ~30 ns */
 
 #define PF_KTHREAD       0x00200000 /* include/linux/sched.h */
+#define VM_EXEC          0x00000004 /* include/linux/mm.h */
 
 /* cap_capable() opts bits, include/linux/security.h (Linux 5.1+). */
 #define CAP_OPT_NOAUDIT  (1U << 1)
@@ -66,6 +67,7 @@ const volatile bool track_results = false;  /* --syscall-results */
 /* After the first CA_VERIFY_FIRST hits, re-check when (hits & verify_mask)
  * is 0: 255 re-checks every 256th hit; 0 (--exact-stacks) every hit. */
 const volatile __u16 verify_mask = 255;
+const volatile bool cfg_user_stacks = false;  /* --user-stacks */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -80,6 +82,16 @@ struct {
 	__uint(key_size, sizeof(__u32));
 	__uint(value_size, CA_STACK_DEPTH * sizeof(__u64));
 } stacks SEC(".maps");
+
+/* --user-stacks: user frames as build id + file offset, resolved by the
+ * kernel while the process runs (the loader sets max_entries 1 otherwise) */
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, CA_USTACK_ENTRIES);
+	__uint(map_flags, BPF_F_STACK_BUILD_ID);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, CA_USTACK_DEPTH * sizeof(struct bpf_stack_build_id));
+} ustacks SEC(".maps");
 
 /* Processes followed (by tgid) when not recording the whole system. */
 struct {
@@ -255,7 +267,8 @@ static __always_inline bool key_eq(const struct ca_key *a, const struct ca_key *
 {
 	return a->tgid == b->tgid && a->exec_id == b->exec_id && a->stack_id == b->stack_id &&
 	       a->syscall == b->syscall && a->ret == b->ret && a->cap == b->cap &&
-	       a->flags == b->flags;
+	       a->flags == b->flags && a->ustack_id == b->ustack_id &&
+	       a->leaf_ino == b->leaf_ino && a->leaf_off == b->leaf_off && a->leaf_dev == b->leaf_dev;
 }
 
 /* --syscall-results: only denied checks pay for this. */
@@ -284,6 +297,51 @@ static __always_inline void remember_denied(struct task_struct *task, const stru
 	st->ndenied = n + 1;
 }
 
+/* bpf_find_vma() callback: the file and offset of a candidate return
+ * address, if it lies in a file-backed executable mapping */
+struct leaf_ctx {
+	__u64 addr;
+	__u64 ino, off;
+	__u32 dev;
+};
+
+static long leaf_vma(struct task_struct *task, struct vm_area_struct *vma, struct leaf_ctx *lc)
+{
+	struct file *f = vma->vm_file;
+
+	if (!f || !(vma->vm_flags & VM_EXEC))
+		return 0;
+	lc->ino = BPF_CORE_READ(f, f_inode, i_ino);
+	lc->dev = BPF_CORE_READ(f, f_inode, i_sb, s_dev);
+	lc->off = lc->addr - vma->vm_start + ((__u64)vma->vm_pgoff << 12);
+	return 0;
+}
+
+/*
+ * --user-stacks, where the kernel stack is walked (never on a plain hit):
+ * the frame-pointer walk as build id + offset, and the word at the user
+ * stack pointer when it points into executable file-backed code: at a
+ * syscall made by a leaf wrapper (libc's chown(), sethostname()), that is
+ * the return address into its caller, the frame the walk cannot see.
+ */
+static __always_inline void user_stack(void *ctx, struct task_struct *task, __u64 sp,
+				       struct ca_key *k)
+{
+	struct leaf_ctx lc = {};
+
+	k->ustack_id = bpf_get_stackid(ctx, &ustacks, BPF_F_USER_STACK);
+	k->leaf_dev = 0;
+	k->leaf_ino = 0;
+	k->leaf_off = 0;
+	if (!sp || bpf_probe_read_user(&lc.addr, sizeof(lc.addr), (void *)sp) || !lc.addr)
+		return;
+	if (bpf_find_vma(task, lc.addr, leaf_vma, &lc, 0) || !lc.dev)
+		return;
+	k->leaf_dev = lc.dev;
+	k->leaf_ino = lc.ino;
+	k->leaf_off = lc.off;
+}
+
 /*
  * Common path of every attach mode. flags: CA_F_* known by the hook.
  * Hot path (a hit not due for a re-check): an inlined per-CPU lookup,
@@ -296,7 +354,8 @@ static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags)
 	struct ca_cache *c;
 	struct ca_slot *s;
 	struct pt_regs *regs;
-	__u64 tag, now, ip = 0, a0 = 0, a1 = 0;
+	__u64 tag, now, ip = 0, a0 = 0, a1 = 0, sp = 0;
+	struct ca_key uk = { .ustack_id = -1 };
 	__s32 nr = -1, sid;
 	__u16 h;
 	bool hit;
@@ -311,6 +370,7 @@ static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags)
 		regs = (struct pt_regs *)bpf_task_pt_regs(task);
 		nr = (__s32)regs->orig_ax;
 		ip = regs->ip;
+		sp = regs->sp;
 		a0 = regs->di;
 		a1 = regs->si;
 	}
@@ -352,8 +412,13 @@ static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags)
 	sid = bpf_get_stackid(ctx, &stacks, 0);
 	if (sid < 0)
 		stat_add(CA_STAT_STACK_ERR, 1);
+	if (cfg_user_stacks && sp)
+		user_stack(ctx, task, sp, &uk);
 
-	if (hit && (sid == s->key.stack_id || sid < 0)) {
+	if (hit && (sid == s->key.stack_id || sid < 0) &&
+	    (!cfg_user_stacks || uk.ustack_id < 0 ||
+	     (uk.ustack_id == s->key.ustack_id && uk.leaf_off == s->key.leaf_off &&
+	      uk.leaf_ino == s->key.leaf_ino))) {
 		s->count++;   /* confirmed, or no better stack to offer */
 		s->last_ns = now;
 		goto out;
@@ -379,6 +444,10 @@ static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags)
 	s->key.ret = ret;
 	s->key.cap = (__u16)cap;
 	s->key.flags = flags;
+	s->key.ustack_id = uk.ustack_id;
+	s->key.leaf_dev = uk.leaf_dev;
+	s->key.leaf_ino = uk.leaf_ino;
+	s->key.leaf_off = uk.leaf_off;
 	s->in_agg = agg_ensure(&s->key, now);
 	s->last_ns = now;
 	s->count = 1;

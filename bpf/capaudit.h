@@ -11,6 +11,8 @@
 #define CA_PATH_LEN      256
 #define CA_STACK_DEPTH   32   /* kernel frames kept per stack */
 #define CA_STACK_ENTRIES 16384 /* distinct kernel stacks kept */
+#define CA_USTACK_DEPTH  32   /* user frames kept per stack (--user-stacks) */
+#define CA_USTACK_ENTRIES 4096 /* distinct user stacks kept (--user-stacks) */
 #define CA_CACHE_SLOTS   64   /* per-CPU call-site cache slots, power of two */
 #define CA_MAX_CAP       63   /* checks with a larger number are clamped here */
 #define CA_DENIED_PER_SYSCALL 8 /* denied keys remembered until the syscall returns */
@@ -30,6 +32,16 @@ struct ca_key {
 	__s32 ret;       /* cap_capable() verdict: 0 granted, -EPERM denied */
 	__u16 cap;
 	__u16 flags;     /* CA_F_* */
+	/* --user-stacks (else -1 and zeros): the user stack, as build id +
+	 * file offset frames in the "ustacks" map (the kernel walks frame
+	 * pointers), and the return address found at the user stack pointer,
+	 * which is the caller of a leaf syscall wrapper (libc's have no frame
+	 * pointer, so the walk skips exactly that frame): its file as device
+	 * and inode, and its offset in that file. */
+	__s32 ustack_id;
+	__u32 leaf_dev;  /* kernel dev_t (MAJOR << 20 | MINOR); 0: no leaf frame */
+	__u64 leaf_ino;
+	__u64 leaf_off;
 };
 
 struct ca_val {

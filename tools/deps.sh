@@ -7,7 +7,7 @@
 set -eu
 
 PKGS="make gcc g++ clang llvm pkg-config libbpf-dev bpftool libelf-dev zlib1g-dev
-libcap-dev libcap2-bin libjansson-dev libsimdjson-dev linux-libc-dev util-linux bats jq libxml2-utils
+libcap-dev libcap2-bin libjansson-dev libsimdjson-dev libdw-dev linux-libc-dev util-linux bats jq libxml2-utils
 valgrind qemu-system-x86 $*"
 
 missing=""

@@ -172,6 +172,27 @@ int record_add_stack(struct record *r, char **frames, size_t n)
 	return (int)r->nstacks++;
 }
 
+void rec_uframe_free(struct rec_uframe *f)
+{
+	free(f->build_id);
+	free(f->object);
+	free(f->function);
+	free(f->source);
+}
+
+int record_add_ustack(struct record *r, struct rec_uframe *frames, size_t n)
+{
+	grow_array((void **)&r->ustacks, &r->cap_ustacks, r->nustacks + 1, sizeof(*r->ustacks));
+	r->ustacks[r->nustacks].frames = frames;
+	r->ustacks[r->nustacks].n = n;
+	return (int)r->nustacks++;
+}
+
+const struct rec_ustack *check_ustack(const struct record *r, const struct rec_check *c)
+{
+	return c->ustack >= 0 && (size_t)c->ustack < r->nustacks ? &r->ustacks[c->ustack] : NULL;
+}
+
 /*
  * A check's identity: what the recorder aggregates by (the BPF map key,
  * once exec ids are aliased and stack ids replaced by record stacks).
@@ -182,6 +203,7 @@ uint64_t rec_check_key_hash(const struct rec_check *c)
 
 	h = (h ^ (h >> 33)) * 0xff51afd7ed558ccdULL;
 	h ^= (uint64_t)(uint32_t)c->stack << 32 | (uint32_t)c->syscall;
+	h ^= (uint64_t)(uint32_t)c->ustack * 0x9e3779b97f4a7c15ULL;
 	h = (h ^ (h >> 33)) * 0xc4ceb9fe1a85ec53ULL;
 	h ^= (uint64_t)(uint32_t)c->ret << 32 | (uint32_t)c->cap << 8 | c->init_ns << 4 |
 	     c->opts_known << 2 | c->opt_noaudit << 1 | c->opt_insetid;
@@ -195,6 +217,7 @@ bool rec_check_same_key(const struct rec_check *a, const struct rec_check *b)
 	const char *eb = b->stack_error ? b->stack_error : "";
 
 	return a->pid == b->pid && a->exec_id == b->exec_id && a->stack == b->stack &&
+	       a->ustack == b->ustack &&
 	       a->syscall == b->syscall && a->ret == b->ret && a->cap == b->cap &&
 	       a->init_ns == b->init_ns && a->opts_known == b->opts_known &&
 	       a->opt_noaudit == b->opt_noaudit && a->opt_insetid == b->opt_insetid &&
@@ -322,6 +345,14 @@ void record_free(struct record *r)
 	for (i = 0; i < r->nstacks; i++)
 		free_strv(r->stacks[i].frames, r->stacks[i].n);
 	free(r->stacks);
+	for (i = 0; i < r->nustacks; i++) {
+		size_t k;
+
+		for (k = 0; k < r->ustacks[i].n; k++)
+			rec_uframe_free(&r->ustacks[i].frames[k]);
+		free(r->ustacks[i].frames);
+	}
+	free(r->ustacks);
 	free(r->pidtab);
 	memset(r, 0, sizeof(*r));
 }
@@ -399,6 +430,36 @@ static json_t *stack_json(const struct rec_stack *st, size_t id)
 	return o;
 }
 
+static json_t *ustack_json(const struct rec_ustack *us, size_t id)
+{
+	json_t *o = json_object(), *fr = json_array();
+	size_t i;
+
+	json_set(o, "type", json_string("ustack"));
+	json_set(o, "id", json_integer((json_int_t)id));
+	for (i = 0; i < us->n; i++) {
+		const struct rec_uframe *f = &us->frames[i];
+		json_t *fo = json_object();
+
+		json_set_bytes(fo, "build_id", f->build_id);
+		json_set(fo, "offset", json_integer((json_int_t)f->offset));
+		json_set_bytes(fo, "object", f->object);
+		json_set_bytes(fo, "function", f->function);
+		if (f->function)
+			json_set(fo, "func_off", json_integer((json_int_t)f->func_off));
+		json_set_bytes(fo, "source", f->source);
+		if (f->line > 0)
+			json_set(fo, "line", json_integer(f->line));
+		if (f->leaf)
+			json_set(fo, "leaf", json_true());
+		if (f->address)
+			json_set(fo, "address", json_true());
+		json_array_append_new(fr, fo);
+	}
+	json_set(o, "frames", fr);
+	return o;
+}
+
 static json_t *process_json(const struct rec_process *p)
 {
 	json_t *o = json_object();
@@ -415,7 +476,7 @@ static json_t *process_json(const struct rec_process *p)
 	return o;
 }
 
-static json_t *check_json(const struct rec_check *c)
+static json_t *check_json(const struct record *r, const struct rec_check *c)
 {
 	json_t *o = json_object();
 	char name[CAP_NAME_LEN];
@@ -449,6 +510,8 @@ static json_t *check_json(const struct rec_check *c)
 		json_set(o, "syscall_failed", json_integer((json_int_t)c->sys_failed));
 	json_set(o, "stack", c->stack >= 0 ? json_integer(c->stack) : json_null());
 	json_set_bytes(o, "stack_error", c->stack_error);
+	if (check_ustack(r, c))
+		json_set(o, "ustack", json_integer(c->ustack));
 	return o;
 }
 
@@ -472,8 +535,11 @@ int recfile_write(FILE *f, const struct record *r)
 	for (i = 0; i < r->nstacks; i++)
 		if (put(f, stack_json(&r->stacks[i], i)))
 			return -1;
+	for (i = 0; i < r->nustacks; i++)
+		if (put(f, ustack_json(&r->ustacks[i], i)))
+			return -1;
 	for (i = 0; i < r->nchecks; i++)
-		if (put(f, check_json(&r->checks[i])))
+		if (put(f, check_json(r, &r->checks[i])))
 			return -1;
 	/* the last line: a reader knows the file is whole */
 	{
@@ -483,6 +549,8 @@ int recfile_write(FILE *f, const struct record *r)
 		json_set(o, "processes", json_integer((json_int_t)r->nprocs));
 		json_set(o, "stacks", json_integer((json_int_t)r->nstacks));
 		json_set(o, "checks", json_integer((json_int_t)r->nchecks));
+		if (r->nustacks)
+			json_set(o, "ustacks", json_integer((json_int_t)r->nustacks));
 		if (put(f, o))
 			return -1;
 	}

@@ -18,6 +18,7 @@
 #define REC_VERSION 1
 #define REC_MAX_CAP 63
 #define REC_MAX_LINE (1 << 20)   /* longer lines are rejected */
+#define REC_MAX_UFRAMES 128     /* user frames per ustack line */
 
 /* Counts of what the kernel side could not store. Never silent. */
 struct rec_lost {
@@ -88,6 +89,7 @@ struct rec_check {
 	int64_t first_ns, last_ns;
 	uint64_t sys_failed;    /* times the syscall then failed with EPERM/EACCES */
 	int stack;              /* index in record.stacks, -1: none */
+	int ustack;             /* index in record.ustacks (--user-stacks), -1: none */
 	uint32_t line;          /* line of the record file it was read from */
 	char *stack_error;      /* why there is no stack, or NULL */
 };
@@ -99,6 +101,30 @@ struct rec_stack {
 	int site;               /* index of the call site frame, -1 if none */
 	const char *site_func;  /* its function name (interned in the record), or "?" */
 	int noaudit;            /* enum noaudit_source from the frames */
+};
+
+/*
+ * A user-space frame (record --user-stacks), symbolized at record time
+ * while the binaries were there. What is unknown stays NULL / 0: a
+ * stripped binary keeps build id + offset, a deleted one offset only.
+ */
+struct rec_uframe {
+	char *build_id;         /* hex, NULL if unknown */
+	uint64_t offset;        /* offset in the mapped file */
+	char *object;           /* the mapped file's path, NULL if not found */
+	char *function;         /* NULL if unknown */
+	uint64_t func_off;
+	char *source;           /* source file (from DWARF), NULL if unknown */
+	int line;               /* 0 if unknown */
+	bool leaf;              /* read at the user stack pointer: the caller of
+				 * a leaf syscall wrapper */
+	bool address;           /* offset is a virtual address: the kernel could
+				 * not read the mapped file's build id */
+};
+
+struct rec_ustack {
+	struct rec_uframe *frames;   /* innermost first */
+	size_t n;
 };
 
 /* How a record was read: a lenient read leaves lines out (all zero when strict). */
@@ -118,6 +144,8 @@ struct record {
 	size_t nchecks, cap_checks;
 	struct rec_stack *stacks;
 	size_t nstacks, cap_stacks;
+	struct rec_ustack *ustacks;
+	size_t nustacks, cap_ustacks;
 	uint32_t *pidtab;       /* (pid, exec_id) -> 1 + index in procs; 0 = empty */
 	size_t pidcap;
 	char **strtab;          /* interned strings (check comms), open addressing */
@@ -133,6 +161,11 @@ struct rec_check *record_add_check(struct record *r);
 char *record_intern(struct record *r, const char *s, size_t len);
 /* A new stack from frames (ownership passes to r); returns its index. */
 int record_add_stack(struct record *r, char **frames, size_t n);
+/* Takes frames (and the strings in them); returns the new ustack's index. */
+int record_add_ustack(struct record *r, struct rec_uframe *frames, size_t n);
+void rec_uframe_free(struct rec_uframe *f);
+/* The check's user stack, or NULL. */
+const struct rec_ustack *check_ustack(const struct record *r, const struct rec_check *c);
 /* The stack of a check, or NULL. */
 const struct rec_stack *check_stack(const struct record *r, const struct rec_check *c);
 struct rec_process *record_find_process(const struct record *r, uint32_t pid, uint32_t exec_id);

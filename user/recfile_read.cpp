@@ -511,6 +511,122 @@ bool read_stack(ondemand::object obj, record *r, size_t *holes, Line &l)
 	return true;
 }
 
+/* One user frame object of a ustack line. */
+bool read_uframe(ondemand::value fv, rec_uframe *f, Line &l)
+{
+	static const char *const names[] = { "build_id", "offset", "object", "function",
+		"func_off", "source", "line", "leaf", "address", nullptr };
+	static const char *const req[] = { "offset", nullptr };
+	static const FieldSet F_set(names, req);
+	Fields F(F_set);
+	ondemand::object o;
+	std::string_view s;
+	int64_t x;
+
+	if (fv.get_object().get(o))
+		return l.fail("a user frame must be an object");
+	FOR_FIELDS(o, F, l) {
+		ondemand::value v;
+
+		if (field.value().get(v))
+			return l.fail("bad value for '%s'", F.names[fi]);
+		switch (fi) {
+		case 0:
+			if (!get_str(v, "build_id", &s, l))
+				return false;
+			if (s.empty() || s.size() > 64 ||
+			    s.find_first_not_of("0123456789abcdef") != std::string_view::npos)
+				return l.fail("field 'build_id' must be lowercase hex (at most 64 digits)");
+			f->build_id = dup(s);
+			break;
+		case 1: case 4:
+			if (!get_i64(v, F.names[fi], 0, INT64_MAX, &x, l))
+				return false;
+			*(fi == 1 ? &f->offset : &f->func_off) = (uint64_t)x;
+			break;
+		case 2: case 3: case 5: {
+			char **dst = fi == 2 ? &f->object : fi == 3 ? &f->function : &f->source;
+
+			if (!get_str(v, F.names[fi], &s, l))
+				return false;
+			*dst = dup(s);
+			break;
+		}
+		case 6:
+			if (!get_i64(v, "line", 1, INT32_MAX, &x, l))
+				return false;
+			f->line = (int)x;
+			break;
+		case 7: case 8:
+			if (!get_bool(v, F.names[fi], fi == 7 ? &f->leaf : &f->address, l))
+				return false;
+			break;
+		}
+	}
+	return require(F, req, l);
+}
+
+/* A user stack (record --user-stacks): ids in order, like stacks. */
+bool read_ustack(ondemand::object obj, record *r, size_t *holes, Line &l)
+{
+	static const char *const names[] = { "type", "id", "frames", nullptr };
+	static const char *const req[] = { "id", "frames", nullptr };
+	static const FieldSet F_set(names, req);
+	Fields F(F_set);
+	int64_t id = 0;
+	struct Frames {
+		rec_uframe *v = nullptr;
+		size_t n = 0;
+		~Frames()
+		{
+			for (size_t i = 0; i < n; i++)
+				rec_uframe_free(&v[i]);
+			free(v);
+		}
+	} fr;
+
+	FOR_FIELDS(obj, F, l) {
+		ondemand::value v;
+		ondemand::array a;
+
+		if (field.value().get(v))
+			return l.fail("bad value for '%s'", F.names[fi]);
+		if (fi == 1 && !get_i64(v, "id", 0, INT32_MAX, &id, l))
+			return false;
+		if (fi == 2) {
+			if (v.get_array().get(a))
+				return l.fail("field 'frames' must be an array");
+			for (auto e : a) {
+				ondemand::value fv;
+
+				if (e.get(fv))
+					return l.fail("bad value in 'frames'");
+				if (fr.n >= REC_MAX_UFRAMES)
+					return l.fail("more than %d user frames", REC_MAX_UFRAMES);
+				fr.v = static_cast<rec_uframe *>(xrealloc(fr.v, (fr.n + 1) * sizeof(*fr.v)));
+				fr.v[fr.n] = rec_uframe{};
+				fr.n++;
+				if (!read_uframe(fv, &fr.v[fr.n - 1], l))
+					return false;
+			}
+		}
+	}
+	if (!require(F, req, l))
+		return false;
+	if ((size_t)id < r->nustacks || (!holes && (size_t)id != r->nustacks) ||
+	    (uint64_t)id >= l.lineno)
+		return l.fail("ustack id %lld out of order (expected %zu)", (long long)id,
+			      r->nustacks);
+	while (r->nustacks < (size_t)id) {
+		record_add_ustack(r, nullptr, 0);
+		(*holes)++;
+	}
+	record_add_ustack(r, fr.v, fr.n);
+	fr.v = nullptr;
+	fr.n = 0;
+	return true;
+}
+
 /* r: where processes and stacks are looked up; sink: where the check and
  * its interned strings go (r itself, or a worker's private record). */
 bool read_check(ondemand::object obj, const record *r, record *sink, Line &l)
@@ -519,17 +635,18 @@ bool read_check(ondemand::object obj, const record *r, record *sink, Line &l)
 	 * cap_name and syscall_name are derived, read and ignored */
 	enum { TYPE, PID, EXEC_ID, TID, UID, COMM, CGROUP, CAP, CAP_NAME, RET, COUNT, SYSCALL,
 	       SYSCALL_NAME, INIT_NS, OPTS, FIRST_NS, LAST_NS, SYSCALL_FAILED, STACK, STACK_ERROR,
-	       NFIELDS };
+	       USTACK, NFIELDS };
 	static const char *const names[] = { "type", "pid", "exec_id", "tid", "uid", "comm",
 		"cgroup", "cap", "cap_name", "ret", "count", "syscall", "syscall_name", "init_ns",
-		"opts", "first_ns", "last_ns", "syscall_failed", "stack", "stack_error", nullptr };
+		"opts", "first_ns", "last_ns", "syscall_failed", "stack", "stack_error", "ustack",
+		nullptr };
 	static const char *const req[] = { "pid", "cap", "ret", "count", nullptr };
 	/* bounds of the integer fields, in field order */
 	static const int64_t lo[NFIELDS] = { 0, 1, 0, 0, 0, 0, 0, 0, 0, -4095, 1, -1, 0, 0, 0, 0,
-					     0, 0, 0, 0 };
+					     0, 0, 0, 0, 0 };
 	static const int64_t hi[NFIELDS] = { 0, INT32_MAX, UINT32_MAX, INT32_MAX, UINT32_MAX, 0,
 		INT64_MAX, REC_MAX_CAP, 0, 0, INT64_MAX, 4095, 0, 0, 0, INT64_MAX, INT64_MAX,
-		INT64_MAX, INT32_MAX, 0 };
+		INT64_MAX, INT32_MAX, 0, INT32_MAX };
 	static const FieldSet F_set(names, req);
 	int64_t x[NFIELDS] = { 0 };
 	Fields F(F_set);
@@ -538,6 +655,7 @@ bool read_check(ondemand::object obj, const record *r, record *sink, Line &l)
 
 	x[SYSCALL] = -1;   /* none */
 	c.stack = -1;
+	c.ustack = -1;
 	FOR_FIELDS(obj, F, l) {
 		ondemand::value v;
 
@@ -562,6 +680,14 @@ bool read_check(ondemand::object obj, const record *r, record *sink, Line &l)
 			c.stack = (int)x[STACK];
 			break;
 		}
+		case USTACK:
+			if (!get_i64(v, "ustack", 0, INT32_MAX, &x[USTACK], l))
+				return false;
+			if ((size_t)x[USTACK] >= r->nustacks)
+				return l.fail("ustack %lld is not defined before this line",
+					      (long long)x[USTACK]);
+			c.ustack = (int)x[USTACK];
+			break;
 		case COMM:
 			if (!get_str(v, "comm", &comm, l))
 				return false;
@@ -632,12 +758,13 @@ struct State {
 	bool have_header = false;
 	bool have_end = false;
 	size_t holes = 0;         /* empty stacks standing for lost stack lines */
-	int64_t end_counts[3] = { 0, 0, 0 };   /* processes, stacks, checks */
+	int64_t end_counts[4] = { 0, 0, 0, 0 };   /* processes, stacks, checks, ustacks */
 };
 
 bool read_end(ondemand::object obj, State &st, Line &l)
 {
-	static const char *const names[] = { "type", "processes", "stacks", "checks", nullptr };
+	static const char *const names[] = { "type", "processes", "stacks", "checks", "ustacks",
+		nullptr };
 	static const char *const req[] = { "processes", "stacks", "checks", nullptr };
 	static const FieldSet F_set(names, req);
 	Fields F(F_set);
@@ -706,6 +833,8 @@ bool process_object(ondemand::object obj, State &st, Line &l)
 		return read_process(obj, st.r, l);
 	if (type == "stack")
 		return read_stack(obj, st.r, st.rd->lenient ? &st.holes : nullptr, l);
+	if (type == "ustack")
+		return read_ustack(obj, st.r, st.rd->lenient ? &st.holes : nullptr, l);
 	if (type == "check")
 		return read_check(obj, st.r, st.r, l);
 	if (type == "end")
@@ -1062,8 +1191,10 @@ extern "C" int recfile_read_opts(FILE *f, const char *name, struct record *r, st
 	}
 	if (!rc && st.have_end && rd.lenient) {
 		/* lines the recorder wrote that are neither here nor skipped */
-		int64_t want = st.end_counts[0] + st.end_counts[1] + st.end_counts[2];
-		int64_t got = (int64_t)(r->nprocs + r->nstacks - st.holes + r->nchecks + rd.skipped);
+		int64_t want = st.end_counts[0] + st.end_counts[1] + st.end_counts[2] +
+			       st.end_counts[3];
+		int64_t got = (int64_t)(r->nprocs + r->nstacks + r->nustacks - st.holes + r->nchecks +
+					rd.skipped);
 
 		rd.missing = want > got ? (size_t)(want - got) : 0;
 	}
@@ -1085,11 +1216,18 @@ extern "C" int recfile_read_opts(FILE *f, const char *name, struct record *r, st
 	}
 	if (!rc && st.have_end && !rd.lenient &&
 	    (st.end_counts[0] != (int64_t)r->nprocs || st.end_counts[1] != (int64_t)r->nstacks ||
-	     st.end_counts[2] != (int64_t)r->nchecks)) {
-		snprintf(err, errlen, "%s:%zu: the end line counts %lld processes, %lld stacks, %lld "
-			 "checks; the file holds %zu, %zu, %zu", name, lineno,
-			 (long long)st.end_counts[0], (long long)st.end_counts[1],
-			 (long long)st.end_counts[2], r->nprocs, r->nstacks, r->nchecks);
+	     st.end_counts[2] != (int64_t)r->nchecks || st.end_counts[3] != (int64_t)r->nustacks)) {
+		if (st.end_counts[3] || r->nustacks)
+			snprintf(err, errlen, "%s:%zu: the end line counts %lld processes, %lld stacks, "
+				 "%lld checks, %lld user stacks; the file holds %zu, %zu, %zu, %zu",
+				 name, lineno, (long long)st.end_counts[0], (long long)st.end_counts[1],
+				 (long long)st.end_counts[2], (long long)st.end_counts[3], r->nprocs,
+				 r->nstacks, r->nchecks, r->nustacks);
+		else
+			snprintf(err, errlen, "%s:%zu: the end line counts %lld processes, %lld stacks, "
+				 "%lld checks; the file holds %zu, %zu, %zu", name, lineno,
+				 (long long)st.end_counts[0], (long long)st.end_counts[1],
+				 (long long)st.end_counts[2], r->nprocs, r->nstacks, r->nchecks);
 		rc = -1;
 	}
 	if (rc) {

@@ -29,6 +29,7 @@
 #include "procinfo.h"
 #include "recfile.h"
 #include "tracer.h"
+#include "ustacks.h"
 #include "util.h"
 
 #define GRACE_NS (5LL * 1000000000LL)  /* after a signal, wait this for the command */
@@ -48,6 +49,7 @@ struct session {
 	/* see alias_exec() */
 	bool launcher_known, cmd_known;
 	uint32_t launcher_exec_id, cmd_exec_id;
+	struct ustacks *us;       /* --user-stacks: which files the build ids name */
 };
 
 static volatile sig_atomic_t stop_signal;
@@ -211,6 +213,8 @@ static int on_event(void *ctx, const struct ca_event *e)
 		p = image(s, e->tgid, alias_exec(s, e->tgid, e->exec_id), comm);
 		if (!p->ppid)
 			p->ppid = e->ppid;
+		/* its libraries are mapped by now; it may be gone at the end */
+		ustacks_scan_pid(s->us, (pid_t)e->tgid);
 		break;
 	}
 	return 0;
@@ -242,6 +246,7 @@ static int collect_one(void *ctx, const struct ca_key *k, const struct ca_val *v
 	memcpy(comm, v->comm, CA_COMM_LEN);
 	comm[CA_COMM_LEN] = '\0';
 	c->stack = -1;
+	c->ustack = -1;
 	c->pid = k->tgid;
 	c->exec_id = alias_exec(s, k->tgid, k->exec_id);
 	c->tid = v->tid;
@@ -259,6 +264,7 @@ static int collect_one(void *ctx, const struct ca_key *k, const struct ca_val *v
 	c->first_ns = to_epoch(s, v->first_ns);
 	c->last_ns = to_epoch(s, v->last_ns);
 	c->sys_failed = v->sys_failed;
+	c->ustack = ustacks_resolve(s->us, &s->tr, &s->rec, k);
 	s->rec.hdr.checks += v->count;
 	if (k->stack_id < 0) {
 		snprintf(frame, sizeof(frame), "stack not captured: %s", strerror(-k->stack_id));
@@ -312,6 +318,16 @@ static void collect(struct session *s)
 	if (!cc.ks)
 		fprintf(stderr, "capaudit: warning: stacks left unsymbolized: %s\n", kerr);
 	cc.stack_index = xcalloc(CA_STACK_ENTRIES, sizeof(int));
+	if (s->us) {
+		/* what names the user stacks' files: executables, live
+		 * processes' mappings, ours (the same libc, most often) */
+		for (i = 0; i < s->rec.nprocs; i++) {
+			ustacks_add_file(s->us, s->rec.procs[i].exe);
+			if (!kill((pid_t)s->rec.procs[i].pid, 0))
+				ustacks_scan_pid(s->us, (pid_t)s->rec.procs[i].pid);
+		}
+		ustacks_scan_pid(s->us, 0);
+	}
 	tracer_foreach_check(&s->tr, collect_one, &cc);
 	free(cc.stack_index);
 	/* the child's checks before its exec are aliased to the command's
@@ -446,7 +462,7 @@ static int status_to_exit(int st)
 static const char record_usage[] =
 	"usage: capaudit record [-p PID[,PID...] | -a | -- COMMAND [ARGS...]]\n"
 	"                       [-o FILE] [-d SECONDS] [--attach MODE] [--syscall-results]\n"
-	"                       [--exact-stacks] [--max-keys N] [--ringbuf-kb N]\n"
+	"                       [--exact-stacks] [--user-stacks] [--max-keys N] [--ringbuf-kb N]\n"
 	"                       [-q] [-v]\n"
 	"  -p PID[,PID...]  follow these processes and every descendant\n"
 	"  -a               record every process on the system\n"
@@ -458,6 +474,8 @@ static const char record_usage[] =
 	"  --syscall-results  learn whether syscalls with a denied check then failed\n"
 	"                   (blocking) or went on (advisory); slows every syscall on\n"
 	"                   the system while recording\n"
+	"  --user-stacks    also capture the user stack where the kernel one is walked,\n"
+	"                   symbolized now (function, file:line where debug info exists)\n"
 	"  --exact-stacks   walk the kernel stack on every check instead of trusting\n"
 	"                   the call-site cache between re-checks (about 10x the cost)\n"
 	"  --max-keys N     distinct checks kept with their call site (default 65536);\n"
@@ -504,6 +522,7 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 		{ "attach", required_argument, NULL, 'A' },
 		{ "syscall-results", no_argument, NULL, 'R' },
 		{ "exact-stacks", no_argument, NULL, 'X' },
+		{ "user-stacks", no_argument, NULL, 'U' },
 		{ "max-keys", required_argument, NULL, 'K' },
 		{ "ringbuf-kb", required_argument, NULL, 'B' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -545,6 +564,9 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 			break;
 		case 'R':
 			o->syscall_results = true;
+			break;
+		case 'U':
+			o->user_stacks = true;
 			break;
 		case 'X':
 			o->exact_stacks = true;
@@ -919,6 +941,9 @@ int record_run(struct rec_opts *op, int all_argc, char **all_argv)
 	cfg.verbose = o.verbose;
 	cfg.syscall_results = o.syscall_results;
 	cfg.exact_stacks = o.exact_stacks;
+	cfg.user_stacks = o.user_stacks;
+	if (o.user_stacks)
+		s.us = ustacks_new();
 	cfg.max_keys = o.max_keys;
 	cfg.ringbuf_bytes = o.ringbuf_kb * 1024U;
 	cfg.kprobe_events = &kpe;
@@ -1014,6 +1039,7 @@ int record_run(struct rec_opts *op, int all_argc, char **all_argv)
 out:
 	discard_out(&outf);
 	kprobe_events_close(&kpe);
+	ustacks_free(s.us);
 	if (go_fd >= 0) {
 		close(go_fd);  /* never released: the command exits without running */
 		if (s.child > 0 && !s.child_done)

@@ -25,6 +25,7 @@ struct rec_opts {
 	bool verbose, quiet;
 	bool syscall_results;     /* --syscall-results */
 	bool exact_stacks;        /* --exact-stacks */
+	bool user_stacks;         /* --user-stacks */
 	uint32_t max_keys;        /* --max-keys: agg map entries, 0 = default */
 	uint32_t ringbuf_kb;      /* --ringbuf-kb: event buffer, 0 = default */
 	/* results */

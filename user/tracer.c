@@ -121,6 +121,7 @@ static int try_mode(struct tracer *t, const struct tracer_cfg *cfg, enum attach_
 	s->rodata->self_tgid = cfg->self_tgid;
 	s->rodata->track_results = cfg->syscall_results;
 	s->rodata->verify_mask = cfg->exact_stacks ? 0 : 255;
+	s->rodata->cfg_user_stacks = cfg->user_stacks;
 	choose_programs(s, m, cfg->syscall_results);
 	/* kprobe mode with perf events opened before the privilege drop:
 	 * attached to those below, not by the skeleton (which would open new
@@ -128,7 +129,9 @@ static int try_mode(struct tracer *t, const struct tracer_cfg *cfg, enum attach_
 	pre = m == ATTACH_KPROBE && cfg->kprobe_events && cfg->kprobe_events->entry >= 0;
 	bpf_program__set_autoattach(s->progs.kprobe_cap_capable, !pre);
 	bpf_program__set_autoattach(s->progs.kretprobe_cap_capable, !pre);
-	if ((cfg->max_keys && (err = bpf_map__set_max_entries(s->maps.agg, cfg->max_keys))) ||
+	/* the user stack map (build ids: 32 bytes a frame) only when used */
+	if ((!cfg->user_stacks && (err = bpf_map__set_max_entries(s->maps.ustacks, 1))) ||
+	    (cfg->max_keys && (err = bpf_map__set_max_entries(s->maps.agg, cfg->max_keys))) ||
 	    (cfg->ringbuf_bytes &&
 	     (err = bpf_map__set_max_entries(s->maps.events, cfg->ringbuf_bytes)))) {
 		explain(why, sizeof(t->why[m]), "map sizes", err, m);
@@ -414,6 +417,21 @@ int tracer_stack(struct tracer *t, int32_t id, uint64_t ips[CA_STACK_DEPTH])
 	if (bpf_map_lookup_elem(bpf_map__fd(t->skel->maps.stacks), &key, ips))
 		return -1;
 	for (n = 0; n < CA_STACK_DEPTH && ips[n]; n++)
+		;
+	return n;
+}
+
+int tracer_ustack(struct tracer *t, int32_t id, struct bpf_stack_build_id *out)
+{
+	__u32 key = (__u32)id;
+	int n;
+
+	if (id < 0)
+		return -1;
+	memset(out, 0, CA_USTACK_DEPTH * sizeof(*out));
+	if (bpf_map_lookup_elem(bpf_map__fd(t->skel->maps.ustacks), &key, out))
+		return -1;
+	for (n = 0; n < CA_USTACK_DEPTH && out[n].status != BPF_STACK_BUILD_ID_EMPTY; n++)
 		;
 	return n;
 }

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <linux/bpf.h>
 #include <linux/types.h>
 
 #include "capaudit.h"
@@ -23,6 +24,7 @@ struct tracer_cfg {
 	bool verbose;            /* pass libbpf's log through */
 	bool syscall_results;    /* attach sys_exit: blocking vs advisory denials */
 	bool exact_stacks;       /* walk the stack on every check */
+	bool user_stacks;        /* capture user stacks with the kernel ones */
 	uint32_t max_keys;       /* agg map entries; 0: the BPF object's default */
 	uint32_t ringbuf_bytes;  /* event ringbuf size (power of 2 pages); 0: default */
 	/* kprobe mode: perf events opened before the privilege drop, or NULL */
@@ -71,6 +73,9 @@ int tracer_foreach_check(struct tracer *t,
 			 void *ctx);
 /* The frames of a stack id; returns the number of frames, or -1. */
 int tracer_stack(struct tracer *t, int32_t id, uint64_t ips[CA_STACK_DEPTH]);
+/* --user-stacks: a user stack's frames (build id + offset, or a bare ip);
+ * the number of frames, -1 if the id is not in the map */
+int tracer_ustack(struct tracer *t, int32_t id, struct bpf_stack_build_id *out);
 /* Counts per [cap][denied] of checks that found the agg map full. */
 void tracer_overflow(struct tracer *t, uint64_t out[CA_OVERFLOW_SLOTS]);
 void tracer_close(struct tracer *t);
