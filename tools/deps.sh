@@ -2,12 +2,13 @@
 # Install what building and testing capaudit needs, on Debian 12, if missing.
 # Runs apt-get only when a package is absent, so repeated `make` is quiet.
 # Extra packages (make fuzz: libclang-rt-14-dev) come as arguments.
+# liblzma-dev and libbz2-dev: the static libdw link of the kernel matrix.
 # qemu-system-x86 runs the kernel matrix (tools/vmtest.sh); the guest
 # kernels and busybox-static are downloaded there, never installed.
 set -eu
 
 PKGS="make gcc g++ clang llvm pkg-config libbpf-dev bpftool libelf-dev zlib1g-dev
-libcap-dev libcap2-bin libjansson-dev libsimdjson-dev libdw-dev linux-libc-dev util-linux bats jq libxml2-utils
+libcap-dev libcap2-bin libjansson-dev libsimdjson-dev libdw-dev liblzma-dev libbz2-dev linux-libc-dev util-linux bats jq libxml2-utils
 valgrind qemu-system-x86 $*"
 
 missing=""

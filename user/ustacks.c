@@ -217,12 +217,19 @@ int ustacks_resolve(struct ustacks *u, struct tracer *t, struct record *rec,
 		char bid[2 * BPF_BUILD_ID_SIZE + 1];
 
 		if (b[i].status != BPF_STACK_BUILD_ID_VALID) {
-			if (!b[i].ip) {   /* the end of a broken frame-pointer chain */
+			/* the end of a broken frame-pointer chain: zero, or no
+			 * user address at all */
+			if (!b[i].ip || (int64_t)b[i].ip < 0) {
 				nf--;
 				continue;
 			}
 			f->offset = b[i].ip;   /* the kernel could not read the build id */
 			f->address = true;
+		} else if ((int64_t)b[i].offset < 0) {
+			/* a garbage frame-pointer entry below its mapping (the
+			 * kernel's offset went negative): the chain ends here */
+			nf--;
+			break;
 		} else {
 			hex(b[i].build_id, BPF_BUILD_ID_SIZE, bid);
 			f->build_id = xstrdup(bid);
