@@ -27,11 +27,17 @@
 #include <string.h>
 #include <unistd.h>
 
+#if defined(__clang__)
+#define NOIPA __attribute__((noinline))
+#else
+#define NOIPA __attribute__((noipa))   /* noinline, noclone, no IPA */
+#endif
+
 #ifndef HOST_NAME_MAX
 #define HOST_NAME_MAX 64
 #endif
 
-__attribute__((noipa)) static int do_chown(const char *file)
+NOIPA static int do_chown(const char *file)
 {
 	int rc;
 
@@ -41,7 +47,7 @@ __attribute__((noipa)) static int do_chown(const char *file)
 	return rc;
 }
 
-__attribute__((noipa)) static int do_sethostname(void)
+NOIPA static int do_sethostname(void)
 {
 	char name[HOST_NAME_MAX + 1];
 	int rc;

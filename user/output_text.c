@@ -7,6 +7,7 @@
 #include "capnames.h"
 #include "output.h"
 #include "report.h"
+#include "usite.h"
 #include "suggest.h"
 #include "doctor.h"
 #include "privs.h"
@@ -65,6 +66,26 @@ static void print_header(FILE *f, const struct record *r, const char *source)
 			r->input.truncated ? ", no end line (file cut)" : "");
 }
 
+/* "from privops.c:38 (do_chown), via chown in libc.so.6, 1x" */
+static void print_users(FILE *f, const struct site_stat *s)
+{
+	char buf[600], esc[1300];
+	size_t i;
+	int k;
+
+	for (i = 0; i < s->nusers; i++) {
+		const struct site_user *u = &s->users[i];
+
+		usite_format(&u->us->frames[u->own], buf, sizeof(buf));
+		fprintf(f, "      from %s", text_escape(buf, esc, sizeof(esc)));
+		for (k = 0; k < u->own; k++) {
+			usite_format_short(&u->us->frames[k], buf, sizeof(buf));
+			fprintf(f, "%s %s", k ? "," : ", via", text_escape(buf, esc, sizeof(esc)));
+		}
+		fprintf(f, ", %" PRIu64 "x\n", u->count);
+	}
+}
+
 static void print_row(FILE *f, const struct cap_row *cr)
 {
 	char name[CAP_NAME_LEN], esc[512];
@@ -99,6 +120,40 @@ static void print_row(FILE *f, const struct cap_row *cr)
 		if (s->denied)
 			fprintf(f, " denied %" PRIu64, s->denied);
 		fputc('\n', f);
+		print_users(f, s);
+	}
+}
+
+/* report --by user-site */
+static void print_urows(FILE *f, const struct report *rep)
+{
+	char buf[600], esc[1300], name[CAP_NAME_LEN];
+	const struct usite_row *prev = NULL;
+	size_t i;
+
+	fputs("\nBy user-space place (record --user-stacks):\n", f);
+	if (!rep->have_ustacks)
+		fputs("  this record has no user stacks (record --user-stacks)\n", f);
+	for (i = 0; i < rep->nurows; i++) {
+		const struct usite_row *u = &rep->urows[i];
+
+		if (!prev || !usite_same(prev->where, u->where) || strcmp(prev->comm, u->comm)) {
+			if (u->where)
+				usite_format(u->where, buf, sizeof(buf));
+			else
+				snprintf(buf, sizeof(buf), "(no user stack)");
+			fprintf(f, "%s", text_escape(buf, esc, sizeof(esc)));
+			fprintf(f, " in %s\n", ESC(u->comm, esc));
+		}
+		fprintf(f, "  %-24s at %-32s", cap_name(u->cap, name), ESC(u->func, esc));
+		if (u->granted)
+			fprintf(f, " granted %" PRIu64, u->granted);
+		if (u->denied)
+			fprintf(f, " denied %" PRIu64, u->denied);
+		if (u->noaudit)
+			fputs(" noaudit", f);
+		fputc('\n', f);
+		prev = u;
 	}
 }
 
@@ -133,6 +188,8 @@ static int text_report(FILE *f, const struct report *rep, const char *source)
 			fprintf(f, "  (%" PRIu64 " noaudit checks not shown; --all shows them)\n",
 				pr->hidden);
 	}
+	if (rep->by_user_site)
+		print_urows(f, rep);
 	fputs("\nRequired (granted in audited checks): ", f);
 	print_capset(f, rep->required);
 	fputs("Denied in audited checks: ", f);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "usite.h"
 #include "util.h"
 
 enum noaudit_source check_noaudit(const struct record *r, const struct rec_check *c)
@@ -58,6 +59,61 @@ static void add_sys(struct cap_row *cr, int nr, uint64_t count)
 	cr->sys[cr->nsys++] = (struct sys_stat){ nr, count };
 }
 
+static const char *check_exe(const struct record *r, const struct rec_check *c)
+{
+	const struct rec_process *p = record_find_process(r, c->pid, c->exec_id);
+
+	return p ? p->exe : NULL;
+}
+
+/* The user place of a check's user stack, grouped by its own frame. */
+static void add_user(struct site_stat *s, const struct record *r, const struct rec_check *c)
+{
+	const struct rec_ustack *us = check_ustack(r, c);
+	int own = usite_own_frame(us, check_exe(r, c));
+	size_t i;
+
+	if (own < 0)
+		return;
+	for (i = 0; i < s->nusers; i++) {
+		if (usite_same(&s->users[i].us->frames[s->users[i].own], &us->frames[own])) {
+			s->users[i].count += c->count;
+			return;
+		}
+	}
+	grow_array((void **)&s->users, &s->capusers, s->nusers + 1, sizeof(*s->users));
+	s->users[s->nusers++] = (struct site_user){ us, own, c->count };
+}
+
+/* --by user-site: one more check in its (place, program, cap, site) row */
+static void add_urow(struct report *rep, const struct record *r, const struct rec_check *c,
+		     bool noaudit)
+{
+	const struct rec_ustack *us = check_ustack(r, c);
+	int own = usite_own_frame(us, check_exe(r, c));
+	const struct rec_uframe *where = own >= 0 ? &us->frames[own] : NULL;
+	const struct rec_stack *st = check_stack(r, c);
+	const char *func = st ? st->site_func : "?";
+	struct usite_row *u;
+	size_t i;
+
+	for (i = 0; i < rep->nurows; i++) {
+		u = &rep->urows[i];
+		if (u->cap == c->cap && u->noaudit == noaudit && !strcmp(u->func, func) &&
+		    !strcmp(u->comm, c->comm ? c->comm : "") && usite_same(u->where, where))
+			goto count;
+	}
+	grow_array((void **)&rep->urows, &rep->capurows, rep->nurows + 1, sizeof(*u));
+	u = &rep->urows[rep->nurows++];
+	*u = (struct usite_row){ where, where ? us : NULL, c->comm ? c->comm : "", c->cap, noaudit,
+				 func, 0, 0 };
+count:
+	if (c->ret == 0)
+		u->granted += c->count;
+	else
+		u->denied += c->count;
+}
+
 static void add_site(struct cap_row *cr, const struct record *r, const struct rec_check *c)
 {
 	const struct rec_stack *st = check_stack(r, c);
@@ -80,6 +136,7 @@ static void add_site(struct cap_row *cr, const struct record *r, const struct re
 		s->granted += c->count;
 	else
 		s->denied += c->count;
+	add_user(s, r, c);
 }
 
 static int cmp_proc(const void *a, const void *b)
@@ -119,13 +176,42 @@ static int cmp_sys(const void *a, const void *b)
 	return x->nr - y->nr;
 }
 
+static int cmp_user(const void *a, const void *b)
+{
+	const struct site_user *x = a, *y = b;
+
+	return x->count != y->count ? (x->count > y->count ? -1 : 1) : 0;
+}
+
+/* places with a source line first, by file and line; no user stack last */
+static int cmp_urow(const void *a, const void *b)
+{
+	const struct usite_row *x = a, *y = b;
+	const struct rec_uframe *p = x->where, *q = y->where;
+	int d;
+
+	if (!p || !q)
+		return !p - !q;
+	if (!p->source != !q->source)
+		return !p->source - !q->source;
+	if (p->source && (d = strcmp(p->source, q->source)))
+		return d;
+	if (p->line != q->line)
+		return p->line - q->line;
+	if ((d = strcmp(x->comm, y->comm)))
+		return d;
+	return x->cap - y->cap;
+}
+
 int report_build(const struct record *r, const struct report_opts *o, struct report *rep)
 {
-	size_t i, j;
+	size_t i, j, k;
 
 	memset(rep, 0, sizeof(*rep));
 	rep->rec = r;
 	rep->all = o->all;
+	rep->by_user_site = o->by_user_site;
+	rep->have_ustacks = r->nustacks > 0;
 	rep->procs = xcalloc(r->nprocs + 1, sizeof(*rep->procs));
 	for (i = 0; i < r->nprocs; i++)
 		rep->procs[rep->nprocs++].proc = &r->procs[i];
@@ -159,6 +245,8 @@ int report_build(const struct record *r, const struct report_opts *o, struct rep
 			cr->other_ns = true;
 		add_sys(cr, c->syscall, c->count);
 		add_site(cr, r, c);
+		if (o->by_user_site)
+			add_urow(rep, r, c, na != NOAUDIT_NO);
 		if (na == NOAUDIT_NO) {
 			if (c->ret == 0)
 				rep->required |= 1ULL << c->cap;
@@ -175,8 +263,12 @@ int report_build(const struct record *r, const struct report_opts *o, struct rep
 			sort_array(pr->caps[j].sites, pr->caps[j].nsites, sizeof(struct site_stat),
 			      cmp_site);
 			sort_array(pr->caps[j].sys, pr->caps[j].nsys, sizeof(struct sys_stat), cmp_sys);
+			for (k = 0; k < pr->caps[j].nsites; k++)
+				sort_array(pr->caps[j].sites[k].users, pr->caps[j].sites[k].nusers,
+					   sizeof(struct site_user), cmp_user);
 		}
 	}
+	sort_array(rep->urows, rep->nurows, sizeof(*rep->urows), cmp_urow);
 	return 0;
 }
 
@@ -188,13 +280,16 @@ void report_free(struct report *rep)
 		struct proc_row *pr = &rep->procs[i];
 
 		for (j = 0; j < pr->ncaps; j++) {
-			for (k = 0; k < pr->caps[j].nsites; k++)
+			for (k = 0; k < pr->caps[j].nsites; k++) {
 				free(pr->caps[j].sites[k].func);
+				free(pr->caps[j].sites[k].users);
+			}
 			free(pr->caps[j].sites);
 			free(pr->caps[j].sys);
 		}
 		free(pr->caps);
 	}
 	free(rep->procs);
+	free(rep->urows);
 	memset(rep, 0, sizeof(*rep));
 }

@@ -14,10 +14,31 @@
 #include "callsite.h"
 #include "recfile.h"
 
+/* The user-space places that led to a call site (record --user-stacks). */
+struct site_user {
+	const struct rec_ustack *us;  /* one example user stack (borrowed) */
+	int own;                 /* its frame in the program's own code */
+	uint64_t count;
+};
+
 struct site_stat {
 	char *func;              /* call site function, or "?" without a stack */
 	uint64_t granted, denied;
 	const struct rec_stack *stack;  /* one example stack (borrowed), or NULL */
+	struct site_user *users; /* by own frame, most checks first */
+	size_t nusers, capusers;
+};
+
+/* report --by user-site: one row per (user place, program, capability,
+ * kernel call site, noaudit) */
+struct usite_row {
+	const struct rec_uframe *where;  /* own frame (borrowed); NULL: no user stack */
+	const struct rec_ustack *us;     /* its stack */
+	const char *comm;                /* program (borrowed) */
+	int cap;
+	bool noaudit;
+	const char *func;                /* kernel call site (borrowed) */
+	uint64_t granted, denied;
 };
 
 struct sys_stat {
@@ -46,6 +67,7 @@ struct proc_row {
 
 struct report_opts {
 	bool all;                /* include noaudit checks */
+	bool by_user_site;       /* also group by user-space place */
 };
 
 struct report {
@@ -57,6 +79,10 @@ struct report {
 	uint64_t denied;         /* bit per cap: denied in an audited check */
 	uint64_t hidden_checks;  /* noaudit checks left out */
 	uint64_t total_checks;   /* sum of counts in the record */
+	bool by_user_site;
+	struct usite_row *urows; /* --by user-site, sorted by place */
+	size_t nurows, capurows;
+	bool have_ustacks;       /* the record has user stacks */
 };
 
 /* Whether a check is noaudit, and how that was decided. */

@@ -17,12 +17,14 @@
 #define DEFAULT_RECORD "capaudit-record.jsonl"
 
 static const char report_usage[] =
-	"usage: capaudit report [-i FILE] [--format text|json] [--all]\n"
+	"usage: capaudit report [-i FILE] [--format text|json] [--all] [--by user-site]\n"
 	"       capaudit report --suggest [-i FILE] [--format text|json] [--program NAME]\n"
 	"       capaudit report --emit setcap|systemd|docker|kubernetes|capsh [-i FILE]\n"
 	"  -i FILE          record file (default " DEFAULT_RECORD ")\n"
 	"  --format FORMAT  text (default) or json\n"
 	"  --all            include noaudit checks (kernel probing, never required)\n"
+	"  --by user-site   also group the checks by the place in the program's own\n"
+	"                   code that led to them (a record made with --user-stacks)\n"
 	"  --suggest        least privilege: required set, CAP_SYS_ADMIN replacements,\n"
 	"                   sites that keep CAP_SYS_ADMIN, denials\n"
 	"  --emit KIND      only a ready snippet granting the required set\n"
@@ -40,6 +42,7 @@ int do_report(int argc, char **argv, int all_argc, char **all_argv)
 		{ "emit", required_argument, NULL, 'e' },
 		{ "program", required_argument, NULL, 'p' },
 		{ "lenient", no_argument, NULL, 'l' },
+		{ "by", required_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -76,6 +79,13 @@ int do_report(int argc, char **argv, int all_argc, char **all_argv)
 			break;
 		case 'l':
 			lenient = true;
+			break;
+		case 'b':
+			if (strcmp(optarg, "user-site")) {
+				p_err("unknown --by '%s' (user-site)", optarg);
+				return EXIT_USAGE;
+			}
+			ro.by_user_site = true;
 			break;
 		case 'h':
 			fputs(report_usage, stdout);

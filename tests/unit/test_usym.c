@@ -24,11 +24,18 @@
 
 /* --- what is symbolized: a caller whose call site line is known --- */
 
+/* never inlined, cloned or folded into its callers (GCC's noipa) */
+#if defined(__clang__)
+#define USYM_NOIPA __attribute__((noinline, optnone))
+#else
+#define USYM_NOIPA __attribute__((noipa))
+#endif
+
 volatile void *usym_probe_seen;
 static int usym_probe_call_line;
 int usym_probe_data[4] = { 1, 2, 3, 4 };   /* in the RW segment: vaddr != offset */
 
-static __attribute__((noipa)) void *usym_probe_ra(void)
+static USYM_NOIPA void *usym_probe_ra(void)
 {
 	return __builtin_return_address(0);
 }
@@ -36,7 +43,7 @@ static __attribute__((noipa)) void *usym_probe_ra(void)
 /* The brace shares the declarator's line: GCC gives the entry the line of
  * one or the other (the declarator's when there are parameters). */
 enum { USYM_PROBE_DECL_LINE = __LINE__ + 1 };
-static __attribute__((noipa)) void *usym_probe_caller(void) {
+static USYM_NOIPA void *usym_probe_caller(void) {
 	void *ra = usym_probe_ra(); usym_probe_call_line = __LINE__;
 
 	usym_probe_seen = ra;   /* the call is not a tail call */
