@@ -7,6 +7,7 @@
 
 #include "capnames.h"
 #include "syscalls.h"
+#include "usite.h"
 #include "util.h"
 
 static const char *const kind_names[FK_NR] = {
@@ -122,9 +123,42 @@ void observation_free(struct observation *o)
 	for (i = 0; i < o->nextra; i++) {
 		free(o->extra[i].func);
 		free(o->extra[i].syscalls);
+		free(o->extra[i].usrc);
+		free(o->extra[i].ufunc);
 	}
 	free(o->extra);
 	memset(o, 0, sizeof(*o));
+}
+
+void observation_add_user_sites(struct observation *o, const struct record *rec)
+{
+	size_t i, j;
+
+	for (i = 0; i < rec->nchecks; i++) {
+		const struct rec_check *c = &rec->checks[i];
+		const struct rec_ustack *us = check_ustack(rec, c);
+		const struct rec_process *p = record_find_process(rec, c->pid, c->exec_id);
+		const struct rec_stack *st = check_stack(rec, c);
+		const struct rec_uframe *w;
+		int own = usite_own_frame(us, p ? p->exe : NULL);
+
+		if (own < 0 || !st)
+			continue;
+		w = &us->frames[own];
+		if (!w->source || w->line <= 0)
+			continue;
+		/* the capability asked for there, or the narrow one suggested
+		 * in its place (the same kernel call site) */
+		for (j = 0; j < o->nextra; j++) {
+			struct obs_extra *x = &o->extra[j];
+
+			if (x->usrc || x->denied != (c->ret != 0) || strcmp(x->func, st->site_func))
+				continue;
+			x->usrc = xstrdup(w->source);
+			x->ufunc = w->function ? xstrdup(w->function) : NULL;
+			x->uline = w->line;
+		}
+	}
 }
 
 /* ---- comparing ----------------------------------------------------------- */
@@ -170,6 +204,9 @@ static void fill_from_extra(struct finding *f, const struct observation *o, bool
 			f->syscalls = x->syscalls ? xstrdup(x->syscalls) : NULL;
 			f->replaces_sys_admin = x->replaces;
 			f->dkind = x->kind;
+			f->usrc = x->usrc ? xstrdup(x->usrc) : NULL;
+			f->ufunc = x->ufunc ? xstrdup(x->ufunc) : NULL;
+			f->uline = x->uline;
 			return;
 		}
 	}
@@ -241,6 +278,8 @@ void check_result_free(struct check_result *r)
 	for (i = 0; i < r->n; i++) {
 		free(r->f[i].func);
 		free(r->f[i].syscalls);
+		free(r->f[i].usrc);
+		free(r->f[i].ufunc);
 	}
 	free(r->f);
 	memset(r, 0, sizeof(*r));
@@ -317,4 +356,9 @@ void check_message(const struct finding *x, const char *baseline, char *buf, siz
 	default:
 		snprintf(buf, len, "%s at %s is allowed", n, fn);
 	}
+	/* where the program asked for it (--user-stacks) */
+	if (x->usrc && strlen(buf) + 1 < len)
+		snprintf(buf + strlen(buf), len - strlen(buf), "; asked for at %s:%d%s%s%s",
+			 x->usrc, x->uline, x->ufunc ? " (" : "", x->ufunc ? x->ufunc : "",
+			 x->ufunc ? ")" : "");
 }

@@ -34,6 +34,10 @@ struct finding {
 	enum denial_kind dkind;  /* FK_NEW_DENIAL */
 	const char *note;      /* the baseline's note (borrowed), unused entries */
 	bool fails;
+	/* the place in the program's own code that led here (a record made
+	 * with --user-stacks, debug info present), or NULL / 0 */
+	char *usrc, *ufunc;
+	int uline;
 };
 
 /* What the records show, merged: capability -> call sites; denials. */
@@ -49,6 +53,8 @@ struct observation {
 		char *syscalls;
 		bool replaces;
 		enum denial_kind kind;
+		char *usrc, *ufunc;   /* user place (see struct finding) */
+		int uline;
 	} *extra;
 	size_t nextra, capextra;
 };
@@ -66,11 +72,15 @@ struct check_view {
 	const char *baseline;     /* path as given */
 	char **records;           /* paths as given */
 	size_t nrecords;
+	const char *source_root;  /* user places are shown relative to it */
 };
 
 /* Add one record's suggestion to the observation. */
 void observation_add(struct observation *o, const struct suggestion *s);
 void observation_free(struct observation *o);
+/* Then the user places of that record's checks (--user-stacks), by
+ * capability and kernel call site: the first one with a source line. */
+void observation_add_user_sites(struct observation *o, const struct record *rec);
 
 /* Compare; strict makes unused entries failures too. */
 void check_compare(const struct observation *o, struct baseline *b, bool strict,

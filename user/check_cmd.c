@@ -26,6 +26,7 @@
 static const char check_usage[] =
 	"usage: capaudit check --baseline FILE [--format text|json|junit|sarif|github]\n"
 	"                      [--strict] [--update] [--program NAME] [--lenient]\n"
+	"                      [--source-root DIR]\n"
 	"                      [RECORD...]\n"
 	"  compare what the records show (required capabilities and their call sites,\n"
 	"  denials) with what the baseline allows; several records merge into one\n"
@@ -33,6 +34,9 @@ static const char check_usage[] =
 	"  --strict   capabilities the baseline allows but nothing used fail too\n"
 	"  --update   rewrite the baseline from the records, keeping notes\n"
 	"  --lenient  read what is valid in damaged records, warn what was skipped\n"
+	"  --source-root DIR  user-space places (records made with --user-stacks) are\n"
+	"             named relative to DIR in sarif and github output (default: the\n"
+	"             current directory, a checkout's root in CI)\n"
 	"  exit: 0 nothing new, 1 something new (or unused with --strict), 2 errors\n";
 
 /* Write b to path atomically: complete or untouched. */
@@ -74,6 +78,7 @@ int do_check(int argc, char **argv, int all_argc, char **all_argv)
 		{ "update", no_argument, NULL, 'u' },
 		{ "program", required_argument, NULL, 'p' },
 		{ "lenient", no_argument, NULL, 'l' },
+		{ "source-root", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -86,7 +91,8 @@ int do_check(int argc, char **argv, int all_argc, char **all_argv)
 	struct check_result res;
 	struct check_view view;
 	bool strict = false, update = false, missing = false, have_base, lenient = false;
-	char **records, err[1024];
+	char **records, err[1024], cwd[4096];
+	const char *source_root = NULL;
 	size_t nrecords, i;
 	int c, rc;
 
@@ -99,6 +105,7 @@ int do_check(int argc, char **argv, int all_argc, char **all_argv)
 		case 'u': update = true; break;
 		case 'p': so.program = optarg; break;
 		case 'l': lenient = true; break;
+		case 'r': source_root = optarg; break;
 		case 'h':
 			fputs(check_usage, stdout);
 			return EXIT_OK;
@@ -139,6 +146,7 @@ int do_check(int argc, char **argv, int all_argc, char **all_argv)
 		}
 		suggest_build(&rec, &so, &sg);
 		observation_add(&obs, &sg);
+		observation_add_user_sites(&obs, &rec);
 		suggest_free(&sg);
 		record_free(&rec);
 	}
@@ -162,6 +170,7 @@ int do_check(int argc, char **argv, int all_argc, char **all_argv)
 	view.baseline = bpath;
 	view.records = records;
 	view.nrecords = nrecords;
+	view.source_root = source_root ? source_root : getcwd(cwd, sizeof(cwd));
 	rc = fmt->check(stdout, &view);
 	if (fflush(stdout) || rc) {
 		p_err("cannot write the verdict: output error");

@@ -12,6 +12,7 @@
 #include "check.h"
 #include "jsonutil.h"
 #include "output.h"
+#include "usite.h"
 #include "util.h"
 
 #define MSG_LEN 1024
@@ -149,15 +150,17 @@ static int sarif_check(FILE *f, const struct check_view *v)
 		json_set(res, "level", json_string(x->fails ? "error" : "note"));
 		json_set_bytes(m, "text", msg);
 		json_set(res, "message", m);
-		/* the baseline is the file a reviewer changes to accept it */
+		/* the line of the program that asked (--user-stacks), else the
+		 * baseline: the file a reviewer changes to accept it */
 		locs = json_array();
 		loc = json_object();
 		phys = json_object();
 		art = json_object();
 		region = json_object();
-		json_set_bytes(art, "uri", v->baseline);
+		json_set_bytes(art, "uri", x->usrc ? usite_relative(x->usrc, v->source_root)
+					       : v->baseline);
 		json_set(phys, "artifactLocation", art);
-		json_set(region, "startLine", json_integer(1));
+		json_set(region, "startLine", json_integer(x->usrc ? x->uline : 1));
 		json_set(phys, "region", region);
 		json_set(loc, "physicalLocation", phys);
 		logical = json_array();
@@ -167,9 +170,28 @@ static int sarif_check(FILE *f, const struct check_view *v)
 		json_set_bytes(ll, "fullyQualifiedName", fq);
 		json_set(ll, "kind", json_string(x->func ? "function" : "member"));
 		json_array_append_new(logical, ll);
+		if (x->ufunc) {
+			ll = json_object();
+			json_set_bytes(ll, "name", x->ufunc);
+			json_set(ll, "kind", json_string("function"));
+			json_array_append_new(logical, ll);
+		}
 		json_set(loc, "logicalLocations", logical);
 		json_array_append_new(locs, loc);
 		json_set(res, "locations", locs);
+		if (x->usrc) {
+			json_t *rel = json_array(), *rl = json_object(), *rp = json_object(),
+			       *ra = json_object(), *rr = json_object();
+
+			json_set(rl, "id", json_integer(1));
+			json_set_bytes(ra, "uri", v->baseline);
+			json_set(rp, "artifactLocation", ra);
+			json_set(rr, "startLine", json_integer(1));
+			json_set(rp, "region", rr);
+			json_set(rl, "physicalLocation", rp);
+			json_array_append_new(rel, rl);
+			json_set(res, "relatedLocations", rel);
+		}
 		{
 			json_t *props = json_object();
 
@@ -227,7 +249,13 @@ static int github_check(FILE *f, const struct check_view *v)
 		check_message(x, v->baseline, msg, sizeof(msg));
 		snprintf(title, sizeof(title), "capaudit %s", finding_kind_name(x->kind));
 		fprintf(f, "::%s file=", x->fails ? "error" : "notice");
-		gh(f, v->baseline, true);
+		if (x->usrc) {
+			/* on the line of the pull request that added the call */
+			gh(f, usite_relative(x->usrc, v->source_root), true);
+			fprintf(f, ",line=%d", x->uline);
+		} else {
+			gh(f, v->baseline, true);
+		}
 		fputs(",title=", f);
 		gh(f, title, true);
 		fputs("::", f);

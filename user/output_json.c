@@ -64,6 +64,41 @@ static json_t *header_json(const struct record *r, const char *source)
 	return o;
 }
 
+static json_t *uframe_json(const struct rec_uframe *f)
+{
+	json_t *o = json_object();
+
+	json_set_bytes(o, "source", f->source);
+	if (f->line > 0)
+		json_set(o, "line", json_integer(f->line));
+	json_set_bytes(o, "function", f->function);
+	if (f->function)
+		json_set(o, "func_off", json_integer((json_int_t)f->func_off));
+	json_set_bytes(o, "object", f->object);
+	json_set_bytes(o, "build_id", f->build_id);
+	json_set(o, f->address ? "address" : "offset", json_integer((json_int_t)f->offset));
+	if (f->leaf)
+		json_set(o, "leaf", json_true());
+	return o;
+}
+
+/* one user place: where (own code), via (libraries above it), the stack */
+static json_t *user_json(const struct rec_ustack *us, int own, uint64_t count)
+{
+	json_t *o = json_object(), *via = json_array(), *fr = json_array();
+	size_t i;
+
+	json_set(o, "count", json_integer((json_int_t)count));
+	json_set(o, "where", uframe_json(&us->frames[own]));
+	for (i = 0; i < (size_t)own; i++)
+		json_array_append_new(via, uframe_json(&us->frames[i]));
+	json_set(o, "via", via);
+	for (i = 0; i < us->n; i++)
+		json_array_append_new(fr, uframe_json(&us->frames[i]));
+	json_set(o, "frames", fr);
+	return o;
+}
+
 static json_t *row_json(const struct cap_row *cr)
 {
 	json_t *o = json_object(), *sys = json_array(), *sites = json_array();
@@ -100,6 +135,14 @@ static json_t *row_json(const struct cap_row *cr)
 		for (k = 0; s->stack && k < s->stack->n; k++)
 			json_array_append_new(st, json_bytes(s->stack->frames[k]));
 		json_set(so, "stack", st);
+		if (s->nusers) {
+			json_t *ua = json_array();
+
+			for (k = 0; k < s->nusers; k++)
+				json_array_append_new(ua, user_json(s->users[k].us, s->users[k].own,
+								    s->users[k].count));
+			json_set(so, "user", ua);
+		}
 		json_array_append_new(sites, so);
 	}
 	json_set(o, "callsites", sites);
@@ -136,6 +179,26 @@ static int json_report(FILE *f, const struct report *rep, const char *source)
 	json_set(root, "denied", capset_json(rep->denied));
 	json_set(root, "hidden_noaudit", json_integer((json_int_t)rep->hidden_checks));
 	json_set(root, "total_checks", json_integer((json_int_t)rep->total_checks));
+	if (rep->by_user_site) {
+		json_t *ua = json_array();
+		char name[CAP_NAME_LEN];
+		size_t i;
+
+		for (i = 0; i < rep->nurows; i++) {
+			const struct usite_row *u = &rep->urows[i];
+			json_t *o = json_object();
+
+			json_set(o, "where", u->where ? uframe_json(u->where) : json_null());
+			json_set_bytes(o, "program", u->comm);
+			json_set(o, "cap", json_string(cap_name(u->cap, name)));
+			json_set_bytes(o, "callsite", u->func);
+			json_set(o, "granted", json_integer((json_int_t)u->granted));
+			json_set(o, "denied", json_integer((json_int_t)u->denied));
+			json_set(o, "noaudit", json_boolean(u->noaudit));
+			json_array_append_new(ua, o);
+		}
+		json_set(root, "user_sites", ua);
+	}
 	rc = json_write_pretty(f, root);
 	json_decref(root);
 	return rc;

@@ -494,7 +494,7 @@ static int text_run(FILE *f, const struct run_result *r)
 /* ---- check ----------------------------------------------------------------- */
 
 /* One line per finding: a stable, diffable form (no counts). */
-static void print_finding(FILE *f, const struct finding *x)
+static void print_finding(FILE *f, const struct finding *x, const char *root)
 {
 	char n[CAP_NAME_LEN], esc[600];
 
@@ -532,6 +532,11 @@ static void print_finding(FILE *f, const struct finding *x)
 	if (!x->fails && x->kind >= FK_UNUSED_CAP)
 		fputs("  (hint)", f);
 	fputc('\n', f);
+	if (x->usrc) {
+		fprintf(f, "      asked for at %s", ESC(usite_relative(x->usrc, root), esc));
+		fprintf(f, ":%d%s%s%s\n", x->uline, x->ufunc ? " (" : "", x->ufunc ? ESC(x->ufunc, esc) : "",
+			x->ufunc ? ")" : "");
+	}
 }
 
 static int text_check(FILE *f, const struct check_view *v)
@@ -543,7 +548,7 @@ static int text_check(FILE *f, const struct check_view *v)
 	fprintf(f, "capaudit check: %zu record%s against %s\n", v->nrecords,
 		v->nrecords == 1 ? "" : "s", ESC(v->baseline, esc));
 	for (i = 0; i < r->n; i++)
-		print_finding(f, &r->f[i]);
+		print_finding(f, &r->f[i], v->source_root);
 	if (r->nfail)
 		fprintf(f, "FAIL: %zu finding%s the baseline does not allow%s", r->nfail,
 			r->nfail == 1 ? "" : "s", r->nhint ? "" : "\n");

@@ -8,14 +8,21 @@
  * later ones in the same Dwfl higher still; an ET_EXEC file gets bias 0.
  * So an ELF virtual address is always turned into a Dwfl address with the
  * bias dwfl_module_getelf reports, never assumed.
+ *
+ * libdw 0.188 (Debian 12) finds the compilation unit of an address only
+ * through .debug_aranges, which clang (and rustc, Go) do not emit: there
+ * dwfl_module_getsrc fails, so the units' own address ranges are indexed
+ * once per module and searched instead.
  */
 #include "usym.h"
 
+#include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +36,13 @@ struct usym_seg {
 	bool exec;
 };
 
+/* An address range of a compilation unit, in DWARF addresses. */
+struct usym_cu_range {
+	Dwarf_Addr lo, hi;
+	Dwarf_Addr max_hi;   /* of this range and every one before it */
+	Dwarf_Die cu;
+};
+
 /* One opened path; dwfl == NULL caches a failure. */
 struct usym_mod {
 	struct usym_mod *next;
@@ -38,6 +52,9 @@ struct usym_mod {
 	GElf_Addr bias;
 	struct usym_seg *segs;
 	size_t nsegs;
+	struct usym_cu_range *cus;   /* built on the first lookup that needs it */
+	size_t ncus;
+	bool cus_built;
 };
 
 struct usym {
@@ -108,6 +125,7 @@ static void mod_free(struct usym_mod *m)
 	if (m->dwfl)
 		dwfl_end(m->dwfl);
 	free(m->segs);
+	free(m->cus);
 	free(m->path);
 	free(m);
 }
@@ -221,20 +239,73 @@ static void copy_str(char *dst, size_t size, const char *src)
 	snprintf(dst, size, "%s", src ? src : "");
 }
 
-/* Source file and line of the Dwfl address addr, if DWARF has them. */
-static void lookup_line(Dwfl_Module *mod, GElf_Addr addr, struct usym_frame *out)
+static int cmp_range(const void *a, const void *b)
 {
-	Dwfl_Line *l = dwfl_module_getsrc(mod, addr);
-	const char *src, *dir;
-	int line = 0;
+	const struct usym_cu_range *x = a, *y = b;
 
-	if (!l)
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* Index the address ranges of every compilation unit of m's DWARF. */
+static void build_cu_ranges(struct usym_mod *m, Dwarf *dw)
+{
+	Dwarf_CU *cu = NULL;
+	Dwarf_Die cudie;
+	uint8_t type;
+	size_t cap = 0, i;
+
+	m->cus_built = true;
+	while (dwarf_get_units(dw, cu, &cu, NULL, &type, &cudie, NULL) == 0) {
+		Dwarf_Addr base, lo, hi;
+		ptrdiff_t it = 0;
+
+		if (type != DW_UT_compile && type != DW_UT_partial && type != DW_UT_skeleton)
+			continue;
+		while ((it = dwarf_ranges(&cudie, it, &base, &lo, &hi)) > 0) {
+			if (lo >= hi)
+				continue;
+			if (m->ncus == cap) {
+				size_t ncap = cap ? 2 * cap : 64;
+				struct usym_cu_range *r = realloc(m->cus, ncap * sizeof(*r));
+
+				if (!r)
+					return;
+				m->cus = r;
+				cap = ncap;
+			}
+			m->cus[m->ncus++] = (struct usym_cu_range){ .lo = lo, .hi = hi, .cu = cudie };
+		}
+	}
+	if (!m->ncus)
 		return;
-	src = dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL);
-	if (!src || !*src)
-		return;
-	dir = src[0] == '/' ? NULL : dwfl_line_comp_dir(l);
-	if (dir && *dir) {
+	qsort(m->cus, m->ncus, sizeof(*m->cus), cmp_range);
+	for (i = 0; i < m->ncus; i++)
+		m->cus[i].max_hi = i && m->cus[i - 1].max_hi > m->cus[i].hi ?
+				   m->cus[i - 1].max_hi : m->cus[i].hi;
+}
+
+/* The unit whose ranges hold the DWARF address a, or NULL. */
+static Dwarf_Die *find_cu(struct usym_mod *m, Dwarf_Addr a)
+{
+	size_t lo = 0, hi = m->ncus, i;
+
+	while (lo < hi) {   /* first range starting after a */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->cus[mid].lo <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i-- > 0 && m->cus[i].max_hi > a;)
+		if (a < m->cus[i].hi)
+			return &m->cus[i].cu;
+	return NULL;
+}
+
+static void set_file(struct usym_frame *out, const char *src, const char *dir)
+{
+	if (src[0] != '/' && dir && *dir) {
 		while (src[0] == '.' && src[1] == '/')
 			src += 2;
 		snprintf(out->file, sizeof(out->file), "%s%s%s", dir,
@@ -242,6 +313,42 @@ static void lookup_line(Dwfl_Module *mod, GElf_Addr addr, struct usym_frame *out
 	} else {
 		copy_str(out->file, sizeof(out->file), src);
 	}
+}
+
+/* Source file and line of the Dwfl address addr, if DWARF has them. */
+static void lookup_line(struct usym_mod *m, GElf_Addr addr, struct usym_frame *out)
+{
+	Dwfl_Line *l = dwfl_module_getsrc(m->mod, addr);
+	const char *src, *dir = NULL;
+	Dwarf_Line *dl;
+	Dwarf_Die *cu;
+	Dwarf_Attribute attr;
+	Dwarf_Addr dbias;
+	Dwarf *dw;
+	int line = 0;
+
+	if (l) {
+		src = dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL);
+		if (src && src[0] != '/')
+			dir = dwfl_line_comp_dir(l);
+	} else {
+		/* no .debug_aranges: search the units' own ranges */
+		dw = dwfl_module_getdwarf(m->mod, &dbias);
+		if (!dw || addr < dbias)
+			return;
+		if (!m->cus_built)
+			build_cu_ranges(m, dw);
+		cu = find_cu(m, addr - dbias);
+		dl = cu ? dwarf_getsrc_die(cu, addr - dbias) : NULL;
+		if (!dl || dwarf_lineno(dl, &line) != 0)
+			return;
+		src = dwarf_linesrc(dl, NULL, NULL);
+		if (src && src[0] != '/')
+			dir = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &attr));
+	}
+	if (!src || !*src)
+		return;
+	set_file(out, src, dir);
 	out->line = line > 0 ? line : 0;
 }
 
@@ -269,6 +376,6 @@ int usym_lookup(struct usym *u, const char *path, unsigned long long file_offset
 		return -1;
 	copy_str(out->function, sizeof(out->function), name);
 	out->func_off = off + (addr - look);
-	lookup_line(m->mod, look, out);
+	lookup_line(m, look, out);
 	return 0;
 }
