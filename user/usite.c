@@ -23,6 +23,16 @@ static bool same_file(const char *a, const char *b)
 	       a[strlen(a) - strlen(b) - 1] == '/';
 }
 
+/* "/bin/x (deleted)": the executable, deleted while it ran */
+static bool deleted_exe(const char *object, const char *exe)
+{
+	size_t n = object ? strlen(object) : 0;
+
+	return exe && n > 10 && !strcmp(object + n - 10, " (deleted)") &&
+	       strlen(exe) >= n - 10 && !strncmp(object, exe, n - 10) &&
+	       (exe[n - 10] == '\0' || !strcmp(exe + n - 10, " (deleted)"));
+}
+
 /* libc, the dynamic loader and friends: never "the program's own code" */
 static bool system_library(const char *object)
 {
@@ -39,7 +49,7 @@ int usite_own_frame(const struct rec_ustack *us, const char *exe)
 	if (!us || !us->n)
 		return -1;
 	for (i = 0; i < us->n; i++)
-		if (same_file(us->frames[i].object, exe))
+		if (same_file(us->frames[i].object, exe) || deleted_exe(us->frames[i].object, exe))
 			return (int)i;
 	for (i = 0; i < us->n; i++)
 		if (us->frames[i].source && us->frames[i].line > 0 &&
@@ -47,6 +57,11 @@ int usite_own_frame(const struct rec_ustack *us, const char *exe)
 			return (int)i;
 	for (i = 0; i < us->n; i++)
 		if (us->frames[i].object && !system_library(us->frames[i].object))
+			return (int)i;
+	/* a file that could not be found (deleted, another namespace): more
+	 * likely the program than a library it called through */
+	for (i = 1; i < us->n; i++)
+		if (!us->frames[i].object && !us->frames[i].address)
 			return (int)i;
 	return 0;
 }

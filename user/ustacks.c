@@ -134,6 +134,25 @@ void ustacks_scan_pid(struct ustacks *u, pid_t pid)
 	fclose(f);
 }
 
+/* A file seen mapped but gone since (deleted while it ran): named as the
+ * kernel names it, and not read */
+static bool gone(const struct known_file *f)
+{
+	struct stat sb;
+
+	return stat(f->path, &sb) != 0;
+}
+
+static char *object_name(const struct known_file *f)
+{
+	char buf[4200];
+
+	if (!gone(f))
+		return xstrdup(f->path);
+	snprintf(buf, sizeof(buf), "%s (deleted)", f->path);
+	return xstrdup(buf);
+}
+
 static const char *file_build_id(struct ustacks *u, struct known_file *f)
 {
 	(void)u;
@@ -236,8 +255,9 @@ int ustacks_resolve(struct ustacks *u, struct tracer *t, struct record *rec,
 			f->offset = b[i].offset;
 			kf = find_build_id(u, bid);
 			if (kf)
-				f->object = xstrdup(kf->path);
-			symbolize(u, f, nf > 1);
+				f->object = object_name(kf);
+			if (kf && !gone(kf))
+				symbolize(u, f, nf > 1);
 		}
 		/* the leaf wrapper's caller goes right above the wrapper */
 		if (i == 0 && k->leaf_dev) {
@@ -246,7 +266,9 @@ int ustacks_resolve(struct ustacks *u, struct tracer *t, struct record *rec,
 			l->leaf = true;
 			l->offset = k->leaf_off;
 			kf = find_inode(u, k->leaf_dev >> 20, k->leaf_dev & 0xfffff, k->leaf_ino);
-			if (kf) {
+			if (kf && gone(kf)) {
+				l->object = object_name(kf);
+			} else if (kf) {
 				const char *lb = file_build_id(u, kf);
 
 				l->object = xstrdup(kf->path);

@@ -31,23 +31,31 @@
 #define USYM_NOIPA __attribute__((noipa))
 #endif
 
-volatile void *usym_probe_seen;
-static int usym_probe_call_line;
+volatile void *usym_probe_seen;   /* the return address usym_probe_note saw */
+volatile int usym_probe_after;
 int usym_probe_data[4] = { 1, 2, 3, 4 };   /* in the RW segment: vaddr != offset */
 
-static USYM_NOIPA void *usym_probe_ra(void)
+static USYM_NOIPA void usym_probe_note(void)
 {
-	return __builtin_return_address(0);
+	usym_probe_seen = __builtin_return_address(0);
 }
 
-/* The brace shares the declarator's line: GCC gives the entry the line of
- * one or the other (the declarator's when there are parameters). */
-enum { USYM_PROBE_DECL_LINE = __LINE__ + 1 };
+/*
+ * The caller, with lines known exactly: the declarator shares its line
+ * with the brace (GCC gives the entry one or the other), the call is alone
+ * on the next line, and the instruction after the call belongs to the line
+ * after that (so a return address looked up as such, at address - 1, gives
+ * the call's line, and looked up as a top frame, the next line).
+ */
+enum {
+	USYM_PROBE_DECL_LINE = __LINE__ + 4,
+	USYM_PROBE_CALL_LINE = __LINE__ + 4,
+	USYM_PROBE_AFTER_LINE = __LINE__ + 4,
+};
 static USYM_NOIPA void *usym_probe_caller(void) {
-	void *ra = usym_probe_ra(); usym_probe_call_line = __LINE__;
-
-	usym_probe_seen = ra;   /* the call is not a tail call */
-	return ra;
+	usym_probe_note();
+	usym_probe_after++;   /* not a tail call */
+	return (void *)usym_probe_seen;
 }
 
 /* --- helpers --- */
@@ -203,11 +211,16 @@ TEST(usym_return_address_gives_call_site_line)
 	ASSERT_U64(f.func_off, (uintptr_t)ra - (uintptr_t)usym_probe_caller);
 	ASSERT_TRUE(f.file[0] == '/');   /* comp_dir joined */
 	ASSERT_TRUE(ends_with(f.file, "/tests/unit/test_usym.c"));
-	ASSERT_EQ(f.line, usym_probe_call_line);
+	ASSERT_EQ(f.line, USYM_PROBE_CALL_LINE);
 	/* /proc/self/exe names the same file */
 	ASSERT_EQ(usym_lookup(u, "/proc/self/exe", off, true, &f), 0);
 	ASSERT_STR(f.function, "usym_probe_caller");
-	ASSERT_EQ(f.line, usym_probe_call_line);
+	ASSERT_EQ(f.line, USYM_PROBE_CALL_LINE);
+	/* the same address as a top frame: the instruction after the call */
+	ASSERT_EQ(usym_lookup(u, path, off, false, &f), 0);
+	ASSERT_STR(f.function, "usym_probe_caller");
+	ASSERT_U64(f.func_off, (uintptr_t)ra - (uintptr_t)usym_probe_caller);
+	ASSERT_EQ(f.line, USYM_PROBE_AFTER_LINE);
 	usym_free(u);
 }
 
@@ -491,14 +504,14 @@ TEST(usym_cache_closes_least_recently_used)
 		for (int k = 0; k < i && n < (int)sizeof(spelled) - 2; k++)
 			n += snprintf(spelled + n, sizeof(spelled) - (size_t)n, "/.");
 		snprintf(spelled + n, sizeof(spelled) - (size_t)n, "%s", slash);
-		found += usym_lookup(u, spelled, off, true, &f) == 0 && f.line == usym_probe_call_line;
+		found += usym_lookup(u, spelled, off, true, &f) == 0 && f.line == USYM_PROBE_CALL_LINE;
 		if (count_fds() - fds > peak)
 			peak = count_fds() - fds;
 	}
 	ASSERT_EQ(found, USYM_MAX_OPEN + 40);
 	ASSERT_TRUE(peak <= USYM_MAX_OPEN * 2);
 	ASSERT_EQ(usym_lookup(u, path, off, true, &f), 0);
-	ASSERT_EQ(f.line, usym_probe_call_line);
+	ASSERT_EQ(f.line, USYM_PROBE_CALL_LINE);
 	usym_free(u);
 	ASSERT_EQ(count_fds(), fds);
 }
