@@ -67,7 +67,7 @@ static uint64_t total_count(const struct record *r)
 static void analyse(const struct record *r)
 {
 	const struct formatter *fmts[] = { &output_text, &output_json };
-	struct report_opts ro = { .all = true };
+	struct report_opts ro = { .all = true, .by_user_site = true };
 	struct suggest_opts so = { 0 };
 	struct report rep;
 	struct suggestion sg;
@@ -86,8 +86,17 @@ static void analyse(const struct record *r)
 	for (k = 0; emit_kinds[k]; k++)
 		emit_snippet(null_out(), emit_kinds[k], &sg);
 	observation_add(&obs, &sg);
+	observation_add_user_sites(&obs, r);
 	suggest_free(&sg);
 	check_compare(&obs, &empty, true, &res);
+	{
+		/* the CI formats with user places */
+		const struct formatter *ci[] = { &output_text, &output_sarif, &output_github };
+		struct check_view view = { &res, "fuzz", NULL, 0, "/src" };
+
+		for (i = 0; i < 3; i++)
+			ci[i]->check(null_out(), &view);
+	}
 	check_result_free(&res);
 	check_updated_baseline(&obs, NULL, &upd);
 	baseline_free(&upd);
@@ -169,7 +178,7 @@ int fuzz_baseline(const uint8_t *data, size_t size)
 		/* compared with an empty observation: every entry is unused */
 		struct observation obs = { 0 };
 		struct check_result res;
-		struct check_view view = { &res, "fuzz", NULL, 0 };
+		struct check_view view = { &res, "fuzz", NULL, 0, "/src" };
 		const struct formatter *fmts[] = { &output_text, &output_json, &output_junit,
 						   &output_sarif, &output_github };
 		size_t i;

@@ -97,6 +97,30 @@ static int self_file_offset(const void *addr, char *path, size_t len, unsigned l
 	return ret;
 }
 
+/* File offsets [lo, hi) of the executable mapping of this binary. */
+static int self_text(const char *exe, unsigned long long *lo, unsigned long long *hi)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[PATH_MAX + 256], perms[8];
+	int ret = -1;
+
+	if (!f)
+		return -1;
+	while (ret && fgets(line, sizeof(line), f)) {
+		unsigned long long start, end, pgoff;
+
+		line[strcspn(line, "\n")] = '\0';
+		if (sscanf(line, "%llx-%llx %7s %llx", &start, &end, perms, &pgoff) == 4 &&
+		    perms[2] == 'x' && ends_with(line, exe)) {
+			*lo = pgoff;
+			*hi = pgoff + (end - start);
+			ret = 0;
+		}
+	}
+	fclose(f);
+	return ret;
+}
+
 static const char *self_exe(void)
 {
 	static char path[PATH_MAX];
@@ -170,6 +194,51 @@ static void *read_whole(const char *path, size_t *len)
 		*len = (size_t)n;
 	fclose(f);
 	return buf;
+}
+
+/* Rename section from to to (same length) in the ELF64 image img, through
+ * its section header string table. 0, or -1 when there is no such section. */
+static int rename_section(unsigned char *img, size_t len, const char *from, const char *to)
+{
+	const Elf64_Ehdr *eh = (const void *)img;
+	const Elf64_Shdr *sh;
+	unsigned char *strtab;
+	size_t i, strsize;
+
+	if (len < sizeof(*eh) || memcmp(img, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+	    strlen(from) != strlen(to) || eh->e_shoff > len ||
+	    eh->e_shstrndx >= (len - eh->e_shoff) / sizeof(*sh) || eh->e_shstrndx >= eh->e_shnum)
+		return -1;
+	sh = (const void *)(img + eh->e_shoff);
+	if (sh[eh->e_shstrndx].sh_offset > len || sh[eh->e_shstrndx].sh_size > len - sh[eh->e_shstrndx].sh_offset)
+		return -1;
+	strtab = img + sh[eh->e_shstrndx].sh_offset;
+	strsize = sh[eh->e_shstrndx].sh_size;
+	for (i = 0; i < eh->e_shnum && i < (len - eh->e_shoff) / sizeof(*sh); i++) {
+		if (sh[i].sh_name < strsize && strsize - sh[i].sh_name > strlen(from) &&
+		    !strcmp((const char *)strtab + sh[i].sh_name, from)) {
+			memcpy(strtab + sh[i].sh_name, to, strlen(to));
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* Lines of /proc/self/maps naming path (usym maps each file it opens). */
+static int count_maps(const char *path)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[PATH_MAX + 256];
+	int n = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		n += ends_with(line, path);
+	}
+	fclose(f);
+	return n;
 }
 
 static int count_fds(void)
@@ -305,7 +374,7 @@ TEST(usym_build_id_matches_loaded_note)
 TEST(usym_missing_and_non_elf_files)
 {
 	static const char text[] = "capaudit\nnot an ELF file\n";
-	const char *bad[8];
+	const char *bad[9];
 	struct usym *u = usym_new();
 	struct usym_frame f;
 	char hex[41], dir[] = "/tmp/capaudit-usym.XXXXXX", fifo[64] = "";
@@ -328,6 +397,7 @@ TEST(usym_missing_and_non_elf_files)
 	bad[n++] = empty;
 	bad[n++] = "/";
 	bad[n++] = "/dev/null";
+	bad[n++] = "/dev/zero";   /* endless: never read */
 	bad[n++] = fifo;
 	bad[n++] = "";
 	for (i = 0; i < n; i++) {
@@ -429,6 +499,72 @@ TEST(usym_truncated_and_corrupt_elf)
 	free(img);
 }
 
+/* Without .debug_aranges (clang, rustc and Go emit none), libdw 0.188
+ * cannot map an address to its unit: usym then indexes the units' own
+ * ranges. A copy of this binary with the section renamed checks that. */
+TEST(usym_lines_without_debug_aranges)
+{
+	size_t len = 0;
+	unsigned char *img = read_whole(self_exe(), &len);
+	struct usym *u = usym_new();
+	struct usym_frame f;
+	char path[PATH_MAX];
+	unsigned long long off, off2, lo, hi;
+	void *ra = usym_probe_caller();
+	const char *p;
+
+	ASSERT_TRUE(img != NULL);
+	ASSERT_EQ(self_file_offset(ra, path, sizeof(path), &off), 0);
+	ASSERT_EQ(self_file_offset((const void *)usym_probe_caller, path, sizeof(path), &off2), 0);
+	if (!img || rename_section(img, len, ".debug_aranges", ".debug_xxxxxxx")) {
+		printf("# no .debug_aranges in %s: skipped\n", self_exe());
+		free(img);
+		usym_free(u);
+		return;
+	}
+	p = write_tmp(img, len);
+	ASSERT_TRUE(p != NULL);
+	if (p) {
+		ASSERT_EQ(usym_lookup(u, p, off, true, &f), 0);
+		ASSERT_STR(f.function, "usym_probe_caller");
+		ASSERT_TRUE(ends_with(f.file, "/tests/unit/test_usym.c"));
+		ASSERT_EQ(f.line, USYM_PROBE_CALL_LINE);
+		ASSERT_EQ(usym_lookup(u, p, off, false, &f), 0);
+		ASSERT_EQ(f.line, USYM_PROBE_AFTER_LINE);
+		ASSERT_EQ(usym_lookup(u, p, off2, false, &f), 0);
+		ASSERT_EQ(f.line, USYM_PROBE_DECL_LINE);
+		/* an address of no unit (this file's ELF header) */
+		ASSERT_EQ(usym_lookup(u, p, 0, false, &f), -1);
+		/* the same answers as through .debug_aranges, 32 KiB around
+		 * (this file's code and its neighbours'), at every function
+		 * start (-O2 aligns them to 16 bytes) and between */
+		if (self_text(path, &lo, &hi) == 0) {
+			lo = off - lo > 32768 ? off - 32768 : lo;
+			hi = hi - off > 32768 ? off + 32768 : hi;
+			struct usym *orig = usym_new();
+			struct usym_frame g;
+			int diff = 0, lines = 0;
+
+			for (unsigned long long o = lo; o < hi; o += 8) {
+				bool ret = o % 16 != 0;
+
+				usym_lookup(orig, path, o, ret, &g);
+				usym_lookup(u, p, o, ret, &f);
+				if (memcmp(&f, &g, sizeof(f)) && diff++ < 5)
+					printf("# at %#llx: %s %s:%d, through aranges %s %s:%d\n", o,
+					       f.function, f.file, f.line, g.function, g.file, g.line);
+				lines += g.line > 0;
+			}
+			ASSERT_EQ(diff, 0);
+			ASSERT_TRUE(lines > 100);
+			usym_free(orig);
+		}
+		unlink(p);
+	}
+	free(img);
+	usym_free(u);
+}
+
 /* libdw.so is stripped (no .symtab) and libdw's debug info is not
  * installed: an exported function still comes from .dynsym. */
 TEST(usym_stripped_library_uses_dynsym)
@@ -482,8 +618,10 @@ TEST(usym_separate_debuginfo_by_build_id)
 	usym_free(u);
 }
 
-/* More paths than the cache keeps open: the oldest are closed (no fd
- * grows without bound), and usym_free closes the rest. */
+/* More paths than the cache keeps open: the least recently used are
+ * closed (their mappings go: libdwfl maps each file whole and closes its
+ * descriptor, keeping only those of separate debug files), and usym_free
+ * closes the rest. */
 TEST(usym_cache_closes_least_recently_used)
 {
 	struct usym *u = usym_new();
@@ -491,9 +629,11 @@ TEST(usym_cache_closes_least_recently_used)
 	char path[PATH_MAX], spelled[PATH_MAX], *slash;
 	unsigned long long off;
 	void *ra = usym_probe_caller();
-	int fds = count_fds(), i, found = 0, peak = 0;
+	int fds = count_fds(), maps, i, found = 0, peak = 0, peak_fds = 0;
 
 	ASSERT_EQ(self_file_offset(ra, path, sizeof(path), &off), 0);
+	maps = count_maps(path);
+	ASSERT_TRUE(maps > 0);
 	slash = strrchr(path, '/');
 	ASSERT_TRUE(slash != NULL);
 	if (!slash)
@@ -505,13 +645,20 @@ TEST(usym_cache_closes_least_recently_used)
 			n += snprintf(spelled + n, sizeof(spelled) - (size_t)n, "/.");
 		snprintf(spelled + n, sizeof(spelled) - (size_t)n, "%s", slash);
 		found += usym_lookup(u, spelled, off, true, &f) == 0 && f.line == USYM_PROBE_CALL_LINE;
-		if (count_fds() - fds > peak)
-			peak = count_fds() - fds;
+		if (i % 8 == 0 || i >= USYM_MAX_OPEN) {
+			if (count_maps(path) - maps > peak)
+				peak = count_maps(path) - maps;
+			if (count_fds() - fds > peak_fds)
+				peak_fds = count_fds() - fds;
+		}
 	}
 	ASSERT_EQ(found, USYM_MAX_OPEN + 40);
-	ASSERT_TRUE(peak <= USYM_MAX_OPEN * 2);
+	ASSERT_TRUE(peak >= USYM_MAX_OPEN / 2);   /* the files are mapped ... */
+	ASSERT_TRUE(peak <= USYM_MAX_OPEN);       /* ... and the oldest unmapped */
+	ASSERT_TRUE(peak_fds <= USYM_MAX_OPEN);
 	ASSERT_EQ(usym_lookup(u, path, off, true, &f), 0);
 	ASSERT_EQ(f.line, USYM_PROBE_CALL_LINE);
 	usym_free(u);
+	ASSERT_EQ(count_maps(path), maps);
 	ASSERT_EQ(count_fds(), fds);
 }
