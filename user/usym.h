@@ -33,7 +33,9 @@ struct usym_frame {
 };
 
 /* A cache of opened files (one Dwfl each, keyed by path; the least recently
- * used are closed beyond USYM_MAX_OPEN). Failures are cached too. */
+ * used are closed beyond USYM_MAX_OPEN). Failures are cached too. libdwfl
+ * maps each file whole and closes its descriptor (a separate debug file
+ * keeps one open). Not thread-safe: one struct usym per thread. */
 #define USYM_MAX_OPEN 128
 struct usym;
 struct usym *usym_new(void);   /* NULL only when out of memory */
