@@ -42,6 +42,9 @@ struct ustacks *ustacks_new(void)
 {
 	struct ustacks *u = xcalloc(1, sizeof(*u));
 
+	/* symbolize from what is on this machine: a privileged recorder does
+	 * not download debug info (libdwfl would, through libdebuginfod) */
+	unsetenv("DEBUGINFOD_URLS");
 	u->sym = usym_new();
 	return u;
 }
