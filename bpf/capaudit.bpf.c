@@ -329,6 +329,15 @@ static __always_inline void user_stack(void *ctx, struct task_struct *task, __u6
 {
 	struct leaf_ctx lc = {};
 
+	/* Under the mm's mmap_lock (fork's dup_mmap, mmap's own probes) the
+	 * kernel cannot take it again to read build ids and stores bare
+	 * addresses; the same stack later resolved then collides with that
+	 * entry (-EEXIST) and loses its user stack. Such checks (noaudit
+	 * probing, mostly) get none. */
+	if (BPF_CORE_READ(task, mm, mmap_lock.count.counter) != 0) {
+		k->ustack_id = -1;
+		return;
+	}
 	k->ustack_id = bpf_get_stackid(ctx, &ustacks, BPF_F_USER_STACK);
 	k->leaf_dev = 0;
 	k->leaf_ino = 0;

@@ -48,6 +48,12 @@ int usite_own_frame(const struct rec_ustack *us, const char *exe)
 
 	if (!us || !us->n)
 		return -1;
+	/* in the executable: the first frame with a source line (a static
+	 * binary's own libc wrappers have none), else the first */
+	for (i = 0; i < us->n; i++)
+		if (same_file(us->frames[i].object, exe) && us->frames[i].source &&
+		    us->frames[i].line > 0)
+			return (int)i;
 	for (i = 0; i < us->n; i++)
 		if (same_file(us->frames[i].object, exe) || deleted_exe(us->frames[i].object, exe))
 			return (int)i;

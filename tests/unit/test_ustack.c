@@ -133,6 +133,19 @@ TEST(usite_own_frame_prefers_the_executable_then_source_outside_libc)
 	fr[1].object = "/src/build/privops (deleted)";
 	ASSERT_EQ(usite_own_frame(&us, "/src/build/privops"), 1);
 	ASSERT_EQ(usite_own_frame(NULL, "/x"), -1);
+	/* a static binary: its own libc wrapper has no source line, the
+	 * caller below it has */
+	{
+		struct rec_uframe st[2] = {
+			{ .object = "/set-pid", .function = "syscall" },
+			{ .object = "/set-pid", .function = "main", .source = "set-pid.c", .line = 9 },
+		};
+		struct rec_ustack sus = { st, 2 };
+
+		ASSERT_EQ(usite_own_frame(&sus, "/set-pid"), 1);
+		st[1].source = NULL;
+		ASSERT_EQ(usite_own_frame(&sus, "/set-pid"), 0);
+	}
 }
 
 TEST(usite_format_degrades_step_by_step)

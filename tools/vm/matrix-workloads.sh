@@ -14,8 +14,10 @@
 #   M.skip            capaudit's one-line reason when M cannot attach here
 #   M.chown.jsonl     record -- busybox chown 65534 FILE (as root):
 #                     CAP_CHOWN at setattr_prepare, exec/mmap noaudit checks
-#   M.clone3.jsonl    record --syscall-results -- set-pid clone3 (as root):
-#                     CAP_CHECKPOINT_RESTORE at alloc_pid, granted
+#   M.clone3.jsonl    record --syscall-results --user-stacks -- set-pid clone3
+#                     (as root): CAP_CHECKPOINT_RESTORE at alloc_pid, granted,
+#                     from set-pid.c's clone3 call (the same static binary
+#                     everywhere, so the same source line)
 #   M.nocr.jsonl      run --caps <all but CAP_CHECKPOINT_RESTORE> -- set-pid clone3:
 #                     CAP_CHECKPOINT_RESTORE denied, CAP_SYS_ADMIN granted at alloc_pid
 #   M.nobody.jsonl    run --caps none --user 65534 -- set-pid clone3: the
@@ -72,7 +74,8 @@ for m in $MODES; do
 		head -n 1 "$OUT/$m.chown.err" > "$OUT/$m.skip"
 		continue
 	fi
-	step "$m" clone3 "$CA" record -q --attach "$m" --syscall-results -o "$OUT/$m.clone3.jsonl" \
+	step "$m" clone3 "$CA" record -q --attach "$m" --syscall-results --user-stacks \
+		-o "$OUT/$m.clone3.jsonl" \
 		-- "$BIN/set-pid" clone3
 	step "$m" nocr "$CA" run -q --caps "$NOCR" --attach "$m" --format json \
 		-o "$OUT/$m.nocr.jsonl" -- "$BIN/set-pid" clone3

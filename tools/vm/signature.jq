@@ -27,7 +27,11 @@ else
       (select($kind == "ptrace" and .cap == "CAP_SYS_PTRACE") |
        "\($kind) \($c) \(.cap) noaudit\(if .granted > 0 then " granted" else "" end)\(if .denied > 0 then " denied" else "" end) at \([.callsites[].function] | sort | join(","))")
     else
-      "\($kind) \($c) \(.cap) granted \(.granted) denied \(.denied) at \(sites) in \(.syscalls | names)"
+      "\($kind) \($c) \(.cap) granted \(.granted) denied \(.denied) at \(sites) in \(.syscalls | names)",
+      # --user-stacks: the place in the program (the same static binary
+      # on every kernel, so the same file and line)
+      (.cap as $cap | .callsites[] as $s | $s.user[]? |
+       "\($kind) \($c) \($cap) at \($s.function) from \(.where.function // "?") \((.where.source // "?") | split("/") | last):\(.where.line // 0)")
     end]
    + ["\($kind) required \(.required | join(","))"])
   | sort | .[]
