@@ -23,7 +23,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/klog.h>
+#include <sys/prctl.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -74,6 +76,7 @@ static int forks(long n, long k, long jobs)
 
 	for (j = 0; j < jobs; j++) {
 		if (fork() == 0) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL);   /* as in load() */
 			for (i = j; i < n; i += jobs) {
 				pid_t c = fork();
 
@@ -180,6 +183,11 @@ static int load(long seconds, long jobs)
 		if (fork() == 0) {
 			long i;
 
+			/* a load that outlives its parent (signalled by a
+			 * test) would go on making checks in later tests */
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			if (getppid() == 1)
+				_exit(1);
 			for (i = 0; now() < end; i++) {
 				long k = 1 + i % 50;
 				pid_t c = fork();
