@@ -164,10 +164,14 @@ int record_add_stack(struct record *r, char **frames, size_t n)
 	if (st->site >= 0) {
 		char fn[128];
 
+		const char *off = strstr(frames[st->site], "+0x");
+
 		frame_function(frames[st->site], fn, sizeof(fn));
 		st->site_func = record_intern(r, fn, strlen(fn));
+		st->site_off = off ? strtoul(off + 3, NULL, 16) : 0;
 	} else {
 		st->site_func = record_intern(r, "?", 1);
+		st->site_off = 0;
 	}
 	return (int)r->nstacks++;
 }

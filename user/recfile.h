@@ -100,6 +100,7 @@ struct rec_stack {
 	size_t n;
 	int site;               /* index of the call site frame, -1 if none */
 	const char *site_func;  /* its function name (interned in the record), or "?" */
+	unsigned long site_off; /* the call site frame's offset ("+0x1c1"), 0 if none */
 	int noaudit;            /* enum noaudit_source from the frames */
 };
 

@@ -962,6 +962,7 @@ struct Half {
 	const record *r;
 	record local;
 	bool ok;
+	size_t lines;             /* lines taken */
 };
 
 void parse_half(ondemand::parser *parser, Half *h)
@@ -998,6 +999,7 @@ void parse_half(ondemand::parser *parser, Half *h)
 		done = (size_t)(nl - h->p) + 1;
 	}
 	h->ok = done == h->len;
+	h->lines = line - h->first_line;
 }
 
 /* Returns true when [p, p + len) (all complete lines, the first of them
@@ -1006,21 +1008,21 @@ bool read_checks_parallel(ondemand::parser &p0, ondemand::parser &p1, const char
 			  size_t cap, size_t first_line, record *r)
 {
 	const char *mid = static_cast<const char *>(memchr(p + len / 2, '\n', len - len / 2));
-	size_t lines_a = 0;
 	Half a, b;
 
 	if (!mid || mid + 1 >= p + len)
 		return false;
-	for (const char *q = p; (q = static_cast<const char *>(memchr(q, '\n', (size_t)(mid + 1 - q))));
-	     q++)
-		lines_a++;
-	a = { p, (size_t)(mid + 1 - p), cap, first_line, r, {}, false };
-	b = { mid + 1, (size_t)(p + len - (mid + 1)), cap - (size_t)(mid + 1 - p),
-	      first_line + lines_a, r, {}, false };
+	/* b numbers its lines from 0; once a has counted its own (every line
+	 * of a taken half is one object), b's checks move up by that */
+	a = { p, (size_t)(mid + 1 - p), cap, first_line, r, {}, false, 0 };
+	b = { mid + 1, (size_t)(p + len - (mid + 1)), cap - (size_t)(mid + 1 - p), 0, r, {}, false,
+	      0 };
 	std::thread t(parse_half, &p1, &b);
 	parse_half(&p0, &a);
 	t.join();
 	if (a.ok && b.ok) {
+		for (size_t i = 0; i < b.local.nchecks; i++)
+			b.local.checks[i].line += (uint32_t)(first_line + a.lines);
 		record_take_checks(r, &a.local);
 		record_take_checks(r, &b.local);
 	}

@@ -32,13 +32,6 @@ const char *cap_alias(int cap)
 	return cap == 40 ? "CAP_RESTORE" : NULL;
 }
 
-static unsigned long frame_offset(const char *frame)
-{
-	const char *p = strstr(frame, "+0x");
-
-	return p ? strtoul(p + 3, NULL, 16) : 0;
-}
-
 /* Interned in the record: equal names are equal pointers. */
 static const char no_site[] = "?";
 
@@ -420,7 +413,7 @@ int suggest_build(const struct record *rec, const struct suggest_opts *o, struct
 		r->st = check_stack(rec, c);
 		r->proc = p;
 		r->site = r->st ? r->st->site : -1;
-		r->site_off = r->site >= 0 ? frame_offset(r->st->frames[r->site]) : 0;
+		r->site_off = r->site >= 0 ? r->st->site_off : 0;   /* parsed once per stack */
 	}
 	sort_array(rows, n, sizeof(*rows), cmp_row);
 	for (lo = 0; lo < n;) {
