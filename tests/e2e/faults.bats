@@ -67,6 +67,18 @@ wait_attached() {
 		"$CAPAUDIT" report --suggest -i "$T/rec.jsonl"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"CAP_SYSLOG"* ]]
+	# user stacks: libdwfl symbolization in the loader, --by user-site in report
+	run valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+		--suppressions="$ROOT/tests/valgrind.supp" "$CAPAUDIT" record -q --user-stacks \
+		-o "$T/u.jsonl" -- "$CHURN" forks 3 2
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(syslog "$T/u.jsonl")" = "6 0" ]
+	grep -q '"type":"ustack"' "$T/u.jsonl"
+	run valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+		"$CAPAUDIT" report --all --by user-site -i "$T/u.jsonl"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"By user-space place"* ]]
 }
 
 @test "the command exits at once: the record is complete, its status kept" {
