@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <jansson.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -236,38 +237,106 @@ struct dedup_slot {
 	uint32_t tag;
 };
 
+/*
+ * Finding the duplicates is most of the cost on a big record (random
+ * probes into a table larger than the caches), so it runs on two threads,
+ * each owning the keys whose hash has its top bit: each marks, for every
+ * later copy of a key, the index of the first. Merging and compacting then
+ * go in file order on one thread, exactly as a single pass would.
+ */
+struct dedup_part {
+	const struct record *r;
+	const uint64_t *hash;
+	uint32_t *first1;        /* [i]: 1 + index of the first copy, 0 if i is one */
+	unsigned int part;       /* keys with hash >> 63 == part */
+};
+
+static void *dedup_find(void *arg)
+{
+	struct dedup_part *d = arg;
+	size_t cap = 16, i, n = d->r->nchecks;
+	struct dedup_slot *tab;
+
+	while (cap < n)   /* about half the keys each: load <= 0.5 */
+		cap *= 2;
+	tab = xcalloc(cap, sizeof(*tab));
+	for (i = 0; i < n; i++) {
+		uint64_t h = d->hash[i];
+		uint32_t tag = (uint32_t)(h >> 32);
+		size_t k;
+
+		if (h >> 63 != d->part)
+			continue;
+		for (k = h & (cap - 1); tab[k].idx1; k = (k + 1) & (cap - 1))
+			if (tab[k].tag == tag &&
+			    rec_check_same_key(&d->r->checks[tab[k].idx1 - 1], &d->r->checks[i]))
+				break;
+		if (tab[k].idx1) {
+			d->first1[i] = tab[k].idx1;
+		} else {
+			tab[k].idx1 = (uint32_t)i + 1;
+			tab[k].tag = tag;
+		}
+	}
+	free(tab);
+	return NULL;
+}
+
+struct hash_range {
+	const struct record *r;
+	uint64_t *hash;
+	size_t lo, hi;
+};
+
+static void *hash_checks(void *arg)
+{
+	struct hash_range *h = arg;
+	size_t i;
+
+	for (i = h->lo; i < h->hi; i++)
+		h->hash[i] = rec_check_key_hash(&h->r->checks[i]);
+	return NULL;
+}
+
 int record_dedup_checks(struct record *r, enum dedup how, size_t *removed,
 			size_t *dup, size_t *orig)
 {
-	size_t cap = 16, i, out = 0;
-	struct dedup_slot *tab;
+	size_t n = r->nchecks, i, out = 0;
+	uint64_t *hash = xcalloc(n + 1, sizeof(*hash));
+	uint32_t *first1 = xcalloc(n + 1, sizeof(*first1));
+	struct hash_range hr[2] = { { r, hash, 0, n / 2 }, { r, hash, n / 2, n } };
+	struct dedup_part dp[2] = { { r, hash, first1, 0 }, { r, hash, first1, 1 } };
+	pthread_t t;
+	bool threaded = n >= 65536;   /* small records: not worth a thread */
 
 	*removed = 0;
-	while (cap < r->nchecks * 2)
-		cap *= 2;
-	tab = xcalloc(cap, sizeof(*tab));
-	for (i = 0; i < r->nchecks; i++) {
+	if (threaded && !pthread_create(&t, NULL, hash_checks, &hr[1])) {
+		hash_checks(&hr[0]);
+		pthread_join(t, NULL);
+	} else {
+		hr[0].hi = n;
+		hash_checks(&hr[0]);
+	}
+	if (threaded && !pthread_create(&t, NULL, dedup_find, &dp[1])) {
+		dedup_find(&dp[0]);
+		pthread_join(t, NULL);
+	} else {
+		/* one thread: both halves of the key space in turn */
+		dedup_find(&dp[0]);
+		dedup_find(&dp[1]);
+	}
+	/* merge in file order: the first copy takes the later ones' counts */
+	for (i = 0; i < n; i++) {
 		struct rec_check *c = &r->checks[i], *o;
-		uint64_t h = rec_check_key_hash(c);
-		uint32_t tag = (uint32_t)(h >> 32);
-		size_t k = h & (cap - 1);
 
-		for (; tab[k].idx1; k = (k + 1) & (cap - 1))
-			if (tab[k].tag == tag && rec_check_same_key(&r->checks[tab[k].idx1 - 1], c))
-				break;
-		if (!tab[k].idx1) {
-			r->checks[out] = *c;
-			tab[k].idx1 = (uint32_t)out + 1;
-			tab[k].tag = tag;
-			out++;
+		if (!first1[i])
 			continue;
-		}
-		o = &r->checks[tab[k].idx1 - 1];
+		o = &r->checks[first1[i] - 1];
 		if (how == DEDUP_FAIL) {
-			/* nothing moved yet: out == i until the first duplicate */
 			*dup = i;
-			*orig = tab[k].idx1 - 1;
-			free(tab);
+			*orig = first1[i] - 1;
+			free(hash);
+			free(first1);
 			return -1;
 		}
 		if (how == DEDUP_MERGE) {
@@ -288,8 +357,12 @@ int record_dedup_checks(struct record *r, enum dedup how, size_t *removed,
 		free(c->stack_error);
 		(*removed)++;
 	}
+	for (i = 0; i < n; i++)
+		if (!first1[i])
+			r->checks[out++] = r->checks[i];
 	r->nchecks = out;
-	free(tab);
+	free(hash);
+	free(first1);
 	return 0;
 }
 
