@@ -25,6 +25,10 @@ struct row {
 	int site;                /* index of the call site frame, -1 if none */
 	unsigned long site_off;  /* offset within the call site function */
 	struct row *partner;     /* the other half of a fallback pair */
+	/* the sort key, copied here: the sort then never follows c into the
+	 * checks (a cache miss each on a big record) */
+	uint64_t image;          /* pid << 32 | exec_id */
+	int syscall;
 };
 
 const char *cap_alias(int cap)
@@ -112,12 +116,10 @@ static int cmp_row(const void *x, const void *y)
 {
 	const struct row *a = x, *b = y;
 
-	if (a->c->pid != b->c->pid)
-		return a->c->pid < b->c->pid ? -1 : 1;
-	if (a->c->exec_id != b->c->exec_id)
-		return a->c->exec_id < b->c->exec_id ? -1 : 1;
-	if (a->c->syscall != b->c->syscall)
-		return a->c->syscall < b->c->syscall ? -1 : 1;
+	if (a->image != b->image)
+		return a->image < b->image ? -1 : 1;
+	if (a->syscall != b->syscall)
+		return a->syscall < b->syscall ? -1 : 1;
 	if (a->site_off != b->site_off)
 		return a->site_off < b->site_off ? -1 : 1;
 	return 0;
@@ -414,6 +416,8 @@ int suggest_build(const struct record *rec, const struct suggest_opts *o, struct
 		r->proc = p;
 		r->site = r->st ? r->st->site : -1;
 		r->site_off = r->site >= 0 ? r->st->site_off : 0;   /* parsed once per stack */
+		r->image = (uint64_t)c->pid << 32 | c->exec_id;
+		r->syscall = c->syscall;
 	}
 	sort_array(rows, n, sizeof(*rows), cmp_row);
 	for (lo = 0; lo < n;) {
