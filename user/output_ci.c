@@ -58,6 +58,13 @@ static int junit_check(FILE *f, const struct check_view *v)
 			cap_name(x->cap, name));
 		xml(f, x->func ? x->func : "(capability)");
 		fputs("\"", f);
+		if (x->usrc) {
+			/* the line that asked (--user-stacks): GitLab, Jenkins and
+			 * others read file and line on a test case */
+			fputs(" file=\"", f);
+			xml(f, usite_relative(x->usrc, v->source_root));
+			fprintf(f, "\" line=\"%d\"", x->uline);
+		}
 		check_message(x, v->baseline, msg, sizeof(msg));
 		if (x->fails) {
 			fprintf(f, ">\n      <failure type=\"%s\" message=\"", finding_kind_name(x->kind));

@@ -69,7 +69,7 @@ record_privops() {
 	[[ "$output" == *"unknown --by 'kernel-site' (user-site)"* ]]
 }
 
-@test "check: SARIF physicalLocation and GitHub annotations on those lines" {
+@test "check: SARIF physicalLocation, GitHub annotations and JUnit file/line on those lines" {
 	record_privops "$PRIVOPS"
 	local c s
 	c=$(line_of chown) s=$(line_of sethostname)
@@ -88,6 +88,14 @@ record_privops() {
 	[ "$status" -eq 1 ]
 	[[ "${lines[0]}" == "::error file=examples/privops.c,line=$c,title=capaudit new-capability::New capability CAP_CHOWN at kernel call site setattr_prepare (chown): not allowed by $T/base.json; asked for at $SRC:$c (do_chown)" ]]
 	[[ "${lines[1]}" == "::error file=examples/privops.c,line=$s,title=capaudit new-capability::"* ]]
+	# JUnit: file and line on the test case, still well-formed
+	run "$CAPAUDIT" check --baseline "$T/base.json" --format junit --source-root "$ROOT" "$T/rec.jsonl"
+	[ "$status" -eq 1 ]
+	echo "$output" >"$T/out.xml"
+	xmllint --noout "$T/out.xml"
+	[ "$(xmllint --xpath 'string(//testcase[@classname="capaudit.CAP_CHOWN"]/@file)' "$T/out.xml")" = \
+	  examples/privops.c ]
+	[ "$(xmllint --xpath 'string(//testcase[@classname="capaudit.CAP_CHOWN"]/@line)' "$T/out.xml")" = "$c" ]
 }
 
 @test "a stripped binary degrades to build id + offset, no error" {
