@@ -213,8 +213,10 @@ static int on_event(void *ctx, const struct ca_event *e)
 		p = image(s, e->tgid, alias_exec(s, e->tgid, e->exec_id), comm);
 		if (!p->ppid)
 			p->ppid = e->ppid;
-		/* its libraries are mapped by now; it may be gone at the end */
-		ustacks_scan_pid(s->us, (pid_t)e->tgid);
+		/* its libraries are mapped by now; it may be gone at the end
+		 * (once per program name: under -a thousands of short-lived
+		 * copies of one program map the same files) */
+		ustacks_scan_new(s->us, (pid_t)e->tgid, comm);
 		break;
 	}
 	return 0;

@@ -36,6 +36,8 @@ struct ustacks {
 	struct done *done;
 	size_t ndone, capdone;
 	struct usym *sym;
+	char **comms;           /* program names already scanned */
+	size_t ncomms, capcomms;
 };
 
 struct ustacks *ustacks_new(void)
@@ -59,6 +61,9 @@ void ustacks_free(struct ustacks *u)
 		free(u->files[i].path);
 	free(u->files);
 	free(u->done);
+	for (i = 0; i < u->ncomms; i++)
+		free(u->comms[i]);
+	free(u->comms);
 	usym_free(u->sym);
 	free(u);
 }
@@ -154,6 +159,20 @@ static char *object_name(const struct known_file *f)
 		return xstrdup(f->path);
 	snprintf(buf, sizeof(buf), "%s (deleted)", f->path);
 	return xstrdup(buf);
+}
+
+void ustacks_scan_new(struct ustacks *u, pid_t pid, const char *comm)
+{
+	size_t i;
+
+	if (!u)
+		return;
+	for (i = 0; i < u->ncomms; i++)
+		if (!strcmp(u->comms[i], comm))
+			return;
+	grow_array((void **)&u->comms, &u->capcomms, u->ncomms + 1, sizeof(*u->comms));
+	u->comms[u->ncomms++] = xstrdup(comm);
+	ustacks_scan_pid(u, pid);
 }
 
 static const char *file_build_id(struct ustacks *u, struct known_file *f)

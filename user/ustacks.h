@@ -29,6 +29,8 @@ void ustacks_free(struct ustacks *u);
 
 /* Learn the executable file mappings of a live process (best effort). */
 void ustacks_scan_pid(struct ustacks *u, pid_t pid);
+/* The same, once per program name (comm) seen. */
+void ustacks_scan_new(struct ustacks *u, pid_t pid, const char *comm);
 /* Learn one file by path (a process's executable). */
 void ustacks_add_file(struct ustacks *u, const char *path);
 
