@@ -263,12 +263,18 @@ static __always_inline void flush_slot(struct ca_slot *s)
 	s->count = 0;
 }
 
+/* The --user-stacks part of a key. */
+static __always_inline bool user_eq(const struct ca_key *a, const struct ca_key *b)
+{
+	return a->ustack_id == b->ustack_id && a->leaf_ino == b->leaf_ino &&
+	       a->leaf_off == b->leaf_off && a->leaf_dev == b->leaf_dev;
+}
+
 static __always_inline bool key_eq(const struct ca_key *a, const struct ca_key *b)
 {
 	return a->tgid == b->tgid && a->exec_id == b->exec_id && a->stack_id == b->stack_id &&
 	       a->syscall == b->syscall && a->ret == b->ret && a->cap == b->cap &&
-	       a->flags == b->flags && a->ustack_id == b->ustack_id &&
-	       a->leaf_ino == b->leaf_ino && a->leaf_off == b->leaf_off && a->leaf_dev == b->leaf_dev;
+	       a->flags == b->flags && user_eq(a, b);
 }
 
 /* --syscall-results: only denied checks pay for this. */
@@ -329,20 +335,21 @@ static __always_inline void user_stack(void *ctx, struct task_struct *task, __u6
 {
 	struct leaf_ctx lc = {};
 
+	k->ustack_id = -1;
+	k->leaf_dev = 0;
+	k->leaf_ino = 0;
+	k->leaf_off = 0;
+	if (!cfg_user_stacks || !sp)
+		return;
 	/* Under the mm's mmap_lock (fork's dup_mmap, mmap's own probes) the
 	 * kernel cannot take it again to read build ids and stores bare
 	 * addresses; the same stack later resolved then collides with that
 	 * entry (-EEXIST) and loses its user stack. Such checks (noaudit
 	 * probing, mostly) get none. */
-	if (BPF_CORE_READ(task, mm, mmap_lock.count.counter) != 0) {
-		k->ustack_id = -1;
+	if (BPF_CORE_READ(task, mm, mmap_lock.count.counter) != 0)
 		return;
-	}
 	k->ustack_id = bpf_get_stackid(ctx, &ustacks, BPF_F_USER_STACK);
-	k->leaf_dev = 0;
-	k->leaf_ino = 0;
-	k->leaf_off = 0;
-	if (!sp || bpf_probe_read_user(&lc.addr, sizeof(lc.addr), (void *)sp) || !lc.addr)
+	if (bpf_probe_read_user(&lc.addr, sizeof(lc.addr), (void *)sp) || !lc.addr)
 		return;
 	if (bpf_find_vma(task, lc.addr, leaf_vma, &lc, 0) || !lc.dev)
 		return;
@@ -364,7 +371,7 @@ static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags)
 	struct ca_slot *s;
 	struct pt_regs *regs;
 	__u64 tag, now, ip = 0, a0 = 0, a1 = 0, sp = 0;
-	struct ca_key uk = { .ustack_id = -1 };
+	struct ca_key uk;   /* the user part of the key: set only where the stack is walked */
 	__s32 nr = -1, sid;
 	__u16 h;
 	bool hit;
@@ -421,13 +428,10 @@ static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags)
 	sid = bpf_get_stackid(ctx, &stacks, 0);
 	if (sid < 0)
 		stat_add(CA_STAT_STACK_ERR, 1);
-	if (cfg_user_stacks && sp)
-		user_stack(ctx, task, sp, &uk);
+	user_stack(ctx, task, sp, &uk);
 
 	if (hit && (sid == s->key.stack_id || sid < 0) &&
-	    (!cfg_user_stacks || uk.ustack_id < 0 ||
-	     (uk.ustack_id == s->key.ustack_id && uk.leaf_off == s->key.leaf_off &&
-	      uk.leaf_ino == s->key.leaf_ino))) {
+	    (uk.ustack_id < 0 || user_eq(&uk, &s->key))) {
 		s->count++;   /* confirmed, or no better stack to offer */
 		s->last_ns = now;
 		goto out;

@@ -31,18 +31,14 @@ int attach_mode_parse(const char *s)
 	return -1;
 }
 
-int attach_list_parse(const char *s, struct attach_list *l, char *bad, unsigned long badlen)
+int attach_list_parse(const char *s, struct attach_list *l, char *err, unsigned long errlen)
 {
-	const char *p = s, *e;
+	const char *p = s ? s : "", *e;
 	unsigned int i;
-	int m;
+	int m = -1;
 
 	l->n = 0;
-	if (!s || !*s) {
-		snprintf(bad, badlen, "%s", "");
-		return -1;
-	}
-	if (!strcmp(s, "auto"))
+	if (!strcmp(p, "auto"))
 		return 0;
 	for (;;) {
 		char word[16];
@@ -50,25 +46,26 @@ int attach_list_parse(const char *s, struct attach_list *l, char *bad, unsigned 
 
 		e = strchr(p, ',');
 		n = e ? (size_t)(e - p) : strlen(p);
-		snprintf(bad, badlen, "%.*s", (int)n, p);
-		if (n >= sizeof(word))
-			return -1;
-		memcpy(word, p, n);
-		word[n] = '\0';
-		m = attach_mode_parse(word);
-		/* auto inside a list, a repeated mode, an empty word: refused */
-		if (m <= ATTACH_AUTO || l->n >= ATTACH_NR - 1)
-			return -1;
-		for (i = 0; i < l->n; i++)
+		if (n < sizeof(word)) {
+			memcpy(word, p, n);
+			word[n] = '\0';
+			m = attach_mode_parse(word);
+		}
+		/* unknown, auto inside a list, empty, or a repeated mode */
+		for (i = 0; m > ATTACH_AUTO && i < l->n; i++)
 			if (l->m[i] == (enum attach_mode)m)
-				return -1;
+				m = -1;
+		if (n >= sizeof(word) || m <= ATTACH_AUTO) {
+			snprintf(err, errlen, "bad attach mode '%.*s' in '%s': auto, or one or more of "
+				 "tp_btf, tracepoint, fexit, kprobe (comma-separated, each once)",
+				 (int)n, p, s ? s : "");
+			return -1;
+		}
 		l->m[l->n++] = (enum attach_mode)m;
 		if (!e)
-			break;
+			return 0;
 		p = e + 1;
 	}
-	bad[0] = '\0';
-	return 0;
 }
 
 struct attach_list attach_list_resolve(const struct attach_list *l)

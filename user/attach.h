@@ -25,8 +25,8 @@ const char *attach_mode_name(enum attach_mode m);
 /* -1 if s names no mode. */
 int attach_mode_parse(const char *s);
 /* "auto" or a comma-separated list of distinct modes; -1 on anything else,
- * with the offending word in bad. */
-int attach_list_parse(const char *s, struct attach_list *l, char *bad, unsigned long badlen);
+ * with one line in err naming the offending word. */
+int attach_list_parse(const char *s, struct attach_list *l, char *err, unsigned long errlen);
 /* Whether m is among the modes l tries (auto: all). */
 int attach_list_has(const struct attach_list *l, enum attach_mode m);
 /* The modes to try, auto expanded. */

@@ -17,19 +17,6 @@
 #include "output.h"
 #include "tracer.h"
 
-static long read_sysctl(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	long v;
-
-	if (!f)
-		return SYSCTL_UNKNOWN;
-	if (fscanf(f, "%ld", &v) != 1)
-		v = SYSCTL_UNKNOWN;
-	fclose(f);
-	return v;
-}
-
 static void read_lockdown(char *buf, size_t len)
 {
 	FILE *f = fopen("/sys/kernel/security/lockdown", "r");
@@ -128,10 +115,10 @@ int do_doctor(int argc, char **argv, int all_argc, char **all_argv)
 	snprintf(d.machine, sizeof(d.machine), "%s", uts.machine);
 	d.btf = !access("/sys/kernel/btf/vmlinux", R_OK);
 	read_lockdown(d.lockdown, sizeof(d.lockdown));
-	d.perf_event_paranoid = read_sysctl("/proc/sys/kernel/perf_event_paranoid");
-	d.kptr_restrict = read_sysctl("/proc/sys/kernel/kptr_restrict");
-	d.unprivileged_bpf_disabled = read_sysctl("/proc/sys/kernel/unprivileged_bpf_disabled");
-	d.dmesg_restrict = read_sysctl("/proc/sys/kernel/dmesg_restrict");
+	d.perf_event_paranoid = read_sysctl("/proc/sys/kernel/perf_event_paranoid", SYSCTL_UNKNOWN);
+	d.kptr_restrict = read_sysctl("/proc/sys/kernel/kptr_restrict", SYSCTL_UNKNOWN);
+	d.unprivileged_bpf_disabled = read_sysctl("/proc/sys/kernel/unprivileged_bpf_disabled", SYSCTL_UNKNOWN);
+	d.dmesg_restrict = read_sysctl("/proc/sys/kernel/dmesg_restrict", SYSCTL_UNKNOWN);
 	d.tracefs = tracefs_dir() != NULL;
 	privs_read(&d.held);
 	/* as record does: kprobe mode's perf events before the drop */

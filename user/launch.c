@@ -43,11 +43,12 @@ int parse_capset(const char *s, uint64_t *mask, char *bad, size_t badlen)
 
 int launch_resolve_user(const char *name, struct launch *l)
 {
-	struct passwd *pw;
 	uint32_t id;
+	bool numeric = parse_u32(name, &id) == 0;
+	struct passwd *pw;
 
-	pw = parse_u32(name, &id) ? getpwnam(name) : getpwuid((uid_t)id);
-	if (!pw && parse_u32(name, &id) == 0) {
+	pw = numeric ? getpwuid((uid_t)id) : getpwnam(name);
+	if (!pw && numeric) {
 		/* a number with no passwd entry (containers, initramfs, a
 		 * static build without NSS): that uid, gid = uid, no groups */
 		l->set_user = true;

@@ -111,16 +111,15 @@ int attach_precheck(enum attach_mode m, char *why, size_t n)
 	}
 }
 
-/* An integer from a one-line sysfs/procfs file; -1 when absent. */
-static int read_int_file(const char *path)
+long read_sysctl(const char *path, long unknown)
 {
 	FILE *f = fopen(path, "r");
-	int v = -1;
+	long v;
 
 	if (!f)
-		return -1;
-	if (fscanf(f, "%d", &v) != 1)
-		v = -1;
+		return unknown;
+	if (fscanf(f, "%ld", &v) != 1)
+		v = unknown;
 	fclose(f);
 	return v;
 }
@@ -155,7 +154,7 @@ static int open_probe(int type, int bit, bool ret)
 
 void kprobe_events_open(struct kprobe_events *k)
 {
-	int type = read_int_file("/sys/bus/event_source/devices/kprobe/type");
+	int type = (int)read_sysctl("/sys/bus/event_source/devices/kprobe/type", -1);
 	int bit = retprobe_bit();
 
 	k->entry = k->ret = -1;
@@ -188,5 +187,5 @@ void kprobe_events_close(struct kprobe_events *k)
 
 int perf_event_paranoid(void)
 {
-	return read_int_file("/proc/sys/kernel/perf_event_paranoid");
+	return (int)read_sysctl("/proc/sys/kernel/perf_event_paranoid", -1);
 }

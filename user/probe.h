@@ -36,6 +36,9 @@ struct kprobe_events {
 void kprobe_events_open(struct kprobe_events *k);
 void kprobe_events_close(struct kprobe_events *k);
 
+/* The number in a one-number procfs/sysfs file, or unknown. */
+long read_sysctl(const char *path, long unknown);
+
 /* kernel.perf_event_paranoid, -1 if unreadable */
 int perf_event_paranoid(void);
 

@@ -533,7 +533,7 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 		{ 0 },
 	};
 	int c, scopes;
-	char bad_mode[32];
+	char bad_mode[256];
 
 	memset(o, 0, sizeof(*o));
 	o->out = DEFAULT_RECORD;
@@ -558,9 +558,7 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 			break;
 		case 'A':
 			if (attach_list_parse(optarg, &o->modes, bad_mode, sizeof(bad_mode))) {
-				p_err("bad attach mode '%s' in '%s': auto, or one or more of tp_btf, "
-				      "tracepoint, fexit, kprobe (comma-separated, each once)",
-				      bad_mode, optarg);
+				p_err("%s", bad_mode);
 				return -1;
 			}
 			break;

@@ -7,13 +7,12 @@
  */
 #include "run_cmd.h"
 
-#include "capnames.h"
-
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "capnames.h"
 #include "cli.h"
 #include "launch.h"
 #include "output.h"
@@ -61,7 +60,7 @@ int do_run(int argc, char **argv, int all_argc, char **all_argv)
 	char err[1024], bad[64], uidname[32];
 	uint64_t need;
 	int c, rc;
-	char bad_mode[32];
+	char bad_mode[256];
 
 	o.out = DEFAULT_RUN_RECORD;
 	optind = 1;
@@ -75,9 +74,7 @@ int do_run(int argc, char **argv, int all_argc, char **all_argv)
 		case 'q': o.quiet = true; break;
 		case 'A':
 			if (attach_list_parse(optarg, &o.modes, bad_mode, sizeof(bad_mode))) {
-				p_err("bad attach mode '%s' in '%s': auto, or one or more of tp_btf, "
-				      "tracepoint, fexit, kprobe (comma-separated, each once)",
-				      bad_mode, optarg);
+				p_err("%s", bad_mode);
 				return EXIT_USAGE;
 			}
 			break;
