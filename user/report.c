@@ -59,18 +59,18 @@ static void add_sys(struct cap_row *cr, int nr, uint64_t count)
 	cr->sys[cr->nsys++] = (struct sys_stat){ nr, count };
 }
 
-static const char *check_exe(const struct record *r, const struct rec_check *c)
-{
-	const struct rec_process *p = record_find_process(r, c->pid, c->exec_id);
+/* A check's user place: its user stack and the frame in the program's
+ * own code (own < 0: none). Found once per check. */
+struct uplace {
+	const struct rec_ustack *us;
+	int own;
+};
 
-	return p ? p->exe : NULL;
-}
-
-/* The user place of a check's user stack, grouped by its own frame. */
-static void add_user(struct site_stat *s, const struct record *r, const struct rec_check *c)
+/* The user place of a check, grouped by its own frame. */
+static void add_user(struct site_stat *s, const struct rec_check *c, struct uplace up)
 {
-	const struct rec_ustack *us = check_ustack(r, c);
-	int own = usite_own_frame(us, check_exe(r, c));
+	const struct rec_ustack *us = up.us;
+	int own = up.own;
 	size_t i;
 
 	if (own < 0)
@@ -86,13 +86,11 @@ static void add_user(struct site_stat *s, const struct record *r, const struct r
 }
 
 /* --by user-site: one more check in its (place, program, cap, site) row */
-static void add_urow(struct report *rep, const struct record *r, const struct rec_check *c,
-		     bool noaudit)
+static void add_urow(struct report *rep, const struct rec_check *c, const struct rec_stack *st,
+		     struct uplace up, bool noaudit)
 {
-	const struct rec_ustack *us = check_ustack(r, c);
-	int own = usite_own_frame(us, check_exe(r, c));
-	const struct rec_uframe *where = own >= 0 ? &us->frames[own] : NULL;
-	const struct rec_stack *st = check_stack(r, c);
+	const struct rec_ustack *us = up.us;
+	const struct rec_uframe *where = up.own >= 0 ? &us->frames[up.own] : NULL;
 	const char *func = st ? st->site_func : "?";
 	struct usite_row *u;
 	size_t i;
@@ -114,15 +112,14 @@ count:
 		u->denied += c->count;
 }
 
-static void add_site(struct cap_row *cr, const struct record *r, const struct rec_check *c)
+static void add_site(struct cap_row *cr, const struct rec_check *c, const struct rec_stack *st,
+		     struct uplace up)
 {
-	const struct rec_stack *st = check_stack(r, c);
-	char fn[128] = "?";
+	/* the call site's function, named once per stack by the reader */
+	const char *fn = st ? st->site_func : "?";
 	struct site_stat *s = NULL;
 	size_t i;
 
-	if (st && st->site >= 0)
-		frame_function(st->frames[st->site], fn, sizeof(fn));
 	for (i = 0; i < cr->nsites && !s; i++)
 		if (!strcmp(cr->sites[i].func, fn))
 			s = &cr->sites[i];
@@ -136,7 +133,7 @@ static void add_site(struct cap_row *cr, const struct record *r, const struct re
 		s->granted += c->count;
 	else
 		s->denied += c->count;
-	add_user(s, r, c);
+	add_user(s, c, up);
 }
 
 static int cmp_proc(const void *a, const void *b)
@@ -183,21 +180,37 @@ static int cmp_user(const void *a, const void *b)
 	return x->count != y->count ? (x->count > y->count ? -1 : 1) : 0;
 }
 
-/* places with a source line first, by file and line; no user stack last */
+static int cmp_str(const char *a, const char *b)
+{
+	return a && b ? strcmp(a, b) : !a - !b;   /* NULL last */
+}
+
+/* Places with a source line first, by file and line, then the others by
+ * file (or build id) and offset, no user stack last: rows of one place are
+ * adjacent, which the text output relies on. */
 static int cmp_urow(const void *a, const void *b)
 {
 	const struct usite_row *x = a, *y = b;
 	const struct rec_uframe *p = x->where, *q = y->where;
 	int d;
 
-	if (!p || !q)
+	if (p && q) {
+		if (!p->source != !q->source)
+			return !p->source - !q->source;
+		if (p->source) {
+			if ((d = strcmp(p->source, q->source)))
+				return d;
+			if (p->line != q->line)
+				return p->line < q->line ? -1 : 1;
+		} else {
+			if ((d = cmp_str(p->object, q->object)) || (d = cmp_str(p->build_id, q->build_id)))
+				return d;
+			if (p->offset != q->offset)
+				return p->offset < q->offset ? -1 : 1;
+		}
+	} else if (p || q) {
 		return !p - !q;
-	if (!p->source != !q->source)
-		return !p->source - !q->source;
-	if (p->source && (d = strcmp(p->source, q->source)))
-		return d;
-	if (p->line != q->line)
-		return p->line - q->line;
+	}
 	if ((d = strcmp(x->comm, y->comm)))
 		return d;
 	return x->cap - y->cap;
@@ -219,9 +232,11 @@ int report_build(const struct record *r, const struct report_opts *o, struct rep
 	for (i = 0; i < r->nchecks; i++) {
 		const struct rec_check *c = &r->checks[i];
 		const struct rec_process *p = record_find_process(r, c->pid, c->exec_id);
+		const struct rec_stack *st = check_stack(r, c);
 		enum noaudit_source na = check_noaudit(r, c);
 		struct proc_row *pr;
 		struct cap_row *cr;
+		struct uplace up;
 
 		rep->total_checks += c->count;
 		if (!p)
@@ -244,9 +259,11 @@ int report_build(const struct record *r, const struct report_opts *o, struct rep
 		else
 			cr->other_ns = true;
 		add_sys(cr, c->syscall, c->count);
-		add_site(cr, r, c);
+		up.us = check_ustack(r, c);
+		up.own = usite_own_frame(up.us, p->exe);
+		add_site(cr, c, st, up);
 		if (o->by_user_site)
-			add_urow(rep, r, c, na != NOAUDIT_NO);
+			add_urow(rep, c, st, up, na != NOAUDIT_NO);
 		if (na == NOAUDIT_NO) {
 			if (c->ret == 0)
 				rep->required |= 1ULL << c->cap;

@@ -151,15 +151,6 @@ static bool gone(const struct known_file *f)
 	return stat(f->path, &sb) != 0;
 }
 
-static char *object_name(const struct known_file *f)
-{
-	char buf[4200];
-
-	if (!gone(f))
-		return xstrdup(f->path);
-	snprintf(buf, sizeof(buf), "%s (deleted)", f->path);
-	return xstrdup(buf);
-}
 
 void ustacks_scan_new(struct ustacks *u, pid_t pid, const char *comm)
 {
@@ -175,9 +166,8 @@ void ustacks_scan_new(struct ustacks *u, pid_t pid, const char *comm)
 	ustacks_scan_pid(u, pid);
 }
 
-static const char *file_build_id(struct ustacks *u, struct known_file *f)
+static const char *file_build_id(struct known_file *f)
 {
-	(void)u;
 	if (!f->bid_state)
 		f->bid_state = usym_build_id(f->path, f->bid, sizeof(f->bid)) ? -1 : 1;
 	return f->bid_state > 0 ? f->bid : NULL;
@@ -201,7 +191,7 @@ static struct known_file *find_build_id(struct ustacks *u, const char *hex)
 	size_t i;
 
 	for (i = 0; i < u->nfiles; i++) {
-		const char *b = file_build_id(u, &u->files[i]);
+		const char *b = file_build_id(&u->files[i]);
 
 		if (b && same_build_id(b, hex))
 			return &u->files[i];
@@ -209,11 +199,24 @@ static struct known_file *find_build_id(struct ustacks *u, const char *hex)
 	return NULL;
 }
 
-static void symbolize(struct ustacks *u, struct rec_uframe *f, bool return_address)
+/* A frame in known file kf: its name, its build id if the frame has none,
+ * and what libdwfl says; a file deleted since it was mapped is named as
+ * the kernel names it and not read. */
+static void from_file(struct ustacks *u, struct rec_uframe *f, struct known_file *kf,
+		      bool return_address)
 {
 	struct usym_frame s;
+	char buf[4200];
 
-	if (!f->object || usym_lookup(u->sym, f->object, f->offset, return_address, &s))
+	if (gone(kf)) {
+		snprintf(buf, sizeof(buf), "%s (deleted)", kf->path);
+		f->object = xstrdup(buf);
+		return;
+	}
+	f->object = xstrdup(kf->path);
+	if (!f->build_id && file_build_id(kf))
+		f->build_id = xstrdup(file_build_id(kf));
+	if (usym_lookup(u->sym, f->object, f->offset, return_address, &s))
 		return;
 	if (s.function[0]) {
 		f->function = xstrdup(s.function);
@@ -277,9 +280,7 @@ int ustacks_resolve(struct ustacks *u, struct tracer *t, struct record *rec,
 			f->offset = b[i].offset;
 			kf = find_build_id(u, bid);
 			if (kf)
-				f->object = object_name(kf);
-			if (kf && !gone(kf))
-				symbolize(u, f, nf > 1);
+				from_file(u, f, kf, nf > 1);
 		}
 		/* the leaf wrapper's caller goes right above the wrapper */
 		if (i == 0 && k->leaf_dev) {
@@ -288,15 +289,8 @@ int ustacks_resolve(struct ustacks *u, struct tracer *t, struct record *rec,
 			l->leaf = true;
 			l->offset = k->leaf_off;
 			kf = find_inode(u, k->leaf_dev >> 20, k->leaf_dev & 0xfffff, k->leaf_ino);
-			if (kf && gone(kf)) {
-				l->object = object_name(kf);
-			} else if (kf) {
-				const char *lb = file_build_id(u, kf);
-
-				l->object = xstrdup(kf->path);
-				l->build_id = lb ? xstrdup(lb) : NULL;
-				symbolize(u, l, true);
-			}
+			if (kf)
+				from_file(u, l, kf, true);
 			nf++;
 		}
 	}

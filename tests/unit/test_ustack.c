@@ -209,3 +209,36 @@ TEST(report_groups_checks_by_user_place)
 	report_free(&rep);
 	record_free(&r);
 }
+
+/* Places without a source line: the rows of one place stay adjacent (the
+ * text output prints a place once, above its rows). */
+TEST(report_keeps_rows_of_one_place_together)
+{
+	static const char text[] = HDR
+		"{\"type\":\"process\",\"pid\":10,\"ppid\":1,\"comm\":\"x\",\"exe\":\"/x\"}\n"
+		STACK
+		"{\"type\":\"ustack\",\"id\":0,\"frames\":[{\"offset\":1,\"object\":\"/lib/libc.so.6\"},"
+		"{\"offset\":16,\"object\":\"/b\"}]}\n"
+		"{\"type\":\"ustack\",\"id\":1,\"frames\":[{\"offset\":1,\"object\":\"/lib/libc.so.6\"},"
+		"{\"offset\":32,\"object\":\"/a\"}]}\n"
+		"{\"type\":\"check\",\"pid\":10,\"cap\":0,\"ret\":0,\"count\":1,\"stack\":0,\"ustack\":0}\n"
+		"{\"type\":\"check\",\"pid\":10,\"cap\":1,\"ret\":0,\"count\":1,\"stack\":0,\"ustack\":1}\n"
+		"{\"type\":\"check\",\"pid\":10,\"cap\":2,\"ret\":0,\"count\":1,\"stack\":0,\"ustack\":0}\n"
+		"{\"type\":\"end\",\"processes\":1,\"stacks\":1,\"checks\":3,\"ustacks\":2}\n";
+	struct report_opts o = { .by_user_site = true };
+	struct report rep;
+	struct record r;
+	char err[256] = "";
+
+	ASSERT_EQ(read_text(text, &r, err, sizeof(err)), 0);
+	ASSERT_STR(err, "");
+	ASSERT_EQ(report_build(&r, &o, &rep), 0);
+	ASSERT_EQ(rep.nurows, 3);
+	ASSERT_STR(rep.urows[0].where->object, "/a");
+	ASSERT_STR(rep.urows[1].where->object, "/b");
+	ASSERT_STR(rep.urows[2].where->object, "/b");
+	ASSERT_EQ(rep.urows[1].cap, 0);
+	ASSERT_EQ(rep.urows[2].cap, 2);
+	report_free(&rep);
+	record_free(&r);
+}
