@@ -130,35 +130,49 @@ void observation_free(struct observation *o)
 	memset(o, 0, sizeof(*o));
 }
 
-void observation_add_user_sites(struct observation *o, const struct record *rec)
+/* One pass: extras of the check's own capability (any_cap false), or any
+ * extra at its kernel call site (the narrow capability suggested in place
+ * of the CAP_SYS_ADMIN that was checked there) still without a place. */
+static void user_sites_pass(struct observation *o, const struct record *rec, bool any_cap)
 {
 	size_t i, j;
 
 	for (i = 0; i < rec->nchecks; i++) {
 		const struct rec_check *c = &rec->checks[i];
 		const struct rec_ustack *us = check_ustack(rec, c);
-		const struct rec_process *p = record_find_process(rec, c->pid, c->exec_id);
+		const struct rec_process *p;
 		const struct rec_stack *st = check_stack(rec, c);
 		const struct rec_uframe *w;
-		int own = usite_own_frame(us, p ? p->exe : NULL);
+		int own;
 
-		if (own < 0 || !st)
+		if (!us || !st)
+			continue;
+		p = record_find_process(rec, c->pid, c->exec_id);
+		own = usite_own_frame(us, p ? p->exe : NULL);
+		if (own < 0)
 			continue;
 		w = &us->frames[own];
 		if (!w->source || w->line <= 0)
 			continue;
-		/* the capability asked for there, or the narrow one suggested
-		 * in its place (the same kernel call site) */
 		for (j = 0; j < o->nextra; j++) {
 			struct obs_extra *x = &o->extra[j];
 
-			if (x->usrc || x->denied != (c->ret != 0) || strcmp(x->func, st->site_func))
+			if (x->usrc || x->denied != (c->ret != 0) || (!any_cap && x->cap != c->cap) ||
+			    strcmp(x->func, st->site_func))
 				continue;
 			x->usrc = xstrdup(w->source);
 			x->ufunc = w->function ? xstrdup(w->function) : NULL;
 			x->uline = w->line;
 		}
 	}
+}
+
+void observation_add_user_sites(struct observation *o, const struct record *rec)
+{
+	if (!rec->nustacks)
+		return;
+	user_sites_pass(o, rec, false);
+	user_sites_pass(o, rec, true);
 }
 
 /* ---- comparing ----------------------------------------------------------- */

@@ -2,6 +2,7 @@
 /* User stacks in the record (ustack lines) and user places (usite.c). */
 #include <stdlib.h>
 
+#include "check.h"
 #include "recfile.h"
 #include "report.h"
 #include "test.h"
@@ -240,5 +241,45 @@ TEST(report_keeps_rows_of_one_place_together)
 	ASSERT_EQ(rep.urows[1].cap, 0);
 	ASSERT_EQ(rep.urows[2].cap, 2);
 	report_free(&rep);
+	record_free(&r);
+}
+
+/* Two capabilities at one kernel call site, asked for on two lines: each
+ * finding gets its own capability's line. */
+TEST(check_findings_take_their_own_capabilitys_line)
+{
+	static const char text[] = HDR PROC STACK
+		"{\"type\":\"ustack\",\"id\":0,\"frames\":[{\"offset\":1,\"object\":\"/lib/libc.so.6\"},"
+		"{\"offset\":16,\"object\":\"/src/build/privops\",\"source\":\"/src/p.c\",\"line\":44}]}\n"
+		"{\"type\":\"ustack\",\"id\":1,\"frames\":[{\"offset\":1,\"object\":\"/lib/libc.so.6\"},"
+		"{\"offset\":32,\"object\":\"/src/build/privops\",\"source\":\"/src/p.c\",\"line\":50}]}\n"
+		"{\"type\":\"check\",\"pid\":10,\"cap\":0,\"ret\":0,\"count\":1,\"stack\":0,\"ustack\":0}\n"
+		"{\"type\":\"check\",\"pid\":10,\"cap\":3,\"ret\":0,\"count\":1,\"stack\":0,\"ustack\":1}\n"
+		"{\"type\":\"end\",\"processes\":1,\"stacks\":1,\"checks\":2,\"ustacks\":2}\n";
+	struct suggest_opts so = { 0 };
+	struct observation obs = { 0 };
+	struct baseline empty = { 0 };
+	struct check_result res;
+	struct suggestion sg;
+	struct record r;
+	char err[256] = "";
+	size_t i, seen = 0;
+
+	ASSERT_EQ(read_text(text, &r, err, sizeof(err)), 0);
+	suggest_build(&r, &so, &sg);
+	observation_add(&obs, &sg);
+	observation_add_user_sites(&obs, &r);
+	check_compare(&obs, &empty, false, &res);
+	for (i = 0; i < res.n; i++) {
+		if (res.f[i].kind != FK_NEW_CAP)
+			continue;
+		seen++;
+		ASSERT_STR(res.f[i].usrc, "/src/p.c");
+		ASSERT_EQ(res.f[i].uline, res.f[i].cap == 0 ? 44 : 50);
+	}
+	ASSERT_EQ(seen, 2);
+	check_result_free(&res);
+	observation_free(&obs);
+	suggest_free(&sg);
 	record_free(&r);
 }
