@@ -12,25 +12,24 @@ static const char *base(const char *path)
 	return s ? s + 1 : path;
 }
 
-static bool same_file(const char *a, const char *b)
+/* The mapped file object is the executable exe: the same path, exe given
+ * relative ("build/privops"), or object deleted while mapped ("PATH
+ * (deleted)", as ustacks.c names it). */
+static bool same_file(const char *object, const char *exe)
 {
-	if (!a || !b)
+	static const char deleted[] = " (deleted)";
+	size_t no, ne, nd = sizeof(deleted) - 1;
+
+	if (!object || !exe)
 		return false;
-	if (!strcmp(a, b))
-		return true;
-	/* a relative exe ("build/privops") and the mapped absolute path */
-	return b[0] != '/' && strlen(a) > strlen(b) && !strcmp(a + strlen(a) - strlen(b), b) &&
-	       a[strlen(a) - strlen(b) - 1] == '/';
-}
-
-/* "/bin/x (deleted)": the executable, deleted while it ran */
-static bool deleted_exe(const char *object, const char *exe)
-{
-	size_t n = object ? strlen(object) : 0;
-
-	return exe && n > 10 && !strcmp(object + n - 10, " (deleted)") &&
-	       strlen(exe) >= n - 10 && !strncmp(object, exe, n - 10) &&
-	       (exe[n - 10] == '\0' || !strcmp(exe + n - 10, " (deleted)"));
+	no = strlen(object);
+	ne = strlen(exe);
+	if (no > nd && !strcmp(object + no - nd, deleted))
+		no -= nd;
+	if (no == ne)
+		return !strncmp(object, exe, no);
+	return exe[0] != '/' && no > ne && object[no - ne - 1] == '/' &&
+	       !strncmp(object + no - ne, exe, ne);
 }
 
 /* libc, the dynamic loader and friends: never "the program's own code" */
@@ -55,7 +54,7 @@ int usite_own_frame(const struct rec_ustack *us, const char *exe)
 		    us->frames[i].line > 0)
 			return (int)i;
 	for (i = 0; i < us->n; i++)
-		if (same_file(us->frames[i].object, exe) || deleted_exe(us->frames[i].object, exe))
+		if (same_file(us->frames[i].object, exe))
 			return (int)i;
 	for (i = 0; i < us->n; i++)
 		if (us->frames[i].source && us->frames[i].line > 0 &&
