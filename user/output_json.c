@@ -64,24 +64,6 @@ static json_t *header_json(const struct record *r, const char *source)
 	return o;
 }
 
-static json_t *uframe_json(const struct rec_uframe *f)
-{
-	json_t *o = json_object();
-
-	json_set_bytes(o, "source", f->source);
-	if (f->line > 0)
-		json_set(o, "line", json_integer(f->line));
-	json_set_bytes(o, "function", f->function);
-	if (f->function)
-		json_set(o, "func_off", json_integer((json_int_t)f->func_off));
-	json_set_bytes(o, "object", f->object);
-	json_set_bytes(o, "build_id", f->build_id);
-	json_set(o, f->address ? "address" : "offset", json_integer((json_int_t)f->offset));
-	if (f->leaf)
-		json_set(o, "leaf", json_true());
-	return o;
-}
-
 /* one user place: where (own code), via (libraries above it), the stack */
 static json_t *user_json(const struct rec_ustack *us, int own, uint64_t count)
 {
@@ -89,12 +71,12 @@ static json_t *user_json(const struct rec_ustack *us, int own, uint64_t count)
 	size_t i;
 
 	json_set(o, "count", json_integer((json_int_t)count));
-	json_set(o, "where", uframe_json(&us->frames[own]));
+	json_set(o, "where", rec_uframe_json(&us->frames[own]));
 	for (i = 0; i < (size_t)own; i++)
-		json_array_append_new(via, uframe_json(&us->frames[i]));
+		json_array_append_new(via, rec_uframe_json(&us->frames[i]));
 	json_set(o, "via", via);
 	for (i = 0; i < us->n; i++)
-		json_array_append_new(fr, uframe_json(&us->frames[i]));
+		json_array_append_new(fr, rec_uframe_json(&us->frames[i]));
 	json_set(o, "frames", fr);
 	return o;
 }
@@ -188,7 +170,7 @@ static int json_report(FILE *f, const struct report *rep, const char *source)
 			const struct usite_row *u = &rep->urows[i];
 			json_t *o = json_object();
 
-			json_set(o, "where", u->where ? uframe_json(u->where) : json_null());
+			json_set(o, "where", u->where ? rec_uframe_json(u->where) : json_null());
 			json_set_bytes(o, "program", u->comm);
 			json_set(o, "cap", json_string(cap_name(u->cap, name)));
 			json_set_bytes(o, "callsite", u->func);

@@ -507,6 +507,26 @@ static json_t *stack_json(const struct rec_stack *st, size_t id)
 	return o;
 }
 
+json_t *rec_uframe_json(const struct rec_uframe *f)
+{
+	json_t *o = json_object();
+
+	json_set_bytes(o, "build_id", f->build_id);
+	json_set(o, "offset", json_integer((json_int_t)f->offset));
+	json_set_bytes(o, "object", f->object);
+	json_set_bytes(o, "function", f->function);
+	if (f->function)
+		json_set(o, "func_off", json_integer((json_int_t)f->func_off));
+	json_set_bytes(o, "source", f->source);
+	if (f->line > 0)
+		json_set(o, "line", json_integer(f->line));
+	if (f->leaf)
+		json_set(o, "leaf", json_true());
+	if (f->address)
+		json_set(o, "address", json_true());
+	return o;
+}
+
 static json_t *ustack_json(const struct rec_ustack *us, size_t id)
 {
 	json_t *o = json_object(), *fr = json_array();
@@ -514,25 +534,8 @@ static json_t *ustack_json(const struct rec_ustack *us, size_t id)
 
 	json_set(o, "type", json_string("ustack"));
 	json_set(o, "id", json_integer((json_int_t)id));
-	for (i = 0; i < us->n; i++) {
-		const struct rec_uframe *f = &us->frames[i];
-		json_t *fo = json_object();
-
-		json_set_bytes(fo, "build_id", f->build_id);
-		json_set(fo, "offset", json_integer((json_int_t)f->offset));
-		json_set_bytes(fo, "object", f->object);
-		json_set_bytes(fo, "function", f->function);
-		if (f->function)
-			json_set(fo, "func_off", json_integer((json_int_t)f->func_off));
-		json_set_bytes(fo, "source", f->source);
-		if (f->line > 0)
-			json_set(fo, "line", json_integer(f->line));
-		if (f->leaf)
-			json_set(fo, "leaf", json_true());
-		if (f->address)
-			json_set(fo, "address", json_true());
-		json_array_append_new(fr, fo);
-	}
+	for (i = 0; i < us->n; i++)
+		json_array_append_new(fr, rec_uframe_json(&us->frames[i]));
 	json_set(o, "frames", fr);
 	return o;
 }

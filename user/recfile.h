@@ -165,6 +165,10 @@ int record_add_stack(struct record *r, char **frames, size_t n);
 /* Takes frames (and the strings in them); returns the new ustack's index. */
 int record_add_ustack(struct record *r, struct rec_uframe *frames, size_t n);
 void rec_uframe_free(struct rec_uframe *f);
+/* A user frame as JSON: the record's ustack lines and report --format json
+ * write the same object (jansson's json_t). */
+struct json_t;
+struct json_t *rec_uframe_json(const struct rec_uframe *f);
 /* The check's user stack, or NULL. */
 const struct rec_ustack *check_ustack(const struct record *r, const struct rec_check *c);
 /* The stack of a check, or NULL. */
