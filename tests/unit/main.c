@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Unit test runner: TAP on stdout, exit 1 if anything failed. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,35 @@ int test_stack(struct record *r, const char *const *frames, size_t n)
 	for (i = 0; i < n; i++)
 		f[i] = xstrdup(frames[i]);
 	return record_add_stack(r, f, n);
+}
+
+int read_text_n(const char *text, size_t len, struct record *r, struct rec_read *rd, char *err,
+		size_t n)
+{
+	FILE *f = fmemopen((void *)text, len, "r");
+	int rc;
+
+	if (!f) {
+		snprintf(err, n, "fmemopen: %s", strerror(errno));
+		return -2;
+	}
+	rc = recfile_read_opts(f, "t.jsonl", r, rd, err, n);
+	fclose(f);
+	return rc;
+}
+
+int read_text(const char *text, struct record *r, char *err, size_t n)
+{
+	return read_text_n(text, strlen(text), r, NULL, err, n);
+}
+
+void expect_error(const char *text, const char *msg)
+{
+	struct record r;
+	char err[512] = "";
+
+	ASSERT_EQ(read_text(text, &r, err, sizeof(err)), -1);
+	ASSERT_HAS(err, msg);
 }
 
 static int cmp(const void *a, const void *b)

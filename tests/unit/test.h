@@ -76,8 +76,17 @@ extern int test_fails;   /* assertions failed in the current test */
 	} while (0)
 
 struct record;
+struct rec_read;
 /* A stack of n frames (copied) added to r; returns its index. */
 int test_stack(struct record *r, const char *const *frames, size_t n);
+
+/* Read a record from text (len bytes: it may hold a NUL) as the file
+ * "t.jsonl"; rd NULL reads strictly. Returns the reader's rc, err its line. */
+int read_text_n(const char *text, size_t len, struct record *r, struct rec_read *rd, char *err,
+		size_t n);
+int read_text(const char *text, struct record *r, char *err, size_t n);
+/* The strict read of text fails with an error containing msg. */
+void expect_error(const char *text, const char *msg);
 
 /* Where the fixtures live; set by the runner from argv or the default. */
 extern const char *fixtures_dir;

@@ -12,25 +12,6 @@
 #define END(p, s, c) "{\"type\":\"end\",\"processes\":" #p ",\"stacks\":" #s ",\"checks\":" #c "}\n"
 
 /* Read text as a record; returns rc, error in err. */
-static int read_text(const char *text, struct record *r, char *err, size_t n)
-{
-	FILE *f = fmemopen((void *)text, strlen(text), "r");
-	int rc;
-
-	rc = recfile_read(f, "t.jsonl", r, err, n);
-	fclose(f);
-	return rc;
-}
-
-static void expect_error(const char *text, const char *msg)
-{
-	struct record r;
-	char err[512] = "";
-
-	ASSERT_EQ(read_text(text, &r, err, sizeof(err)), -1);
-	ASSERT_HAS(err, msg);
-}
-
 TEST(recfile_round_trip)
 {
 	struct record w = { 0 }, r;
@@ -170,13 +151,11 @@ TEST(recfile_rejects_duplicate_keys_and_nul)
 		     "t.jsonl:2: invalid JSON: invalid UTF-8");
 	{
 		static const char text[] = HDR "{\"type\":\0\"process\"}\n";
-		FILE *f = fmemopen((void *)text, sizeof(text) - 1, "r");
 		struct record r;
 		char err[256] = "";
 
-		ASSERT_EQ(recfile_read(f, "t.jsonl", &r, err, sizeof(err)), -1);
+		ASSERT_EQ(read_text_n(text, sizeof(text) - 1, &r, NULL, err, sizeof(err)), -1);
 		ASSERT_HAS(err, "t.jsonl:2: NUL byte");
-		fclose(f);
 	}
 }
 
@@ -218,13 +197,11 @@ TEST(recfile_lenient_reads_what_is_valid)
 	static const char text[] = HDR PROC CHECK("") "{broken\n"
 		"{\"type\":\"check\",\"pid\":10,\"cap\":9999,\"ret\":0,\"count\":1}\n"
 		CHECK(",\"syscall\":5") CHECK("");
-	FILE *f = fmemopen((void *)text, sizeof(text) - 1, "r");
 	struct rec_read rd = { .lenient = true };
 	struct record r;
 	char err[256] = "";
 
-	ASSERT_EQ(recfile_read_opts(f, "t.jsonl", &r, &rd, err, sizeof(err)), 0);
-	fclose(f);
+	ASSERT_EQ(read_text_n(text, sizeof(text) - 1, &r, &rd, err, sizeof(err)), 0);
 	ASSERT_STR(err, "");
 	ASSERT_EQ(r.nchecks, 2);            /* lines 3 and 6 */
 	ASSERT_U64(rd.skipped, 3);          /* 4 (JSON), 5 (cap), 7 (duplicate of 3) */
@@ -233,10 +210,8 @@ TEST(recfile_lenient_reads_what_is_valid)
 	ASSERT_STR(rd.first_problem, "t.jsonl:4: invalid JSON: unclosed object or array");
 	record_free(&r);
 	/* a bad header is fatal even when lenient */
-	f = fmemopen((void *)"{\"type\":\"process\"}\n", 21, "r");
-	ASSERT_EQ(recfile_read_opts(f, "t.jsonl", &r, &rd, err, sizeof(err)), -1);
+	ASSERT_EQ(read_text_n("{\"type\":\"process\"}\n", 21, &r, &rd, err, sizeof(err)), -1);
 	ASSERT_HAS(err, "t.jsonl:1: first line must be the header");
-	fclose(f);
 }
 
 TEST(recfile_merge_checks_with_the_same_identity)
@@ -287,13 +262,11 @@ TEST(recfile_lenient_keeps_checks_whose_stack_line_was_lost)
 		"{\"type\":\"stack\",\"id\":1,\"frames\":[\"cap_capable+0x1\",\"alloc_pid+0x2\"]}\n"
 		"{\"type\":\"stack\",\"id\":2,\"frames\":[\"cap_capable+0x1\"\n"
 		CHECK(",\"stack\":0") CHECK(",\"stack\":1") END(1, 3, 2);
-	FILE *f = fmemopen((void *)text, sizeof(text) - 1, "r");
 	struct rec_read rd = { .lenient = true };
 	struct record r;
 	char err[256] = "";
 
-	ASSERT_EQ(recfile_read_opts(f, "t.jsonl", &r, &rd, err, sizeof(err)), 0);
-	fclose(f);
+	ASSERT_EQ(read_text_n(text, sizeof(text) - 1, &r, &rd, err, sizeof(err)), 0);
 	ASSERT_STR(err, "");
 	ASSERT_EQ(r.nchecks, 2);
 	ASSERT_EQ(r.nstacks, 2);             /* a hole for 0, then 1 */
@@ -311,9 +284,7 @@ TEST(recfile_lenient_keeps_checks_whose_stack_line_was_lost)
 		     "t.jsonl:3: stack id 1 out of order (expected 0)");
 	/* lenient, but an id beyond the line number: no huge allocation */
 	static const char huge[] = HDR PROC "{\"type\":\"stack\",\"id\":2000000000,\"frames\":[]}\n";
-	f = fmemopen((void *)huge, sizeof(huge) - 1, "r");
-	ASSERT_EQ(recfile_read_opts(f, "t.jsonl", &r, &rd, err, sizeof(err)), 0);
-	fclose(f);
+	ASSERT_EQ(read_text_n(huge, sizeof(huge) - 1, &r, &rd, err, sizeof(err)), 0);
 	ASSERT_EQ(r.nstacks, 0);
 	ASSERT_U64(rd.skipped, 1);
 	record_free(&r);

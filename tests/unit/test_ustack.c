@@ -26,25 +26,6 @@
 	extra "}\n"
 #define END(u) "{\"type\":\"end\",\"processes\":1,\"stacks\":1,\"checks\":1" u "}\n"
 
-static int read_text(const char *text, struct record *r, char *err, size_t n)
-{
-	FILE *f = fmemopen((void *)text, strlen(text), "r");
-	int rc;
-
-	rc = recfile_read(f, "t.jsonl", r, err, n);
-	fclose(f);
-	return rc;
-}
-
-static void expect_error(const char *text, const char *msg)
-{
-	struct record r;
-	char err[512] = "";
-
-	ASSERT_EQ(read_text(text, &r, err, sizeof(err)), -1);
-	ASSERT_HAS(err, msg);
-}
-
 TEST(ustack_lines_read_and_write_back_the_same)
 {
 	static const char text[] = HDR PROC STACK USTACK CHECK(",\"ustack\":0") END(",\"ustacks\":1");
