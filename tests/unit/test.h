@@ -15,6 +15,11 @@
 
 void test_register(const char *name, void (*fn)(void));
 extern int test_fails;   /* assertions failed in the current test */
+extern char test_skipped[200];   /* why the current test did not run, or "" */
+
+/* The current test cannot run here: TAP "# skip" with the reason. The
+ * caller returns after it. */
+#define SKIP(...) snprintf(test_skipped, sizeof(test_skipped), __VA_ARGS__)
 
 #define TEST(fn)                                                         \
 	static void fn(void);                                            \

@@ -517,7 +517,7 @@ TEST(usym_lines_without_debug_aranges)
 	ASSERT_EQ(self_file_offset(ra, path, sizeof(path), &off), 0);
 	ASSERT_EQ(self_file_offset((const void *)usym_probe_caller, path, sizeof(path), &off2), 0);
 	if (!img || rename_section(img, len, ".debug_aranges", ".debug_xxxxxxx")) {
-		printf("# no .debug_aranges in %s: skipped\n", self_exe());
+		SKIP("no .debug_aranges in %.120s", self_exe());
 		free(img);
 		usym_free(u);
 		return;
@@ -576,7 +576,7 @@ TEST(usym_stripped_library_uses_dynsym)
 	void *fn = (void *)dwfl_begin;
 
 	if (self_file_offset(fn, path, sizeof(path), &off) || !strstr(path, "libdw")) {
-		printf("# dwfl_begin is not in libdw's mapping (%s): skipped\n", path);
+		SKIP("dwfl_begin is not in libdw's mapping (%.120s)", path);
 		usym_free(u);
 		return;
 	}
@@ -600,7 +600,7 @@ TEST(usym_separate_debuginfo_by_build_id)
 	void *fn = (void *)getenv;
 
 	if (self_file_offset(fn, path, sizeof(path), &off) || !strstr(path, "libc")) {
-		printf("# getenv is not in libc's mapping (%s): skipped\n", path);
+		SKIP("getenv is not in libc's mapping (%.120s)", path);
 		usym_free(u);
 		return;
 	}
