@@ -68,11 +68,11 @@ cp "$CACHE/busybox/busybox" "$BIN/busybox"
 
 # kernels: the host (native) first, then every guest kernel asked for
 labels="host"
-while IFS=$'\t' read -r label vmlinuz pkg ver; do
+declare -A vmlinuz_of
+while IFS=$'\t' read -r label vmlinuz _; do
 	if [ $# -eq 0 ] || printf '%s\n' "$@" | grep -qx "$label"; then
 		labels="$labels $label"
-		declare "KERNEL_${label//./_}=$vmlinuz"
-		declare "PKG_${label//./_}=$pkg=$ver"
+		vmlinuz_of[$label]=$vmlinuz
 	fi
 done < "$CACHE/kernels.list"
 
@@ -110,8 +110,7 @@ for k in $labels; do
 		awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f\n", b - a }' > "$dir/time"
 		uname -r > "$dir/release"
 	else
-		v=KERNEL_${k//./_}
-		BINDIR=$BIN MEM=256 TIMEOUT=900 tools/vm/vmrun.sh "${!v}" tools/vm/matrix-workloads.sh \
+		BINDIR=$BIN MEM=256 TIMEOUT=900 tools/vm/vmrun.sh "${vmlinuz_of[$k]}" tools/vm/matrix-workloads.sh \
 			"$dir" > "$dir/vmrun.log" 2>&1
 		sed -n 's/^uname=//p' "$dir/files/kernel.txt" 2>/dev/null > "$dir/release"
 	fi

@@ -8,7 +8,7 @@
 # fetch-kernels.sh), every file of BINDIR (default build-static/bin, from
 # build-static.sh) in /bin and also at / (so /set-pid works), SCRIPT as
 # /test.sh, and an /init that mounts proc, sysfs, devtmpfs, debugfs, tracefs,
-# securityfs, bpffs and cgroup2, sets kernel.dmesg_restrict=1, runs
+# securityfs, bpffs and cgroup2, runs
 # `sh /test.sh` (stdout+stderr to the serial console), then prints every
 # file the script left in /out between markers (base64), an end marker with
 # the script's exit status, and powers off.
@@ -81,7 +81,6 @@ mount -t tracefs tracefs /sys/kernel/tracing
 mount -t securityfs securityfs /sys/kernel/security
 mount -t bpf bpf /sys/fs/bpf
 mount -t cgroup2 cgroup2 /sys/fs/cgroup
-sysctl -qw kernel.dmesg_restrict=1
 exec </dev/console >/dev/console 2>&1
 echo "@@VMRUN-START uptime=$(cut -d' ' -f1 /proc/uptime) kernel=$(uname -r)"
 cd /
