@@ -56,7 +56,7 @@ ANALYSIS_SRCS := user/recfile.c user/report.c user/callsite.c user/capnames.c \
 # Loader and CLI.
 LOADER_SRCS   := user/main.c user/record.c user/report_cmd.c user/tracer.c user/probe.c user/procinfo.c \
                  user/ksyms_iter.c user/privs.c user/doctor.c user/launch.c user/run_cmd.c user/check_cmd.c \
-                 user/ustacks.c
+                 user/ustacks.c user/aggtab.c user/tasks_iter.c user/procset.c
 UNIT_SRCS     := $(wildcard tests/unit/*.c)
 FUZZ_OBJS     := $(BUILD)/tests/fuzz/targets.o
 
@@ -87,11 +87,13 @@ $(BUILD)/syscall_table.h: tools/gen-syscalls.sh | $(BUILD)
 # Named explicitly, so that make never treats them as disposable intermediates.
 $(BUILD)/capaudit.skel.h: $(BUILD)/capaudit.bpf.o
 $(BUILD)/ksyms.skel.h: $(BUILD)/ksyms.bpf.o
+$(BUILD)/tasks.skel.h: $(BUILD)/tasks.bpf.o
 $(BUILD)/bench_empty.skel.h: $(BUILD)/bench_empty.bpf.o
 
 # Objects that include generated headers must wait for them.
 $(BUILD)/user/tracer.o: $(BUILD)/capaudit.skel.h
 $(BUILD)/user/ksyms_iter.o: $(BUILD)/ksyms.skel.h
+$(BUILD)/user/tasks_iter.o: $(BUILD)/tasks.skel.h
 $(BUILD)/user/syscalls.o: $(BUILD)/syscall_table.h
 
 $(BUILD)/%.o: %.c | $(BUILD)

@@ -13,6 +13,14 @@
  * --syscall-results, sys_exit to learn how syscalls with a denied check
  * ended.
  *
+ * Checks are keyed by process identity (tgid and the process's start time,
+ * capaudit.h), never by pid alone: a pid given out again is another
+ * process. The aggregation map the programs write is the one in aggs[0];
+ * the loader swaps in an empty one when it fills and drains the old one
+ * (the map-in-map update waits for running programs: kernel/bpf/syscall.c
+ * maybe_wait_bpf_programs(), commit 1ae80cf31938), so a busy host never
+ * fills it and no count is added to a map being drained.
+ *
  * Cost (docs/performance.md): walking the kernel stack (bpf_get_stackid)
  * costs about ten times the syscall itself, and a hash-map update or a
  * task-storage lookup per check costs as much as an empty program. So the
@@ -20,7 +28,9 @@
  * array lookup is inlined by the verifier): a slot is tagged by (thread,
  * program image, syscall, user ip, first two syscall arguments, capability,
  * verdict, flags) and holds the agg key it was attributed to and a pending
- * count. A hit is an increment. A miss walks the stack, makes sure the agg
+ * count. A hit is an increment, once the slot's key is confirmed to be the
+ * current process's (tgid and start time, exec id, capability, verdict): a
+ * thread id given to another process never inherits its slots. A miss walks the stack, makes sure the agg
  * entry exists, moves the evicted slot's count into agg. Hits are re-checked
  * by walking the stack on the first CA_VERIFY_FIRST hits of a slot and every
  * 256th after (every hit with --exact-stacks); a slot whose re-check finds
@@ -62,19 +72,30 @@ char LICENSE[] SEC("license") = "GPL";
 
 /* Set by the loader before load. */
 const volatile bool cfg_all = false;   /* -a: every process but our own */
-const volatile __u32 self_tgid = 0;
+const volatile __u32 self_tgid = 0;   /* alive throughout: no other process has it */
 const volatile bool track_results = false;  /* --syscall-results */
 /* After the first CA_VERIFY_FIRST hits, re-check when (hits & verify_mask)
  * is 0: 255 re-checks every 256th hit; 0 (--exact-stacks) every hit. */
 const volatile __u16 verify_mask = 255;
 const volatile bool cfg_user_stacks = false;  /* --user-stacks */
 
-struct {
+/* The aggregation maps: the programs use the one in aggs[0]; the loader
+ * swaps in the other (emptied, or a new one) and drains the old. */
+struct agg_map {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 65536);
+	__uint(max_entries, CA_AGG_KEYS);
 	__type(key, struct ca_key);
 	__type(value, struct ca_val);
-} agg SEC(".maps");
+} agg0 SEC(".maps"), agg1 SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__array(values, struct agg_map);
+} aggs SEC(".maps") = {
+	.values = { &agg0 },
+};
 
 struct {
 	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
@@ -93,20 +114,27 @@ struct {
 	__uint(value_size, CA_USTACK_DEPTH * sizeof(struct bpf_stack_build_id));
 } ustacks SEC(".maps");
 
-/* Processes followed (by tgid) when not recording the whole system. */
+/* Processes followed when not recording the whole system: tgid -> the
+ * process's start time, so that another process given the pid is not. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 65536);
+	__uint(max_entries, CA_PROCS_MAX);
 	__type(key, __u32);
-	__type(value, __u8);
+	__type(value, __u64);
 } procs SEC(".maps");
 
-/* Program images (tgid -> exec_id) already announced with CA_EV_FIRST. */
+/* Program images already announced with CA_EV_FIRST, by tgid. */
+struct seen_img {
+	__u64 pstart;
+	__u32 exec_id;
+	__u32 pad;
+};
+
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 65536);
 	__type(key, __u32);
-	__type(value, __u32);
+	__type(value, struct seen_img);
 } seen SEC(".maps");
 
 struct {
@@ -173,25 +201,52 @@ static __always_inline void stat_add(__u32 idx, __u64 n)
 		*v += n;
 }
 
-static __always_inline bool tgid_followed(__u32 tgid)
+/* The process (tgid, pstart) is followed. */
+static __always_inline bool followed(__u32 tgid, __u64 pstart)
 {
+	__u64 *start;
+
 	if (tgid == self_tgid)
 		return false;
 	if (cfg_all)
 		return true;
-	return bpf_map_lookup_elem(&procs, &tgid) != NULL;
+	start = bpf_map_lookup_elem(&procs, &tgid);
+	return start && *start == pstart;
+}
+
+/* A task's process start time (its thread-group leader's). */
+static __always_inline __u64 proc_start(struct task_struct *t)
+{
+	return BPF_CORE_READ(t, group_leader, start_time);
+}
+
+/* The process identity fields of an event. */
+static __always_inline void event_ids(struct ca_event *e, struct task_struct *t)
+{
+	struct task_struct *parent = BPF_CORE_READ(t, real_parent);
+
+	e->tgid = BPF_CORE_READ(t, tgid);
+	e->tid = BPF_CORE_READ(t, pid);
+	e->pstart = proc_start(t);
+	e->boot_start = BPF_CORE_READ(t, group_leader, start_boottime);
+	e->ppid = BPF_CORE_READ(parent, tgid);
+	e->parent_start = proc_start(parent);
+	e->exec_id = (__u32)BPF_CORE_READ(t, self_exec_id);
 }
 
 /* Tell user space about a program image it may not know yet (-p targets
- * that existed before, -a). Once per (tgid, exec_id); cache misses only. */
-static __always_inline void announce(struct task_struct *task, __u32 tgid, __u32 exec_id)
+ * that existed before, -a). Once per image; cache misses only. */
+static __always_inline void announce(struct task_struct *task, __u32 tgid, __u64 pstart,
+				     __u32 exec_id)
 {
-	__u32 *known = bpf_map_lookup_elem(&seen, &tgid);
+	struct seen_img *known = bpf_map_lookup_elem(&seen, &tgid), img = {};
 	struct ca_event *e;
 
-	if (known && *known == exec_id)
+	if (known && known->pstart == pstart && known->exec_id == exec_id)
 		return;
-	bpf_map_update_elem(&seen, &tgid, &exec_id, BPF_ANY);
+	img.pstart = pstart;
+	img.exec_id = exec_id;
+	bpf_map_update_elem(&seen, &tgid, &img, BPF_ANY);
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
 		stat_add(CA_STAT_RINGBUF_FULL, 1);
@@ -199,10 +254,7 @@ static __always_inline void announce(struct task_struct *task, __u32 tgid, __u32
 	}
 	__builtin_memset(e, 0, sizeof(*e));
 	e->type = CA_EV_FIRST;
-	e->tgid = tgid;
-	e->tid = task->pid;
-	e->ppid = BPF_CORE_READ(task, real_parent, tgid);
-	e->exec_id = exec_id;
+	event_ids(e, task);
 	e->uid = (__u32)bpf_get_current_uid_gid();
 	e->ts_ns = bpf_ktime_get_ns();
 	e->cgroup_id = bpf_get_current_cgroup_id();
@@ -217,48 +269,81 @@ static __always_inline __u64 mix64(__u64 h, __u64 v)
 	return h ^ (h >> 29);
 }
 
-/* Make sure key has an agg entry (metadata of the current task); false
- * when the map is full. Called on cache misses only. */
-static __always_inline bool agg_ensure(const struct ca_key *key, __u64 now)
+/* The current aggregation map (aggs[0]), or NULL. */
+static __always_inline void *cur_agg(void)
 {
-	struct ca_val nv;
+	__u32 zero = 0;
 
-	if (bpf_map_lookup_elem(&agg, key))
-		return true;
-	__builtin_memset(&nv, 0, sizeof(nv));
-	nv.first_ns = now;
-	nv.last_ns = now;
-	nv.cgroup_id = bpf_get_current_cgroup_id();
-	nv.uid = (__u32)bpf_get_current_uid_gid();
-	nv.tid = (__u32)bpf_get_current_pid_tgid();
-	bpf_get_current_comm(nv.comm, sizeof(nv.comm));
-	/* -EEXIST: another CPU inserted it first; anything else: full */
-	return bpf_map_update_elem(&agg, key, &nv, BPF_NOEXIST) == 0 ||
-	       bpf_map_lookup_elem(&agg, key) != NULL;
+	return bpf_map_lookup_elem(&aggs, &zero);
 }
 
-/* Move a slot's pending count into agg (or the overflow counters). */
+/* Who the current task is, for a new key. */
+static __always_inline void current_meta(struct ca_meta *m, __u64 now)
+{
+	__builtin_memset(m, 0, sizeof(*m));
+	m->first_ns = now;
+	m->cgroup_id = bpf_get_current_cgroup_id();
+	m->uid = (__u32)bpf_get_current_uid_gid();
+	m->tid = (__u32)bpf_get_current_pid_tgid();
+	bpf_get_current_comm(m->comm, sizeof(m->comm));
+}
+
+/*
+ * The entry of key in the current aggregation map, added (with count and
+ * meta) when missing: on a cache miss, or when a drain took the earlier
+ * one. NULL when the map is full (the caller counts the checks per
+ * capability only).
+ */
+static __always_inline struct ca_val *agg_entry(void *agg, const struct ca_key *key,
+					       __u64 count, __u64 last_ns,
+					       const struct ca_meta *meta, bool *added)
+{
+	struct ca_val *v, nv;
+
+	*added = false;
+	if (!agg)
+		return NULL;
+	v = bpf_map_lookup_elem(agg, key);
+	if (v)
+		return v;
+	__builtin_memset(&nv, 0, sizeof(nv));
+	nv.count = count;
+	nv.last_ns = last_ns;
+	nv.meta = *meta;
+	if (bpf_map_update_elem(agg, key, &nv, BPF_NOEXIST) == 0) {
+		stat_add(CA_STAT_KEYS, 1);
+		*added = true;
+	}
+	/* -EEXIST: another CPU added it first; anything else: full */
+	return bpf_map_lookup_elem(agg, key);
+}
+
+/* Checks that found the map full: counted per capability and verdict. */
+static __always_inline void count_overflow(const struct ca_key *key, __u64 n)
+{
+	__u32 idx = (__u32)(key->cap & CA_MAX_CAP) * 2 + (key->ret ? 1 : 0);
+	__u64 *ov = bpf_map_lookup_elem(&overflow, &idx);
+
+	stat_add(CA_STAT_MAP_FULL, n);
+	if (ov)
+		*ov += n;
+}
+
+/* Move a slot's pending count into the current aggregation map. */
 static __always_inline void flush_slot(struct ca_slot *s)
 {
-	struct ca_val *v = NULL;
-	__u32 idx;
-	__u64 *ov;
+	struct ca_val *v;
+	bool added;
 
 	if (!s->tag || !s->count)
 		return;
-	if (s->in_agg)
-		v = bpf_map_lookup_elem(&agg, &s->key);
-	if (v) {
+	v = agg_entry(cur_agg(), &s->key, s->count, s->last_ns, &s->meta, &added);
+	if (!v) {
+		count_overflow(&s->key, s->count);  /* lose only the attribution */
+	} else if (!added) {
 		__sync_fetch_and_add(&v->count, s->count);
 		if (s->last_ns > v->last_ns)
 			v->last_ns = s->last_ns;
-	} else {
-		/* map full: keep the count, lose only the attribution */
-		stat_add(CA_STAT_MAP_FULL, s->count);
-		idx = (__u32)(s->key.cap & CA_MAX_CAP) * 2 + (s->key.ret ? 1 : 0);
-		ov = bpf_map_lookup_elem(&overflow, &idx);
-		if (ov)
-			*ov += s->count;
 	}
 	s->count = 0;
 }
@@ -272,7 +357,8 @@ static __always_inline bool user_eq(const struct ca_key *a, const struct ca_key 
 
 static __always_inline bool key_eq(const struct ca_key *a, const struct ca_key *b)
 {
-	return a->tgid == b->tgid && a->exec_id == b->exec_id && a->stack_id == b->stack_id &&
+	return a->tgid == b->tgid && a->exec_id == b->exec_id && a->pstart == b->pstart &&
+	       a->stack_id == b->stack_id &&
 	       a->syscall == b->syscall && a->ret == b->ret && a->cap == b->cap &&
 	       a->flags == b->flags && user_eq(a, b);
 }
@@ -370,11 +456,11 @@ static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags)
 	struct ca_cache *c;
 	struct ca_slot *s;
 	struct pt_regs *regs;
-	__u64 tag, now, ip = 0, a0 = 0, a1 = 0, sp = 0;
+	__u64 tag, now, pstart, ip = 0, a0 = 0, a1 = 0, sp = 0;
 	struct ca_key uk;   /* the user part of the key: set only where the stack is walked */
 	__s32 nr = -1, sid;
 	__u16 h;
-	bool hit;
+	bool hit, added;
 
 	c = bpf_map_lookup_elem(&cache, &zero);
 	if (!c)
@@ -382,6 +468,7 @@ static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags)
 	tgid = task->tgid;
 	tid = task->pid;
 	exec_id = (__u32)task->self_exec_id;
+	pstart = task->group_leader->start_time;
 	if (!(task->flags & PF_KTHREAD)) {
 		regs = (struct pt_regs *)bpf_task_pt_regs(task);
 		nr = (__s32)regs->orig_ax;
@@ -402,7 +489,9 @@ static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags)
 	tag |= 1ULL << 63;  /* 0 marks an empty slot */
 	s = &c->slots[tag & (CA_CACHE_SLOTS - 1)];
 
-	hit = s->tag == tag;
+	/* the tag is a hash: the process and what was checked are confirmed */
+	hit = s->tag == tag && s->key.tgid == tgid && s->key.pstart == pstart &&
+	      s->key.exec_id == exec_id && s->key.cap == (__u16)cap && s->key.ret == ret;
 	if (hit) {
 		h = s->hits;
 		if (h < 0xffff)
@@ -416,10 +505,10 @@ static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags)
 		stat_add(CA_STAT_CACHE_VERIFY, 1);
 	} else {
 		/* only followed processes take a slot */
-		if (!tgid_followed(tgid))
+		if (!followed(tgid, pstart))
 			return 0;
 		stat_add(CA_STAT_CACHE_MISS, 1);
-		announce(task, tgid, exec_id);
+		announce(task, tgid, pstart, exec_id);
 	}
 
 	now = bpf_ktime_get_ns();
@@ -452,6 +541,7 @@ static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags)
 	s->tag = tag;
 	s->key.tgid = tgid;
 	s->key.exec_id = exec_id;
+	s->key.pstart = pstart;
 	s->key.stack_id = sid;
 	s->key.syscall = nr;
 	s->key.ret = ret;
@@ -461,7 +551,10 @@ static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags)
 	s->key.leaf_dev = uk.leaf_dev;
 	s->key.leaf_ino = uk.leaf_ino;
 	s->key.leaf_off = uk.leaf_off;
-	s->in_agg = agg_ensure(&s->key, now);
+	current_meta(&s->meta, now);
+	/* the entry exists from the first check on (its count stays in the
+	 * slot): sys_exit finds it, and a full map is known at once */
+	agg_entry(cur_agg(), &s->key, 0, now, &s->meta, &added);
 	s->last_ns = now;
 	s->count = 1;
 out:
@@ -514,8 +607,9 @@ int BPF_KPROBE(kprobe_cap_capable, const struct cred *cred, struct user_namespac
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct kp_args a = { .cap = cap, .flags = ns_flag(ns) | opts_flags(opts) };
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
 
-	if (!tgid_followed((__u32)(bpf_get_current_pid_tgid() >> 32)))
+	if (!followed((__u32)(bpf_get_current_pid_tgid() >> 32), proc_start(task)))
 		return 0;
 	bpf_map_update_elem(&kprobe_args, &tid, &a, BPF_ANY);
 	return 0;
@@ -544,7 +638,10 @@ SEC("tp_btf/sys_exit")
 int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 {
 	struct task_state *st = bpf_task_storage_get(&tstate, bpf_get_current_task_btf(), 0, 0);
+	struct ca_meta meta;
+	void *agg;
 	__u32 i, n;
+	bool added;
 
 	if (!st || !st->ndenied)
 		return 0;
@@ -552,14 +649,19 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 	st->ndenied = 0;
 	if (ret != -EPERM && ret != -EACCES)
 		return 0;
+	agg = cur_agg();
+	current_meta(&meta, bpf_ktime_get_ns());
 	for (i = 0; i < CA_DENIED_PER_SYSCALL; i++) {
 		struct ca_val *v;
 
 		if (i >= n)
 			break;
-		v = bpf_map_lookup_elem(&agg, &st->denied[i]);
+		/* a drain may have taken the entry: a new one with count 0 */
+		v = agg_entry(agg, &st->denied[i], 0, meta.first_ns, &meta, &added);
 		if (v)
 			__sync_fetch_and_add(&v->sys_failed, 1);
+		else
+			stat_add(CA_STAT_RESULT_LOST, 1);
 	}
 	return 0;
 }
@@ -574,11 +676,8 @@ static __always_inline struct ca_event *new_event(__u32 type, struct task_struct
 	}
 	__builtin_memset(e, 0, sizeof(*e));
 	e->type = type;
-	e->tgid = BPF_CORE_READ(p, tgid);
-	e->tid = BPF_CORE_READ(p, pid);
-	e->ppid = BPF_CORE_READ(p, real_parent, tgid);
+	event_ids(e, p);
 	e->uid = BPF_CORE_READ(p, cred, uid.val);
-	e->exec_id = (__u32)BPF_CORE_READ(p, self_exec_id);
 	e->ts_ns = bpf_ktime_get_ns();
 	BPF_CORE_READ_STR_INTO(&e->comm, p, comm);
 	return e;
@@ -588,18 +687,20 @@ SEC("tp_btf/sched_process_fork")
 int BPF_PROG(sched_process_fork, struct task_struct *parent, struct task_struct *child)
 {
 	__u32 ptgid = parent->tgid, ctgid = child->tgid;
+	__u64 pp = parent->group_leader->start_time, cstart = child->start_time;
 	struct ca_event *e;
-	__u8 one = 1;
 
-	if (child->pid != ctgid || !tgid_followed(ptgid))
+	if (child->pid != ctgid || !followed(ptgid, pp))
 		return 0;  /* a new thread, or a process we do not follow */
-	if (!cfg_all && bpf_map_update_elem(&procs, &ctgid, &one, BPF_ANY)) {
+	if (!cfg_all && bpf_map_update_elem(&procs, &ctgid, &cstart, BPF_ANY)) {
 		stat_add(CA_STAT_PROC_FULL, 1);
 		return 0;
 	}
 	e = new_event(CA_EV_FORK, child);
 	if (e) {
+		/* the forking process (real_parent may differ: CLONE_PARENT) */
 		e->ppid = ptgid;
+		e->parent_start = pp;
 		e->cgroup_id = bpf_get_current_cgroup_id();
 		bpf_ringbuf_submit(e, 0);
 	}
@@ -609,13 +710,15 @@ int BPF_PROG(sched_process_fork, struct task_struct *parent, struct task_struct 
 SEC("tp_btf/sched_process_exec")
 int BPF_PROG(sched_process_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
 {
-	__u32 tgid = p->tgid, exec_id = (__u32)p->self_exec_id;
+	__u32 tgid = p->tgid;
+	struct seen_img img = { .pstart = p->group_leader->start_time,
+				.exec_id = (__u32)p->self_exec_id };
 	struct ca_event *e;
 
-	if (!tgid_followed(tgid))
+	if (!followed(tgid, img.pstart))
 		return 0;
 	/* the exec event names the image: no CA_EV_FIRST needed for it */
-	bpf_map_update_elem(&seen, &tgid, &exec_id, BPF_ANY);
+	bpf_map_update_elem(&seen, &tgid, &img, BPF_ANY);
 	e = new_event(CA_EV_EXEC, p);
 	if (!e)
 		return 0;
@@ -631,7 +734,7 @@ int BPF_PROG(sched_process_exit, struct task_struct *p)
 	__u32 tgid = p->tgid;
 	struct ca_event *e;
 
-	if (BPF_CORE_READ(p, signal, live.counter) != 0 || !tgid_followed(tgid))
+	if (BPF_CORE_READ(p, signal, live.counter) != 0 || !followed(tgid, proc_start(p)))
 		return 0;  /* other threads live on, or not ours */
 	e = new_event(CA_EV_EXIT, p);
 	if (e) {

@@ -16,6 +16,8 @@
 #define CA_CACHE_SLOTS   64   /* per-CPU call-site cache slots, power of two */
 #define CA_MAX_CAP       63   /* checks with a larger number are clamped here */
 #define CA_DENIED_PER_SYSCALL 8 /* denied keys remembered until the syscall returns */
+#define CA_AGG_KEYS      65536 /* default entries of each aggregation map */
+#define CA_PROCS_MAX     65536 /* processes followed at once (not -a) */
 
 /* ca_key.flags */
 #define CA_F_INIT_NS     0x01 /* checked against the initial user namespace */
@@ -23,10 +25,19 @@
 #define CA_F_NOAUDIT     0x04 /* opts had CAP_OPT_NOAUDIT (only with OPTS_KNOWN) */
 #define CA_F_INSETID     0x08 /* opts had CAP_OPT_INSETID (only with OPTS_KNOWN) */
 
-/* One aggregated capability check: the key of the "agg" hash map. */
+/*
+ * A process is (tgid, pstart): pstart is the thread-group leader's
+ * task->start_time (CLOCK_MONOTONIC ns at fork; a non-leader exec takes the
+ * leader's, fs/exec.c de_thread()). A pid is given out again only after its
+ * process is gone, so no two processes share both. A program image is the
+ * process plus its exec_id.
+ */
+
+/* One aggregated capability check: the key of the aggregation hash maps. */
 struct ca_key {
 	__u32 tgid;
 	__u32 exec_id;   /* task->self_exec_id: changes at each execve() */
+	__u64 pstart;    /* the process's start time: see above */
 	__s32 stack_id;  /* id in the "stacks" map; < 0: -errno, no stack */
 	__s32 syscall;   /* syscall in progress, -1 if none (kernel thread) */
 	__s32 ret;       /* cap_capable() verdict: 0 granted, -EPERM denied */
@@ -44,30 +55,37 @@ struct ca_key {
 	__u64 leaf_off;
 };
 
+/* Who made the first check of a key, and when. */
+struct ca_meta {
+	__u64 first_ns;  /* CLOCK_MONOTONIC (bpf_ktime_get_ns); 0: not known */
+	__u64 cgroup_id;
+	__u32 uid;       /* real uid */
+	__u32 tid;       /* thread */
+	char comm[CA_COMM_LEN];
+};
+
 struct ca_val {
 	__u64 count;
-	__u64 first_ns;  /* CLOCK_MONOTONIC (bpf_ktime_get_ns) */
 	__u64 last_ns;
-	__u64 cgroup_id;
 	__u64 sys_failed; /* times the syscall then failed with EPERM/EACCES */
-	__u32 uid;       /* real uid of the first check */
-	__u32 tid;       /* thread of the first check */
-	char comm[CA_COMM_LEN];
+	struct ca_meta meta;
 };
 
 /*
  * The per-CPU call-site cache (see capaudit.bpf.c). The loader reads every
- * CPU's copy after detaching the hooks and adds the pending counts to agg.
+ * CPU's copy after detaching the hooks and adds the pending counts to its
+ * own table.
  */
 struct ca_slot {
 	__u64 tag;       /* 0: empty */
 	struct ca_key key;
-	__u64 count;     /* checks counted here, not yet in agg */
+	__u64 count;     /* checks counted here, not yet in an aggregation map */
 	__u64 last_ns;
+	struct ca_meta meta;  /* the slot's first check: its agg entry may be
+			       * gone (drained) when the count is moved */
 	__u16 hits;
 	__u8 unstable;   /* a re-check found another stack: walk on every hit */
-	__u8 in_agg;     /* key has an agg entry; else its counts are overflow */
-	__u32 pad;
+	__u8 pad[5];
 };
 
 struct ca_cache {
@@ -89,6 +107,10 @@ struct ca_event {
 	__u32 uid;
 	__u32 exec_id;   /* task->self_exec_id after the event */
 	__s32 exit_code; /* CA_EV_EXIT: wait(2)-style status */
+	__u32 pad;
+	__u64 pstart;    /* the process (tgid, pstart): see struct ca_key */
+	__u64 parent_start; /* the parent process (ppid, parent_start) */
+	__u64 boot_start;   /* task->start_boottime: what /proc/PID/stat shows */
 	__u64 ts_ns;
 	__u64 cgroup_id;
 	char comm[CA_COMM_LEN];
@@ -106,7 +128,24 @@ enum ca_stat {
 	CA_STAT_CACHE_MISMATCH, /* re-checks that found another call site */
 	CA_STAT_PROC_FULL,      /* processes not followed: procs map full */
 	CA_STAT_RESULT_LOST,    /* denied checks whose syscall result was not kept */
+	CA_STAT_KEYS,           /* entries added to the aggregation maps */
 	CA_STAT_NR,
+};
+
+/* A process, as the iter/task snapshot (bpf/tasks.bpf.c) gives it. */
+#define CA_TASK_EXITING 0x01  /* exiting or a zombie: makes no more checks */
+
+struct ca_task {
+	__u32 tgid;
+	__u32 ppid;
+	__u32 exec_id;
+	__u32 uid;       /* real uid */
+	__u32 flags;     /* CA_TASK_* */
+	__u32 pad;
+	__u64 pstart;    /* see struct ca_key */
+	__u64 parent_start;
+	__u64 boot_start;
+	char comm[CA_COMM_LEN];
 };
 
 /* Overflow counts when the agg map is full: [cap][denied]. */

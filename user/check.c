@@ -147,7 +147,7 @@ static void user_sites_pass(struct observation *o, const struct record *rec, boo
 
 		if (!us || !st)
 			continue;
-		p = record_find_process(rec, c->pid, c->exec_id);
+		p = check_process(rec, c);
 		own = usite_own_frame(us, p ? p->exe : NULL);
 		if (own < 0)
 			continue;

@@ -3,6 +3,8 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <poll.h>
+#include <sys/syscall.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +49,20 @@ int procinfo_read(pid_t pid, struct procinfo *out)
 	p = strstr(status, "\nUid:");
 	if (p)
 		sscanf(p, "\nUid: %u", &out->uid);
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (!read_file(path, status, sizeof(status)) && (p = strrchr(status, ')'))) {
+		unsigned long long v;
+		int field = 2;   /* ")" ends field 2, comm */
+		char *end;
+
+		for (p++; *p && field < 22; p++)
+			if (*p == ' ')
+				field++;
+		errno = 0;
+		v = strtoull(p, &end, 10);
+		if (field == 22 && end != p && !errno)
+			out->start_ticks = v;
+	}
 	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
 	if (!read_file(path, out->comm, sizeof(out->comm)))
 		out->comm[strcspn(out->comm, "\n")] = '\0';
@@ -56,55 +72,43 @@ int procinfo_read(pid_t pid, struct procinfo *out)
 	return 0;
 }
 
-bool proc_alive(pid_t pid)
+uint64_t proc_boot_ticks(uint64_t ns)
 {
-	struct procinfo pi;
+	static long hz;
 
-	return procinfo_read(pid, &pi) == 0;
+	if (!hz)
+		hz = sysconf(_SC_CLK_TCK) > 0 ? sysconf(_SC_CLK_TCK) : 100;
+	/* nsec_to_clock_t() in kernel/time/time.c */
+	return ns / (1000000000ULL / (uint64_t)hz);
 }
 
-size_t proc_descendants(pid_t root, pid_t **out)
+int procinfo_read_exact(pid_t pid, uint64_t boot_ns, const char *comm, struct procinfo *out)
 {
-	DIR *d = opendir("/proc");
-	struct dirent *de;
-	pid_t *pids = NULL, *ppids = NULL, *res = NULL;
-	size_t n = 0, cap = 0, cap2 = 0, nres = 0, capres = 0, i, j;
-	bool grew = true;
-
-	*out = NULL;
-	if (!d)
-		return 0;
-	while ((de = readdir(d))) {
-		struct procinfo pi;
-		uint32_t pid;
-
-		if (parse_u32(de->d_name, &pid) || procinfo_read((pid_t)pid, &pi))
-			continue;
-		grow_array((void **)&pids, &cap, n + 1, sizeof(*pids));
-		grow_array((void **)&ppids, &cap2, n + 1, sizeof(*ppids));
-		pids[n] = (pid_t)pid;
-		ppids[n++] = (pid_t)pi.ppid;
+	if (procinfo_read(pid, out))
+		return -1;
+	/* the same start tick and name: a pid given out again within one
+	 * tick to a process of the same name is all this cannot tell apart */
+	if (out->start_ticks != proc_boot_ticks(boot_ns) || (comm && strcmp(comm, out->comm))) {
+		errno = ESRCH;
+		return -1;
 	}
-	closedir(d);
-	/* transitive closure: small n, repeat until nothing new */
-	while (grew) {
-		grew = false;
-		for (i = 0; i < n; i++) {
-			bool in = false, parent_in = ppids[i] == root;
+	return 0;
+}
 
-			for (j = 0; j < nres && !(in && parent_in); j++) {
-				in |= res[j] == pids[i];
-				parent_in |= res[j] == ppids[i];
-			}
-			if (!in && parent_in && pids[i] != root) {
-				grow_array((void **)&res, &capres, nres + 1, sizeof(*res));
-				res[nres++] = pids[i];
-				grew = true;
-			}
-		}
-	}
-	free(pids);
-	free(ppids);
-	*out = res;
-	return nres;
+int pidfd_of(pid_t pid)
+{
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+}
+
+int pidfd_alive(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	/* a pidfd polls readable once its process has exited (a zombie
+	 * included: it makes no more checks) */
+	if (fd < 0)
+		return -1;
+	if (poll(&p, 1, 0) < 0)
+		return -1;
+	return !(p.revents & (POLLIN | POLLHUP | POLLERR));
 }

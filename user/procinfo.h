@@ -10,15 +10,27 @@
 
 struct procinfo {
 	uint32_t pid, ppid, uid;
+	uint64_t start_ticks;   /* /proc/PID/stat field 22: start, in clock ticks
+				 * since boot (the kernel's start_boottime) */
 	char comm[64];
 	char exe[4096];   /* empty when unreadable (kernel thread, gone, no permission) */
 };
 
 /* 0 and *out filled, or -1 (errno ENOENT/ESRCH when it does not exist). */
 int procinfo_read(pid_t pid, struct procinfo *out);
-/* Is pid a live process (thread-group leader)? */
-bool proc_alive(pid_t pid);
-/* Live descendants of root (not root itself); caller frees *out. */
-size_t proc_descendants(pid_t root, pid_t **out);
+/* The clock ticks /proc shows for a start_boottime of ns. */
+uint64_t proc_boot_ticks(uint64_t ns);
+/*
+ * The same, for one process only: 0 when /proc/PID is the process that
+ * started at boot_ns (start_boottime) with name comm (NULL: any), -1 when
+ * it is gone or another process now has the pid.
+ */
+int procinfo_read_exact(pid_t pid, uint64_t boot_ns, const char *comm, struct procinfo *out);
+
+/* A pidfd for the process pid (pidfd_open(2), Linux 5.3+), or -1 with
+ * errno (ESRCH: none; EINVAL: pid is a thread, not a process). */
+int pidfd_of(pid_t pid);
+/* 1: the pidfd's process has not exited; 0: it has; -1: error. */
+int pidfd_alive(int fd);
 
 #endif

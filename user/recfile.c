@@ -14,9 +14,9 @@
 #include "syscalls.h"
 #include "util.h"
 
-static size_t pid_slot(const struct record *r, uint32_t pid, uint32_t exec_id)
+static size_t pid_slot(const struct record *r, uint32_t pid, int64_t start_ns, uint32_t exec_id)
 {
-	uint64_t h = ((uint64_t)pid << 32 | exec_id);
+	uint64_t h = ((uint64_t)pid << 32 | exec_id) ^ ((uint64_t)start_ns * 0x9e3779b97f4a7c15ULL);
 	size_t i;
 
 	/* splitmix64's finalizer: every input bit reaches the low bits */
@@ -28,7 +28,7 @@ static size_t pid_slot(const struct record *r, uint32_t pid, uint32_t exec_id)
 	while (r->pidtab[i]) {
 		const struct rec_process *p = &r->procs[r->pidtab[i] - 1];
 
-		if (p->pid == pid && p->exec_id == exec_id)
+		if (p->pid == pid && p->exec_id == exec_id && p->start_ns == start_ns)
 			break;
 		i = (i + 1) & (r->pidcap - 1);
 	}
@@ -43,10 +43,12 @@ static void rehash(struct record *r, size_t cap)
 	r->pidcap = cap;
 	r->pidtab = xcalloc(r->pidcap, sizeof(*r->pidtab));
 	for (k = 0; k < r->nprocs; k++)
-		r->pidtab[pid_slot(r, r->procs[k].pid, r->procs[k].exec_id)] = (uint32_t)k + 1;
+		r->pidtab[pid_slot(r, r->procs[k].pid, r->procs[k].start_ns,
+				   r->procs[k].exec_id)] = (uint32_t)k + 1;
 }
 
-struct rec_process *record_add_process(struct record *r, uint32_t pid, uint32_t exec_id)
+struct rec_process *record_add_process(struct record *r, uint32_t pid, int64_t start_ns,
+				       uint32_t exec_id)
 {
 	struct rec_process *p;
 
@@ -55,15 +57,10 @@ struct rec_process *record_add_process(struct record *r, uint32_t pid, uint32_t 
 	grow_array((void **)&r->procs, &r->cap_procs, r->nprocs + 1, sizeof(*r->procs));
 	p = &r->procs[r->nprocs++];
 	p->pid = pid;
+	p->start_ns = start_ns;
 	p->exec_id = exec_id;
-	r->pidtab[pid_slot(r, pid, exec_id)] = (uint32_t)r->nprocs;
+	r->pidtab[pid_slot(r, pid, start_ns, exec_id)] = (uint32_t)r->nprocs;
 	return p;
-}
-
-void record_set_exec_id(struct record *r, struct rec_process *p, uint32_t exec_id)
-{
-	p->exec_id = exec_id;
-	rehash(r, r->pidcap);  /* rare: only when an image is first identified */
 }
 
 struct rec_check *record_add_check(struct record *r)
@@ -204,7 +201,7 @@ const struct rec_ustack *check_ustack(const struct record *r, const struct rec_c
  */
 uint64_t rec_check_key_hash(const struct rec_check *c)
 {
-	uint64_t h = (uint64_t)c->pid << 32 | c->exec_id;
+	uint64_t h = ((uint64_t)c->pid << 32 | c->exec_id) ^ (uint64_t)c->start_ns;
 
 	h = (h ^ (h >> 33)) * 0xff51afd7ed558ccdULL;
 	h ^= (uint64_t)(uint32_t)c->stack << 32 | (uint32_t)c->syscall;
@@ -221,7 +218,8 @@ bool rec_check_same_key(const struct rec_check *a, const struct rec_check *b)
 	const char *ea = a->stack_error ? a->stack_error : "";
 	const char *eb = b->stack_error ? b->stack_error : "";
 
-	return a->pid == b->pid && a->exec_id == b->exec_id && a->stack == b->stack &&
+	return a->pid == b->pid && a->exec_id == b->exec_id && a->start_ns == b->start_ns &&
+	       a->stack == b->stack &&
 	       a->ustack == b->ustack &&
 	       a->syscall == b->syscall && a->ret == b->ret && a->cap == b->cap &&
 	       a->init_ns == b->init_ns && a->opts_known == b->opts_known &&
@@ -371,14 +369,46 @@ const struct rec_stack *check_stack(const struct record *r, const struct rec_che
 	return c->stack >= 0 && (size_t)c->stack < r->nstacks ? &r->stacks[c->stack] : NULL;
 }
 
-struct rec_process *record_find_process(const struct record *r, uint32_t pid, uint32_t exec_id)
+struct rec_process *record_find_process(const struct record *r, uint32_t pid, int64_t start_ns,
+					uint32_t exec_id)
 {
 	size_t i;
 
 	if (!r->pidcap)
 		return NULL;
-	i = pid_slot(r, pid, exec_id);
+	i = pid_slot(r, pid, start_ns, exec_id);
 	return r->pidtab[i] ? &r->procs[r->pidtab[i] - 1] : NULL;
+}
+
+struct rec_process *check_process(const struct record *r, const struct rec_check *c)
+{
+	return record_find_process(r, c->pid, c->start_ns, c->exec_id);
+}
+
+static int cmp_pid_start(const void *a, const void *b)
+{
+	const struct rec_process *x = *(const struct rec_process *const *)a;
+	const struct rec_process *y = *(const struct rec_process *const *)b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->start_ns < y->start_ns ? -1 : x->start_ns > y->start_ns;
+}
+
+uint64_t record_count_reused_pids(const struct record *r)
+{
+	const struct rec_process **v = xcalloc(r->nprocs + 1, sizeof(*v));
+	uint64_t n = 0;
+	size_t i;
+
+	for (i = 0; i < r->nprocs; i++)
+		v[i] = &r->procs[i];
+	sort_array(v, r->nprocs, sizeof(*v), cmp_pid_start);
+	/* lines of one process (its images) are next to each other */
+	for (i = 1; i < r->nprocs; i++)
+		n += v[i]->pid == v[i - 1]->pid && v[i]->start_ns != v[i - 1]->start_ns;
+	free(v);
+	return n;
 }
 
 static void free_strv(char **v, size_t n)
@@ -491,6 +521,13 @@ static json_t *header_json(const struct rec_header *h)
 	}
 	if (h->pids_reused)
 		json_set(o, "pids_reused", json_integer((json_int_t)h->pids_reused));
+	if (h->agg_keys) {
+		json_t *a = json_object();
+
+		json_set(a, "drains", json_integer((json_int_t)h->agg_drains));
+		json_set(a, "max_keys", json_integer((json_int_t)h->agg_keys));
+		json_set(o, "aggregation", a);
+	}
 	return o;
 }
 
@@ -546,6 +583,7 @@ static json_t *process_json(const struct rec_process *p)
 
 	json_set(o, "type", json_string("process"));
 	json_set(o, "pid", json_integer(p->pid));
+	json_set(o, "start_ns", json_integer(p->start_ns));
 	json_set(o, "exec_id", json_integer(p->exec_id));
 	json_set(o, "ppid", json_integer(p->ppid));
 	json_set(o, "uid", json_integer(p->uid));
@@ -564,6 +602,7 @@ static json_t *check_json(const struct record *r, const struct rec_check *c)
 
 	json_set(o, "type", json_string("check"));
 	json_set(o, "pid", json_integer(c->pid));
+	json_set(o, "start_ns", json_integer(c->start_ns));
 	json_set(o, "exec_id", json_integer(c->exec_id));
 	json_set(o, "tid", json_integer(c->tid));
 	json_set(o, "uid", json_integer(c->uid));

@@ -15,7 +15,7 @@
 #include <stdio.h>
 
 #define REC_FORMAT  "capaudit-record"
-#define REC_VERSION 1
+#define REC_VERSION 2        /* 2: processes named by (pid, start_ns, exec_id) */
 #define REC_MAX_CAP 63
 #define REC_MAX_LINE (1 << 20)   /* longer lines are rejected */
 #define REC_MAX_UFRAMES 128     /* user frames per ustack line */
@@ -57,18 +57,23 @@ struct rec_header {
 	int exit_status;
 	double loader_cpu_s;    /* the recorder's own CPU time (user + system) */
 	long loader_rss_kb;     /* and its peak resident set */
-	uint64_t pids_reused;   /* pids that ended and were given to a new process
-				 * during the recording (pid_max wrapped) */
+	uint64_t pids_reused;   /* pids that two or more processes had during the
+				 * recording (each has its own lines) */
+	uint64_t agg_drains;    /* aggregation maps drained while recording */
+	uint32_t agg_keys;      /* entries of the largest aggregation map used */
 };
 
 /*
- * A process line is one program image: the pair (pid, exec_id), where
- * exec_id is the kernel's task->self_exec_id, which changes at each
- * execve(). `setpriv ... CMD` is two images in one pid, so setpriv's own
- * checks are not blamed on CMD.
+ * A process line is one program image: (pid, start_ns, exec_id). pid and
+ * the process's start time name the process (a pid given out again is
+ * another process, with another start); exec_id is the kernel's
+ * task->self_exec_id, which changes at each execve(), so `setpriv ... CMD`
+ * is two images of one process and setpriv's own checks are not blamed on
+ * CMD. Version 1 records have no start time: start_ns is 0 there.
  */
 struct rec_process {
 	uint32_t pid, exec_id, ppid, uid;
+	int64_t start_ns;       /* the process's start, ns since the epoch */
 	char *comm;
 	char *exe;              /* may be NULL */
 	bool exited;
@@ -77,6 +82,7 @@ struct rec_process {
 
 struct rec_check {
 	uint32_t pid, exec_id, tid, uid;
+	int64_t start_ns;       /* with pid and exec_id: the image (struct rec_process) */
 	char *comm;
 	uint64_t cgroup;
 	int cap;
@@ -147,16 +153,16 @@ struct record {
 	size_t nstacks, cap_stacks;
 	struct rec_ustack *ustacks;
 	size_t nustacks, cap_ustacks;
-	uint32_t *pidtab;       /* (pid, exec_id) -> 1 + index in procs; 0 = empty */
+	uint32_t *pidtab;       /* image -> 1 + index in procs; 0 = empty */
 	size_t pidcap;
 	char **strtab;          /* interned strings (check comms), open addressing */
 	size_t nstr, strcap;
 };
 
-/* A new process line for (pid, exec_id), which must not be in r yet. */
-struct rec_process *record_add_process(struct record *r, uint32_t pid, uint32_t exec_id);
-/* Change the exec_id of a process line (p must belong to r). */
-void record_set_exec_id(struct record *r, struct rec_process *p, uint32_t exec_id);
+/* A new process line for the image (pid, start_ns, exec_id), which must
+ * not be in r yet. */
+struct rec_process *record_add_process(struct record *r, uint32_t pid, int64_t start_ns,
+				       uint32_t exec_id);
 struct rec_check *record_add_check(struct record *r);
 /* s (len bytes) stored once per record; the pointer lives as long as r. */
 char *record_intern(struct record *r, const char *s, size_t len);
@@ -173,7 +179,13 @@ struct json_t *rec_uframe_json(const struct rec_uframe *f);
 const struct rec_ustack *check_ustack(const struct record *r, const struct rec_check *c);
 /* The stack of a check, or NULL. */
 const struct rec_stack *check_stack(const struct record *r, const struct rec_check *c);
-struct rec_process *record_find_process(const struct record *r, uint32_t pid, uint32_t exec_id);
+struct rec_process *record_find_process(const struct record *r, uint32_t pid, int64_t start_ns,
+					uint32_t exec_id);
+/* The image that made a check, or NULL. */
+struct rec_process *check_process(const struct record *r, const struct rec_check *c);
+/* Pids that more than one process had (each pid counted once per extra
+ * process), from the process lines. */
+uint64_t record_count_reused_pids(const struct record *r);
 void record_free(struct record *r);
 /* Move src's checks (appended in order) and interned strings into r;
  * src keeps nothing of them. */

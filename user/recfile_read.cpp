@@ -153,10 +153,12 @@ void free_strv(char **v, size_t n)
 /* The known fields of one line type: lengths, and the names as two
  * masked 8-byte words, so that matching a key is two loads and compares
  * (a memcmp call per key cost a sixth of reading a big record). */
+constexpr int FIELDS_MAX = 32;   /* per line type; Fields::seen has 64 bits */
+
 struct FieldSet {
 	const char *const *names;
-	size_t len[24] = { 0 };
-	uint64_t w[24][2] = {}, m[24][2] = {};
+	size_t len[FIELDS_MAX] = { 0 };
+	uint64_t w[FIELDS_MAX][2] = {}, m[FIELDS_MAX][2] = {};
 
 	const char *const *req;   /* required fields (NULL-terminated) and their bits */
 	uint64_t req_mask = 0;
@@ -167,7 +169,9 @@ struct FieldSet {
 			for (int i = 0; names[i]; i++)
 				if (!strcmp(names[i], *q))
 					req_mask |= 1ULL << i;
-		for (int i = 0; names[i] && i < 24; i++) {
+		for (int i = 0; names[i]; i++) {
+			if (i >= FIELDS_MAX)
+				abort();   /* a programming error: raise FIELDS_MAX */
 			len[i] = strlen(names[i]);
 			for (size_t b = 0; b < 16 && b < len[i]; b++) {
 				w[i][b / 8] |= (uint64_t)(unsigned char)names[i][b] << (8 * (b % 8));
@@ -249,7 +253,8 @@ bool read_header_fields(ondemand::object obj, rec_header *h, Line &l)
 {
 	static const char *const names[] = { "type", "format", "version", "capaudit", "kernel",
 		"machine", "attach", "scope", "symbols", "argv", "start_ns", "end_ns", "checks",
-		"lost", "overflow", "exit_status", "syscall_results", "loader", "pids_reused", nullptr };
+		"lost", "overflow", "exit_status", "syscall_results", "loader", "pids_reused",
+		"aggregation", nullptr };
 	static const char *const req[] = { "format", "version", "kernel", "attach", "start_ns",
 		"end_ns", nullptr };
 	static const FieldSet F_set(names);
@@ -412,6 +417,27 @@ bool read_header_fields(ondemand::object obj, rec_header *h, Line &l)
 				return false;
 			h->pids_reused = (uint64_t)x;
 			break;
+		case 19: {
+			static const char *const anames[] = { "drains", "max_keys", nullptr };
+			static const FieldSet AF_set(anames);
+			Fields AF(AF_set);
+			ondemand::object ao;
+
+			if (v.get_object().get(ao))
+				return l.fail("field 'aggregation' must be an object");
+			FOR_FIELDS(ao, AF, l) {
+				ondemand::value av;
+
+				if (field.value().get(av) ||
+				    !get_i64(av, AF.names[fi], 0, fi ? UINT32_MAX : INT64_MAX, &x, l))
+					return false;
+				if (fi)
+					h->agg_keys = (uint32_t)x;
+				else
+					h->agg_drains = (uint64_t)x;
+			}
+			break;
+		}
 		}
 	}
 	return require(F, req, l);
@@ -419,49 +445,50 @@ bool read_header_fields(ondemand::object obj, rec_header *h, Line &l)
 
 bool read_process(ondemand::object obj, record *r, Line &l)
 {
-	static const char *const names[] = { "type", "pid", "exec_id", "ppid", "uid", "comm",
-		"exe", "exit_code", nullptr };
-	static const char *const req[] = { "pid", nullptr };
+	enum { TYPE, PID, START_NS, EXEC_ID, PPID, UID, COMM, EXE, EXIT_CODE };
+	static const char *const names[] = { "type", "pid", "start_ns", "exec_id", "ppid", "uid",
+		"comm", "exe", "exit_code", nullptr };
+	static const char *const req_v1[] = { "pid", nullptr };
+	static const char *const req_v2[] = { "pid", "start_ns", nullptr };
 	static const FieldSet F_set(names);
+	static const int64_t lo[] = { 0, 1, 0, 0, 0, 0, 0, 0, 0 };
+	static const int64_t hi[] = { 0, INT32_MAX, INT64_MAX, UINT32_MAX, INT32_MAX, UINT32_MAX,
+				      0, 0, 255 };
 	Fields F(F_set);
-	int64_t v64[5] = { 0, 0, 0, 0, 0 };   /* pid, exec_id, ppid, uid, exit_code */
+	int64_t x[EXIT_CODE + 1] = { 0 };
 	std::string_view comm = "", exe;
 	bool has_exe = false;
 
 	FOR_FIELDS(obj, F, l) {
-		static const int64_t lo[] = { 1, 0, 0, 0 }, hi[] = { INT32_MAX, UINT32_MAX,
-			INT32_MAX, UINT32_MAX };
 		ondemand::value v;
 
 		if (field.value().get(v))
 			return l.fail("bad value for '%s'", F.names[fi]);
-		if (fi >= 1 && fi <= 4) {
-			if (!get_i64(v, F.names[fi], lo[fi - 1], hi[fi - 1], &v64[fi - 1], l))
-				return false;
-		} else if (fi == 5) {
+		if (fi == COMM) {
 			if (!get_str(v, "comm", &comm, l))
 				return false;
-		} else if (fi == 6) {
+		} else if (fi == EXE) {
 			if (!get_str(v, "exe", &exe, l))
 				return false;
 			has_exe = true;
-		} else if (fi == 7) {
-			if (!get_i64(v, "exit_code", 0, 255, &v64[4], l))
+		} else if (fi != TYPE) {
+			if (!get_i64(v, F.names[fi], lo[fi], hi[fi], &x[fi], l))
 				return false;
 		}
 	}
-	if (!require(F, req, l))
+	/* version 1 named a process by pid alone (exec_id for its images) */
+	if (!require(F, r->hdr.version >= 2 ? req_v2 : req_v1, l))
 		return false;
-	if (record_find_process(r, (uint32_t)v64[0], (uint32_t)v64[1]))
-		return l.fail("process %lld (exec_id %lld) appears twice", (long long)v64[0],
-			      (long long)v64[1]);
-	rec_process *p = record_add_process(r, (uint32_t)v64[0], (uint32_t)v64[1]);
-	p->ppid = (uint32_t)v64[2];
-	p->uid = (uint32_t)v64[3];
+	if (record_find_process(r, (uint32_t)x[PID], x[START_NS], (uint32_t)x[EXEC_ID]))
+		return l.fail("process %lld (start_ns %lld, exec_id %lld) appears twice",
+			      (long long)x[PID], (long long)x[START_NS], (long long)x[EXEC_ID]);
+	rec_process *p = record_add_process(r, (uint32_t)x[PID], x[START_NS], (uint32_t)x[EXEC_ID]);
+	p->ppid = (uint32_t)x[PPID];
+	p->uid = (uint32_t)x[UID];
 	p->comm = dup(comm);
 	p->exe = has_exe ? dup(exe) : nullptr;
-	p->exited = F.seen & (1ULL << 7);
-	p->exit_code = (int)v64[4];
+	p->exited = F.seen & (1ULL << EXIT_CODE);
+	p->exit_code = (int)x[EXIT_CODE];
 	return true;
 }
 
@@ -633,23 +660,26 @@ bool read_check(ondemand::object obj, const record *r, record *sink, Line &l)
 {
 	/* in the order capaudit writes them (Fields tries that order first);
 	 * cap_name and syscall_name are derived, read and ignored */
-	enum { TYPE, PID, EXEC_ID, TID, UID, COMM, CGROUP, CAP, CAP_NAME, RET, COUNT, SYSCALL,
-	       SYSCALL_NAME, INIT_NS, OPTS, FIRST_NS, LAST_NS, SYSCALL_FAILED, STACK, STACK_ERROR,
-	       USTACK, NFIELDS };
-	static const char *const names[] = { "type", "pid", "exec_id", "tid", "uid", "comm",
-		"cgroup", "cap", "cap_name", "ret", "count", "syscall", "syscall_name", "init_ns",
-		"opts", "first_ns", "last_ns", "syscall_failed", "stack", "stack_error", "ustack",
-		nullptr };
+	enum { TYPE, PID, START_NS, EXEC_ID, TID, UID, COMM, CGROUP, CAP, CAP_NAME, RET, COUNT,
+	       SYSCALL, SYSCALL_NAME, INIT_NS, OPTS, FIRST_NS, LAST_NS, SYSCALL_FAILED, STACK,
+	       STACK_ERROR, USTACK, NFIELDS };
+	static const char *const names[] = { "type", "pid", "start_ns", "exec_id", "tid", "uid",
+		"comm", "cgroup", "cap", "cap_name", "ret", "count", "syscall", "syscall_name",
+		"init_ns", "opts", "first_ns", "last_ns", "syscall_failed", "stack", "stack_error",
+		"ustack", nullptr };
 	static const char *const req[] = { "pid", "cap", "ret", "count", nullptr };
+	static const char *const req_v2[] = { "pid", "start_ns", "cap", "ret", "count", nullptr };
 	/* bounds of the integer fields, in field order */
-	static const int64_t lo[NFIELDS] = { 0, 1, 0, 0, 0, 0, 0, 0, 0, -4095, 1, -1, 0, 0, 0, 0,
-					     0, 0, 0, 0, 0 };
-	static const int64_t hi[NFIELDS] = { 0, INT32_MAX, UINT32_MAX, INT32_MAX, UINT32_MAX, 0,
-		INT64_MAX, REC_MAX_CAP, 0, 0, INT64_MAX, 4095, 0, 0, 0, INT64_MAX, INT64_MAX,
-		INT64_MAX, INT32_MAX, 0, INT32_MAX };
+	static const int64_t lo[NFIELDS] = { 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, -4095, 1, -1, 0, 0, 0,
+					     0, 0, 0, 0, 0, 0 };
+	static const int64_t hi[NFIELDS] = { 0, INT32_MAX, INT64_MAX, UINT32_MAX, INT32_MAX,
+		UINT32_MAX, 0, INT64_MAX, REC_MAX_CAP, 0, 0, INT64_MAX, 4095, 0, 0, 0, INT64_MAX,
+		INT64_MAX, INT64_MAX, INT32_MAX, 0, INT32_MAX };
 	static const FieldSet F_set(names, req);
+	static const FieldSet F2_set(names, req_v2);
+	bool v2 = r->hdr.version >= 2;
 	int64_t x[NFIELDS] = { 0 };
-	Fields F(F_set);
+	Fields F(v2 ? F2_set : F_set);
 	std::string_view comm = "", serr;
 	rec_check c{};
 
@@ -662,7 +692,8 @@ bool read_check(ondemand::object obj, const record *r, record *sink, Line &l)
 		if (field.value().get(v))
 			return l.fail("bad value for '%s'", F.names[fi]);
 		switch (fi) {
-		case PID: case EXEC_ID: case TID: case UID: case CGROUP: case CAP: case RET:
+		case PID: case START_NS: case EXEC_ID: case TID: case UID: case CGROUP: case CAP:
+		case RET:
 		case COUNT: case SYSCALL: case FIRST_NS: case LAST_NS: case SYSCALL_FAILED:
 			if (!get_i64(v, F.names[fi], lo[fi], hi[fi], &x[fi], l))
 				return false;
@@ -724,15 +755,17 @@ bool read_check(ondemand::object obj, const record *r, record *sink, Line &l)
 			break;   /* type, cap_name, syscall_name */
 		}
 	}
-	if (!require(F, req, l))
+	if (!require(F, v2 ? req_v2 : req, l))
 		return false;
 	if (x[SYSCALL_FAILED] > x[COUNT])
 		return l.fail("field 'syscall_failed' (%lld) exceeds 'count' (%lld)",
 			      (long long)x[SYSCALL_FAILED], (long long)x[COUNT]);
-	if (!record_find_process(r, (uint32_t)x[PID], (uint32_t)x[EXEC_ID]))
-		return l.fail("check for pid %lld (exec_id %lld) comes before (or without) its "
-			      "process line", (long long)x[PID], (long long)x[EXEC_ID]);
+	if (!record_find_process(r, (uint32_t)x[PID], x[START_NS], (uint32_t)x[EXEC_ID]))
+		return l.fail("check for pid %lld (start_ns %lld, exec_id %lld) comes before (or "
+			      "without) its process line", (long long)x[PID], (long long)x[START_NS],
+			      (long long)x[EXEC_ID]);
 	c.pid = (uint32_t)x[PID];
+	c.start_ns = x[START_NS];
 	c.exec_id = (uint32_t)x[EXEC_ID];
 	c.tid = (uint32_t)x[TID];
 	c.uid = (uint32_t)x[UID];

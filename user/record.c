@@ -27,7 +27,9 @@
 #include "launch.h"
 #include "privs.h"
 #include "procinfo.h"
+#include "procset.h"
 #include "recfile.h"
+#include "tasks_iter.h"
 #include "tracer.h"
 #include "ustacks.h"
 #include "util.h"
@@ -39,10 +41,16 @@ struct session {
 	struct rec_opts *o;
 	struct tracer tr;
 	struct record rec;
-	int64_t mono0, real0;
+	int64_t epoch_off;        /* CLOCK_REALTIME - CLOCK_MONOTONIC, at the start */
+	int64_t real0;            /* when recording began (attached), epoch ns */
 	pid_t child;
+	uint64_t child_start;     /* its process start time (struct ca_key) */
 	int child_status;
 	bool child_done;
+	/* -p: the processes still followed, and whether an exit event may
+	 * have been lost (then they are checked against a snapshot) */
+	struct procset live;
+	uint64_t ringbuf_lost_seen;
 	struct ksyms *ksyms;      /* read before dropping privileges, if needed */
 	const char *ksyms_source;
 	char ksyms_err[512];
@@ -59,9 +67,12 @@ static void on_sigchld(int sig) { (void)sig; }
 
 /* ---- process table ---------------------------------------------------- */
 
-/* exec_id of an image we know only from /proc (a -p target before its
- * first check tells us the kernel's self_exec_id). */
-#define EXEC_UNKNOWN UINT32_MAX
+/* A kernel CLOCK_MONOTONIC time as ns since the epoch (one offset for the
+ * whole recording, so that equal kernel times stay equal). */
+static int64_t to_epoch(const struct session *s, uint64_t mono)
+{
+	return (int64_t)mono + s->epoch_off;
+}
 
 static void set_str(char **dst, const char *src)
 {
@@ -70,17 +81,18 @@ static void set_str(char **dst, const char *src)
 }
 
 /*
- * What /proc says now. The process may have exec'd since the event we are
- * handling, so its name and executable are taken only when /proc shows the
- * same comm as the kernel reported (comm NULL: trust /proc).
+ * What /proc says of the process that started at boot_ns (start_boottime)
+ * with pid p->pid: nothing when another process has the pid by now. Its
+ * name and executable are taken only when /proc shows the name the kernel
+ * reported (comm NULL: trust /proc): it may have exec'd since.
  */
-static void fill_from_proc(struct rec_process *p, const char *comm)
+static void fill_from_proc(struct rec_process *p, const char *comm, uint64_t boot_ns)
 {
 	struct procinfo pi;
 
 	if (comm)
 		set_str(&p->comm, comm);
-	if (procinfo_read((pid_t)p->pid, &pi))
+	if (procinfo_read_exact((pid_t)p->pid, boot_ns, NULL, &pi))
 		return;
 	p->ppid = pi.ppid;
 	p->uid = pi.uid;
@@ -90,25 +102,37 @@ static void fill_from_proc(struct rec_process *p, const char *comm)
 	set_str(&p->exe, pi.exe[0] ? pi.exe : NULL);
 }
 
-/*
- * The image (pid, exec_id), created if needed. An image known only from
- * /proc is adopted by the first exec_id the kernel reports for its pid.
- */
-static struct rec_process *image(struct session *s, uint32_t pid, uint32_t exec_id,
-				 const char *comm)
+/* The line of the image (pid, pstart, exec_id), added (empty) if new. */
+static struct rec_process *line(struct session *s, uint32_t pid, uint64_t pstart,
+				uint32_t exec_id, bool *added)
 {
-	struct rec_process *p = record_find_process(&s->rec, pid, exec_id);
+	int64_t start = to_epoch(s, pstart);
+	struct rec_process *p = record_find_process(&s->rec, pid, start, exec_id);
 
-	if (p)
-		return p;
-	p = record_find_process(&s->rec, pid, EXEC_UNKNOWN);
-	if (p && exec_id != EXEC_UNKNOWN) {
-		record_set_exec_id(&s->rec, p, exec_id);
-		return record_find_process(&s->rec, pid, exec_id);
-	}
-	p = record_add_process(&s->rec, pid, exec_id);
-	fill_from_proc(p, comm);
+	*added = !p;
+	return p ? p : record_add_process(&s->rec, pid, start, exec_id);
+}
+
+/* The image, with what /proc says when it is new (boot_ns: see above;
+ * 0: unknown, /proc is not read). */
+static struct rec_process *image(struct session *s, uint32_t pid, uint64_t pstart,
+				 uint32_t exec_id, const char *comm, uint64_t boot_ns)
+{
+	bool added;
+	struct rec_process *p = line(s, pid, pstart, exec_id, &added);
+
+	if (added && boot_ns)
+		fill_from_proc(p, comm, boot_ns);
+	else if (added && comm)
+		set_str(&p->comm, comm);
 	return p;
+}
+
+/* The command capaudit started (-- COMMAND): its pid alone is enough, as
+ * it is not reaped before the end. */
+static bool is_child(const struct session *s, uint32_t pid, uint64_t pstart)
+{
+	return s->child > 0 && pid == (uint32_t)s->child && pstart == s->child_start;
 }
 
 /*
@@ -116,9 +140,9 @@ static struct rec_process *image(struct session *s, uint32_t pid, uint32_t exec_
  * binary, setting up its memory) are made by capaudit's child before the
  * command's image exists; count them as the command's.
  */
-static uint32_t alias_exec(struct session *s, uint32_t pid, uint32_t exec_id)
+static uint32_t alias_exec(struct session *s, uint32_t pid, uint64_t pstart, uint32_t exec_id)
 {
-	if (s->child > 0 && pid == (uint32_t)s->child && s->launcher_known && s->cmd_known &&
+	if (is_child(s, pid, pstart) && s->launcher_known && s->cmd_known &&
 	    exec_id == s->launcher_exec_id)
 		return s->cmd_exec_id;
 	return exec_id;
@@ -136,13 +160,14 @@ static const char *base_name(const char *path)
 /*
  * The kernel gives the path as passed to execve(), possibly relative. By
  * the time we read the event the process may have exec'd again, so take
- * /proc/PID/exe only when it is the same program (same file name).
+ * /proc/PID/exe only when it is the same process and program (file name).
  */
-static const char *resolve_exe(uint32_t pid, const char *filename, struct procinfo *pi)
+static const char *resolve_exe(uint32_t pid, const char *filename, uint64_t boot_ns,
+			       struct procinfo *pi)
 {
 	if (filename[0] == '/')
 		return filename;
-	if (!procinfo_read((pid_t)pid, pi) && pi->exe[0] &&
+	if (!procinfo_read_exact((pid_t)pid, boot_ns, NULL, pi) && pi->exe[0] &&
 	    !strcmp(base_name(pi->exe), base_name(filename)))
 		return pi->exe;
 	return filename;
@@ -154,51 +179,46 @@ static int on_event(void *ctx, const struct ca_event *e)
 	struct rec_process *p, *parent;
 	char comm[CA_COMM_LEN + 1], exe[CA_PATH_LEN + 1];
 	struct procinfo pi;
-	bool is_child = s->child > 0 && e->tgid == (uint32_t)s->child;
+	bool child = is_child(s, e->tgid, e->pstart), added;
 
 	memcpy(comm, e->comm, CA_COMM_LEN);
 	comm[CA_COMM_LEN] = '\0';
 	switch (e->type) {
 	case CA_EV_FORK:
-		p = record_find_process(&s->rec, e->tgid, e->exec_id);
-		if (!p) {
-			p = record_add_process(&s->rec, e->tgid, e->exec_id);
-		} else if (p->exited) {
-			/* the pid of an exited process, given out again: the kernel's
-			 * key (tgid, exec_id) cannot tell the two apart, so they
-			 * share this line; said in the header and the report */
-			s->rec.hdr.pids_reused++;
-			p->exited = false;
-		}
+		/* a copy of its parent's image: same exec_id, same program */
+		p = line(s, e->tgid, e->pstart, e->exec_id, &added);
 		p->ppid = e->ppid;
 		p->uid = e->uid;
 		set_str(&p->comm, comm);
-		parent = record_find_process(&s->rec, e->ppid, e->exec_id);
+		parent = record_find_process(&s->rec, e->ppid, to_epoch(s, e->parent_start),
+					     e->exec_id);
 		if (parent && parent->exe)
 			set_str(&p->exe, parent->exe);
+		if (s->o->npids)
+			procset_add(&s->live, e->tgid, e->pstart);
 		break;
 	case CA_EV_EXEC:
-		if (is_child && !s->cmd_known) {
+		if (child && !s->cmd_known) {
 			s->cmd_known = true;
 			s->cmd_exec_id = e->exec_id;
 		}
-		p = record_find_process(&s->rec, e->tgid, e->exec_id);
-		if (!p)
-			p = record_add_process(&s->rec, e->tgid, e->exec_id);
+		p = line(s, e->tgid, e->pstart, e->exec_id, &added);
 		p->ppid = e->ppid;
 		p->uid = e->uid;
 		set_str(&p->comm, comm);
 		memcpy(exe, e->filename, CA_PATH_LEN);
 		exe[CA_PATH_LEN] = '\0';
-		set_str(&p->exe, resolve_exe(e->tgid, exe, &pi));
+		set_str(&p->exe, resolve_exe(e->tgid, exe, e->boot_start, &pi));
 		break;
 	case CA_EV_EXIT:
-		p = image(s, e->tgid, alias_exec(s, e->tgid, e->exec_id), comm);
+		p = image(s, e->tgid, e->pstart, alias_exec(s, e->tgid, e->pstart, e->exec_id), comm,
+			  e->boot_start);
 		p->exited = true;
 		p->exit_code = status_to_exit(e->exit_code);
+		procset_del(&s->live, e->tgid, e->pstart);
 		break;
 	case CA_EV_FIRST:
-		if (is_child && !s->cmd_known) {
+		if (child && !s->cmd_known) {
 			if (!s->launcher_known) {   /* our own child, before exec */
 				s->launcher_known = true;
 				s->launcher_exec_id = e->exec_id;
@@ -210,7 +230,8 @@ static int on_event(void *ctx, const struct ca_event *e)
 			s->cmd_known = true;
 			s->cmd_exec_id = e->exec_id;
 		}
-		p = image(s, e->tgid, alias_exec(s, e->tgid, e->exec_id), comm);
+		p = image(s, e->tgid, e->pstart, alias_exec(s, e->tgid, e->pstart, e->exec_id), comm,
+			  e->boot_start);
 		if (!p->ppid)
 			p->ppid = e->ppid;
 		/* its libraries are mapped by now; it may be gone at the end
@@ -229,32 +250,36 @@ struct collect_ctx {
 	struct ksyms *ks;
 	const char *ksyms_err;
 	int *stack_index;    /* kernel stack id -> 1 + record stack index */
+	uint64_t orphan_results;  /* syscall results of checks without a key */
 };
-
-static int64_t to_epoch(struct session *s, uint64_t mono)
-{
-	return s->real0 + ((int64_t)mono - s->mono0);
-}
 
 static int collect_one(void *ctx, const struct ca_key *k, const struct ca_val *v)
 {
 	struct collect_ctx *cc = ctx;
 	struct session *s = cc->s;
-	struct rec_check *c = record_add_check(&s->rec);
+	struct rec_check *c;
+
+	/* only a syscall result, for checks counted while the map was full */
+	if (!v->count) {
+		cc->orphan_results += v->sys_failed;
+		return 0;
+	}
+	c = record_add_check(&s->rec);
 	uint64_t ips[CA_STACK_DEPTH];
 	char comm[CA_COMM_LEN + 1], frame[256];
 	int n, i;
 
-	memcpy(comm, v->comm, CA_COMM_LEN);
+	memcpy(comm, v->meta.comm, CA_COMM_LEN);
 	comm[CA_COMM_LEN] = '\0';
 	c->stack = -1;
 	c->ustack = -1;
 	c->pid = k->tgid;
-	c->exec_id = alias_exec(s, k->tgid, k->exec_id);
-	c->tid = v->tid;
-	c->uid = v->uid;
+	c->start_ns = to_epoch(s, k->pstart);
+	c->exec_id = alias_exec(s, k->tgid, k->pstart, k->exec_id);
+	c->tid = v->meta.tid;
+	c->uid = v->meta.uid;
 	c->comm = record_intern(&s->rec, comm, strlen(comm));
-	c->cgroup = v->cgroup_id;
+	c->cgroup = v->meta.cgroup_id;
 	c->cap = k->cap;
 	c->ret = k->ret;
 	c->count = v->count;
@@ -263,7 +288,7 @@ static int collect_one(void *ctx, const struct ca_key *k, const struct ca_val *v
 	c->opts_known = k->flags & CA_F_OPTS_KNOWN;
 	c->opt_noaudit = k->flags & CA_F_NOAUDIT;
 	c->opt_insetid = k->flags & CA_F_INSETID;
-	c->first_ns = to_epoch(s, v->first_ns);
+	c->first_ns = to_epoch(s, v->meta.first_ns ? v->meta.first_ns : v->last_ns);
 	c->last_ns = to_epoch(s, v->last_ns);
 	c->sys_failed = v->sys_failed;
 	c->ustack = ustacks_resolve(s->us, &s->tr, &s->rec, k);
@@ -292,12 +317,12 @@ static int collect_one(void *ctx, const struct ca_key *k, const struct ca_val *v
 		}
 		c->stack = cc->stack_index[k->stack_id] - 1;
 	}
-	/* an image that made checks but whose events we missed */
-	if (!record_find_process(&s->rec, c->pid, c->exec_id)) {
-		struct rec_process *p = image(s, c->pid, c->exec_id, comm);
+	/* an image that made checks but whose events were lost: named by its
+	 * first check (/proc cannot be tied to it without its boot time) */
+	if (!check_process(&s->rec, c)) {
+		struct rec_process *p = image(s, c->pid, k->pstart, c->exec_id, comm, 0);
 
-		if (!p->uid)
-			p->uid = v->uid;
+		p->uid = v->meta.uid;
 	}
 	return 0;
 }
@@ -346,8 +371,10 @@ static void collect(struct session *s)
 	s->rec.hdr.lost.ringbuf_full = st[CA_STAT_RINGBUF_FULL];
 	s->rec.hdr.lost.stack_errors = st[CA_STAT_STACK_ERR];
 	s->rec.hdr.lost.proc_full = st[CA_STAT_PROC_FULL];
-	s->rec.hdr.lost.result_lost = st[CA_STAT_RESULT_LOST];
+	s->rec.hdr.lost.result_lost = st[CA_STAT_RESULT_LOST] + cc.orphan_results;
 	s->rec.hdr.lost.hook_skipped = s->tr.skipped;
+	s->rec.hdr.agg_drains = s->tr.drains;
+	s->rec.hdr.agg_keys = s->tr.agg_max_used;
 	s->rec.hdr.syscall_results = s->o->syscall_results;
 	tracer_overflow(&s->tr, ov);
 	for (i = 0; i < CA_OVERFLOW_SLOTS; i++) {
@@ -504,6 +531,11 @@ static int parse_pids(struct rec_opts *o, const char *arg)
 			rc = -1;
 			break;
 		}
+		/* pinned now: if it exits before recording begins, a process
+		 * given its pid is not taken for it */
+		o->pidfds[o->npids] = pidfd_of((pid_t)pid);
+		if (o->pidfds[o->npids] < 0)
+			o->pidfds[o->npids] = -errno;
 		o->pids[o->npids++] = (pid_t)pid;
 	}
 	if (!rc && !o->npids) {
@@ -739,27 +771,164 @@ static void discard_out(struct out_file *o)
 	o->tmp = NULL;
 }
 
-/* ---- the recording loop ------------------------------------------------- */
+/* ---- the processes to follow --------------------------------------------- */
 
-static int add_count(void *ctx, const struct ca_key *k, const struct ca_val *v)
+/* A process of the snapshot gets its line (what /proc says, if it can be
+ * tied to it) and is followed from now on. */
+static void take_process(struct session *s, const struct ca_task *t, const struct ca_task *parent)
 {
-	*(uint64_t *)ctx += v->count;
+	char comm[CA_COMM_LEN + 1];
+	struct rec_process *p;
+
+	memcpy(comm, t->comm, CA_COMM_LEN);
+	comm[CA_COMM_LEN] = '\0';
+	p = image(s, t->tgid, t->pstart, t->exec_id, comm, t->boot_start);
+	p->ppid = t->ppid;
+	p->uid = t->uid;
+	/* /proc/PID/exe may be unreadable (after the privilege drop, another
+	 * user's process): a child that has not exec'd runs its parent's */
+	if (!p->exe && parent && parent->exec_id == t->exec_id) {
+		const struct rec_process *pp = record_find_process(&s->rec, parent->tgid,
+								   to_epoch(s, parent->pstart),
+								   parent->exec_id);
+
+		if (pp && pp->exe)
+			set_str(&p->exe, pp->exe);
+	}
+	procset_add(&s->live, t->tgid, t->pstart);
+	if (s->tr.skel)
+		tracer_follow(&s->tr, t->tgid, t->pstart);
+}
+
+/* The snapshot's parent of t, or NULL. */
+static const struct ca_task *parent_of(const struct task_snap *snap, const struct ca_task *t)
+{
+	const struct ca_task *p = tasks_find(snap, t->ppid);
+
+	return p && p->pstart == t->parent_start ? p : NULL;
+}
+
+/*
+ * -p: tie each PID to the process that had it when it was named (the
+ * pidfd opened then), and take it and its descendants. A target that has
+ * exited since is left out with a warning; none left is an error.
+ */
+static int take_targets(struct session *s, const struct task_snap *snap)
+{
+	const struct ca_task **roots = xcalloc(s->o->npids + 1, sizeof(*roots)), **desc = NULL;
+	size_t nroots = 0, nd, k;
+	int rc = -1;
+
+	for (k = 0; k < s->o->npids; k++) {
+		const struct ca_task *t = tasks_find(snap, (uint32_t)s->o->pids[k]);
+
+		/* alive now, after the snapshot: the snapshot's process with that
+		 * pid is the one the pidfd was opened for (a pid is not given out
+		 * again while its process exists) */
+		if (!t || (t->flags & CA_TASK_EXITING) || pidfd_alive(s->o->pidfds[k]) != 1) {
+			fprintf(stderr, "capaudit: -p %d: the process exited before recording "
+				"began\n", (int)s->o->pids[k]);
+			continue;
+		}
+		roots[nroots++] = t;
+	}
+	if (!nroots) {
+		p_err("-p: no process left to record");
+		goto out;
+	}
+	for (k = 0; k < nroots; k++)
+		take_process(s, roots[k], parent_of(snap, roots[k]));
+	nd = tasks_descendants(snap, roots, nroots, &desc);
+	for (k = 0; k < nd; k++)
+		if (!(desc[k]->flags & CA_TASK_EXITING) &&
+		    !procset_has(&s->live, desc[k]->tgid, desc[k]->pstart))
+			take_process(s, desc[k], parent_of(snap, desc[k]));
+	rc = 0;
+out:
+	free(roots);
+	free(desc);
+	return rc;
+}
+
+struct snap_ctx {
+	const struct task_snap *snap;
+	const struct ca_task **roots;
+	size_t nroots;
+};
+
+static void add_root(void *ctx, uint32_t tgid, uint64_t start)
+{
+	struct snap_ctx *sc = ctx;
+	const struct ca_task *t = tasks_find(sc->snap, tgid);
+
+	if (t && t->pstart == start)
+		sc->roots[sc->nroots++] = t;
+}
+
+/* Still in the snapshot, and not exiting. */
+static bool in_snapshot(void *ctx, uint32_t tgid, uint64_t start)
+{
+	const struct ca_task *t = tasks_find(((struct snap_ctx *)ctx)->snap, tgid);
+
+	return t && t->pstart == start && !(t->flags & CA_TASK_EXITING);
+}
+
+/*
+ * Once attached: the followed processes against a fresh snapshot. Children
+ * forked before the fork hook was attached are taken now (the hook covers
+ * those after); followed processes that exited before the exit hook was
+ * attached, whose exit event never comes, are no longer waited for.
+ */
+static int refresh_followed(struct session *s)
+{
+	struct task_snap snap;
+	struct snap_ctx sc = { .snap = &snap };
+	const struct ca_task **roots, **desc = NULL;
+	size_t nroots = 0, nd, k;
+	char err[256];
+
+	if (tasks_snapshot(&snap, err, sizeof(err))) {
+		fprintf(stderr, "capaudit: warning: %s\n", err);
+		return -1;
+	}
+	procset_filter(&s->live, in_snapshot, &sc);
+	roots = xcalloc(s->live.n + 1, sizeof(*roots));
+	sc.roots = roots;
+	procset_foreach(&s->live, add_root, &sc);
+	nroots = sc.nroots;
+	nd = tasks_descendants(&snap, roots, nroots, &desc);
+	for (k = 0; k < nd; k++)
+		if (!(desc[k]->flags & CA_TASK_EXITING) &&
+		    !procset_has(&s->live, desc[k]->tgid, desc[k]->pstart))
+			take_process(s, desc[k], parent_of(&snap, desc[k]));
+	free(roots);
+	free(desc);
+	tasks_free(&snap);
 	return 0;
 }
 
-/* Checks counted so far: flushed into agg, plus pending in the caches. */
-static uint64_t checks_so_far(struct session *s)
+/* A followed process whose pid no process has is gone. */
+static bool pid_exists(void *ctx, uint32_t tgid, uint64_t start)
 {
-	struct sum { uint64_t n; } sum = { 0 };
-	uint64_t ov[CA_OVERFLOW_SLOTS];
-	size_t i;
-
-	tracer_foreach_check(&s->tr, add_count, &sum);
-	tracer_overflow(&s->tr, ov);
-	for (i = 0; i < CA_OVERFLOW_SLOTS; i++)
-		sum.n += ov[i];
-	return sum.n + tracer_pending(&s->tr);
+	return !(kill((pid_t)tgid, 0) && errno == ESRCH);
 }
+
+/* -p: are any followed processes left? Exit events remove them; a pid no
+ * process has means one exited unseen; when exit events were lost (ringbuf
+ * full), a snapshot says which are still there. */
+static bool any_followed(struct session *s)
+{
+	uint64_t st[CA_STAT_NR];
+
+	procset_filter(&s->live, pid_exists, NULL);
+	tracer_stats(&s->tr, st);
+	if (s->live.n && st[CA_STAT_RINGBUF_FULL] != s->ringbuf_lost_seen &&
+	    !refresh_followed(s))
+		s->ringbuf_lost_seen = st[CA_STAT_RINGBUF_FULL];
+	return s->live.n > 0;
+}
+
+/* ---- the recording loop ------------------------------------------------- */
 
 static void status_line(struct session *s, bool final)
 {
@@ -767,7 +936,7 @@ static void status_line(struct session *s, bool final)
 
 	tracer_stats(&s->tr, st);
 	fprintf(stderr, "\rcapaudit: recording (%s): %llu checks, %zu processes, %llu lost\033[K%s",
-		attach_mode_name(s->tr.mode), (unsigned long long)checks_so_far(s),
+		attach_mode_name(s->tr.mode), (unsigned long long)tracer_checks(&s->tr),
 		s->rec.nprocs,
 		(unsigned long long)(st[CA_STAT_MAP_FULL] + st[CA_STAT_RINGBUF_FULL] +
 				     st[CA_STAT_PROC_FULL]),
@@ -779,6 +948,7 @@ static void run_loop(struct session *s)
 	struct rec_opts *o = s->o;
 	bool tty = !o->quiet && isatty(STDERR_FILENO);
 	int64_t start = now_monotonic_ns(), last_status = 0, last_scan = 0, sig_at = 0;
+	int64_t last_drain = 0;
 	int64_t end = o->duration > 0 ? start + (int64_t)(o->duration * 1e9) : 0;
 
 	for (;;) {
@@ -802,9 +972,17 @@ static void run_loop(struct session *s)
 				break;
 			}
 		}
+		/* a busy host fills the aggregation map in seconds: move it to
+		 * our table while recording (cheap to ask, 20 times a second) */
+		if (now - last_drain > 50000000LL) {
+			last_drain = now;
+			if (tracer_drain_if_full(&s->tr) < 0)
+				fprintf(stderr, "capaudit: warning: draining the aggregation map: %s\n",
+					strerror(errno));
+		}
 		if (o->npids && now - last_scan > 250000000LL) {
 			last_scan = now;
-			if (!tracer_followed(&s->tr))
+			if (!any_followed(s))
 				break;  /* every followed process has exited */
 		}
 		if (tty && now - last_status > 500000000LL) {
@@ -816,46 +994,6 @@ static void run_loop(struct session *s)
 		status_line(s, true);
 }
 
-static bool pid_known(struct session *s, uint32_t pid)
-{
-	size_t i;
-
-	for (i = 0; i < s->rec.nprocs; i++)
-		if (s->rec.procs[i].pid == pid)
-			return true;
-	return false;
-}
-
-/*
- * The -p targets and their live descendants. Before attaching (attached
- * false) only learn them from /proc; once attached, follow them, then look
- * again for children forked in between: the fork hook covers the rest.
- */
-static void follow_tree(struct session *s, bool attached)
-{
-	int pass, k;
-	size_t j;
-
-	for (pass = 0; pass < (attached ? 2 : 1); pass++) {
-		for (k = 0; k < (int)s->o->npids; k++) {
-			pid_t *desc = NULL;
-			size_t nd = proc_descendants(s->o->pids[k], &desc);
-
-			if (attached)
-				tracer_follow(&s->tr, (uint32_t)s->o->pids[k]);
-			if (!pid_known(s, (uint32_t)s->o->pids[k]))
-				image(s, (uint32_t)s->o->pids[k], EXEC_UNKNOWN, NULL);
-			for (j = 0; j < nd; j++) {
-				if (attached)
-					tracer_follow(&s->tr, (uint32_t)desc[j]);
-				if (!pid_known(s, (uint32_t)desc[j]))
-					image(s, (uint32_t)desc[j], EXEC_UNKNOWN, NULL);
-			}
-			free(desc);
-		}
-	}
-}
-
 int do_record(int argc, char **argv, int all_argc, char **all_argv)
 {
 	struct rec_opts o;
@@ -863,6 +1001,83 @@ int do_record(int argc, char **argv, int all_argc, char **all_argv)
 	if (parse_opts(argc, argv, &o))
 		return 2;
 	return record_run(&o, all_argc, all_argv);
+}
+
+/* -p: the PIDs that could not be pinned when named; 0 if none. */
+static int check_pinned(const struct rec_opts *o)
+{
+	size_t k;
+
+	for (k = 0; k < o->npids; k++) {
+		if (o->pidfds[k] >= 0)
+			continue;
+		if (o->pidfds[k] == -EINVAL)
+			p_err("-p %d: a thread, not a process (give its process id)", (int)o->pids[k]);
+		else if (o->pidfds[k] == -ESRCH)
+			p_err("-p %d: no such process", (int)o->pids[k]);
+		else
+			p_err("-p %d: %s", (int)o->pids[k], strerror(-o->pidfds[k]));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Before the privilege drop: name every process to follow by its identity
+ * (a snapshot of the live processes), and read what /proc says of them.
+ */
+static int name_processes(struct session *s)
+{
+	struct task_snap snap;
+	const struct ca_task *t;
+	char err[256];
+	int rc = 0;
+
+	if (!s->o->npids && s->child <= 0)
+		return 0;   /* -a: every process, as it comes */
+	if (tasks_snapshot(&snap, err, sizeof(err))) {
+		p_err("cannot list the processes to follow: %s", err);
+		return -1;
+	}
+	if (s->o->npids)
+		rc = take_targets(s, &snap);
+	if (s->child > 0) {
+		/* our child: not reaped, so its pid is its own */
+		t = tasks_find(&snap, (uint32_t)s->child);
+		if (!t) {
+			p_err("cannot find the command's process %d", (int)s->child);
+			rc = -1;
+		} else {
+			s->child_start = t->pstart;
+			procset_add(&s->live, t->tgid, t->pstart);
+		}
+	}
+	tasks_free(&snap);
+	return rc;
+}
+
+/* Once attached: follow what was named, then what was forked meanwhile. */
+static void follow_named(void *ctx, uint32_t tgid, uint64_t start)
+{
+	tracer_follow(&((struct session *)ctx)->tr, tgid, start);
+}
+
+/* The size of each aggregation map: --max-keys, or from the host under -a
+ * (room for every live process's active keys between two drains). */
+static uint32_t agg_size(const struct rec_opts *o)
+{
+	struct task_snap snap;
+	char err[256];
+	uint32_t n = CA_AGG_KEYS;
+
+	if (o->max_keys)
+		return o->max_keys;
+	if (o->all && !tasks_snapshot(&snap, err, sizeof(err))) {
+		while (n < (1U << 20) && n < snap.n * 16)
+			n *= 2;
+		tasks_free(&snap);
+	}
+	return n;
 }
 
 int record_run(struct rec_opts *op, int all_argc, char **all_argv)
@@ -880,16 +1095,13 @@ int record_run(struct rec_opts *op, int all_argc, char **all_argv)
 	struct out_file outf = { .fd = -1 };
 
 	s.o = &o;
+	s.epoch_off = now_realtime_ns() - now_monotonic_ns();
 	if (privs_check(all_argv[0], err, sizeof(err))) {
 		p_err("%s", err);
-		return 1;
+		goto out;
 	}
-	for (k = 0; k < o.npids; k++) {
-		if (!proc_alive(o.pids[k])) {
-			p_err("-p %d: no such process", (int)o.pids[k]);
-			return 1;
-		}
-	}
+	if (check_pinned(&o))
+		goto out;
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -921,7 +1133,8 @@ int record_run(struct rec_opts *op, int all_argc, char **all_argv)
 	 * the command was forked above with the caller's privileges, /proc of
 	 * the followed processes is read now, and /proc/kallsyms when there is
 	 * no iter/ksym to read symbols with later */
-	follow_tree(&s, false);
+	if (name_processes(&s))
+		goto out;
 	if (!ksym_iter_supported())
 		s.ksyms = ksyms_load(s.ksyms_err, sizeof(s.ksyms_err));
 	if (attach_list_has(&o.modes, ATTACH_KPROBE))
@@ -944,7 +1157,8 @@ int record_run(struct rec_opts *op, int all_argc, char **all_argv)
 	cfg.user_stacks = o.user_stacks;
 	if (o.user_stacks)
 		s.us = ustacks_new();
-	cfg.max_keys = o.max_keys;
+	cfg.max_keys = agg_size(&o);
+	cfg.fixed_keys = o.max_keys != 0;
 	cfg.ringbuf_bytes = o.ringbuf_kb * 1024U;
 	cfg.kprobe_events = &kpe;
 	rc_start = tracer_start(&s.tr, &cfg, on_event, &s, err, sizeof(err));
@@ -953,11 +1167,11 @@ int record_run(struct rec_opts *op, int all_argc, char **all_argv)
 		p_err("%s", err);
 		goto out;
 	}
-	s.mono0 = now_monotonic_ns();
 	s.real0 = now_realtime_ns();
-	follow_tree(&s, true);
+	procset_foreach(&s.live, follow_named, &s);
+	if (o.npids)
+		refresh_followed(&s);
 	if (s.child > 0) {
-		tracer_follow(&s.tr, (uint32_t)s.child);
 		if (write(go_fd, "g", 1) != 1) {
 			p_err("cannot start %s: %s", o.cmd[0], strerror(errno));
 			goto out;
@@ -1010,10 +1224,7 @@ int record_run(struct rec_opts *op, int all_argc, char **all_argv)
 		s.rec.hdr.loader_rss_kb = ru.ru_maxrss;
 	}
 	s.rec.hdr.symbols = xstrdup(s.ksyms_source ? s.ksyms_source : "unavailable");
-	for (k = 0; k < s.rec.nprocs; k++)   /* never identified: no checks */
-		if (s.rec.procs[k].exec_id == EXEC_UNKNOWN &&
-		    !record_find_process(&s.rec, s.rec.procs[k].pid, 0))
-			record_set_exec_id(&s.rec, &s.rec.procs[k], 0);
+	s.rec.hdr.pids_reused = record_count_reused_pids(&s.rec);
 
 	/* nothing may interrupt the write: the file is complete or absent */
 	{
@@ -1050,5 +1261,9 @@ out:
 	tracer_close(&s.tr);
 	ksyms_free(s.ksyms);
 	record_free(&s.rec);
+	procset_free(&s.live);
+	for (k = 0; k < o.npids; k++)
+		if (o.pidfds[k] >= 0)
+			close(o.pidfds[k]);
 	return rc;
 }

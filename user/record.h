@@ -15,6 +15,8 @@ struct launch;
 
 struct rec_opts {
 	pid_t pids[MAX_PIDS];
+	int pidfds[MAX_PIDS];     /* -p: each PID's process, pinned when named
+				   * (-errno if it could not be) */
 	size_t npids;
 	bool all;
 	char **cmd;               /* -- COMMAND ARGS */
@@ -26,7 +28,7 @@ struct rec_opts {
 	bool syscall_results;     /* --syscall-results */
 	bool exact_stacks;        /* --exact-stacks */
 	bool user_stacks;         /* --user-stacks */
-	uint32_t max_keys;        /* --max-keys: agg map entries, 0 = default */
+	uint32_t max_keys;        /* --max-keys: aggregation map entries, 0 = sized here */
 	uint32_t ringbuf_kb;      /* --ringbuf-kb: event buffer, 0 = default */
 	/* results */
 	bool recorded;            /* the record file was written */

@@ -142,6 +142,9 @@ static int cmp_proc(const void *a, const void *b)
 
 	if (x->proc->pid != y->proc->pid)
 		return x->proc->pid < y->proc->pid ? -1 : 1;
+	/* a pid given out again: the earlier process first */
+	if (x->proc->start_ns != y->proc->start_ns)
+		return x->proc->start_ns < y->proc->start_ns ? -1 : 1;
 	return x->proc->exec_id < y->proc->exec_id ? -1 : x->proc->exec_id > y->proc->exec_id;
 }
 
@@ -231,7 +234,7 @@ int report_build(const struct record *r, const struct report_opts *o, struct rep
 
 	for (i = 0; i < r->nchecks; i++) {
 		const struct rec_check *c = &r->checks[i];
-		const struct rec_process *p = record_find_process(r, c->pid, c->exec_id);
+		const struct rec_process *p = check_process(r, c);
 		const struct rec_stack *st = check_stack(r, c);
 		enum noaudit_source na = check_noaudit(r, c);
 		struct proc_row *pr;

@@ -27,7 +27,7 @@ struct row {
 	struct row *partner;     /* the other half of a fallback pair */
 	/* the sort key, copied here: the sort then never follows c into the
 	 * checks (a cache miss each on a big record) */
-	uint64_t image;          /* pid << 32 | exec_id */
+	size_t image;            /* index of its process line: the image */
 	int syscall;
 };
 
@@ -404,7 +404,7 @@ int suggest_build(const struct record *rec, const struct suggest_opts *o, struct
 	rows = xcalloc(rec->nchecks + 1, sizeof(*rows));
 	for (i = 0; i < rec->nchecks; i++) {
 		const struct rec_check *c = &rec->checks[i];
-		const struct rec_process *p = record_find_process(rec, c->pid, c->exec_id);
+		const struct rec_process *p = check_process(rec, c);
 		struct row *r;
 
 		/* noaudit checks are the kernel probing: never a requirement */
@@ -416,15 +416,14 @@ int suggest_build(const struct record *rec, const struct suggest_opts *o, struct
 		r->proc = p;
 		r->site = r->st ? r->st->site : -1;
 		r->site_off = r->site >= 0 ? r->st->site_off : 0;   /* parsed once per stack */
-		r->image = (uint64_t)c->pid << 32 | c->exec_id;
+		r->image = (size_t)(p - rec->procs);
 		r->syscall = c->syscall;
 	}
 	sort_array(rows, n, sizeof(*rows), cmp_row);
 	for (lo = 0; lo < n;) {
 		size_t hi = lo + 1;
 
-		while (hi < n && rows[hi].c->pid == rows[lo].c->pid &&
-		       rows[hi].c->exec_id == rows[lo].c->exec_id &&
+		while (hi < n && rows[hi].image == rows[lo].image &&
 		       rows[hi].c->syscall == rows[lo].c->syscall)
 			hi++;
 		pair_group(rows, lo, hi);

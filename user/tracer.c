@@ -15,6 +15,11 @@
 
 #include "capaudit.skel.h"
 #include "privs.h"
+#include "util.h"
+
+/* The kernel's ENOTSUPP (include/linux/errno.h): what a map type without
+ * batch operations answers. */
+#define KERNEL_ENOTSUPP 524
 
 /* libbpf's log: kept quiet unless verbose, but its last line explains
  * failures, so remember it. */
@@ -123,6 +128,7 @@ static int try_mode(struct tracer *t, const struct tracer_cfg *cfg, enum attach_
 	s->rodata->verify_mask = cfg->exact_stacks ? 0 : 255;
 	s->rodata->cfg_user_stacks = cfg->user_stacks;
 	choose_programs(s, m, cfg->syscall_results);
+	t->agg_max[0] = t->agg_max[1] = cfg->max_keys ? cfg->max_keys : CA_AGG_KEYS;
 	/* kprobe mode with perf events opened before the privilege drop:
 	 * attached to those below, not by the skeleton (which would open new
 	 * ones, refused at perf_event_paranoid=3) */
@@ -131,7 +137,8 @@ static int try_mode(struct tracer *t, const struct tracer_cfg *cfg, enum attach_
 	bpf_program__set_autoattach(s->progs.kretprobe_cap_capable, !pre);
 	/* the user stack map (build ids: 32 bytes a frame) only when used */
 	if ((!cfg->user_stacks && (err = bpf_map__set_max_entries(s->maps.ustacks, 1))) ||
-	    (cfg->max_keys && (err = bpf_map__set_max_entries(s->maps.agg, cfg->max_keys))) ||
+	    (err = bpf_map__set_max_entries(s->maps.agg0, t->agg_max[0])) ||
+	    (err = bpf_map__set_max_entries(s->maps.agg1, t->agg_max[1])) ||
 	    (cfg->ringbuf_bytes &&
 	     (err = bpf_map__set_max_entries(s->maps.events, cfg->ringbuf_bytes)))) {
 		explain(why, sizeof(t->why[m]), "map sizes", err, m);
@@ -154,6 +161,11 @@ static int try_mode(struct tracer *t, const struct tracer_cfg *cfg, enum attach_
 	}
 	t->skel = s;
 	t->mode = m;
+	t->agg_fd[0] = bpf_map__fd(s->maps.agg0);   /* aggs[0] at load */
+	t->agg_fd[1] = bpf_map__fd(s->maps.agg1);
+	t->agg_max_used = t->agg_max[0];
+	t->fixed_keys = cfg->fixed_keys;
+	t->last_swap_ns = now_monotonic_ns();
 	why[0] = '\0';
 	return 0;
 }
@@ -211,35 +223,12 @@ int tracer_start(struct tracer *t, const struct tracer_cfg *cfg, tracer_event_fn
 	return 0;
 }
 
-int tracer_follow(struct tracer *t, uint32_t tgid)
+int tracer_follow(struct tracer *t, uint32_t tgid, uint64_t pstart)
 {
-	__u8 one = 1;
+	__u64 start = pstart;
 
-	return bpf_map__update_elem(t->skel->maps.procs, &tgid, sizeof(tgid), &one, sizeof(one),
-				    BPF_ANY);
-}
-
-size_t tracer_followed(struct tracer *t)
-{
-	__u32 key, next, gone[64];
-	size_t n = 0, ngone = 0, i;
-	int fd = bpf_map__fd(t->skel->maps.procs);
-
-	if (bpf_map_get_next_key(fd, NULL, &next))
-		return 0;
-	do {
-		key = next;
-		/* a process that exited before the exit hook was attached (or
-		 * while its fork was being followed from /proc) has no exit event
-		 * to remove it: it would be waited for forever */
-		if (kill((pid_t)key, 0) && errno == ESRCH && ngone < 64)
-			gone[ngone++] = key;
-		else
-			n++;
-	} while (!bpf_map_get_next_key(fd, &key, &next));
-	for (i = 0; i < ngone; i++)
-		bpf_map_delete_elem(fd, &gone[i]);
-	return n;
+	return bpf_map__update_elem(t->skel->maps.procs, &tgid, sizeof(tgid), &start,
+				    sizeof(start), BPF_ANY);
 }
 
 int tracer_poll(struct tracer *t, int timeout_ms)
@@ -273,16 +262,135 @@ static void percpu_sum(struct bpf_map *map, __u32 nkeys, uint64_t *out)
 void tracer_stats(struct tracer *t, uint64_t out[CA_STAT_NR])
 {
 	percpu_sum(t->skel->maps.stats, CA_STAT_NR, out);
-	out[CA_STAT_MAP_FULL] += t->extra_map_full;
 }
 
 void tracer_overflow(struct tracer *t, uint64_t out[CA_OVERFLOW_SLOTS])
 {
-	size_t i;
-
 	percpu_sum(t->skel->maps.overflow, CA_OVERFLOW_SLOTS, out);
-	for (i = 0; i < CA_OVERFLOW_SLOTS; i++)
-		out[i] += t->extra_overflow[i];
+}
+
+/* One per-CPU counter, summed. */
+static uint64_t stat_one(struct tracer *t, enum ca_stat idx)
+{
+	int ncpu = libbpf_num_possible_cpus(), c;
+	__u32 k = idx;
+	__u64 *vals;
+	uint64_t n = 0;
+
+	if (ncpu <= 0 || !(vals = calloc((size_t)ncpu, sizeof(*vals))))
+		return 0;
+	if (!bpf_map_lookup_elem(bpf_map__fd(t->skel->maps.stats), &k, vals))
+		for (c = 0; c < ncpu; c++)
+			n += vals[c];
+	free(vals);
+	return n;
+}
+
+/* ---- draining the aggregation maps -------------------------------------- */
+
+#define AGG_KEYS_MAX (1U << 20)     /* growth stops here */
+#define GROW_WITHIN_NS (2000000000LL)  /* drains closer than this: grow */
+
+/* Move every entry of the map fd (no program writes it any more) into tab. */
+static int drain_map(struct tracer *t, int fd)
+{
+	size_t n = 1024, i;
+	struct ca_key *keys = xcalloc(n, sizeof(*keys)), key, next;
+	struct ca_val *vals = xcalloc(n, sizeof(*vals)), val;
+	__u64 batch = 0;
+	void *in = NULL;
+	int err;
+
+	LIBBPF_OPTS(bpf_map_batch_opts, opts);
+	for (;;) {
+		__u32 count = (__u32)n;
+
+		err = bpf_map_lookup_and_delete_batch(fd, in, &batch, keys, vals, &count, &opts);
+		if (err && errno == ENOSPC && n < (1U << 20)) {
+			/* one hash bucket holds more than n entries */
+			n *= 2;
+			keys = xrealloc(keys, n * sizeof(*keys));
+			vals = xrealloc(vals, n * sizeof(*vals));
+			continue;
+		}
+		for (i = 0; i < count && (!err || errno == ENOENT); i++)
+			aggtab_add(&t->tab, &keys[i], &vals[i]);
+		if (err)
+			break;
+		in = &batch;
+	}
+	free(keys);
+	free(vals);
+	if (errno == ENOENT)
+		return 0;   /* the end of the map */
+	if (errno != EINVAL && errno != KERNEL_ENOTSUPP && errno != EOPNOTSUPP)
+		return -1;
+	/* no batch operations (before Linux 5.6): one key at a time */
+	while (!bpf_map_get_next_key(fd, NULL, &next)) {
+		key = next;
+		if (!bpf_map_lookup_elem(fd, &key, &val))
+			aggtab_add(&t->tab, &key, &val);
+		if (bpf_map_delete_elem(fd, &key))
+			return -1;
+	}
+	return 0;
+}
+
+/* A new, empty aggregation map of max entries, or -1. */
+static int new_agg_map(uint32_t max)
+{
+	return bpf_map_create(BPF_MAP_TYPE_HASH, "agg", sizeof(struct ca_key),
+			      sizeof(struct ca_val), max, NULL);
+}
+
+/*
+ * Swap the spare map into aggs[0], then drain the old one. The update of a
+ * map-in-map returns only once every program that could still be using the
+ * old inner map has finished (kernel/bpf/syscall.c maybe_wait_bpf_programs,
+ * commit 1ae80cf31938): no count is ever added to a map being drained.
+ */
+int tracer_drain(struct tracer *t)
+{
+	int spare = !t->cur, aggs = bpf_map__fd(t->skel->maps.aggs), old = t->cur, fd;
+	int64_t now = now_monotonic_ns();
+	__u32 zero = 0;
+
+	/* draining as often as this: the host makes keys faster than the map
+	 * holds them between two polls; the spare grows */
+	if (!t->stopped && !t->fixed_keys && now - t->last_swap_ns < GROW_WITHIN_NS &&
+	    t->agg_max[old] < AGG_KEYS_MAX && t->agg_max[spare] <= t->agg_max[old] &&
+	    (fd = new_agg_map(t->agg_max[old] * 2)) >= 0) {
+		if (t->agg_owned[spare])
+			close(t->agg_fd[spare]);
+		t->agg_fd[spare] = fd;
+		t->agg_owned[spare] = true;
+		t->agg_max[spare] = t->agg_max[old] * 2;
+	}
+	if (bpf_map_update_elem(aggs, &zero, &t->agg_fd[spare], BPF_ANY))
+		return -1;
+	t->cur = spare;
+	t->keys_at_swap = stat_one(t, CA_STAT_KEYS);
+	t->last_swap_ns = now;
+	if (t->agg_max[spare] > t->agg_max_used)
+		t->agg_max_used = t->agg_max[spare];
+	if (!t->stopped)
+		t->drains++;
+	return drain_map(t, t->agg_fd[old]);
+}
+
+int tracer_drain_if_full(struct tracer *t)
+{
+	uint64_t added = stat_one(t, CA_STAT_KEYS) - t->keys_at_swap;
+
+	if (added * 2 < t->agg_max[t->cur])
+		return 0;
+	return tracer_drain(t) ? -1 : 1;
+}
+
+static int add_count(void *ctx, const struct ca_key *k, const struct ca_val *v)
+{
+	*(uint64_t *)ctx += v->count;
+	return 0;
 }
 
 /* Every CPU's copy of the call-site cache; caller frees. */
@@ -317,33 +425,50 @@ uint64_t tracer_pending(struct tracer *t)
 	return n;
 }
 
-/* Add every CPU's pending counts to agg (hooks detached: nothing races). */
+/* Add every CPU's pending counts to tab (hooks detached: nothing races).
+ * Each slot knows its key and first check, so even a slot whose map entry
+ * could not be made keeps its attribution. */
 static void fold_pending(struct tracer *t)
 {
-	int fd = bpf_map__fd(t->skel->maps.agg), ncpu, cpu, i;
-	struct ca_cache *c = read_caches(t, &ncpu);
-	struct ca_val v;
+	struct ca_cache *c;
+	int ncpu, cpu, i;
 
+	c = read_caches(t, &ncpu);
 	for (cpu = 0; c && cpu < ncpu; cpu++) {
 		for (i = 0; i < CA_CACHE_SLOTS; i++) {
 			struct ca_slot *s = &c[cpu].slots[i];
+			struct ca_val v = { 0 };
 
 			if (!s->tag || !s->count)
 				continue;
-			if (s->in_agg && !bpf_map_lookup_elem(fd, &s->key, &v)) {
-				v.count += s->count;
-				if (s->last_ns > v.last_ns)
-					v.last_ns = s->last_ns;
-				if (!bpf_map_update_elem(fd, &s->key, &v, BPF_EXIST))
-					continue;
-			}
-			/* no agg entry (map full): counted per capability */
-			t->extra_overflow[(s->key.cap & CA_MAX_CAP) * 2 + (s->key.ret ? 1 : 0)] +=
-				s->count;
-			t->extra_map_full += s->count;
+			v.count = s->count;
+			v.last_ns = s->last_ns;
+			v.meta = s->meta;
+			aggtab_add(&t->tab, &s->key, &v);
 		}
 	}
 	free(c);
+}
+
+uint64_t tracer_checks(struct tracer *t)
+{
+	uint64_t n = t->tab.total, ov[CA_OVERFLOW_SLOTS];
+	struct ca_key key, next;
+	struct ca_val val;
+	void *prev = NULL;
+	int fd = t->agg_fd[t->cur];
+	size_t i;
+
+	while (!t->stopped && !bpf_map_get_next_key(fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (!bpf_map_lookup_elem(fd, &key, &val))
+			add_count(&n, &key, &val);
+	}
+	tracer_overflow(t, ov);
+	for (i = 0; i < CA_OVERFLOW_SLOTS; i++)
+		n += ov[i];
+	return n + (t->stopped ? 0 : tracer_pending(t));
 }
 
 /* Checks the kernel ran no program for: a run that would have nested on
@@ -378,28 +503,27 @@ void tracer_stop(struct tracer *t)
 	if (!t->skel || t->stopped)
 		return;
 	capaudit_bpf__detach(t->skel);
-	/* programs already running on another CPU finish within microseconds */
-	nanosleep(&settle, NULL);
+	t->stopped = true;
+	/* the swap waits for programs still running on another CPU; should it
+	 * fail, they finish within microseconds */
+	if (tracer_drain(t)) {
+		nanosleep(&settle, NULL);
+		drain_map(t, t->agg_fd[!t->cur]);
+		drain_map(t, t->agg_fd[t->cur]);
+	}
 	fold_pending(t);
 	t->skipped = hook_skipped(t);
-	t->stopped = true;
 }
 
 int tracer_foreach_check(struct tracer *t,
 			 int (*fn)(void *ctx, const struct ca_key *k, const struct ca_val *v),
 			 void *ctx)
 {
-	int fd = bpf_map__fd(t->skel->maps.agg), rc;
-	struct ca_key key, next;
-	struct ca_val val;
-	void *prev = NULL;
+	size_t i;
+	int rc;
 
-	while (!bpf_map_get_next_key(fd, prev, &next)) {
-		key = next;
-		prev = &key;
-		if (bpf_map_lookup_elem(fd, &key, &val))
-			continue;
-		rc = fn(ctx, &key, &val);
+	for (i = 0; i < t->tab.n; i++) {
+		rc = fn(ctx, &t->tab.e[i].key, &t->tab.e[i].val);
 		if (rc)
 			return rc;
 	}
@@ -438,6 +562,13 @@ int tracer_ustack(struct tracer *t, int32_t id, struct bpf_stack_build_id *out)
 
 void tracer_close(struct tracer *t)
 {
+	int i;
+
+	for (i = 0; i < 2; i++)
+		if (t->agg_owned[i])
+			close(t->agg_fd[i]);
+	t->agg_owned[0] = t->agg_owned[1] = false;
+	aggtab_free(&t->tab);
 	ring_buffer__free(t->rb);
 	t->rb = NULL;
 	if (t->skel)

@@ -29,11 +29,12 @@ TEST(recfile_round_trip)
 	w.hdr.lost.stack_errors = 3;
 	w.hdr.has_exit_status = true;
 	w.hdr.exit_status = 3;
-	p = record_add_process(&w, 42, 3);
+	p = record_add_process(&w, 42, 1234567, 3);
 	p->comm = xstrdup("evil\x1b\xff");
 	p->exe = xstrdup("/bin/x");
 	c = record_add_check(&w);
 	c->pid = 42;
+	c->start_ns = 1234567;
 	c->exec_id = 3;
 	c->cap = 40;
 	c->ret = -1;
@@ -63,6 +64,10 @@ TEST(recfile_round_trip)
 	ASSERT_EQ(r.nprocs, 1);
 	ASSERT_EQ(r.procs[0].exec_id, 3);
 	ASSERT_EQ(r.checks[0].exec_id, 3);
+	ASSERT_EQ(r.hdr.version, REC_VERSION);
+	ASSERT_EQ(r.procs[0].start_ns, 1234567);
+	ASSERT_EQ(r.checks[0].start_ns, 1234567);
+	ASSERT_TRUE(check_process(&r, &r.checks[0]) == &r.procs[0]);
 	ASSERT_STR(r.procs[0].comm, "evil\x1b\\xff");
 	ASSERT_EQ(r.nchecks, 1);
 	ASSERT_EQ(r.checks[0].cap, 40);
@@ -101,18 +106,73 @@ TEST(recfile_errors_name_file_and_line)
 	expect_error("[1,2]\n", "t.jsonl:1: a line must be a JSON object");
 	expect_error(HDR HDR, "t.jsonl:2: a second header");
 	expect_error(HDR "{\"type\":\"bogus\"}\n", "t.jsonl:2: unknown line type 'bogus'");
-	expect_error(HDR PROC PROC, "t.jsonl:3: process 10 (exec_id 0) appears twice");
-	expect_error(HDR CHECK(""), "t.jsonl:2: check for pid 10 (exec_id 0) comes before");
-	expect_error(HDR PROC CHECK(",\"exec_id\":2"), "t.jsonl:3: check for pid 10 (exec_id 2)");
+	expect_error(HDR PROC PROC, "t.jsonl:3: process 10 (start_ns 0, exec_id 0) appears twice");
+	expect_error(HDR CHECK(""), "t.jsonl:2: check for pid 10 (start_ns 0, exec_id 0) comes before");
+	expect_error(HDR PROC CHECK(",\"exec_id\":2"), "t.jsonl:3: check for pid 10 (start_ns 0, exec_id 2)");
 }
 
 TEST(recfile_rejects_foreign_and_newer_formats)
 {
 	expect_error("{\"type\":\"header\",\"format\":\"other\",\"version\":1}\n",
 		     "t.jsonl:1: format is 'other', not a capaudit record");
-	expect_error("{\"type\":\"header\",\"format\":\"capaudit-record\",\"version\":2,"
+	expect_error("{\"type\":\"header\",\"format\":\"capaudit-record\",\"version\":3,"
 		     "\"kernel\":\"k\",\"attach\":\"a\",\"start_ns\":1,\"end_ns\":2}\n",
-		     "t.jsonl:1: record version 2 is newer than this capaudit reads (1)");
+		     "t.jsonl:1: record version 3 is newer than this capaudit reads (2)");
+}
+
+/* Version 2: a process is (pid, start_ns); a pid given out again is a
+ * second process with lines of its own, and each check names its own. */
+#define HDR2 "{\"type\":\"header\",\"format\":\"capaudit-record\",\"version\":2," \
+	     "\"kernel\":\"6.18.0\",\"attach\":\"tp_btf\",\"start_ns\":1,\"end_ns\":2}\n"
+#define PROC2(start, comm) "{\"type\":\"process\",\"pid\":10,\"start_ns\":" #start \
+	",\"exec_id\":4,\"ppid\":1,\"comm\":\"" comm "\"}\n"
+#define CHECK2(start, cap) "{\"type\":\"check\",\"pid\":10,\"start_ns\":" #start \
+	",\"exec_id\":4,\"cap\":" #cap ",\"ret\":0,\"count\":1}\n"
+
+TEST(recfile_v2_names_processes_by_pid_and_start)
+{
+	struct record r;
+	char err[256] = "";
+
+	ASSERT_EQ(read_text(HDR2 PROC2(100, "churn") PROC2(200, "true") CHECK2(100, 34)
+			    CHECK2(200, 0) END(2, 0, 2), &r, err, sizeof(err)), 0);
+	ASSERT_STR(err, "");
+	ASSERT_EQ(r.nprocs, 2);
+	ASSERT_EQ(r.nchecks, 2);
+	if (r.nchecks == 2) {
+		ASSERT_STR(check_process(&r, &r.checks[0])->comm, "churn");
+		ASSERT_EQ(r.checks[0].cap, 34);
+		ASSERT_STR(check_process(&r, &r.checks[1])->comm, "true");
+		ASSERT_EQ(r.checks[1].cap, 0);
+	}
+	ASSERT_U64(record_count_reused_pids(&r), 1);
+	record_free(&r);
+	/* the same pid and start twice is one image twice */
+	expect_error(HDR2 PROC2(100, "a") PROC2(100, "b"),
+		     "t.jsonl:3: process 10 (start_ns 100, exec_id 4) appears twice");
+	/* a check of a process that has no line */
+	expect_error(HDR2 PROC2(100, "a") CHECK2(300, 34),
+		     "t.jsonl:3: check for pid 10 (start_ns 300, exec_id 4) comes before");
+	/* version 2 lines must say which process */
+	expect_error(HDR2 PROC, "t.jsonl:2: missing field 'start_ns'");
+	expect_error(HDR2 PROC2(0, "a") CHECK(",\"exec_id\":4"), "t.jsonl:3: missing field 'start_ns'");
+	expect_error(HDR2 "{\"type\":\"process\",\"pid\":10,\"start_ns\":-1}\n",
+		     "t.jsonl:2: field 'start_ns' is -1, outside 0..");
+}
+
+/* Version 1 records (no start times) still read: each pid is one process. */
+TEST(recfile_v1_still_reads)
+{
+	struct record r;
+	char err[256] = "";
+
+	ASSERT_EQ(read_text(HDR PROC CHECK("") END(1, 0, 1), &r, err, sizeof(err)), 0);
+	ASSERT_STR(err, "");
+	ASSERT_EQ(r.hdr.version, 1);
+	ASSERT_EQ(r.procs[0].start_ns, 0);
+	ASSERT_TRUE(r.nchecks == 1 && check_process(&r, &r.checks[0]) == &r.procs[0]);
+	ASSERT_U64(record_count_reused_pids(&r), 0);
+	record_free(&r);
 }
 
 TEST(recfile_rejects_out_of_range_values)

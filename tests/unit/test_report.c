@@ -33,8 +33,8 @@ static void make_record(struct record *r)
 	memset(r, 0, sizeof(*r));
 	r->hdr.kernel = xstrdup("6.18");
 	r->hdr.attach = xstrdup("tp_btf");
-	record_add_process(r, 20, 0)->comm = xstrdup("b");
-	record_add_process(r, 10, 0)->comm = xstrdup("a");
+	record_add_process(r, 20, 0, 0)->comm = xstrdup("b");
+	record_add_process(r, 10, 0, 0)->comm = xstrdup("a");
 	add_check(r, 10, 38, 0, 2, 321, bpf_check_a, 5);
 	add_check(r, 10, 38, 0, 3, 321, bpf_check_b, 5);
 	add_check(r, 10, 39, -1, 1, 321, map_create, 5);
@@ -125,7 +125,7 @@ TEST(report_process_without_checks_is_listed)
 	struct report rep;
 	struct report_opts o = { 0 };
 
-	record_add_process(&r, 5, 0)->comm = xstrdup("true");
+	record_add_process(&r, 5, 0, 0)->comm = xstrdup("true");
 	report_build(&r, &o, &rep);
 	ASSERT_EQ(rep.nprocs, 1);
 	ASSERT_EQ(rep.procs[0].ncaps, 0);
@@ -141,8 +141,8 @@ TEST(report_keeps_program_images_of_one_pid_apart)
 	struct report_opts o = { 0 };
 
 	/* setpriv (exec 1) drops privileges, then execs chown (exec 2) */
-	record_add_process(&r, 7, 2)->comm = xstrdup("chown");
-	record_add_process(&r, 7, 1)->comm = xstrdup("setpriv");
+	record_add_process(&r, 7, 0, 2)->comm = xstrdup("chown");
+	record_add_process(&r, 7, 0, 1)->comm = xstrdup("setpriv");
 	add_check(&r, 7, 7, 0, 1, 117, map_create, 5);
 	r.checks[0].exec_id = 1;
 	add_check(&r, 7, 0, -1, 1, 260, map_create, 5);

@@ -49,7 +49,7 @@ static void new_record(const char *kernel)
 	rec.hdr.kernel = xstrdup(kernel);
 	rec.hdr.attach = xstrdup("tp_btf");
 	rec.hdr.syscall_results = true;
-	record_add_process(&rec, 100, 1)->comm = xstrdup("app");
+	record_add_process(&rec, 100, 0, 1)->comm = xstrdup("app");
 }
 
 static struct rec_check *check(int cap, int ret, uint64_t count, int sys,
@@ -199,6 +199,31 @@ TEST(suggest_does_not_pair_across_syscalls)
 	suggest_free(&s);
 }
 
+/* A pid given out again is another process: the second process's
+ * CAP_SYS_ADMIN is no fallback of the first one's denial. */
+TEST(suggest_does_not_pair_across_processes_sharing_a_pid)
+{
+	struct suggestion s;
+	struct rec_check *c;
+
+	new_record("6.18.44");
+	record_add_process(&rec, 100, 5000, 1)->comm = xstrdup("other");
+	check(40, -1, 1, 435, cr_at_alloc_pid, N(cr_at_alloc_pid));
+	c = check(21, 0, 1, 435, sa_at_alloc_pid, N(sa_at_alloc_pid));
+	c->start_ns = 5000;
+	build(&s, NULL);
+	ASSERT_EQ(s.nrepl, 0);
+	ASSERT_EQ(s.ndeny, 1);
+	ASSERT_EQ(s.deny[0].cap, 40);
+	ASSERT_EQ(s.deny[0].alt, -1);
+	suggest_free(&s);
+	/* the same two checks in one process: the observed fallback */
+	c->start_ns = 0;
+	build(&s, NULL);
+	ASSERT_EQ(s.nrepl, 1);
+	suggest_free(&s);
+}
+
 TEST(suggest_pairs_each_narrow_check_with_its_own_fallback)
 {
 	struct suggestion s;
@@ -329,7 +354,7 @@ TEST(suggest_program_filter_and_per_program_sets)
 	struct rec_check *c;
 
 	new_record("6.18.44");
-	record_add_process(&rec, 100, 0)->comm = xstrdup("setpriv");
+	record_add_process(&rec, 100, 0, 0)->comm = xstrdup("setpriv");
 	rec.procs[1].exe = xstrdup("/usr/bin/setpriv");
 	c = check(8, 0, 1, 126, unshare_stack, N(unshare_stack));
 	c->exec_id = 0;

@@ -140,8 +140,7 @@ static int count_seen(const char *path, uint64_t *seen, double *cpu, long *rss)
 	}
 	*seen = 0;
 	for (i = 0; i < r.nchecks; i++) {
-		const struct rec_process *p = record_find_process(&r, r.checks[i].pid,
-								   r.checks[i].exec_id);
+		const struct rec_process *p = check_process(&r, &r.checks[i]);
 
 		if (r.checks[i].cap == 34 && p && p->comm && !strcmp(p->comm, "bench-workload"))
 			*seen += r.checks[i].count;
@@ -293,8 +292,7 @@ static int64_t load_test(int seconds)
 		if (r.procs[i].comm && !strcmp(r.procs[i].comm, "churn"))
 			seen_procs++;
 	for (i = 0; i < r.nchecks; i++) {
-		const struct rec_process *p = record_find_process(&r, r.checks[i].pid,
-								   r.checks[i].exec_id);
+		const struct rec_process *p = check_process(&r, &r.checks[i]);
 
 		if (r.checks[i].cap == 34 && p && p->comm && !strcmp(p->comm, "churn"))
 			seen += r.checks[i].count;

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A snapshot of the live processes through a BPF iterator (iter/task,
+ * Linux 5.8+): for each thread-group leader its identity as capaudit's
+ * hooks see it (tgid and start time, capaudit.h), its exec count, parent
+ * and name. /proc cannot give the start time to the nanosecond (stat's
+ * field 22 is in clock ticks), and without it a pid that was given out
+ * again cannot be told from the process that had it. Binary records
+ * (struct ca_task), read by user/tasks_iter.c. A separate object: the
+ * loader runs it before the capability hook is loaded.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+#include "capaudit.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+#define PF_EXITING 0x00000004 /* include/linux/sched.h */
+
+SEC("iter/task")
+int dump_task(struct bpf_iter__task *ctx)
+{
+	struct seq_file *seq = ctx->meta->seq;
+	struct task_struct *t = ctx->task, *parent;
+	struct ca_task r;
+
+	if (!t || t->pid != t->tgid)
+		return 0;   /* threads: their process is its leader */
+	__builtin_memset(&r, 0, sizeof(r));
+	parent = t->real_parent;
+	r.tgid = t->tgid;
+	r.exec_id = (__u32)t->self_exec_id;
+	r.uid = BPF_CORE_READ(t, cred, uid.val);
+	if (t->exit_state || (t->flags & PF_EXITING))
+		r.flags |= CA_TASK_EXITING;
+	r.pstart = t->start_time;
+	r.boot_start = t->start_boottime;
+	r.ppid = BPF_CORE_READ(parent, tgid);
+	r.parent_start = BPF_CORE_READ(parent, group_leader, start_time);
+	BPF_CORE_READ_STR_INTO(&r.comm, t, comm);
+	bpf_seq_write(seq, &r, sizeof(r));
+	return 0;
+}
