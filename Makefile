@@ -196,7 +196,7 @@ $(BUILD)/bench-workload: tools/bench/workload.c | $(BUILD)
 # process churn with known check counts (robustness tests, load test)
 $(BUILD)/churn: tools/bench/churn.c | $(BUILD)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $< -o $@
+	$(Q)$(CC) $(CFLAGS) -pthread $< -o $@
 
 $(BUILD)/tools/bench/bench.o: $(BUILD)/bench_empty.skel.h
 $(BUILD)/bench: $(BUILD)/tools/bench/bench.o $(ANALYSIS_OBJS)

@@ -34,13 +34,18 @@ static int write_ascii(FILE *f, const json_t *v, size_t flags)
 
 	if (!s)
 		return -1;
-	/* ENSURE_ASCII escapes >= 0x80 and < 0x20; DEL can only be inside a string */
-	for (p = s; *p; p++) {
+	/* ENSURE_ASCII escapes >= 0x80 and < 0x20; DEL can only be inside a
+	 * string; runs between DELs go out whole (not a call per byte) */
+	for (p = s; *p;) {
+		size_t n = strcspn(p, "\x7f");
+
+		if (n && fwrite(p, 1, n, f) != n)
+			rc = -1;
+		p += n;
 		if (*p == 0x7f) {
 			if (fputs("\\u007f", f) == EOF)
 				rc = -1;
-		} else if (fputc(*p, f) == EOF) {
-			rc = -1;
+			p++;
 		}
 	}
 	if (fputc('\n', f) == EOF)
@@ -50,6 +55,77 @@ static int write_ascii(FILE *f, const json_t *v, size_t flags)
 }
 
 int json_write_line(FILE *f, const json_t *v) { return write_ascii(f, v, JSON_COMPACT); }
+
+/* v indented with JSON_INDENT(2) as the value of a member at depth levels
+ * (2 spaces each), no newline after it; with members_only, an object's
+ * members alone (between its braces), for splicing into another object. */
+static int write_nested(FILE *f, const json_t *v, int depth, bool members_only)
+{
+	char *s = json_dumps(v, JSON_INDENT(2) | JSON_ENSURE_ASCII | JSON_PRESERVE_ORDER), *p, *end;
+	int rc = 0;
+
+	if (!s)
+		return -1;
+	p = s;
+	end = s + strlen(s);
+	if (members_only) {   /* "{\n  a: 1,\n  b: 2\n}" -> "  a: 1,\n  b: 2" */
+		if (end - s < 4) {   /* "{}" */
+			free(s);
+			return 0;
+		}
+		p += 2;
+		end -= 2;
+	}
+	while (p < end) {
+		size_t n = strcspn(p, "\n\x7f");
+
+		if (p + n > end)
+			n = (size_t)(end - p);
+		if (n && fwrite(p, 1, n, f) != n)
+			rc = -1;
+		p += n;
+		if (p >= end)
+			break;
+		if (*p == 0x7f) {
+			if (fputs("\\u007f", f) == EOF)
+				rc = -1;
+		} else if (fprintf(f, "\n%*s", 2 * depth, "") < 0) {
+			rc = -1;
+		}
+		p++;
+	}
+	free(s);
+	return rc;
+}
+
+void json_stream_open(FILE *f, struct json_stream *s, const json_t *head, const char *key)
+{
+	s->items = 0;
+	s->rc = fputs("{\n", f) == EOF ? -1 : 0;
+	if (json_object_size(head)) {
+		s->rc |= write_nested(f, head, 0, true);
+		s->rc |= fputs(",\n", f) == EOF ? -1 : 0;
+	}
+	s->rc |= fprintf(f, "  \"%s\": [", key) < 0 ? -1 : 0;
+}
+
+void json_stream_item(FILE *f, struct json_stream *s, json_t *item)
+{
+	s->rc |= fputs(s->items++ ? ",\n    " : "\n    ", f) == EOF ? -1 : 0;
+	s->rc |= write_nested(f, item, 2, false);
+	json_decref(item);
+}
+
+int json_stream_close(FILE *f, struct json_stream *s, const json_t *tail)
+{
+	s->rc |= fputs(s->items ? "\n  ]" : "]", f) == EOF ? -1 : 0;
+	if (json_object_size(tail)) {
+		s->rc |= fputs(",\n", f) == EOF ? -1 : 0;
+		s->rc |= write_nested(f, tail, 0, true);
+	}
+	s->rc |= fputs("\n}\n", f) == EOF ? -1 : 0;
+	return s->rc;
+}
 int json_write_pretty(FILE *f, const json_t *v) { return write_ascii(f, v, JSON_INDENT(2)); }
 
 static json_t *field(json_t *o, const char *key, bool required, int *rc, char *err, size_t n)

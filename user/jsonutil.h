@@ -22,6 +22,23 @@ int json_write_line(FILE *f, const json_t *v);
 int json_write_pretty(FILE *f, const json_t *v);
 
 /*
+ * An indented report whose one member is a long array, written as it is
+ * made, never held whole (the JSON of an -a record of a busy host is
+ * hundreds of MB): the text is what json_write_pretty() would write for
+ * the same object.
+ *   json_stream_open(f, head, "processes"): head's members, then the key
+ *   json_stream_item(f, s, item): one array element (a new reference: taken)
+ *   json_stream_close(f, s, tail): the array's end, then tail's members
+ */
+struct json_stream {
+	size_t items;
+	int rc;
+};
+void json_stream_open(FILE *f, struct json_stream *s, const json_t *head, const char *key);
+void json_stream_item(FILE *f, struct json_stream *s, json_t *item);
+int json_stream_close(FILE *f, struct json_stream *s, const json_t *tail);
+
+/*
  * Typed field readers. Each returns 0 on success; on a missing (when
  * required) or mistyped field returns -1 and writes "field 'key': why"
  * into err. Optional missing fields leave *out untouched and return 0.

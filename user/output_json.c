@@ -131,18 +131,24 @@ static json_t *row_json(const struct cap_row *cr)
 	return o;
 }
 
+/* The processes are written one by one (json_stream_*): a record of a busy
+ * host has hundreds of thousands. */
 static int json_report(FILE *f, const struct report *rep, const char *source)
 {
-	json_t *root = json_object(), *procs = json_array();
+	json_t *head = json_object(), *root = json_object();
+	struct json_stream js;
 	size_t i, j;
 	int rc;
 
-	json_set(root, "record", header_json(rep->rec, source));
+	json_set(head, "record", header_json(rep->rec, source));
+	json_stream_open(f, &js, head, "processes");
+	json_decref(head);
 	for (i = 0; i < rep->nprocs; i++) {
 		const struct proc_row *pr = &rep->procs[i];
 		json_t *po = json_object(), *caps = json_array();
 
 		json_set(po, "pid", json_integer(pr->proc->pid));
+		json_set(po, "start_ns", json_integer(pr->proc->start_ns));
 		json_set(po, "exec_id", json_integer(pr->proc->exec_id));
 		json_set(po, "ppid", json_integer(pr->proc->ppid));
 		json_set(po, "uid", json_integer(pr->proc->uid));
@@ -154,9 +160,8 @@ static int json_report(FILE *f, const struct report *rep, const char *source)
 			json_array_append_new(caps, row_json(&pr->caps[j]));
 		json_set(po, "capabilities", caps);
 		json_set(po, "hidden_noaudit", json_integer((json_int_t)pr->hidden));
-		json_array_append_new(procs, po);
+		json_stream_item(f, &js, po);
 	}
-	json_set(root, "processes", procs);
 	json_set(root, "required", capset_json(rep->required));
 	json_set(root, "denied", capset_json(rep->denied));
 	json_set(root, "hidden_noaudit", json_integer((json_int_t)rep->hidden_checks));
@@ -181,7 +186,7 @@ static int json_report(FILE *f, const struct report *rep, const char *source)
 		}
 		json_set(root, "user_sites", ua);
 	}
-	rc = json_write_pretty(f, root);
+	rc = json_stream_close(f, &js, root);
 	json_decref(root);
 	return rc;
 }

@@ -51,6 +51,10 @@ struct session {
 	 * have been lost (then they are checked against a snapshot) */
 	struct procset live;
 	uint64_t ringbuf_lost_seen;
+	/* -a: the processes that ran before recording, with the executables
+	 * /proc showed while we could read it (before the privilege drop) */
+	struct task_snap before;
+	char **before_exe;        /* [i]: of before.t[i], or NULL */
 	struct ksyms *ksyms;      /* read before dropping privileges, if needed */
 	const char *ksyms_source;
 	char ksyms_err[512];
@@ -114,17 +118,25 @@ static struct rec_process *line(struct session *s, uint32_t pid, uint64_t pstart
 }
 
 /* The image, with what /proc says when it is new (boot_ns: see above;
- * 0: unknown, /proc is not read). */
+ * 0: unknown, /proc is not read), or said before recording began. */
 static struct rec_process *image(struct session *s, uint32_t pid, uint64_t pstart,
 				 uint32_t exec_id, const char *comm, uint64_t boot_ns)
 {
+	const struct ca_task *t = tasks_find(&s->before, pid);
 	bool added;
 	struct rec_process *p = line(s, pid, pstart, exec_id, &added);
 
-	if (added && boot_ns)
-		fill_from_proc(p, comm, boot_ns);
-	else if (added && comm)
+	if (added && t && t->pstart == pstart && t->exec_id == exec_id &&
+	    s->before_exe[t - s->before.t]) {
 		set_str(&p->comm, comm);
+		set_str(&p->exe, s->before_exe[t - s->before.t]);
+		p->ppid = t->ppid;
+		p->uid = t->uid;
+	} else if (added && boot_ns) {
+		fill_from_proc(p, comm, boot_ns);
+	} else if (added && comm) {
+		set_str(&p->comm, comm);
+	}
 	return p;
 }
 
@@ -158,17 +170,22 @@ static const char *base_name(const char *path)
 }
 
 /*
- * The kernel gives the path as passed to execve(), possibly relative. By
- * the time we read the event the process may have exec'd again, so take
- * /proc/PID/exe only when it is the same process and program (file name).
+ * The kernel gives the path as passed to execve(): possibly relative, or a
+ * name for a file descriptor (/proc/self/exe, /dev/fd/N: fexecve). By the
+ * time we read the event the process may have exec'd again, so take
+ * /proc/PID/exe only when it is the same process and program (the file
+ * name, or for fd names the task name the exec gave it).
  */
-static const char *resolve_exe(uint32_t pid, const char *filename, uint64_t boot_ns,
-			       struct procinfo *pi)
+static const char *resolve_exe(uint32_t pid, const char *filename, const char *comm,
+			       uint64_t boot_ns, struct procinfo *pi)
 {
-	if (filename[0] == '/')
+	bool fd_name = !strncmp(filename, "/proc/", 6) || !strncmp(filename, "/dev/fd/", 8);
+
+	if (filename[0] == '/' && !fd_name)
 		return filename;
-	if (!procinfo_read_exact((pid_t)pid, boot_ns, NULL, pi) && pi->exe[0] &&
-	    !strcmp(base_name(pi->exe), base_name(filename)))
+	if (procinfo_read_exact((pid_t)pid, boot_ns, NULL, pi) || !pi->exe[0])
+		return filename;
+	if (fd_name ? !strcmp(pi->comm, comm) : !strcmp(base_name(pi->exe), base_name(filename)))
 		return pi->exe;
 	return filename;
 }
@@ -208,7 +225,12 @@ static int on_event(void *ctx, const struct ca_event *e)
 		set_str(&p->comm, comm);
 		memcpy(exe, e->filename, CA_PATH_LEN);
 		exe[CA_PATH_LEN] = '\0';
-		set_str(&p->exe, resolve_exe(e->tgid, exe, e->boot_start, &pi));
+		set_str(&p->exe, resolve_exe(e->tgid, exe, comm, e->boot_start, &pi));
+		/* gone already: /proc/self/exe named the image it replaced */
+		parent = !strcmp(p->exe, "/proc/self/exe") && e->exec_id ?
+			record_find_process(&s->rec, e->tgid, p->start_ns, e->exec_id - 1) : NULL;
+		if (parent && parent->exe)
+			set_str(&p->exe, parent->exe);
 		break;
 	case CA_EV_EXIT:
 		p = image(s, e->tgid, e->pstart, alias_exec(s, e->tgid, e->pstart, e->exec_id), comm,
@@ -356,6 +378,7 @@ static void collect(struct session *s)
 		ustacks_scan_pid(s->us, 0);
 	}
 	tracer_foreach_check(&s->tr, collect_one, &cc);
+	aggtab_free(&s->tr.tab);   /* all in s->rec now: not held while it is written */
 	free(cc.stack_index);
 	/* the child's checks before its exec are aliased to the command's
 	 * image (alias_exec): the same key can now appear twice */
@@ -1033,8 +1056,21 @@ static int name_processes(struct session *s)
 	char err[256];
 	int rc = 0;
 
-	if (!s->o->npids && s->child <= 0)
-		return 0;   /* -a: every process, as it comes */
+	if (s->o->all) {
+		/* every process, as it comes; after the privilege drop /proc
+		 * no longer shows another user's executable: read them now */
+		if (tasks_snapshot(&s->before, err, sizeof(err)))
+			fprintf(stderr, "capaudit: warning: %s\n", err);
+		s->before_exe = xcalloc(s->before.n + 1, sizeof(char *));
+		for (size_t i = 0; i < s->before.n; i++) {
+			struct procinfo pi;
+
+			t = &s->before.t[i];
+			if (!procinfo_read_exact((pid_t)t->tgid, t->boot_start, NULL, &pi) && pi.exe[0])
+				s->before_exe[i] = xstrdup(pi.exe);
+		}
+		return 0;
+	}
 	if (tasks_snapshot(&snap, err, sizeof(err))) {
 		p_err("cannot list the processes to follow: %s", err);
 		return -1;
@@ -1064,19 +1100,14 @@ static void follow_named(void *ctx, uint32_t tgid, uint64_t start)
 
 /* The size of each aggregation map: --max-keys, or from the host under -a
  * (room for every live process's active keys between two drains). */
-static uint32_t agg_size(const struct rec_opts *o)
+static uint32_t agg_size(const struct session *s)
 {
-	struct task_snap snap;
-	char err[256];
 	uint32_t n = CA_AGG_KEYS;
 
-	if (o->max_keys)
-		return o->max_keys;
-	if (o->all && !tasks_snapshot(&snap, err, sizeof(err))) {
-		while (n < (1U << 20) && n < snap.n * 16)
-			n *= 2;
-		tasks_free(&snap);
-	}
+	if (s->o->max_keys)
+		return s->o->max_keys;
+	while (s->o->all && n < (1U << 20) && n < s->before.n * 16)
+		n *= 2;
 	return n;
 }
 
@@ -1157,7 +1188,7 @@ int record_run(struct rec_opts *op, int all_argc, char **all_argv)
 	cfg.user_stacks = o.user_stacks;
 	if (o.user_stacks)
 		s.us = ustacks_new();
-	cfg.max_keys = agg_size(&o);
+	cfg.max_keys = agg_size(&s);
 	cfg.fixed_keys = o.max_keys != 0;
 	cfg.ringbuf_bytes = o.ringbuf_kb * 1024U;
 	cfg.kprobe_events = &kpe;
@@ -1262,6 +1293,10 @@ out:
 	ksyms_free(s.ksyms);
 	record_free(&s.rec);
 	procset_free(&s.live);
+	for (k = 0; k < s.before.n; k++)
+		free(s.before_exe[k]);
+	free(s.before_exe);
+	tasks_free(&s.before);
 	for (k = 0; k < o.npids; k++)
 		if (o.pidfds[k] >= 0)
 			close(o.pidfds[k]);

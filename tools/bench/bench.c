@@ -13,11 +13,13 @@
  * makes checks from many short-lived processes on both cores for 60 s,
  * its own count compared with the record's. The last line is machine
  * readable:
- *   bench: added_ns=N empty_added_ns=N ratio=R lost=N load_lost=N
+ *   bench: added_ns=N empty_added_ns=N ratio=R lost=N load_lost=N load_misattributed=N
+ *          user_stacks_added_ns=N
  * BENCH_QUICK=1 makes it short (under a minute; a 10 s load test).
  */
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -87,18 +89,22 @@ static double median(const double *v, int n)
 	return n % 2 ? tmp[n / 2] : (tmp[n / 2 - 1] + tmp[n / 2]) / 2;
 }
 
-/* Run argv, capture stdout into buf; returns exit status (-1: not run). */
-static int run_capture(char *const argv[], char *buf, size_t len, struct rusage *ru)
-{
-	int p[2], st = -1;
-	size_t o = 0;
-	ssize_t n;
+/* A program running with its stdout in a pipe. */
+struct job {
 	pid_t pid;
+	int fd;
+};
+
+static int job_start(struct job *j, char *const argv[])
+{
+	int p[2];
 
 	if (pipe(p))
 		return -1;
-	pid = fork();
-	if (pid == 0) {
+	j->pid = fork();
+	if (j->pid < 0)
+		return -1;
+	if (j->pid == 0) {
 		int null = open("/dev/null", O_WRONLY);
 
 		dup2(p[1], 1);
@@ -108,15 +114,36 @@ static int run_capture(char *const argv[], char *buf, size_t len, struct rusage 
 		_exit(127);
 	}
 	close(p[1]);
-	while (o + 1 < len && (n = read(p[0], buf + o, len - o - 1)) > 0)
+	j->fd = p[0];
+	return 0;
+}
+
+/* Its stdout into buf, then its exit status. */
+static int job_finish(struct job *j, char *buf, size_t len, struct rusage *ru)
+{
+	size_t o = 0;
+	ssize_t n;
+	int st = -1;
+
+	while (o + 1 < len && (n = read(j->fd, buf + o, len - o - 1)) > 0)
 		o += (size_t)n;
 	buf[o] = '\0';
-	while ((n = read(p[0], (char[256]){ 0 }, 256)) > 0)
+	while ((n = read(j->fd, (char[256]){ 0 }, 256)) > 0)
 		;
-	close(p[0]);
-	if (wait4(pid, &st, 0, ru) < 0)
+	close(j->fd);
+	if (wait4(j->pid, &st, 0, ru) < 0)
 		return -1;
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* Run argv, capture stdout into buf; returns exit status (-1: not run). */
+static int run_capture(char *const argv[], char *buf, size_t len, struct rusage *ru)
+{
+	struct job j;
+
+	if (job_start(&j, argv))
+		return -1;
+	return job_finish(&j, buf, len, ru);
 }
 
 /* "calls=N ns=X rate=R" from the workload's output. */
@@ -218,50 +245,150 @@ static int run_once(struct variant *v, long calls, int jobs, double *rate)
 	return 0;
 }
 
-/* Loaded BPF programs with this name (capaudit's hook: it has attached). */
-static int progs_named(const char *name)
+/* The BPF links process pid holds (a recorder holds four once attached:
+ * the check hook and fork, exec, exit). */
+static int links_of(pid_t pid)
 {
-	__u32 id = 0;
+	char dir[64], path[320], target[64];
+	struct dirent *de;
 	int n = 0;
+	DIR *d;
 
-	while (!bpf_prog_get_next_id(id, &id)) {
-		struct bpf_prog_info info = { 0 };
-		__u32 len = sizeof(info);
-		int fd = bpf_prog_get_fd_by_id(id);
+	snprintf(dir, sizeof(dir), "/proc/%d/fd", (int)pid);
+	d = opendir(dir);
+	while (d && (de = readdir(d))) {
+		ssize_t len;
 
-		if (fd < 0)
-			continue;
-		if (!bpf_obj_get_info_by_fd(fd, &info, &len) && !strcmp(info.name, name))
-			n++;
-		close(fd);
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		len = readlink(path, target, sizeof(target) - 1);
+		if (len > 0) {
+			target[len] = '\0';
+			n += !strcmp(target, "anon_inode:bpf_link");
+		}
 	}
+	if (d)
+		closedir(d);
 	return n;
+}
+
+/* What the load test found. */
+struct load_result {
+	int64_t lost;            /* checks on no line of their program (-1: no test) */
+	int64_t misattributed;   /* checks on a line of another program */
+};
+
+/* CAP_SYSLOG checks on the lines of each program of the load test. */
+struct load_count {
+	uint64_t churn, other, noise, unrelated, no_site;
+};
+
+static bool same_path(const char *exe, const char *path)
+{
+	return exe && !strcmp(exe, path);
+}
+
+static void load_count(const struct record *r, const char *churn_exe, const char *other_exe,
+		       struct load_count *n)
+{
+	size_t i;
+
+	memset(n, 0, sizeof(*n));
+	for (i = 0; i < r->nchecks; i++) {
+		const struct rec_check *c = &r->checks[i];
+		const struct rec_process *p = check_process(r, c);
+		const char *exe = p ? p->exe : NULL, *comm = p && p->comm ? p->comm : "";
+
+		if (c->cap != 34)
+			continue;
+		if (same_path(exe, churn_exe) || same_path(exe, other_exe)) {
+			*(same_path(exe, churn_exe) ? &n->churn : &n->other) += c->count;
+			if (c->stack < 0)   /* its call site was not kept */
+				n->no_site += c->count;
+		} else if (!strcmp(comm, "true") || !strcmp(comm, "noise.sh") ||
+			   (exe && strstr(exe, "/true"))) {
+			n->noise += c->count;   /* the shell loop makes none */
+		} else {
+			n->unrelated += c->count;  /* another program on the host */
+		}
+	}
+}
+
+/* A shell loop of /bin/true in a process group of its own, or -1. */
+static pid_t start_noise(void)
+{
+	char path[128];
+	FILE *f;
+	pid_t pid;
+
+	snprintf(path, sizeof(path), "%s/noise.sh", tmpdir);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fputs("#!/bin/sh\nwhile :; do /bin/true; done\n", f);
+	fclose(f);
+	chmod(path, 0755);
+	pid = fork();
+	if (pid == 0) {
+		setpgid(0, 0);
+		execl(path, "noise.sh", (char *)NULL);
+		_exit(127);
+	}
+	return pid;
+}
+
+/* Copy build/churn as another program (its own path and name). */
+static int copy_file(const char *from, const char *to)
+{
+	char buf[65536];
+	int in = open(from, O_RDONLY), out = open(to, O_WRONLY | O_CREAT | O_TRUNC, 0755);
+	ssize_t n = 0;
+
+	while (in >= 0 && out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n)
+			n = -1;
+	if (in >= 0)
+		close(in);
+	if (out >= 0)
+		close(out);
+	return in < 0 || out < 0 || n < 0 ? -1 : 0;
 }
 
 /*
  * The load test: capaudit record -a while churn forks short-lived children
- * on both cores for `seconds`, each making 1..50 checks. Every check churn
- * made must be in the record (attributed to a churn process, or counted
- * per capability when the map was full). Returns checks lost, -1 if the
- * test could not run.
+ * on both cores for `seconds`, each making 1..50 checks, beside a shell
+ * loop of /bin/true (short-lived processes that make none: their pids are
+ * the same pool) and a second program making the same checks (a copy of
+ * churn under another name). Every check each program made must be on a
+ * line of that program, with its call site: the rest is lost (including
+ * checks counted only per capability), and checks on a line of another
+ * program are misattributed.
  */
-static int64_t load_test(int seconds)
+static struct load_result load_test(int seconds)
 {
-	char rec[128], secs[16], out[512], err[512];
+	struct load_result res = { -1, -1 };
+	char rec[128], secs[16], out[512], out2[512], err[512], other[160], churn_exe[4096];
 	char *argv[] = { (char *)capaudit, "record", "-q", "-a", "-o", rec, NULL };
-	char *cargv[] = { (char *)churn, "load", secs, "2", NULL };
-	long procs = 0, made = 0, seen_procs = 0;
-	uint64_t seen = 0, lost;
+	/* by absolute paths: the exec event's file name becomes the exe */
+	char *cargv[] = { churn_exe, "load", secs, "2", NULL };
+	char *oargv[] = { other, "load", secs, "1", NULL };
+	long procs = 0, made = 0, oprocs = 0, omade = 0, seen_procs = 0;
+	struct load_count n;
 	struct record r;
 	struct rusage ru;
 	struct stat sb;
+	struct job oj;
 	double t0;
 	size_t i;
-	int base = progs_named("tp_btf_cap_capa"), k, st;
-	pid_t pid;
+	int k, st, crc, orc;
+	pid_t pid, noise;
 
 	snprintf(rec, sizeof(rec), "%s/load.jsonl", tmpdir);
+	snprintf(other, sizeof(other), "%s/syslogger", tmpdir);   /* tmpdir is absolute */
 	snprintf(secs, sizeof(secs), "%d", seconds);
+	if (!realpath(churn, churn_exe) || copy_file(churn, other)) {
+		printf("\nLoad test: could not run (no %s)\n", churn);
+		return res;
+	}
 	pid = fork();
 	if (pid == 0) {
 		int null = open("/dev/null", O_WRONLY);
@@ -270,50 +397,67 @@ static int64_t load_test(int seconds)
 		execv(argv[0], argv);
 		_exit(127);
 	}
-	/* until it has attached: its hook shows up among the loaded programs */
-	for (k = 0; k < 400 && progs_named("tp_btf_cap_capa") <= base; k++)
+	/* until it has attached (loaded is not enough: a program exec'd in
+	 * between would have no exec event) */
+	for (k = 0; k < 400 && links_of(pid) < 4; k++)
 		usleep(50000);
 	t0 = now_s();
-	if (k == 400 || run_capture(cargv, out, sizeof(out), &ru) ||
-	    sscanf(out, "processes=%ld calls=%ld", &procs, &made) != 2) {
+	noise = k < 400 ? start_noise() : -1;
+	orc = noise > 0 ? job_start(&oj, oargv) : -1;
+	crc = orc == 0 ? run_capture(cargv, out, sizeof(out), &ru) : -1;
+	if (orc == 0)
+		orc = job_finish(&oj, out2, sizeof(out2), &ru);
+	if (noise > 0) {
+		kill(-noise, SIGKILL);
+		waitpid(noise, NULL, 0);
+	}
+	if (k == 400 || crc || orc || sscanf(out, "processes=%ld calls=%ld", &procs, &made) != 2 ||
+	    sscanf(out2, "processes=%ld calls=%ld", &oprocs, &omade) != 2) {
 		kill(pid, SIGKILL);
 		waitpid(pid, NULL, 0);
 		printf("\nLoad test: could not run (%s)\n", k == 400 ? "capaudit did not attach" :
 		       "churn failed");
-		return -1;
+		return res;
 	}
 	kill(pid, SIGINT);
 	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) ||
 	    recfile_load(rec, &r, err, sizeof(err))) {
 		printf("\nLoad test: capaudit failed (%s)\n", err);
-		return -1;
+		return res;
 	}
 	for (i = 0; i < r.nprocs; i++)
-		if (r.procs[i].comm && !strcmp(r.procs[i].comm, "churn"))
+		if (same_path(r.procs[i].exe, churn_exe))
 			seen_procs++;
-	for (i = 0; i < r.nchecks; i++) {
-		const struct rec_process *p = check_process(&r, &r.checks[i]);
-
-		if (r.checks[i].cap == 34 && p && p->comm && !strcmp(p->comm, "churn"))
-			seen += r.checks[i].count;
-	}
-	for (i = 0; i < r.hdr.noverflow; i++)
-		if (r.hdr.overflow[i].cap == 34)
-			seen += r.hdr.overflow[i].count;
-	lost = r.hdr.lost.map_full + r.hdr.lost.ringbuf_full + r.hdr.lost.stack_errors +
-	       r.hdr.lost.proc_full + r.hdr.lost.hook_skipped;
+	load_count(&r, churn_exe, other, &n);
+	/* a check on the wrong line shows as a surplus there; what is short
+	 * beyond that was lost (or kept without its process or call site) */
+	res.misattributed = (int64_t)n.noise + (n.churn > (uint64_t)made ? (int64_t)n.churn - made : 0) +
+			    (n.other > (uint64_t)omade ? (int64_t)n.other - omade : 0);
+	res.lost = (made > (int64_t)n.churn ? made - (int64_t)n.churn : 0) +
+		   (omade > (int64_t)n.other ? omade - (int64_t)n.other : 0) - res.misattributed +
+		   (int64_t)n.no_site;
+	if (res.lost < 0)
+		res.lost = 0;
 	stat(rec, &sb);
-	printf("\nLoad test (capaudit record -a, churn on 2 cores for %d s): %ld short-lived "
-	       "processes made %ld checks; the record has %" PRIu64 " of them (%s), "
-	       "%ld churn process lines (%" PRIu64 " pids reused), loss counters %" PRIu64 "; "
-	       "loader CPU %.2f s (%.1f%% of one core), peak RSS %ld MiB, record %.0f MB\n",
-	       seconds, procs, made, seen, seen == (uint64_t)made ? "none lost" : "LOST",
-	       seen_procs, r.hdr.pids_reused, lost, r.hdr.loader_cpu_s,
+	printf("\nLoad test (capaudit record -a for %d s: churn on 2 cores, a copy of it as "
+	       "'syslogger' making the same checks, and a shell loop of /bin/true): churn's %ld "
+	       "processes made %ld checks, the record has %" PRIu64 " on churn's lines; syslogger's "
+	       "%ld made %ld, %" PRIu64 " on its lines; %" PRIu64 " on the loop's lines, %" PRIu64
+	       " without call site, %" PRIu64 " by unrelated programs (%s); %ld churn process lines "
+	       "(%" PRIu64 " pids reused), %" PRIu64 " drains of the aggregation map (%u keys), "
+	       "loss counters %" PRIu64 "; loader CPU %.2f s (%.1f%% of one core), peak RSS %ld MiB, "
+	       "record %.0f MB\n",
+	       seconds, procs, made, n.churn, oprocs, omade, n.other, n.noise, n.no_site, n.unrelated,
+	       res.lost || res.misattributed ? "LOST OR MISATTRIBUTED" : "none lost or misattributed",
+	       seen_procs, r.hdr.pids_reused, r.hdr.agg_drains, r.hdr.agg_keys,
+	       r.hdr.lost.map_full + r.hdr.lost.ringbuf_full + r.hdr.lost.stack_errors +
+	       r.hdr.lost.proc_full + r.hdr.lost.hook_skipped, r.hdr.loader_cpu_s,
 	       100 * r.hdr.loader_cpu_s / (now_s() - t0), r.hdr.loader_rss_kb / 1024,
 	       sb.st_size / 1e6);
 	record_free(&r);
-	unlink(rec);
-	return (int64_t)made - (int64_t)seen;
+	if (!getenv("BENCH_KEEP"))
+		unlink(rec);
+	return res;
 }
 
 /* Does this variant work here? One small run says. */
@@ -472,7 +616,7 @@ int main(int argc, char **argv)
 	struct variant *best = NULL;
 	struct variant two = { .name = "capaudit tp_btf, 2 jobs", .kind = CAPAUDIT, .mode = "tp_btf" };
 	char old_restrict[16] = "", synth[128];
-	int64_t load_lost;
+	struct load_result load;
 	struct rusage ru;
 	char out[4096];
 	time_t tnow = time(NULL);
@@ -498,10 +642,14 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "--load")) {
 		int secs = atoi(argv[2]);
 
-		load_lost = secs > 0 ? load_test(secs) : -1;
+		load = secs > 0 ? load_test(secs) : (struct load_result){ -1, -1 };
 		set_dmesg_restrict(old_restrict[0] ? old_restrict : "1\n", NULL, 0);
-		rmdir(tmpdir);
-		return load_lost ? 1 : 0;
+		snprintf(out, sizeof(out), "rm -rf %s", tmpdir);
+		if (!getenv("BENCH_KEEP"))
+			system(out);
+		printf("bench: load_lost=%" PRId64 " load_misattributed=%" PRId64 "\n", load.lost,
+		       load.misattributed);
+		return load.lost || load.misattributed ? 1 : 0;
 	}
 	for (i = 0; i < nv; i++)
 		probe(&vs[i]);
@@ -576,15 +724,15 @@ int main(int argc, char **argv)
 	}
 	unlink(synth);
 
-	load_lost = load_test(quick ? 10 : 60);
+	load = load_test(quick ? 10 : 60);
 
 	set_dmesg_restrict(old_restrict[0] ? old_restrict : "1\n", NULL, 0);
 	snprintf(out, sizeof(out), "rm -rf %s", tmpdir);
 	system(out);
 	fprintf(stderr, "bench: %.0f s\n", now_s() - t0);
 	if (!best) {
-		printf("bench: added_ns=0 empty_added_ns=%.0f ratio=0 lost=-1 load_lost=%" PRId64 "\n",
-		       empty - bare, load_lost);
+		printf("bench: added_ns=0 empty_added_ns=%.0f ratio=0 lost=-1 load_lost=%" PRId64
+		       " load_misattributed=%" PRId64 "\n", empty - bare, load.lost, load.misattributed);
 		return 1;
 	}
 	{
@@ -594,10 +742,10 @@ int main(int argc, char **argv)
 		double uadded = vs[3].available ? median(vs[3].ns, vs[3].n) - bare : -1;
 
 		printf("bench: added_ns=%.0f empty_added_ns=%.0f ratio=%.2f lost=%" PRId64
-		       " load_lost=%" PRId64 " user_stacks_added_ns=%.0f\n", added, empty - bare,
-		       added / (empty - bare),
-		       (int64_t)(best->made - best->seen) + (int64_t)(two.made - two.seen), load_lost,
-		       uadded);
+		       " load_lost=%" PRId64 " load_misattributed=%" PRId64
+		       " user_stacks_added_ns=%.0f\n", added, empty - bare, added / (empty - bare),
+		       (int64_t)(best->made - best->seen) + (int64_t)(two.made - two.seen), load.lost,
+		       load.misattributed, uadded);
 	}
 	return 0;
 }

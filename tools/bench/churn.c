@@ -17,9 +17,20 @@
  *                            calls            -> "pid=PID calls=K"
  *   churn load SECONDS JOBS  JOBS forkers making children for SECONDS, child
  *                            i making 1 + i % 50 calls -> "processes= calls="
+ *   churn calls K            K calls (what reuse-exec execs)
+ *   churn reuse-exec K       a child execs "churn calls K" and exits; then
+ *                            /usr/bin/true runs with its pid (ns_last_pid):
+ *                            the same exec depth, so (pid, exec count) is
+ *                            the same; true makes no CAP_SYSLOG check
+ *                                             -> "pid=PID calls=K"
+ *   churn tid-reuse K        on CPU 0: a thread makes K calls and exits, then
+ *                            a forked child gets its tid as pid and makes K
+ *                            calls from the same code -> "tid=TID calls=K"
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +38,7 @@
 #include <sys/klog.h>
 #include <sys/prctl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -123,43 +135,125 @@ static int setuid_mode(long k)
 	return 0;
 }
 
-/* Fork a child whose pid is exactly pid (like CRIU's ns_last_pid). */
-static int at_pid(long pid, long k)
+/* The next process or thread created gets pid, if it is free. */
+static int next_pid(long pid)
+{
+	char buf[32];
+	int fd = open("/proc/sys/kernel/ns_last_pid", O_WRONLY);
+
+	if (fd < 0) {
+		perror("churn: ns_last_pid");
+		return -1;
+	}
+	snprintf(buf, sizeof(buf), "%ld", pid - 1);
+	if (write(fd, buf, strlen(buf)) < 0) {
+		perror("churn: ns_last_pid");
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+/*
+ * Fork a child whose pid is exactly pid (like CRIU's ns_last_pid); it
+ * makes k calls, or execs argv when argv is given. 0 when done, 1 on
+ * failure.
+ */
+static int fork_at(long pid, long k, char **argv)
 {
 	int tries;
 
 	for (tries = 0; tries < 100; tries++) {
-		char buf[32];
-		int fd = open("/proc/sys/kernel/ns_last_pid", O_WRONLY);
 		pid_t c;
 		int st;
 
-		if (fd < 0) {
-			perror("churn: ns_last_pid");
+		if (next_pid(pid))
 			return 1;
-		}
-		snprintf(buf, sizeof(buf), "%ld", pid - 1);
-		if (write(fd, buf, strlen(buf)) < 0) {
-			perror("churn: ns_last_pid");
-			close(fd);
-			return 1;
-		}
-		close(fd);
 		c = fork();
-		if (c == 0)
-			_exit(getpid() == pid ? (calls(k) == k ? 0 : 2) : 3);
+		if (c == 0) {
+			if (getpid() != pid)
+				_exit(3);
+			if (argv) {
+				execv(argv[0], argv);
+				_exit(2);
+			}
+			_exit(calls(k) == k ? 0 : 2);
+		}
 		if (c < 0 || waitpid(c, &st, 0) < 0)
 			return 1;
-		if (WIFEXITED(st) && WEXITSTATUS(st) == 0) {
-			printf("pid=%ld calls=%ld\n", pid, k);
+		if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
 			return 0;
-		}
 		if (!WIFEXITED(st) || WEXITSTATUS(st) != 3)
-			return 1;   /* got the pid, but the calls failed */
+			return 1;   /* got the pid, but the calls or the exec failed */
 		/* someone else took the pid first: again */
 	}
 	fprintf(stderr, "churn: could not get pid %ld\n", pid);
 	return 1;
+}
+
+static int at_pid(long pid, long k)
+{
+	if (fork_at(pid, k, NULL))
+		return 1;
+	printf("pid=%ld calls=%ld\n", pid, k);
+	return 0;
+}
+
+/* A child at exec depth +1 makes k calls; /usr/bin/true, at the same depth,
+ * then gets its pid. */
+static int reuse_exec(long k, const char *self)
+{
+	char kb[32], *first[] = { (char *)self, "calls", kb, NULL };
+	char *second[] = { "/usr/bin/true", NULL };
+	pid_t c;
+	int st;
+
+	snprintf(kb, sizeof(kb), "%ld", k);
+	c = fork();
+	if (c == 0) {
+		execv(first[0], first);
+		_exit(2);
+	}
+	if (c < 0 || waitpid(c, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
+		return 1;
+	if (fork_at(c, 0, second))
+		return 1;
+	printf("pid=%d calls=%ld\n", (int)c, k);
+	return 0;
+}
+
+struct thread_arg {
+	long k, ok;
+	pid_t tid;
+};
+
+static void *thread_calls(void *p)
+{
+	struct thread_arg *a = p;
+
+	a->tid = (pid_t)syscall(SYS_gettid);
+	a->ok = calls(a->k);
+	return NULL;
+}
+
+/* A thread's tid, given to a forked child on the same CPU: both make their
+ * calls from the same code (the same call-site cache tag). */
+static int tid_reuse(long k)
+{
+	struct thread_arg a = { .k = k };
+	cpu_set_t cpus;
+	pthread_t t;
+
+	CPU_ZERO(&cpus);
+	CPU_SET(0, &cpus);
+	if (sched_setaffinity(0, sizeof(cpus), &cpus) ||
+	    pthread_create(&t, NULL, thread_calls, &a) || pthread_join(t, NULL) || a.ok != k)
+		return 1;
+	if (fork_at(a.tid, k, NULL))
+		return 1;
+	printf("tid=%d calls=%ld\n", (int)a.tid, k);
+	return 0;
 }
 
 static double now(void)
@@ -229,7 +323,13 @@ int main(int argc, char **argv)
 		return at_pid(num(argv[2]), num(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "load") && num(argv[3]) >= 1)
 		return load(num(argv[2]), num(argv[3]));
+	if (argc == 3 && !strcmp(argv[1], "calls"))
+		return calls(num(argv[2])) == num(argv[2]) ? 0 : 1;
+	if (argc == 3 && !strcmp(argv[1], "reuse-exec"))
+		return reuse_exec(num(argv[2]), "/proc/self/exe");
+	if (argc == 3 && !strcmp(argv[1], "tid-reuse"))
+		return tid_reuse(num(argv[2]));
 	fprintf(stderr, "usage: churn forks N K [JOBS] | exec N K | setuid K | at-pid PID K |"
-		" load SECONDS JOBS\n");
+		" load SECONDS JOBS | calls K | reuse-exec K | tid-reuse K\n");
 	return 2;
 }
