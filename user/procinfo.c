@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "procinfo.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <poll.h>
 #include <sys/syscall.h>
@@ -93,6 +92,14 @@ int procinfo_read_exact(pid_t pid, uint64_t boot_ns, const char *comm, struct pr
 		return -1;
 	}
 	return 0;
+}
+
+bool proc_is_thread(pid_t pid)
+{
+	struct procinfo pi;
+
+	/* /proc/PID/status is there (a thread has one) but names another Tgid */
+	return procinfo_read(pid, &pi) && errno == ESRCH;
 }
 
 int pidfd_of(pid_t pid)

@@ -27,8 +27,10 @@ uint64_t proc_boot_ticks(uint64_t ns);
  */
 int procinfo_read_exact(pid_t pid, uint64_t boot_ns, const char *comm, struct procinfo *out);
 
+/* pid is a thread of another process (its Tgid is not pid). */
+bool proc_is_thread(pid_t pid);
 /* A pidfd for the process pid (pidfd_open(2), Linux 5.3+), or -1 with
- * errno (ESRCH: none; EINVAL: pid is a thread, not a process). */
+ * errno (ESRCH: none). */
 int pidfd_of(pid_t pid);
 /* 1: the pidfd's process has not exited; 0: it has; -1: error. */
 int pidfd_alive(int fd);

@@ -1034,7 +1034,8 @@ static int check_pinned(const struct rec_opts *o)
 	for (k = 0; k < o->npids; k++) {
 		if (o->pidfds[k] >= 0)
 			continue;
-		if (o->pidfds[k] == -EINVAL)
+		/* pidfd_open() of a thread: EINVAL before Linux 6.9, ENOENT since */
+		if ((o->pidfds[k] == -EINVAL || o->pidfds[k] == -ENOENT) && proc_is_thread(o->pids[k]))
 			p_err("-p %d: a thread, not a process (give its process id)", (int)o->pids[k]);
 		else if (o->pidfds[k] == -ESRCH)
 			p_err("-p %d: no such process", (int)o->pids[k]);

@@ -15,8 +15,10 @@
  *                            that are denied  -> "granted=K denied=K"
  *   churn at-pid PID K       a child with exactly pid PID (ns_last_pid), K
  *                            calls            -> "pid=PID calls=K"
- *   churn load SECONDS JOBS  JOBS forkers making children for SECONDS, child
- *                            i making 1 + i % 50 calls -> "processes= calls="
+ *   churn load SECONDS JOBS [PER_SEC]
+ *                            JOBS forkers making children for SECONDS, child
+ *                            i making 1 + i % 50 calls, each forker at most
+ *                            PER_SEC children a second -> "processes= calls="
  *   churn calls K            K calls (what reuse-exec execs)
  *   churn reuse-exec K       a child execs "churn calls K" and exits; then
  *                            /usr/bin/true runs with its pid (ns_last_pid):
@@ -26,6 +28,8 @@
  *   churn tid-reuse K        on CPU 0: a thread makes K calls and exits, then
  *                            a forked child gets its tid as pid and makes K
  *                            calls from the same code -> "tid=TID calls=K"
+ *   churn thread SECONDS     a second thread that sleeps for SECONDS
+ *                                             -> "pid=PID tid=TID"
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -237,6 +241,25 @@ static void *thread_calls(void *p)
 	return NULL;
 }
 
+static void *thread_sleep(void *p)
+{
+	long *secs = p;
+
+	printf("pid=%d tid=%d\n", (int)getpid(), (int)syscall(SYS_gettid));
+	sleep((unsigned int)*secs);
+	return NULL;
+}
+
+static int thread_mode(long secs)
+{
+	pthread_t t;
+
+	if (pthread_create(&t, NULL, thread_sleep, &secs))
+		return 1;
+	pthread_join(t, NULL);
+	return 0;
+}
+
 /* A thread's tid, given to a forked child on the same CPU: both make their
  * calls from the same code (the same call-site cache tag). */
 static int tid_reuse(long k)
@@ -264,7 +287,7 @@ static double now(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-static int load(long seconds, long jobs)
+static int load(long seconds, long jobs, long per_sec)
 {
 	/* per forker: processes, calls (shared with the parent) */
 	long *tot = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -284,9 +307,13 @@ static int load(long seconds, long jobs)
 				_exit(1);
 			for (i = 0; now() < end; i++) {
 				long k = 1 + i % 50;
-				pid_t c = fork();
+				pid_t c;
 				int st;
 
+				/* at most per_sec a second: sleep until child i is due */
+				while (per_sec && now() < end - seconds + (double)i / per_sec)
+					usleep(1000);
+				c = fork();
 				if (c < 0)
 					_exit(1);
 				if (c == 0)
@@ -322,14 +349,19 @@ int main(int argc, char **argv)
 	if (argc == 4 && !strcmp(argv[1], "at-pid"))
 		return at_pid(num(argv[2]), num(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "load") && num(argv[3]) >= 1)
-		return load(num(argv[2]), num(argv[3]));
+		return load(num(argv[2]), num(argv[3]), 0);
+	if (argc == 5 && !strcmp(argv[1], "load") && num(argv[3]) >= 1)
+		return load(num(argv[2]), num(argv[3]), num(argv[4]));
 	if (argc == 3 && !strcmp(argv[1], "calls"))
 		return calls(num(argv[2])) == num(argv[2]) ? 0 : 1;
 	if (argc == 3 && !strcmp(argv[1], "reuse-exec"))
 		return reuse_exec(num(argv[2]), "/proc/self/exe");
 	if (argc == 3 && !strcmp(argv[1], "tid-reuse"))
 		return tid_reuse(num(argv[2]));
+	if (argc == 3 && !strcmp(argv[1], "thread"))
+		return thread_mode(num(argv[2]));
 	fprintf(stderr, "usage: churn forks N K [JOBS] | exec N K | setuid K | at-pid PID K |"
-		" load SECONDS JOBS | calls K | reuse-exec K | tid-reuse K\n");
+		" load SECONDS JOBS [PER_SEC] | calls K | reuse-exec K | tid-reuse K |"
+		" thread SECONDS\n");
 	return 2;
 }
