@@ -16,7 +16,8 @@
 #define CA_CACHE_SLOTS   64   /* per-CPU call-site cache slots, power of two */
 #define CA_MAX_CAP       63   /* checks with a larger number are clamped here */
 #define CA_DENIED_PER_SYSCALL 8 /* denied keys remembered until the syscall returns */
-#define CA_AGG_KEYS      65536 /* default entries of each aggregation map */
+#define CA_AGG_KEYS      65536 /* entries of each aggregation map: -a's least */
+#define CA_AGG_KEYS_TREE 4096  /* ... a command or -p tree's first size (it grows) */
 #define CA_PROCS_MAX     65536 /* processes followed at once (not -a) */
 
 /* ca_key.flags */

@@ -56,7 +56,10 @@ static void print_header(FILE *f, const struct record *r, const char *source)
 	if (h->has_exit_status)
 		fprintf(f, ", exit status %d", h->exit_status);
 	fputc('\n', f);
-	if (h->pids_reused)
+	if (h->pids_reused && h->version >= 2)
+		fprintf(f, "  note: %" PRIu64 " pids were given to another process while recording; "
+			"each process has its own lines (pid and start time)\n", h->pids_reused);
+	else if (h->pids_reused)   /* version 1: processes were named by pid */
 		fprintf(f, "  note: %" PRIu64 " pids were reused while recording (pid_max wrapped); "
 			"a reused pid's processes share one line, their counts stay exact\n",
 			h->pids_reused);

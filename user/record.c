@@ -530,8 +530,9 @@ static const char record_usage[] =
 	"                   symbolized now (function, file:line where debug info exists)\n"
 	"  --exact-stacks   walk the kernel stack on every check instead of trusting\n"
 	"                   the call-site cache between re-checks (about 10x the cost)\n"
-	"  --max-keys N     distinct checks kept with their call site (default 65536);\n"
-	"                   beyond that they are counted per capability (never lost)\n"
+	"  --max-keys N     entries of the kernel's aggregation map, fixed (default: sized\n"
+	"                   from the host, grown when it fills fast); it is drained while\n"
+	"                   recording, and what finds it full is counted per capability\n"
 	"  --ringbuf-kb N   process event buffer, a power of two >= 4 (default 1024)\n"
 	"  -q               no live status line\n"
 	"  -v               show libbpf's log\n";
@@ -1099,15 +1100,18 @@ static void follow_named(void *ctx, uint32_t tgid, uint64_t start)
 	tracer_follow(&((struct session *)ctx)->tr, tgid, start);
 }
 
-/* The size of each aggregation map: --max-keys, or from the host under -a
- * (room for every live process's active keys between two drains). */
+/* The first size of each aggregation map: --max-keys (fixed), or under -a
+ * room for every live process's active keys between two drains; a command
+ * or -p tree starts small (the map grows when drains come fast). */
 static uint32_t agg_size(const struct session *s)
 {
 	uint32_t n = CA_AGG_KEYS;
 
 	if (s->o->max_keys)
 		return s->o->max_keys;
-	while (s->o->all && n < (1U << 20) && n < s->before.n * 16)
+	if (!s->o->all)
+		return CA_AGG_KEYS_TREE;
+	while (n < (1U << 20) && n < s->before.n * 16)
 		n *= 2;
 	return n;
 }

@@ -353,18 +353,20 @@ int tracer_drain(struct tracer *t)
 {
 	int spare = !t->cur, aggs = bpf_map__fd(t->skel->maps.aggs), old = t->cur, fd;
 	int64_t now = now_monotonic_ns();
+	uint32_t want = t->agg_max[old];
 	__u32 zero = 0;
 
 	/* draining as often as this: the host makes keys faster than the map
-	 * holds them between two polls; the spare grows */
+	 * holds them comfortably; the spare grows (and never shrinks back) */
 	if (!t->stopped && !t->fixed_keys && now - t->last_swap_ns < GROW_WITHIN_NS &&
-	    t->agg_max[old] < AGG_KEYS_MAX && t->agg_max[spare] <= t->agg_max[old] &&
-	    (fd = new_agg_map(t->agg_max[old] * 2)) >= 0) {
+	    want < AGG_KEYS_MAX)
+		want *= 2;
+	if (!t->stopped && t->agg_max[spare] < want && (fd = new_agg_map(want)) >= 0) {
 		if (t->agg_owned[spare])
 			close(t->agg_fd[spare]);
 		t->agg_fd[spare] = fd;
 		t->agg_owned[spare] = true;
-		t->agg_max[spare] = t->agg_max[old] * 2;
+		t->agg_max[spare] = want;
 	}
 	if (bpf_map_update_elem(aggs, &zero, &t->agg_fd[spare], BPF_ANY))
 		return -1;

@@ -101,6 +101,18 @@ wait_attached() {
 	[ "$(jqr '[.record.lost[]] | add')" = "0" ]
 }
 
+@test "the aggregation map is drained while recording and grows when drains come fast" {
+	# a command's map starts at 4096 entries: ~3000 processes in 2 s, one
+	# key each, fill half of it in well under 2 s
+	run record -- "$CHURN" load 2 1 1500
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ ^processes=([0-9]+)\ calls=([0-9]+)$ ]]
+	[ "$(syslog "$T/rec.jsonl")" = "${BASH_REMATCH[2]} 0" ]
+	head -n 1 "$T/rec.jsonl" | jq -c '.aggregation, .lost, .overflow'
+	[ "$(head -n 1 "$T/rec.jsonl" | jq -r '.aggregation.drains >= 1 and .aggregation.max_keys == 8192')" = "true" ]
+	[ "$(head -n 1 "$T/rec.jsonl" | jq -c '([.lost[]] | add), .overflow')" = "$(printf '0\n[]')" ]
+}
+
 @test "execve four times in one pid: four program images, each with its own checks" {
 	run record -- "$CHURN" exec 4 5
 	[ "$status" -eq 0 ]
@@ -203,7 +215,9 @@ wait_attached() {
 }
 
 @test "aggregation map full (--max-keys 8): counted per capability, shown in header and report" {
-	run record --max-keys 8 -- "$CHURN" forks 100 1
+	# the loader drains the map while recording: stopped (by its command)
+	# during the burst, it cannot, and 100 processes' keys meet 8 entries
+	run record --max-keys 8 -- sh -c 'kill -STOP $PPID; "$0" forks 100 1; kill -CONT $PPID' "$CHURN"
 	[ "$status" -eq 0 ]
 	report_json
 	local attributed unattributed
