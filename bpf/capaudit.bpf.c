@@ -58,7 +58,9 @@
 char LICENSE[] SEC("license") = "GPL";
 
 #define EPERM  1
+#define ENOENT 2
 #define EACCES 13
+#define EEXIST 17
 
 #define CA_VERIFY_FIRST  64   /* hits of a new slot that are all re-checked */
 #define CA_TIME_EVERY    16   /* last_ns is refreshed every 16th hit: a clock read costs ~30 ns */
@@ -97,22 +99,45 @@ struct {
 	.values = { &agg0 },
 };
 
+/*
+ * Kernel stacks by a 64-bit hash of their frames. Not a STACK_TRACE map:
+ * that one keeps one stack per bucket (the hash modulo max_entries) and
+ * answers -EEXIST for a second stack in it, so with a few dozen stacks a
+ * recording loses a call site now and then, and a noaudit probe without
+ * its stack looks like a real denial.
+ */
 struct {
-	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, CA_STACK_ENTRIES);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, CA_STACK_DEPTH * sizeof(__u64));
-} stacks SEC(".maps");
+	__type(key, __u64);
+	__type(value, struct ca_kstack);
+} kstacks SEC(".maps");
+
+/* Where a stack is walked into before it is hashed (too big for the
+ * program's stack). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ca_kstack);
+} kstack_buf SEC(".maps");
 
 /* --user-stacks: user frames as build id + file offset, resolved by the
- * kernel while the process runs (the loader sets max_entries 1 otherwise) */
+ * kernel while the process runs, by a hash of the frames as for kstacks
+ * (the loader sets max_entries 1 otherwise) */
 struct {
-	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, CA_USTACK_ENTRIES);
-	__uint(map_flags, BPF_F_STACK_BUILD_ID);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, CA_USTACK_DEPTH * sizeof(struct bpf_stack_build_id));
+	__type(key, __u64);
+	__type(value, struct ca_ustack);
 } ustacks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ca_ustack);
+} ustack_buf SEC(".maps");
 
 /* Processes followed when not recording the whole system: tgid -> the
  * process's start time, so that another process given the pid is not. */
@@ -351,14 +376,14 @@ static __always_inline void flush_slot(struct ca_slot *s)
 /* The --user-stacks part of a key. */
 static __always_inline bool user_eq(const struct ca_key *a, const struct ca_key *b)
 {
-	return a->ustack_id == b->ustack_id && a->leaf_ino == b->leaf_ino &&
+	return a->ustack == b->ustack && a->leaf_ino == b->leaf_ino &&
 	       a->leaf_off == b->leaf_off && a->leaf_dev == b->leaf_dev;
 }
 
 static __always_inline bool key_eq(const struct ca_key *a, const struct ca_key *b)
 {
 	return a->tgid == b->tgid && a->exec_id == b->exec_id && a->pstart == b->pstart &&
-	       a->stack_id == b->stack_id &&
+	       a->kstack == b->kstack && a->stack_err == b->stack_err &&
 	       a->syscall == b->syscall && a->ret == b->ret && a->cap == b->cap &&
 	       a->flags == b->flags && user_eq(a, b);
 }
@@ -420,21 +445,44 @@ static __always_inline void user_stack(void *ctx, struct task_struct *task, __u6
 				       struct ca_key *k)
 {
 	struct leaf_ctx lc = {};
+	struct ca_ustack *b;
+	__u64 h = 0x84222325cbf29ce4ULL, *w;
+	__u32 zero = 0, i;
+	long n;
 
-	k->ustack_id = -1;
+	k->ustack = 0;
 	k->leaf_dev = 0;
 	k->leaf_ino = 0;
 	k->leaf_off = 0;
 	if (!cfg_user_stacks || !sp)
 		return;
 	/* Under the mm's mmap_lock (fork's dup_mmap, mmap's own probes) the
-	 * kernel cannot take it again to read build ids and stores bare
-	 * addresses; the same stack later resolved then collides with that
-	 * entry (-EEXIST) and loses its user stack. Such checks (noaudit
+	 * kernel cannot take it again to read build ids and gives bare
+	 * addresses, of no use once the process is gone. Such checks (noaudit
 	 * probing, mostly) get none. */
 	if (BPF_CORE_READ(task, mm, mmap_lock.count.counter) != 0)
 		return;
-	k->ustack_id = bpf_get_stackid(ctx, &ustacks, BPF_F_USER_STACK);
+	b = bpf_map_lookup_elem(&ustack_buf, &zero);
+	if (!b)
+		return;
+	_Static_assert(sizeof(struct bpf_stack_build_id) == CA_USTACK_FRAME_WORDS * 8, "frame");
+	__builtin_memset(b, 0, sizeof(*b));
+	n = bpf_get_stack(ctx, b->words, sizeof(b->words), BPF_F_USER_STACK | BPF_F_USER_BUILD_ID);
+	if (n > 0) {
+		w = b->words;
+		for (i = 0; i < CA_USTACK_DEPTH * CA_USTACK_FRAME_WORDS; i++) {
+			/* a frame's first word holds its status: empty ends it */
+			if (!(i % CA_USTACK_FRAME_WORDS) &&
+			    ((struct bpf_stack_build_id *)&w[i])->status == BPF_STACK_BUILD_ID_EMPTY)
+				break;
+			h = mix64(h, w[i]);
+		}
+		h |= 1;   /* 0 means none */
+		if (bpf_map_lookup_elem(&ustacks, &h) ||
+		    !bpf_map_update_elem(&ustacks, &h, b, BPF_NOEXIST) ||
+		    bpf_map_lookup_elem(&ustacks, &h))
+			k->ustack = h;
+	}
 	if (bpf_probe_read_user(&lc.addr, sizeof(lc.addr), (void *)sp) || !lc.addr)
 		return;
 	if (bpf_find_vma(task, lc.addr, leaf_vma, &lc, 0) || !lc.dev)
@@ -442,6 +490,45 @@ static __always_inline void user_stack(void *ctx, struct task_struct *task, __u6
 	k->leaf_dev = lc.dev;
 	k->leaf_ino = lc.ino;
 	k->leaf_off = lc.off;
+}
+
+/*
+ * The kernel stack, stored in kstacks under a hash of its frames: the key,
+ * or 0 with *err = -errno (walk failed, or kstacks full).
+ */
+static __always_inline __u64 kernel_stack(void *ctx, __s32 *err)
+{
+	struct ca_kstack *b;
+	__u32 zero = 0, i;
+	__u64 h = 0x84222325cbf29ce4ULL;
+	long n;
+
+	*err = 0;
+	b = bpf_map_lookup_elem(&kstack_buf, &zero);
+	if (!b) {
+		*err = -ENOENT;
+		return 0;
+	}
+	__builtin_memset(b, 0, sizeof(*b));
+	n = bpf_get_stack(ctx, b->ips, sizeof(b->ips), 0);
+	if (n <= 0) {
+		*err = n < 0 ? (__s32)n : -ENOENT;
+		return 0;
+	}
+	for (i = 0; i < CA_STACK_DEPTH; i++) {
+		if (!b->ips[i])
+			break;
+		h = mix64(h, b->ips[i]);
+	}
+	h |= 1;   /* 0 means no stack */
+	if (bpf_map_lookup_elem(&kstacks, &h))
+		return h;
+	n = bpf_map_update_elem(&kstacks, &h, b, BPF_NOEXIST);
+	if (n && n != -EEXIST) {   /* EEXIST: another CPU stored it first */
+		*err = (__s32)n;
+		return 0;
+	}
+	return h;
 }
 
 /*
@@ -458,7 +545,8 @@ static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags)
 	struct pt_regs *regs;
 	__u64 tag, now, pstart, ip = 0, a0 = 0, a1 = 0, sp = 0;
 	struct ca_key uk;   /* the user part of the key: set only where the stack is walked */
-	__s32 nr = -1, sid;
+	__s32 nr = -1, serr;
+	__u64 sid;
 	__u16 h;
 	bool hit, added;
 
@@ -514,13 +602,13 @@ static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags)
 	now = bpf_ktime_get_ns();
 	/* the only place that walks the stack: one call site in the program,
 	 * so the program's own frame never makes two walks differ */
-	sid = bpf_get_stackid(ctx, &stacks, 0);
-	if (sid < 0)
+	sid = kernel_stack(ctx, &serr);
+	if (!sid)
 		stat_add(CA_STAT_STACK_ERR, 1);
 	user_stack(ctx, task, sp, &uk);
 
-	if (hit && (sid == s->key.stack_id || sid < 0) &&
-	    (uk.ustack_id < 0 || user_eq(&uk, &s->key))) {
+	if (hit && (sid == s->key.kstack || !sid) &&
+	    (!uk.ustack || user_eq(&uk, &s->key))) {
 		s->count++;   /* confirmed, or no better stack to offer */
 		s->last_ns = now;
 		goto out;
@@ -529,7 +617,7 @@ static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags)
 		/* another call site behind the same tag: split it off, and from
 		 * now on walk the stack on every hit of this slot (unless the
 		 * cached key had no stack at all: that is an upgrade) */
-		if (s->key.stack_id >= 0) {
+		if (s->key.kstack) {
 			stat_add(CA_STAT_CACHE_MISMATCH, 1);
 			s->unstable = 1;
 		}
@@ -542,12 +630,13 @@ static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags)
 	s->key.tgid = tgid;
 	s->key.exec_id = exec_id;
 	s->key.pstart = pstart;
-	s->key.stack_id = sid;
+	s->key.kstack = sid;
+	s->key.stack_err = serr;
 	s->key.syscall = nr;
 	s->key.ret = ret;
 	s->key.cap = (__u16)cap;
 	s->key.flags = flags;
-	s->key.ustack_id = uk.ustack_id;
+	s->key.ustack = uk.ustack;
 	s->key.leaf_dev = uk.leaf_dev;
 	s->key.leaf_ino = uk.leaf_ino;
 	s->key.leaf_off = uk.leaf_off;

@@ -39,21 +39,38 @@ struct ca_key {
 	__u32 tgid;
 	__u32 exec_id;   /* task->self_exec_id: changes at each execve() */
 	__u64 pstart;    /* the process's start time: see above */
-	__s32 stack_id;  /* id in the "stacks" map; < 0: -errno, no stack */
+	__u64 kstack;    /* key of the kernel stack in "kstacks" (a hash of its
+			  * frames); 0: none, stack_err says why */
 	__s32 syscall;   /* syscall in progress, -1 if none (kernel thread) */
 	__s32 ret;       /* cap_capable() verdict: 0 granted, -EPERM denied */
 	__u16 cap;
 	__u16 flags;     /* CA_F_* */
-	/* --user-stacks (else -1 and zeros): the user stack, as build id +
-	 * file offset frames in the "ustacks" map (the kernel walks frame
-	 * pointers), and the return address found at the user stack pointer,
-	 * which is the caller of a leaf syscall wrapper (libc's have no frame
-	 * pointer, so the walk skips exactly that frame): its file as device
-	 * and inode, and its offset in that file. */
-	__s32 ustack_id;
+	__s32 stack_err; /* kstack 0: -errno of the stack walk or store */
+	/* --user-stacks (else zeros): the user stack, as build id + file
+	 * offset frames in the "ustacks" map under a hash of its frames (the
+	 * kernel walks frame pointers), and the return address found at the
+	 * user stack pointer, which is the caller of a leaf syscall wrapper
+	 * (libc's have no frame pointer, so the walk skips exactly that
+	 * frame): its file as device and inode, and its offset in that file. */
 	__u32 leaf_dev;  /* kernel dev_t (MAJOR << 20 | MINOR); 0: no leaf frame */
+	__u32 pad;       /* always 0: keys are compared as bytes */
+	__u64 ustack;    /* key in "ustacks"; 0: none */
 	__u64 leaf_ino;
 	__u64 leaf_off;
+};
+
+/* A kernel stack, innermost frame first, zero-filled after the last. */
+struct ca_kstack {
+	__u64 ips[CA_STACK_DEPTH];
+};
+
+/* A user stack (--user-stacks): CA_USTACK_DEPTH struct bpf_stack_build_id
+ * (32 bytes each: status, build id, offset), innermost first, zero-filled
+ * (status BPF_STACK_BUILD_ID_EMPTY) after the last. Words here, so that
+ * this header needs no kernel header. */
+#define CA_USTACK_FRAME_WORDS 4
+struct ca_ustack {
+	__u64 words[CA_USTACK_DEPTH * CA_USTACK_FRAME_WORDS];
 };
 
 /* Who made the first check of a key, and when. */

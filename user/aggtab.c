@@ -7,7 +7,7 @@
 #include "util.h"
 
 /* Keys are compared as bytes: no padding may hide in them. */
-_Static_assert(sizeof(struct ca_key) == 56, "struct ca_key has padding");
+_Static_assert(sizeof(struct ca_key) == 72, "struct ca_key has padding");
 
 static uint64_t key_hash(const struct ca_key *k)
 {

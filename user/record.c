@@ -267,13 +267,31 @@ static int on_event(void *ctx, const struct ca_event *e)
 
 /* ---- collecting the aggregated checks ---------------------------------- */
 
+/* A kernel stack (struct ca_key.kstack) and 1 + its record stack index. */
+struct stack_ref {
+	uint64_t kstack;
+	int idx;             /* 0: empty slot */
+};
+
 struct collect_ctx {
 	struct session *s;
 	struct ksyms *ks;
 	const char *ksyms_err;
-	int *stack_index;    /* kernel stack id -> 1 + record stack index */
+	struct stack_ref *stack_index;   /* open addressing, at most half full */
+	size_t stack_cap;
 	uint64_t orphan_results;  /* syscall results of checks without a key */
 };
+
+/* The slot of kstack in cc->stack_index: its record stack, or empty
+ * (the BPF side keeps at most CA_STACK_ENTRIES stacks). */
+static struct stack_ref *stack_slot(struct collect_ctx *cc, uint64_t kstack)
+{
+	size_t i = (size_t)(kstack * 0x9e3779b97f4a7c15ULL >> 20) & (cc->stack_cap - 1);
+
+	while (cc->stack_index[i].idx && cc->stack_index[i].kstack != kstack)
+		i = (i + 1) & (cc->stack_cap - 1);
+	return &cc->stack_index[i];
+}
 
 static int collect_one(void *ctx, const struct ca_key *k, const struct ca_val *v)
 {
@@ -289,7 +307,8 @@ static int collect_one(void *ctx, const struct ca_key *k, const struct ca_val *v
 	c = record_add_check(&s->rec);
 	uint64_t ips[CA_STACK_DEPTH];
 	char comm[CA_COMM_LEN + 1], frame[256];
-	int n, i;
+	struct stack_ref *si;
+	int n = 0, i;
 
 	memcpy(comm, v->meta.comm, CA_COMM_LEN);
 	comm[CA_COMM_LEN] = '\0';
@@ -315,16 +334,17 @@ static int collect_one(void *ctx, const struct ca_key *k, const struct ca_val *v
 	c->sys_failed = v->sys_failed;
 	c->ustack = ustacks_resolve(s->us, &s->tr, &s->rec, k);
 	s->rec.hdr.checks += v->count;
-	if (k->stack_id < 0) {
-		snprintf(frame, sizeof(frame), "stack not captured: %s", strerror(-k->stack_id));
+	if (!k->kstack) {
+		snprintf(frame, sizeof(frame), "stack not captured: %s",
+			 strerror(k->stack_err < 0 ? -k->stack_err : ENOENT));
 		c->stack_error = xstrdup(frame);
-	} else if (k->stack_id >= CA_STACK_ENTRIES ||
-		   (n = tracer_stack(&s->tr, k->stack_id, ips)) < 0) {
-		c->stack_error = xstrdup("stack id not found in the stack map");
+	} else if (!(si = stack_slot(cc, k->kstack))->idx &&
+		   (n = tracer_stack(&s->tr, k->kstack, ips)) < 0) {
+		c->stack_error = xstrdup("stack not found in the stack map");
 	} else {
 		if (!cc->ks)
 			c->stack_error = xstrdup(cc->ksyms_err);
-		if (!cc->stack_index[k->stack_id]) {   /* symbolize each stack once */
+		if (!si->idx) {   /* symbolize each stack once */
 			char **frames = xcalloc((size_t)n + 1, sizeof(char *));
 			size_t nf = 0;
 
@@ -335,9 +355,10 @@ static int collect_one(void *ctx, const struct ca_key *k, const struct ca_val *v
 					continue;
 				frames[nf++] = xstrdup(frame);
 			}
-			cc->stack_index[k->stack_id] = record_add_stack(&s->rec, frames, nf) + 1;
+			si->kstack = k->kstack;
+			si->idx = record_add_stack(&s->rec, frames, nf) + 1;
 		}
-		c->stack = cc->stack_index[k->stack_id] - 1;
+		c->stack = si->idx - 1;
 	}
 	/* an image that made checks but whose events were lost: named by its
 	 * first check (/proc cannot be tied to it without its boot time) */
@@ -366,7 +387,8 @@ static void collect(struct session *s)
 	cc.ksyms_err = kerr;
 	if (!cc.ks)
 		fprintf(stderr, "capaudit: warning: stacks left unsymbolized: %s\n", kerr);
-	cc.stack_index = xcalloc(CA_STACK_ENTRIES, sizeof(int));
+	cc.stack_cap = 2 * CA_STACK_ENTRIES;   /* at most half full */
+	cc.stack_index = xcalloc(cc.stack_cap, sizeof(*cc.stack_index));
 	if (s->us) {
 		/* what names the user stacks' files: executables, live
 		 * processes' mappings, ours (the same libc, most often) */

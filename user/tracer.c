@@ -532,27 +532,27 @@ int tracer_foreach_check(struct tracer *t,
 	return 0;
 }
 
-int tracer_stack(struct tracer *t, int32_t id, uint64_t ips[CA_STACK_DEPTH])
+int tracer_stack(struct tracer *t, uint64_t kstack, uint64_t ips[CA_STACK_DEPTH])
 {
-	__u32 key = (__u32)id;
+	__u64 key = kstack;
 	int n;
 
-	if (id < 0)
+	if (!kstack)
 		return -1;
 	memset(ips, 0, CA_STACK_DEPTH * sizeof(*ips));
-	if (bpf_map_lookup_elem(bpf_map__fd(t->skel->maps.stacks), &key, ips))
+	if (bpf_map_lookup_elem(bpf_map__fd(t->skel->maps.kstacks), &key, ips))
 		return -1;
 	for (n = 0; n < CA_STACK_DEPTH && ips[n]; n++)
 		;
 	return n;
 }
 
-int tracer_ustack(struct tracer *t, int32_t id, struct bpf_stack_build_id *out)
+int tracer_ustack(struct tracer *t, uint64_t ustack, struct bpf_stack_build_id *out)
 {
-	__u32 key = (__u32)id;
+	__u64 key = ustack;
 	int n;
 
-	if (id < 0)
+	if (!ustack)
 		return -1;
 	memset(out, 0, CA_USTACK_DEPTH * sizeof(*out));
 	if (bpf_map_lookup_elem(bpf_map__fd(t->skel->maps.ustacks), &key, out))

@@ -90,11 +90,13 @@ void tracer_stop(struct tracer *t);
 int tracer_foreach_check(struct tracer *t,
 			 int (*fn)(void *ctx, const struct ca_key *k, const struct ca_val *v),
 			 void *ctx);
-/* The frames of a stack id; returns the number of frames, or -1. */
-int tracer_stack(struct tracer *t, int32_t id, uint64_t ips[CA_STACK_DEPTH]);
-/* --user-stacks: a user stack's frames (build id + offset, or a bare ip);
- * the number of frames, -1 if the id is not in the map */
-int tracer_ustack(struct tracer *t, int32_t id, struct bpf_stack_build_id *out);
+/* The frames of a kernel stack (struct ca_key.kstack); returns the number
+ * of frames, or -1. */
+int tracer_stack(struct tracer *t, uint64_t kstack, uint64_t ips[CA_STACK_DEPTH]);
+/* --user-stacks: a user stack's frames (build id + offset, or a bare ip)
+ * by its key (struct ca_key.ustack); the number of frames, -1 if it is not
+ * in the map */
+int tracer_ustack(struct tracer *t, uint64_t ustack, struct bpf_stack_build_id *out);
 /* Counts per [cap][denied] of checks that found the agg map full. */
 void tracer_overflow(struct tracer *t, uint64_t out[CA_OVERFLOW_SLOTS]);
 void tracer_close(struct tracer *t);

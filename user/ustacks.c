@@ -22,9 +22,10 @@ struct known_file {
 	int bid_state;          /* 0 not read yet, 1 read, -1 none */
 };
 
-/* A user stack already made into a record ustack. */
+/* A user stack already made into a record ustack (open addressing: every
+ * check looks its stack up here). */
 struct done {
-	int32_t ustack_id;
+	uint64_t ustack;         /* 0: empty slot */
 	uint32_t leaf_dev;
 	uint64_t leaf_ino, leaf_off;
 	int index;
@@ -34,7 +35,7 @@ struct ustacks {
 	struct known_file *files;
 	size_t nfiles, capfiles;
 	struct done *done;
-	size_t ndone, capdone;
+	size_t ndone, capdone;   /* capdone: a power of two, at most half full */
 	struct usym *sym;
 	char **comms;           /* program names already scanned */
 	size_t ncomms, capcomms;
@@ -237,22 +238,61 @@ static void hex(const unsigned char *b, size_t n, char *out)
 	out[2 * n] = '\0';
 }
 
+static bool same_done(const struct done *d, const struct ca_key *k)
+{
+	return d->ustack == k->ustack && d->leaf_dev == k->leaf_dev && d->leaf_ino == k->leaf_ino &&
+	       d->leaf_off == k->leaf_off;
+}
+
+static size_t done_home(const struct ustacks *u, uint64_t ustack, uint64_t leaf_off)
+{
+	return (size_t)((ustack ^ leaf_off * 0x9e3779b97f4a7c15ULL) >> 17) & (u->capdone - 1);
+}
+
+/* The slot of k's user stack: its record ustack, or the empty slot for it
+ * (the table grows first, so there is room). */
+static struct done *done_slot(struct ustacks *u, const struct ca_key *k)
+{
+	size_t i;
+
+	if ((u->ndone + 1) * 2 > u->capdone) {
+		struct done *old = u->done;
+		size_t oldcap = u->capdone, j;
+
+		u->capdone = u->capdone ? u->capdone * 2 : 256;
+		u->done = xcalloc(u->capdone, sizeof(*u->done));
+		for (j = 0; j < oldcap; j++) {
+			if (!old[j].ustack)
+				continue;
+			for (i = done_home(u, old[j].ustack, old[j].leaf_off); u->done[i].ustack;
+			     i = (i + 1) & (u->capdone - 1))
+				;
+			u->done[i] = old[j];
+		}
+		free(old);
+	}
+	for (i = done_home(u, k->ustack, k->leaf_off); u->done[i].ustack && !same_done(&u->done[i], k);
+	     i = (i + 1) & (u->capdone - 1))
+		;
+	return &u->done[i];
+}
+
 int ustacks_resolve(struct ustacks *u, struct tracer *t, struct record *rec,
 		    const struct ca_key *k)
 {
 	struct bpf_stack_build_id b[CA_USTACK_DEPTH];
 	struct rec_uframe *fr;
 	struct known_file *kf;
+	struct done *d;
 	size_t i, nf = 0;
 	int n, idx;
 
-	if (!u || k->ustack_id < 0)
+	if (!u || !k->ustack)
 		return -1;
-	for (i = 0; i < u->ndone; i++)
-		if (u->done[i].ustack_id == k->ustack_id && u->done[i].leaf_dev == k->leaf_dev &&
-		    u->done[i].leaf_ino == k->leaf_ino && u->done[i].leaf_off == k->leaf_off)
-			return u->done[i].index;
-	n = tracer_ustack(t, k->ustack_id, b);
+	d = done_slot(u, k);
+	if (d->ustack)
+		return d->index;
+	n = tracer_ustack(t, k->ustack, b);
 	if (n <= 0)
 		return -1;
 	fr = xcalloc((size_t)n + 1, sizeof(*fr));
@@ -302,8 +342,7 @@ int ustacks_resolve(struct ustacks *u, struct tracer *t, struct record *rec,
 		nf--;
 	}
 	idx = record_add_ustack(rec, fr, nf);
-	grow_array((void **)&u->done, &u->capdone, u->ndone + 1, sizeof(*u->done));
-	u->done[u->ndone++] = (struct done){ k->ustack_id, k->leaf_dev, k->leaf_ino, k->leaf_off,
-					     idx };
+	*d = (struct done){ k->ustack, k->leaf_dev, k->leaf_ino, k->leaf_off, idx };
+	u->ndone++;
 	return idx;
 }

