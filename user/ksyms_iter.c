@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bpfiter.h"
 #include "ksyms.skel.h"
 #include "probe.h"
 #include "util.h"
@@ -22,13 +23,10 @@ bool ksym_iter_supported(void)
 
 struct ksyms *ksyms_from_iter(char *err, size_t errlen)
 {
-	struct ksyms_bpf *skel = NULL;
-	struct bpf_link *link = NULL;
+	struct ksyms_bpf *skel;
 	struct ksyms *ks = NULL;
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	ssize_t n;
-	int fd = -1;
+	char *buf;
+	size_t len;
 
 	if (!ksym_iter_supported()) {
 		snprintf(err, errlen, "no iter/ksym BPF iterator (needs Linux 6.0+)");
@@ -37,36 +35,11 @@ struct ksyms *ksyms_from_iter(char *err, size_t errlen)
 	skel = ksyms_bpf__open_and_load();
 	if (!skel) {
 		snprintf(err, errlen, "iter/ksym: load failed: %s", strerror(errno));
-		goto out;
+		return NULL;
 	}
-	link = bpf_program__attach_iter(skel->progs.dump_ksym, NULL);
-	if (!link) {
-		snprintf(err, errlen, "iter/ksym: attach failed: %s", strerror(errno));
-		goto out;
-	}
-	fd = bpf_iter_create(bpf_link__fd(link));
-	if (fd < 0) {
-		snprintf(err, errlen, "iter/ksym: %s", strerror(errno));
-		goto out;
-	}
-	do {
-		grow_array((void **)&buf, &cap, len + 65536, 1);
-		n = read(fd, buf + len, cap - len - 1);
-		if (n > 0)
-			len += (size_t)n;
-	} while (n > 0 || (n < 0 && errno == EINTR));
-	if (n < 0) {
-		snprintf(err, errlen, "iter/ksym: read: %s", strerror(errno));
-		goto out;
-	}
-	ks = ksyms_parse_owned(buf, len, err, errlen);
-	buf = NULL;
-out:
-	if (fd >= 0)
-		close(fd);
-	bpf_link__destroy(link);
+	if (!bpf_iter_read_all(skel->progs.dump_ksym, "iter/ksym", &buf, &len, err, errlen))
+		ks = ksyms_parse_owned(buf, len, err, errlen);
 	ksyms_bpf__destroy(skel);
-	free(buf);
 	return ks;
 }
 

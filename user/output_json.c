@@ -321,6 +321,7 @@ static int json_suggest(FILE *f, const struct suggestion *s, const char *source)
 			continue;
 		o = json_object();
 		json_set(o, "pid", json_integer(p->proc->pid));
+		json_set(o, "start_ns", json_integer(p->proc->start_ns));
 		json_set(o, "exec_id", json_integer(p->proc->exec_id));
 		json_set_bytes(o, "comm", p->proc->comm);
 		json_set_bytes(o, "exe", p->proc->exe);

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "tasks_iter.h"
 
-#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "bpfiter.h"
 #include "tasks.skel.h"
 #include "util.h"
 
@@ -21,11 +21,9 @@ static int cmp_tgid(const void *a, const void *b)
 int tasks_snapshot(struct task_snap *s, char *err, size_t errlen)
 {
 	struct tasks_bpf *skel;
-	struct bpf_link *link = NULL;
-	size_t len = 0, cap = 0;
-	char *buf = NULL;
-	ssize_t n = 0;
-	int fd = -1, rc = -1;
+	char *buf;
+	size_t len;
+	int rc;
 
 	memset(s, 0, sizeof(*s));
 	skel = tasks_bpf__open_and_load();
@@ -33,38 +31,16 @@ int tasks_snapshot(struct task_snap *s, char *err, size_t errlen)
 		snprintf(err, errlen, "iter/task: load failed: %s", strerror(errno));
 		return -1;
 	}
-	link = bpf_program__attach_iter(skel->progs.dump_task, NULL);
-	if (!link) {
-		snprintf(err, errlen, "iter/task: attach failed: %s", strerror(errno));
-		goto out;
-	}
-	fd = bpf_iter_create(bpf_link__fd(link));
-	if (fd < 0) {
-		snprintf(err, errlen, "iter/task: %s", strerror(errno));
-		goto out;
-	}
-	do {
-		grow_array((void **)&buf, &cap, len + 65536, 1);
-		n = read(fd, buf + len, cap - len);
-		if (n > 0)
-			len += (size_t)n;
-	} while (n > 0 || (n < 0 && errno == EINTR));
-	if (n < 0) {
-		snprintf(err, errlen, "iter/task: read: %s", strerror(errno));
-		goto out;
-	}
+	rc = bpf_iter_read_all(skel->progs.dump_task, "iter/task", &buf, &len, err, errlen);
+	tasks_bpf__destroy(skel);
+	if (rc)
+		return -1;
 	s->n = len / sizeof(struct ca_task);
 	s->t = xcalloc(s->n + 1, sizeof(*s->t));
 	memcpy(s->t, buf, s->n * sizeof(*s->t));
 	sort_array(s->t, s->n, sizeof(*s->t), cmp_tgid);
-	rc = 0;
-out:
-	if (fd >= 0)
-		close(fd);
-	bpf_link__destroy(link);
-	tasks_bpf__destroy(skel);
 	free(buf);
-	return rc;
+	return 0;
 }
 
 const struct ca_task *tasks_find(const struct task_snap *s, uint32_t tgid)

@@ -3,31 +3,20 @@
 # workloads with exact counts; PID reuse; signals at any moment; a full
 # disk; full maps and ringbuf; two recorders at once; valgrind.
 #
-# The workload is build/churn (tools/bench/churn.c): each of its calls is
-# klogctl(SYSLOG_ACTION_SIZE_BUFFER), exactly one CAP_SYSLOG check when
-# kernel.dmesg_restrict is 1, and it prints how many calls it made.
+# The workload is build/churn (helper.bash).
 
 load helper
 
-CHURN="$ROOT/build/churn"
 # every program capaudit's BPF object can load (bpftool shows full names)
 PROGS='tp_btf_cap_capable|tp_cap_capable|fexit_cap_capable|kprobe_cap_capable|kretprobe_cap_capable|sched_process_fork|sched_process_exec|sched_process_exit|sys_exit'
 
 setup() {
-	[ "$(id -u)" -eq 0 ] || skip "end-to-end tests need root (they load BPF programs)"
-	[ -x "$CAPAUDIT" ] || skip "build/capaudit is not built (run make)"
-	[ -x "$CHURN" ] || skip "build/churn is not built (run make test)"
-	T=$(mktemp -d "${BATS_TMPDIR:-/tmp}/capaudit-e2e.XXXXXX")
-	chmod 755 "$T"
-	OLD_RESTRICT=$(cat /proc/sys/kernel/dmesg_restrict)
-	echo 1 >/proc/sys/kernel/dmesg_restrict
+	churn_setup
 }
 
 teardown() {
-	[ -n "${OLD_RESTRICT:-}" ] && echo "$OLD_RESTRICT" >/proc/sys/kernel/dmesg_restrict
 	mountpoint -q "$T/full" 2>/dev/null && umount "$T/full"
-	[ -n "${T:-}" ] && rm -rf "$T"
-	return 0
+	churn_teardown
 }
 
 # syslog FILE [COMM]: CAP_SYSLOG "granted denied" over the record (of comm)
@@ -40,18 +29,6 @@ syslog() {
 # our_progs: how many BPF programs with capaudit's names are loaded
 our_progs() {
 	bpftool prog show | grep -cE "^[0-9]+: [a-z_]+ +name ($PROGS) " || true
-}
-
-# wait_attached PID: until recorder PID holds its four BPF links (the check
-# hook and fork, exec, exit), i.e. is attached, not only loaded; at most 20 s
-wait_attached() {
-	local i
-	for i in $(seq 400); do
-		[ "$(ls -l "/proc/$1/fd" 2>/dev/null | grep -c 'anon_inode:bpf_link')" -ge 4 ] && return 0
-		sleep 0.05
-	done
-	echo "the recorder did not attach"
-	return 1
 }
 
 @test "valgrind: the loader is clean on a short record, and report on its file" {

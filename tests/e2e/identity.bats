@@ -6,43 +6,19 @@
 # named, and -a keeps process and call site for every check however long
 # it runs.
 #
-# The workload is build/churn (tools/bench/churn.c): each of its calls is
-# klogctl(SYSLOG_ACTION_SIZE_BUFFER), exactly one CAP_SYSLOG check when
-# kernel.dmesg_restrict is 1.
+# The workload is build/churn (helper.bash).
 
 load helper
 
-CHURN="$ROOT/build/churn"
-
 setup() {
-	[ "$(id -u)" -eq 0 ] || skip "end-to-end tests need root (they load BPF programs)"
-	[ -x "$CAPAUDIT" ] || skip "build/capaudit is not built (run make)"
-	[ -x "$CHURN" ] || skip "build/churn is not built (run make test)"
-	T=$(mktemp -d "${BATS_TMPDIR:-/tmp}/capaudit-e2e.XXXXXX")
-	chmod 755 "$T"
-	OLD_RESTRICT=$(cat /proc/sys/kernel/dmesg_restrict)
-	echo 1 >/proc/sys/kernel/dmesg_restrict
+	churn_setup
 }
 
 teardown() {
 	[ -n "${NOISE:-}" ] && kill -- -"$NOISE" 2>/dev/null
 	# shellcheck disable=SC2086
 	[ -n "${BG:-}" ] && kill -9 $BG 2>/dev/null
-	[ -n "${OLD_RESTRICT:-}" ] && echo "$OLD_RESTRICT" >/proc/sys/kernel/dmesg_restrict
-	[ -n "${T:-}" ] && rm -rf "$T"
-	return 0
-}
-
-# wait_attached PID: until recorder PID holds its four BPF links (the check
-# hook and fork, exec, exit); at most 20 s
-wait_attached() {
-	local i
-	for i in $(seq 400); do
-		[ "$(ls -l "/proc/$1/fd" 2>/dev/null | grep -c 'anon_inode:bpf_link')" -ge 4 ] && return 0
-		sleep 0.05
-	done
-	echo "the recorder did not attach"
-	return 1
+	churn_teardown
 }
 
 # start_noise: a shell loop of /bin/true in a process group of its own
