@@ -203,7 +203,10 @@ $(BUILD)/bench: $(BUILD)/tools/bench/bench.o $(ANALYSIS_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CXX) $(CFLAGS) $^ $(LDLIBS) -o $@
 
+# bpftrace: the bench's comparison rows (its kstack aggregation is the
+# "10x" target's reference)
 bench: deps
+	$(Q)tools/deps.sh bpftrace
 	$(Q)$(MAKE) --no-print-directory all $(BUILD)/bench $(BUILD)/bench-workload $(BUILD)/churn
 	$(Q)$(BUILD)/bench
 

@@ -272,12 +272,12 @@ static __always_inline void announce(struct task_struct *task, __u32 tgid, __u64
 	img.pstart = pstart;
 	img.exec_id = exec_id;
 	bpf_map_update_elem(&seen, &tgid, &img, BPF_ANY);
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	e = bpf_ringbuf_reserve(&events, CA_EVENT_SMALL, 0);
 	if (!e) {
 		stat_add(CA_STAT_RINGBUF_FULL, 1);
 		return;
 	}
-	__builtin_memset(e, 0, sizeof(*e));
+	__builtin_memset(e, 0, CA_EVENT_SMALL);
 	e->type = CA_EV_FIRST;
 	event_ids(e, task);
 	e->uid = (__u32)bpf_get_current_uid_gid();
@@ -755,15 +755,17 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 	return 0;
 }
 
+/* A new event; only an exec event has room for a file name. */
 static __always_inline struct ca_event *new_event(__u32 type, struct task_struct *p)
 {
-	struct ca_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	__u32 size = type == CA_EV_EXEC ? sizeof(struct ca_event) : CA_EVENT_SMALL;
+	struct ca_event *e = bpf_ringbuf_reserve(&events, size, 0);
 
 	if (!e) {
 		stat_add(CA_STAT_RINGBUF_FULL, 1);
 		return NULL;
 	}
-	__builtin_memset(e, 0, sizeof(*e));
+	__builtin_memset(e, 0, size);
 	e->type = type;
 	event_ids(e, p);
 	e->uid = BPF_CORE_READ(p, cred, uid.val);

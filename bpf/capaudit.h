@@ -132,8 +132,12 @@ struct ca_event {
 	__u64 ts_ns;
 	__u64 cgroup_id;
 	char comm[CA_COMM_LEN];
-	char filename[CA_PATH_LEN]; /* CA_EV_EXEC */
+	char filename[CA_PATH_LEN]; /* CA_EV_EXEC only: the others end before it */
 };
+
+/* The size of every event but CA_EV_EXEC: a quarter of an exec event, so
+ * that the ringbuf holds four times as many forks and exits. */
+#define CA_EVENT_SMALL __builtin_offsetof(struct ca_event, filename)
 
 /* Indices into the per-CPU "stats" array. */
 enum ca_stat {

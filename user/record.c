@@ -555,7 +555,8 @@ static const char record_usage[] =
 	"  --max-keys N     entries of the kernel's aggregation map, fixed (default: sized\n"
 	"                   from the host, grown when it fills fast); it is drained while\n"
 	"                   recording, and what finds it full is counted per capability\n"
-	"  --ringbuf-kb N   process event buffer, a power of two >= 4 (default 1024)\n"
+	"  --ringbuf-kb N   process event buffer, a power of two >= 4 (default 1024,\n"
+	"                   4096 with -a)\n"
 	"  -q               no live status line\n"
 	"  -v               show libbpf's log\n";
 
@@ -1217,7 +1218,9 @@ int record_run(struct rec_opts *op, int all_argc, char **all_argv)
 		s.us = ustacks_new();
 	cfg.max_keys = agg_size(&s);
 	cfg.fixed_keys = o.max_keys != 0;
-	cfg.ringbuf_bytes = o.ringbuf_kb * 1024U;
+	/* -a: every fork, exec and exit of the host goes through it; a loader
+	 * kept from the CPU for a few seconds must not lose them */
+	cfg.ringbuf_bytes = (o.ringbuf_kb ? o.ringbuf_kb : o.all ? 4096 : 0) * 1024U;
 	cfg.kprobe_events = &kpe;
 	rc_start = tracer_start(&s.tr, &cfg, on_event, &s, err, sizeof(err));
 	kprobe_events_close(&kpe);   /* attached ones live on in their links */

@@ -173,8 +173,9 @@ static int try_mode(struct tracer *t, const struct tracer_cfg *cfg, enum attach_
 static int rb_cb(void *ctx, void *data, size_t len)
 {
 	struct tracer *t = ctx;
+	const struct ca_event *e = data;
 
-	if (len < sizeof(struct ca_event))
+	if (len < CA_EVENT_SMALL || (e->type == CA_EV_EXEC && len < sizeof(*e)))
 		return 0;
 	return t->on_event ? t->on_event(t->ctx, data) : 0;
 }

@@ -169,6 +169,7 @@ race_once() {
 	[ "$status" -eq 0 ]
 	[[ "$output" =~ ^processes=([0-9]+)\ calls=([0-9]+)$ ]]
 	made=${BASH_REMATCH[2]}
+	head -n 1 "$T/rec.jsonl" | jq -c '{lost, overflow, aggregation, pids_reused, loader}'
 	by_program "$T/rec.jsonl" >"$T/by"
 	cat "$T/by"
 	# all of churn's checks on churn's lines, each with its call site
@@ -199,13 +200,13 @@ race_once() {
 	procs=${BASH_REMATCH[1]}
 	made=${BASH_REMATCH[2]}
 	[ "$procs" -gt 100000 ]
+	head -n 1 "$T/rec.jsonl" | jq -c '{lost, overflow, aggregation, pids_reused, loader}'
 	by_program "$T/rec.jsonl" >"$T/by"
 	cat "$T/by"
 	[ "$(awk -v e="$churn" '$1 == e && $2 == "churn" { print $3 " " $4 }' "$T/by")" = "$made 0" ]
 	[ -z "$(awk '$2 == "true" || $2 == "noise.sh" || $1 == "(no-process-line)"' "$T/by")" ]
 	# one line per process: the parent, 2 forkers and every child
 	[ "$(awk -v e="$churn" '$5 == e && $6 == "churn"' "$T/p.txt" | wc -l)" -eq "$((procs + 3))" ]
-	head -n 1 "$T/rec.jsonl" | jq -c '{lost, overflow, aggregation, pids_reused}'
 	[ "$(head -n 1 "$T/rec.jsonl" | jq -c '([.lost[]] | add), .overflow')" = "$(printf '0\n[]')" ]
 	[ "$(head -n 1 "$T/rec.jsonl" | jq -r '.aggregation.drains')" -ge 2 ]
 	[ "$(head -n 1 "$T/rec.jsonl" | jq -r '.pids_reused')" -gt 1000 ]
