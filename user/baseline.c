@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "capnames.h"
+#include "infile.h"
 #include "jsonutil.h"
 #include "util.h"
 
@@ -167,14 +168,13 @@ int baseline_load(const char *path, struct baseline *b, bool *missing, char *err
 
 	memset(b, 0, sizeof(*b));
 	*missing = false;
-	f = fopen(path, "r");
+	f = infile_open(path, err, n);
 	if (!f) {
 		*missing = errno == ENOENT;
-		snprintf(err, n, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	rc = baseline_read(f, path, b, err, n);
-	fclose(f);
+	rc = baseline_read(f, strcmp(path, "-") ? path : "standard input", b, err, n);
+	infile_close(f);
 	return rc;
 }
 

@@ -16,7 +16,10 @@
 
 #include "check.h"
 #include "cli.h"
+#include "infile.h"
+#include "outfile.h"
 #include "output.h"
+#include "privs.h"
 #include "recfile.h"
 #include "recload.h"
 #include "util.h"
@@ -39,34 +42,92 @@ static const char check_usage[] =
 	"             current directory, a checkout's root in CI)\n"
 	"  exit: 0 nothing new, 1 something new (or unused with --strict), 2 errors\n";
 
-/* Write b to path atomically: complete or untouched. */
-static int write_baseline(const char *path, const struct baseline *b)
+/* Write b into the baseline opened for it: complete or untouched, with
+ * its owner and mode (outfile.h). */
+static int write_baseline(struct outfile *out, const struct baseline *b)
 {
-	size_t n = strlen(path) + 16;
-	char *tmp = xcalloc(n, 1);
-	int fd, rc = -1;
-	FILE *f;
+	char msg[1200];
 
-	snprintf(tmp, n, "%s.XXXXXX", path);
-	fd = mkstemp(tmp);
-	if (fd >= 0 && (f = fdopen(fd, "w"))) {
-		(void)!fchmod(fd, 0644);
-		rc = baseline_write(f, b);
-		if (fflush(f) || fsync(fd))
-			rc = -1;
-		if (fclose(f))
-			rc = -1;
-		if (!rc && rename(tmp, path))
-			rc = -1;
-	} else if (fd >= 0) {
-		close(fd);
+	if (baseline_write(out->f, b)) {
+		snprintf(msg, sizeof(msg), "cannot write %s: %s", out->path, strerror(errno));
+		outfile_discard(out);
+		p_err("%s", msg);
+		return -1;
 	}
-	if (rc) {
-		p_err("cannot write %s: %s", path, strerror(errno));
-		unlink(tmp);
+	if (outfile_commit(out, msg, sizeof(msg))) {
+		p_err("%s", msg);
+		return -1;
 	}
-	free(tmp);
-	return rc;
+	return 0;
+}
+
+/* The inputs and (--update) the output, opened with the caller's rights;
+ * then every capability is dropped before a byte is parsed. */
+struct check_files {
+	FILE *base;              /* NULL: missing */
+	FILE **rec;
+	size_t nrec;
+	struct outfile out;
+	bool have_out;
+};
+
+static void close_files(struct check_files *cf)
+{
+	size_t i;
+
+	infile_close(cf->base);
+	for (i = 0; i < cf->nrec; i++)
+		infile_close(cf->rec[i]);
+	free(cf->rec);
+	if (cf->have_out && cf->out.f)
+		outfile_discard(&cf->out);
+	memset(cf, 0, sizeof(*cf));
+}
+
+static int open_files(struct check_files *cf, const char *bpath, char **records, size_t n,
+		      bool update, bool *missing)
+{
+	struct privs p;
+	char err[1024];
+	size_t i;
+
+	memset(cf, 0, sizeof(*cf));
+	*missing = false;
+	cf->base = infile_open(bpath, err, sizeof(err));
+	if (!cf->base) {
+		*missing = errno == ENOENT;
+		if (!(update && *missing)) {
+			/* a broken baseline is never overwritten: its notes would be lost */
+			p_err("%s%s", err, *missing ? " (create it with --update)" : "");
+			return -1;
+		}
+	}
+	cf->rec = xcalloc(n + 1, sizeof(*cf->rec));
+	for (i = 0; i < n; i++, cf->nrec++) {
+		cf->rec[i] = infile_open(records[i], err, sizeof(err));
+		if (!cf->rec[i]) {
+			p_err("%s", err);
+			return -1;
+		}
+	}
+	/* a privileged caller drops its capabilities before it parses: a
+	 * keeper process puts the baseline in place with them */
+	if (update) {
+		unsigned int flags = OUTFILE_KEEP_OWNER;
+
+		if (!privs_read(&p) && p.eff)
+			flags |= OUTFILE_KEEPER;
+		if (outfile_open(&cf->out, bpath, flags, err, sizeof(err))) {
+			p_err("%s", err);
+			return -1;
+		}
+		cf->have_out = true;
+	}
+	if (privs_drop_all(err, sizeof(err))) {
+		p_err("%s", err);
+		return -1;
+	}
+	return 0;
 }
 
 int do_check(int argc, char **argv, int all_argc, char **all_argv)
@@ -88,6 +149,7 @@ int do_check(int argc, char **argv, int all_argc, char **all_argv)
 	struct suggest_opts so = { 0 };
 	struct observation obs = { 0 };
 	struct baseline base, updated;
+	struct check_files cf;
 	struct check_result res;
 	struct check_view view;
 	bool strict = false, update = false, missing = false, have_base, lenient = false;
@@ -128,20 +190,27 @@ int do_check(int argc, char **argv, int all_argc, char **all_argv)
 	records = optind < argc ? &argv[optind] : default_records;
 	nrecords = optind < argc ? (size_t)(argc - optind) : 1;
 
-	have_base = !baseline_load(bpath, &base, &missing, err, sizeof(err));
-	if (!have_base && !(update && missing)) {
-		/* a broken baseline is never overwritten: its notes would be lost */
-		p_err("%s%s", err, missing ? " (create it with --update)" : "");
+	if (open_files(&cf, bpath, records, nrecords, update, &missing)) {
+		close_files(&cf);
+		return EXIT_USAGE;
+	}
+	have_base = cf.base && !baseline_read(cf.base, strcmp(bpath, "-") ? bpath : "standard input",
+					      &base, err, sizeof(err));
+	if (cf.base && !have_base) {
+		p_err("%s", err);   /* never overwritten: its notes would be lost */
+		close_files(&cf);
 		return EXIT_USAGE;
 	}
 	for (i = 0; i < nrecords; i++) {
 		struct record rec;
 		struct suggestion sg;
 
-		if (load_record(records[i], lenient, &rec)) {
+		if (load_record_file(cf.rec[i], strcmp(records[i], "-") ? records[i] :
+				     "standard input", lenient, &rec)) {
 			observation_free(&obs);
 			if (have_base)
 				baseline_free(&base);
+			close_files(&cf);
 			return EXIT_USAGE;
 		}
 		suggest_build(&rec, &so, &sg);
@@ -153,7 +222,8 @@ int do_check(int argc, char **argv, int all_argc, char **all_argv)
 
 	if (update) {
 		check_updated_baseline(&obs, have_base ? &base : NULL, &updated);
-		rc = write_baseline(bpath, &updated) ? EXIT_FAIL : EXIT_OK;
+		rc = write_baseline(&cf.out, &updated) ? EXIT_FAIL : EXIT_OK;
+		close_files(&cf);
 		if (!rc)
 			fprintf(stderr, "capaudit: %s %s: %zu capabilities, %zu expected denials\n",
 				have_base ? "updated" : "created", bpath, updated.ncaps,
@@ -181,5 +251,6 @@ int do_check(int argc, char **argv, int all_argc, char **all_argv)
 	check_result_free(&res);
 	baseline_free(&base);
 	observation_free(&obs);
+	close_files(&cf);
 	return rc;
 }

@@ -64,10 +64,27 @@ int privs_check(const char *argv0, char *err, size_t errlen)
 
 int privs_drop(char *err, size_t errlen)
 {
-	static const cap_value_t keep[] = { CAP_BPF, CAP_PERFMON };
+	return privs_reduce(PRIVS_NEEDED, err, errlen);
+}
+
+int privs_drop_all(char *err, size_t errlen)
+{
+	return privs_reduce(0, err, errlen);
+}
+
+int privs_reduce(uint64_t keep_mask, char *err, size_t errlen)
+{
+	cap_value_t keep[64];
 	cap_t caps = cap_get_proc();
 	cap_flag_value_t setpcap = CAP_CLEAR;
-	int c, max = (int)cap_max_bits();
+	int c, max = (int)cap_max_bits(), nkeep = 0;
+	char what[64];
+
+	for (c = 0; c < 64 && c < max; c++)
+		if (keep_mask & (1ULL << c))
+			keep[nkeep++] = (cap_value_t)c;
+	snprintf(what, sizeof(what), keep_mask == PRIVS_NEEDED ? "to CAP_BPF and CAP_PERFMON" :
+		 keep_mask ? "" : "to none");
 
 	if (!caps) {
 		snprintf(err, errlen, "cap_get_proc: %s", strerror(errno));
@@ -77,7 +94,7 @@ int privs_drop(char *err, size_t errlen)
 	cap_get_flag(caps, CAP_SETPCAP, CAP_EFFECTIVE, &setpcap);
 	if (setpcap == CAP_SET) {
 		for (c = 0; c < max; c++) {
-			if (c == CAP_BPF || c == CAP_PERFMON || CAP_IS_SUPPORTED(c) == 0)
+			if ((c < 64 && (keep_mask & (1ULL << c))) || CAP_IS_SUPPORTED(c) == 0)
 				continue;
 			if (cap_drop_bound((cap_value_t)c) && errno != EINVAL) {
 				snprintf(err, errlen, "cannot drop %d from the bounding set: %s", c,
@@ -88,11 +105,12 @@ int privs_drop(char *err, size_t errlen)
 		}
 	}
 	cap_clear(caps);
-	cap_set_flag(caps, CAP_PERMITTED, 2, keep, CAP_SET);
-	cap_set_flag(caps, CAP_EFFECTIVE, 2, keep, CAP_SET);
+	if (nkeep) {
+		cap_set_flag(caps, CAP_PERMITTED, nkeep, keep, CAP_SET);
+		cap_set_flag(caps, CAP_EFFECTIVE, nkeep, keep, CAP_SET);
+	}
 	if (cap_set_proc(caps)) {
-		snprintf(err, errlen, "cannot reduce capabilities to CAP_BPF and CAP_PERFMON: %s",
-			 strerror(errno));
+		snprintf(err, errlen, "cannot reduce capabilities %s: %s", what, strerror(errno));
 		cap_free(caps);
 		return -1;
 	}

@@ -32,5 +32,10 @@ int privs_check(const char *argv0, char *err, size_t errlen);
  * CAP_SETPCAP allows, and PR_SET_NO_NEW_PRIVS. Returns 0 or -1 with err.
  */
 int privs_drop(char *err, size_t errlen);
+/* The same, keeping nothing: for the subcommands that read files and load
+ * no BPF (report, check), before they read any input. */
+int privs_drop_all(char *err, size_t errlen);
+/* The same, keeping the capabilities of keep_mask (bit n: capability n). */
+int privs_reduce(uint64_t keep_mask, char *err, size_t errlen);
 
 #endif

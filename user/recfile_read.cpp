@@ -17,6 +17,7 @@
 #include <thread>
 
 extern "C" {
+#include "infile.h"
 #include "recfile.h"
 #include "util.h"
 }
@@ -1120,9 +1121,10 @@ extern "C" int recfile_read_opts(FILE *f, const char *name, struct record *r, st
 		if (off >= len)
 			break;
 		if (!eof && whole == off) {
-			/* a partial line longer than allowed */
-			snprintf(err, errlen, "%s:%zu: line is longer than %d bytes", name, lineno + 1,
-				 REC_MAX_LINE);
+			/* a partial line longer than allowed (binary data, often) */
+			snprintf(err, errlen, memchr(p, '\0', len - off) ?
+				 "%s:%zu: NUL byte: not a text record file" :
+				 "%s:%zu: line is longer than %d bytes", name, lineno + 1, REC_MAX_LINE);
 			rc = -1;
 			break;
 		}
@@ -1285,15 +1287,13 @@ extern "C" int recfile_read(FILE *f, const char *name, struct record *r, char *e
 extern "C" int recfile_load_opts(const char *path, struct record *r, struct rec_read *rd,
 				 char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = infile_open(path, err, errlen);
 	int rc;
 
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	if (!f)
 		return -1;
-	}
-	rc = recfile_read_opts(f, path, r, rd, err, errlen);
-	fclose(f);
+	rc = recfile_read_opts(f, strcmp(path, "-") ? path : "standard input", r, rd, err, errlen);
+	infile_close(f);
 	return rc;
 }
 

@@ -2,17 +2,35 @@
 #include "recload.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
+#include "infile.h"
 #include "util.h"
 
 int load_record(const char *path, bool lenient, struct record *r)
+{
+	char err[1024];
+	FILE *f = infile_open(path, err, sizeof(err));
+	int rc;
+
+	if (!f) {
+		memset(r, 0, sizeof(*r));
+		p_err("%s", err);
+		return -1;
+	}
+	rc = load_record_file(f, strcmp(path, "-") ? path : "standard input", lenient, r);
+	infile_close(f);
+	return rc;
+}
+
+int load_record_file(FILE *f, const char *path, bool lenient, struct record *r)
 {
 	struct rec_read rd = { .lenient = lenient };
 	char err[1024], msg[1200], safe[2400];
 	int n;
 
-	if (recfile_load_opts(path, r, &rd, err, sizeof(err))) {
+	if (recfile_read_opts(f, path, r, &rd, err, sizeof(err))) {
 		p_err("%s", err);
 		return -1;
 	}

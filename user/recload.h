@@ -14,5 +14,7 @@
  * fails.
  */
 int load_record(const char *path, bool lenient, struct record *r);
+/* The same from an open stream (name for messages). */
+int load_record_file(FILE *f, const char *name, bool lenient, struct record *r);
 
 #endif

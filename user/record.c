@@ -25,6 +25,7 @@
 #include "ksyms.h"
 #include "ksyms_iter.h"
 #include "launch.h"
+#include "outfile.h"
 #include "privs.h"
 #include "procinfo.h"
 #include "procset.h"
@@ -370,23 +371,30 @@ static int collect_one(void *ctx, const struct ca_key *k, const struct ca_val *v
 	return 0;
 }
 
-static void collect(struct session *s)
+/* Kernel symbols once the recording is over (BPF programs loaded during
+ * it are included): iter/ksym needs CAP_BPF, so before the last drop. */
+static struct ksyms *end_symbols(struct session *s, char *kerr, size_t n)
 {
-	struct collect_ctx cc = { .s = s };
-	uint64_t st[CA_STAT_NR], ov[CA_OVERFLOW_SLOTS];
-	char kerr[256] = "";
-	size_t i;
+	struct ksyms *ks = ksyms_best(&s->ksyms_source, kerr, n);
 
-	/* symbols now: BPF programs loaded during the recording are included */
-	cc.ks = ksyms_best(&s->ksyms_source, kerr, sizeof(kerr));
-	if (!cc.ks && s->ksyms) {
-		cc.ks = s->ksyms;   /* read at the start, while we could */
+	if (!ks && s->ksyms) {
+		ks = s->ksyms;   /* read at the start, while we could */
 		s->ksyms = NULL;
 		s->ksyms_source = "/proc/kallsyms (at start)";
 	}
-	cc.ksyms_err = kerr;
-	if (!cc.ks)
+	if (!ks)
 		fprintf(stderr, "capaudit: warning: stacks left unsymbolized: %s\n", kerr);
+	return ks;
+}
+
+/* Into s->rec: the maps are read through their descriptors, and the
+ * executables symbolized (libdwfl), with no capability left. */
+static void collect(struct session *s, struct ksyms *ks, const char *kerr)
+{
+	struct collect_ctx cc = { .s = s, .ks = ks, .ksyms_err = kerr };
+	uint64_t st[CA_STAT_NR], ov[CA_OVERFLOW_SLOTS];
+	size_t i;
+
 	cc.stack_cap = 2 * CA_STACK_ENTRIES;   /* at most half full */
 	cc.stack_index = xcalloc(cc.stack_cap, sizeof(*cc.stack_index));
 	if (s->us) {
@@ -455,7 +463,8 @@ struct child_report {
  * those steps are capaudit's doing, not the command's, and are never
  * traced. An exec failure comes back as a message; success closes the pipe.
  */
-static pid_t spawn_stopped(char **cmd, const struct launch *l, int *go_fd, int *msg_fd)
+static pid_t spawn_stopped(char **cmd, const struct launch *l, bool stdout_taken, int *go_fd,
+			   int *msg_fd)
 {
 	struct child_report r = { 0 };
 	int go[2], ep[2];
@@ -476,6 +485,10 @@ static pid_t spawn_stopped(char **cmd, const struct launch *l, int *go_fd, int *
 		signal(SIGCHLD, SIG_DFL);
 		close(go[1]);
 		close(ep[0]);
+		/* -o -: the record owns standard output; the command's goes to
+		 * standard error */
+		if (stdout_taken && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+			_exit(127);
 		r.msg = CHILD_READY;
 		if (l && launch_apply(l, &stage)) {
 			r.msg = CHILD_LAUNCH_FAILED;
@@ -696,126 +709,35 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 
 /* ---- the output file ---------------------------------------------------- */
 
-/*
- * The output is written to an unnamed file (O_TMPFILE) in the output's
- * directory and given its name only when complete, so that no signal, not
- * even SIGKILL, leaves a half-written file under any name. Filesystems
- * without O_TMPFILE get a named temporary file instead, removed on every
- * exit path capaudit controls.
- */
-struct out_file {
-	FILE *f;
-	char *tmp;      /* named temporary (fallback), or NULL */
-	int fd;
-};
-
-/* Created now, so that an unwritable directory fails before recording. */
-static int open_out(const char *out, struct out_file *o)
+/* Opened before anything runs, so that a bad path fails first (outfile.h:
+ * complete or absent, never replacing what it should not). */
+static int open_out(const char *out, struct outfile *o)
 {
-	char *dir = xstrdup(out), *slash = strrchr(dir, '/');
-	int e;
+	char err[1024];
 
-	memset(o, 0, sizeof(*o));
-	if (!slash)
-		strcpy(dir, ".");
-	else if (slash == dir)
-		dir[1] = '\0';
-	else
-		*slash = '\0';
-	o->fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
-	free(dir);
-	if (o->fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
-		size_t n = strlen(out) + 16;
-
-		o->tmp = xcalloc(n, 1);
-		snprintf(o->tmp, n, "%s.XXXXXX", out);
-		o->fd = mkostemp(o->tmp, O_CLOEXEC);
-		if (o->fd >= 0)
-			(void)!fchmod(o->fd, 0644);  /* mkstemp's 0600 still works */
-	}
-	if (o->fd >= 0 && (o->f = fdopen(o->fd, "w")))
+	if (!outfile_open(o, out, 0, err, sizeof(err)))
 		return 0;
-	e = errno;
-	p_err("cannot create %s: %s%s", out, strerror(e),
-	      e == EACCES && !geteuid() ? " (while recording capaudit keeps only CAP_BPF "
-	      "and CAP_PERFMON: root cannot write where CAP_DAC_OVERRIDE was needed)" : "");
-	if (o->fd >= 0)
-		close(o->fd);
-	if (o->tmp)
-		unlink(o->tmp);
-	free(o->tmp);
-	o->tmp = NULL;
+	p_err("%s%s", err, errno == EACCES && !geteuid() ? " (while recording capaudit keeps only "
+	      "CAP_BPF and CAP_PERFMON: root cannot write where CAP_DAC_OVERRIDE was needed)" : "");
 	return -1;
 }
 
-/* Give the unnamed file a temporary name beside out; returns it, or NULL. */
-static char *link_tmpfile(int fd, const char *out)
+/* Write r, then put it in place. */
+static int finish_out(struct outfile *o, const struct record *r)
 {
-	size_t n = strlen(out) + 32;
-	char *name = xcalloc(n, 1), proc[64];
-	unsigned int r;
-	int i;
+	char msg[1200];
 
-	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
-	for (i = 0; i < 100; i++) {
-		if (getrandom(&r, sizeof(r), 0) != sizeof(r))
-			r = (unsigned int)now_monotonic_ns() + (unsigned int)i;
-		snprintf(name, n, "%s.%08x", out, r);
-		if (!linkat(AT_FDCWD, proc, AT_FDCWD, name, AT_SYMLINK_FOLLOW))
-			return name;
-		if (errno != EEXIST)
-			break;
+	if (recfile_write(o->f, r)) {
+		snprintf(msg, sizeof(msg), "cannot write %s: %s", o->path, strerror(errno));
+		outfile_discard(o);
+		p_err("%s", msg);
+		return -1;
 	}
-	free(name);
-	return NULL;
-}
-
-/* Write r, then name it out. On failure nothing is left under any name. */
-static int finish_out(struct out_file *o, const char *out, const struct record *r)
-{
-	int rc = recfile_write(o->f, r), e = 0;
-	char *named = NULL;
-
-	if (!rc && (fflush(o->f) || fsync(o->fd)))
-		rc = -1;
-	if (rc)
-		e = errno;
-	if (!rc && !o->tmp && !(named = link_tmpfile(o->fd, out))) {
-		rc = -1;
-		e = errno;
+	if (outfile_commit(o, msg, sizeof(msg))) {
+		p_err("%s", msg);
+		return -1;
 	}
-	if (fclose(o->f) && !rc) {
-		rc = -1;
-		e = errno;
-	}
-	o->f = NULL;
-	if (!named)
-		named = o->tmp;
-	o->tmp = NULL;
-	/* rename() replaces out atomically: readers see the old file or the new */
-	if (!rc && rename(named, out)) {
-		rc = -1;
-		e = errno;
-	}
-	if (rc) {
-		p_err("cannot write %s: %s", out, strerror(e));
-		if (named)
-			unlink(named);
-	}
-	free(named);
-	return rc;
-}
-
-/* Drop an unfinished output (nothing to unlink for an unnamed file). */
-static void discard_out(struct out_file *o)
-{
-	if (o->f)
-		fclose(o->f);
-	o->f = NULL;
-	if (o->tmp)
-		unlink(o->tmp);
-	free(o->tmp);
-	o->tmp = NULL;
+	return 0;
 }
 
 /* ---- the processes to follow --------------------------------------------- */
@@ -1151,7 +1073,7 @@ int record_run(struct rec_opts *op, int all_argc, char **all_argv)
 	int go_fd = -1, exec_err_fd = -1, rc = 1, rc_start, i;
 	struct kprobe_events kpe = { .entry = -1, .ret = -1 };
 	size_t k;
-	struct out_file outf = { .fd = -1 };
+	struct outfile outf = { .fd = -1 };
 
 	s.o = &o;
 	s.epoch_off = now_realtime_ns() - now_monotonic_ns();
@@ -1169,7 +1091,7 @@ int record_run(struct rec_opts *op, int all_argc, char **all_argv)
 	sigaction(SIGCHLD, &sa, NULL);
 
 	if (o.cmd) {
-		s.child = spawn_stopped(o.cmd, o.launch, &go_fd, &exec_err_fd);
+		s.child = spawn_stopped(o.cmd, o.launch, !strcmp(o.out, "-"), &go_fd, &exec_err_fd);
 		if (s.child < 0) {
 			p_err("cannot start %s: %s", o.cmd[0], strerror(errno));
 			goto out;
@@ -1275,7 +1197,20 @@ int record_run(struct rec_opts *op, int all_argc, char **all_argv)
 		s.rec.hdr.has_exit_status = true;
 		s.rec.hdr.exit_status = status_to_exit(s.child_status);
 	}
-	collect(&s);
+	{
+		/* the recording is over: symbols, then no capability at all for
+		 * reading what the traced programs left (their ELF files, for
+		 * --user-stacks) */
+		char kerr[256] = "";
+		struct ksyms *ks = end_symbols(&s, kerr, sizeof(kerr));
+
+		if (privs_drop_all(err, sizeof(err))) {
+			p_err("%s", err);
+			ksyms_free(ks);
+			goto out;
+		}
+		collect(&s, ks, kerr);
+	}
 	{
 		struct rusage ru;
 
@@ -1296,11 +1231,12 @@ int record_run(struct rec_opts *op, int all_argc, char **all_argv)
 		sigaddset(&block, SIGTERM);
 		sigaddset(&block, SIGHUP);
 		sigprocmask(SIG_BLOCK, &block, &old);
-		rc = finish_out(&outf, o.out, &s.rec) ? 1 : 0;
+		rc = finish_out(&outf, &s.rec) ? 1 : 0;
 		sigprocmask(SIG_SETMASK, &old, NULL);
 	}
 	if (!rc && !o.quiet)
-		fprintf(stderr, "capaudit: wrote %s (%zu processes, %zu aggregated checks)\n", o.out,
+		fprintf(stderr, "capaudit: wrote %s (%zu processes, %zu aggregated checks)\n",
+			strcmp(o.out, "-") ? o.out : "the record to standard output",
 			s.rec.nprocs, s.rec.nchecks);
 	if (!rc) {
 		op->recorded = true;
@@ -1309,7 +1245,8 @@ int record_run(struct rec_opts *op, int all_argc, char **all_argv)
 	if (!rc && s.rec.hdr.has_exit_status)
 		rc = s.rec.hdr.exit_status;
 out:
-	discard_out(&outf);
+	if (outf.f)
+		outfile_discard(&outf);
 	kprobe_events_close(&kpe);
 	ustacks_free(s.us);
 	if (go_fd >= 0) {

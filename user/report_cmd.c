@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include "cli.h"
+#include "infile.h"
 #include "output.h"
+#include "privs.h"
 #include "recfile.h"
 #include "recload.h"
 #include "report.h"
@@ -54,6 +56,8 @@ int do_report(int argc, char **argv, int all_argc, char **all_argv)
 	size_t k;
 	struct record rec;
 	struct report rep;
+	char err[1024];
+	FILE *f;
 	int c, rc;
 
 	optind = 1;
@@ -120,7 +124,23 @@ int do_report(int argc, char **argv, int all_argc, char **all_argv)
 		p_err("--program goes with --suggest or --emit");
 		return EXIT_USAGE;
 	}
-	if (load_record(in, lenient, &rec))
+	/* opened with the caller's rights, parsed with none: the record is
+	 * untrusted input */
+	f = infile_open(in, err, sizeof(err));
+	if (!f) {
+		p_err("%s", err);
+		return EXIT_USAGE;
+	}
+	if (privs_drop_all(err, sizeof(err))) {
+		p_err("%s", err);
+		infile_close(f);
+		return EXIT_FAIL;
+	}
+	if (!strcmp(in, "-"))
+		in = "standard input";   /* its name in messages and the report */
+	rc = load_record_file(f, in, lenient, &rec);
+	infile_close(f);
+	if (rc)
 		return EXIT_USAGE;
 	if (suggest) {
 		struct suggestion sg;

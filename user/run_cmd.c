@@ -110,6 +110,10 @@ int do_run(int argc, char **argv, int all_argc, char **all_argv)
 		p_err("run needs a command: capaudit run --caps ... -- COMMAND");
 		return EXIT_USAGE;
 	}
+	if (!strcmp(o.out, "-")) {
+		p_err("run -o -: run reads its record back to report on it; give a file");
+		return EXIT_USAGE;
+	}
 	/* setting another process's sets takes more than recording does */
 	need = CAP_SETPCAP_BIT | (user ? CAP_SETUID_BIT | CAP_SETGID_BIT : 0);
 	if (privs_read(&pv) || (pv.prm & need) != need) {

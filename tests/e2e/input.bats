@@ -62,7 +62,7 @@ bad() {
 	tr '\n' '\r' <"$GOOD" >"$T/cr"
 	bad "$T/cr" "1: invalid JSON: trailing characters after the object (one JSON object per line)"
 	mkdir "$T/dir"
-	bad "$T/dir" " read error: Is a directory"
+	bad "$T/dir" " is a directory, not a file to read"
 }
 
 @test "another format, a newer version, a second header, an unknown line type" {

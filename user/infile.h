@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Opening a record or a baseline to read (report -i, check, --baseline):
+ * "-" is standard input; a FIFO is waited on for a writer for at most
+ * INFILE_FIFO_WAIT_S seconds (never forever); a terminal, a directory, a
+ * socket or a block device is refused with one line.
+ */
+#ifndef CA_INFILE_H
+#define CA_INFILE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#define INFILE_FIFO_WAIT_S 10
+
+/* The stream, or NULL with "PATH: why" in err and errno set (ENOENT when
+ * there is no such file). */
+FILE *infile_open(const char *path, char *err, size_t errlen);
+/* Close what infile_open() gave (standard input stays open). */
+void infile_close(FILE *f);
+
+#endif
