@@ -53,7 +53,7 @@ ANALYSIS_SRCS := user/recfile.c user/report.c user/callsite.c user/capnames.c \
                  user/output_json.c user/output_emit.c user/jsonutil.c user/ksyms.c user/cli.c \
                  user/suggest.c user/kfacts.c user/attach.c user/baseline.c user/check.c \
                  user/output_ci.c user/recfile_read.cpp user/recload.c user/usym.c user/usite.c \
-                 user/outfile.c user/infile.c
+                 user/outfile.c user/infile.c user/hindex.c
 # Loader and CLI.
 LOADER_SRCS   := user/main.c user/record.c user/report_cmd.c user/tracer.c user/probe.c user/procinfo.c \
                  user/ksyms_iter.c user/privs.c user/doctor.c user/launch.c user/run_cmd.c user/check_cmd.c \

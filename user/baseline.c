@@ -22,14 +22,50 @@ struct bl_entry *bl_find(struct bl_entry *list, size_t n, int cap)
 	return NULL;
 }
 
+static size_t site_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;   /* FNV-1a */
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return (size_t)(h ^ (h >> 29));
+}
+
+/* The index slot of func: its site, or the empty slot where it goes. */
+static size_t site_slot(const struct bl_entry *e, const char *func)
+{
+	size_t mask = e->idxcap - 1, i = site_hash(func) & mask;
+
+	while (e->idx[i] && strcmp(e->sites[e->idx[i] - 1].func, func))
+		i = (i + 1) & mask;
+	return i;
+}
+
+/* Rebuild the index, at least twice the sites' number of slots. */
+static void site_reindex(struct bl_entry *e, size_t need)
+{
+	size_t k;
+
+	if (need * 2 > e->idxcap || e->idx_stale) {
+		while (need * 2 > e->idxcap)
+			e->idxcap = e->idxcap ? e->idxcap * 2 : 16;
+		free(e->idx);
+		e->idx = xcalloc(e->idxcap, sizeof(*e->idx));
+		for (k = 0; k < e->nsites; k++)
+			e->idx[site_slot(e, e->sites[k].func)] = (uint32_t)k + 1;
+		e->idx_stale = false;
+	}
+}
+
 struct bl_site *bl_find_site(struct bl_entry *e, const char *func)
 {
 	size_t i;
 
-	for (i = 0; e && i < e->nsites; i++)
-		if (!strcmp(e->sites[i].func, func))
-			return &e->sites[i];
-	return NULL;
+	if (!e || !e->nsites)
+		return NULL;
+	site_reindex(e, e->nsites);
+	i = site_slot(e, func);
+	return e->idx[i] ? &e->sites[e->idx[i] - 1] : NULL;
 }
 
 struct bl_entry *bl_add(struct bl_entry **list, size_t *n, size_t *cap, int capnum)
@@ -50,9 +86,11 @@ struct bl_site *bl_add_site(struct bl_entry *e, const char *func)
 
 	if (s)
 		return s;
+	site_reindex(e, e->nsites + 1);
 	grow_array((void **)&e->sites, &e->capsites, e->nsites + 1, sizeof(*e->sites));
 	s = &e->sites[e->nsites++];
 	s->func = xstrdup(func);
+	e->idx[site_slot(e, func)] = (uint32_t)e->nsites;
 	return s;
 }
 
@@ -66,6 +104,7 @@ static void free_entries(struct bl_entry *list, size_t n)
 			free(list[i].sites[j].note);
 		}
 		free(list[i].sites);
+		free(list[i].idx);
 		free(list[i].note);
 	}
 	free(list);
@@ -273,6 +312,7 @@ static json_t *entries_json(struct bl_entry *list, size_t n)
 		json_t *o = json_object(), *sites = json_array();
 
 		sort_array(list[i].sites, list[i].nsites, sizeof(*list[i].sites), cmp_site);
+		list[i].idx_stale = true;
 		json_set(o, "cap", json_string(cap_name(list[i].cap, name)));
 		json_set_bytes(o, "note", list[i].note);
 		for (j = 0; j < list[i].nsites; j++) {

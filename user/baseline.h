@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #define BASELINE_FORMAT  "capaudit-baseline"
@@ -25,6 +26,12 @@ struct bl_entry {
 	char *note;              /* may be NULL */
 	struct bl_site *sites;
 	size_t nsites, capsites;
+	/* sites by name (open addressing: 1 + index, 0 empty), so that a
+	 * baseline of a million call sites is read and compared in linear
+	 * time; rebuilt when stale (after the sites are sorted) */
+	uint32_t *idx;
+	size_t idxcap;
+	bool idx_stale;
 };
 
 struct baseline {

@@ -53,22 +53,49 @@ static void append_syscalls(char **dst, const struct sg_sys *sys, size_t n)
 	}
 }
 
+struct extra_key {
+	const struct observation *o;
+	int cap;
+	bool denied;
+	const char *func;
+};
+
+static bool extra_eq(const void *ctx, size_t pos)
+{
+	const struct extra_key *k = ctx;
+	const struct obs_extra *x = &k->o->extra[pos];
+
+	return x->cap == k->cap && x->denied == k->denied && !strcmp(x->func, k->func);
+}
+
+static uint64_t extra_hash(int cap, bool denied, const char *func)
+{
+	return hash_str(hash_u64((uint64_t)cap, denied), func);
+}
+
+/* The extra of (cap, denied, func), or NULL. */
+static struct obs_extra *find_extra(const struct observation *o, int cap, bool denied,
+				    const char *func)
+{
+	struct extra_key k = { o, cap, denied, func };
+	long at = hindex_find(&o->extra_idx, extra_hash(cap, denied, func), extra_eq, &k);
+
+	return at >= 0 ? &o->extra[at] : NULL;
+}
+
 static struct obs_extra *extra(struct observation *o, int cap, bool denied, const char *func)
 {
-	struct obs_extra *x;
-	size_t i;
+	struct obs_extra *x = find_extra(o, cap, denied, func);
 
-	for (i = 0; i < o->nextra; i++) {
-		x = &o->extra[i];
-		if (x->cap == cap && x->denied == denied && !strcmp(x->func, func))
-			return x;
-	}
+	if (x)
+		return x;
 	grow_array((void **)&o->extra, &o->capextra, o->nextra + 1, sizeof(*x));
-	x = &o->extra[o->nextra++];
+	x = &o->extra[o->nextra];
 	x->cap = cap;
 	x->denied = denied;
 	x->func = xstrdup(func);
 	x->kind = DENY_ADVISORY;
+	hindex_add(&o->extra_idx, extra_hash(cap, denied, func), o->nextra++);
 	return x;
 }
 
@@ -127,6 +154,7 @@ void observation_free(struct observation *o)
 		free(o->extra[i].ufunc);
 	}
 	free(o->extra);
+	hindex_free(&o->extra_idx);
 	memset(o, 0, sizeof(*o));
 }
 
@@ -135,7 +163,8 @@ void observation_free(struct observation *o)
  * of the CAP_SYS_ADMIN that was checked there) still without a place. */
 static void user_sites_pass(struct observation *o, const struct record *rec, bool any_cap)
 {
-	size_t i, j;
+	size_t i;
+	int cap;
 
 	for (i = 0; i < rec->nchecks; i++) {
 		const struct rec_check *c = &rec->checks[i];
@@ -154,11 +183,12 @@ static void user_sites_pass(struct observation *o, const struct record *rec, boo
 		w = &us->frames[own];
 		if (!w->source || w->line <= 0)
 			continue;
-		for (j = 0; j < o->nextra; j++) {
-			struct obs_extra *x = &o->extra[j];
+		/* its own capability's extra, or (any_cap) every capability's at
+		 * that site: looked up, not searched */
+		for (cap = any_cap ? 0 : c->cap; cap <= (any_cap ? REC_MAX_CAP : c->cap); cap++) {
+			struct obs_extra *x = find_extra(o, cap, c->ret != 0, st->site_func);
 
-			if (x->usrc || x->denied != (c->ret != 0) || (!any_cap && x->cap != c->cap) ||
-			    strcmp(x->func, st->site_func))
+			if (!x || x->usrc)
 				continue;
 			x->usrc = xstrdup(w->source);
 			x->ufunc = w->function ? xstrdup(w->function) : NULL;
@@ -208,22 +238,17 @@ static struct finding *add_finding(struct check_result *r, enum finding_kind k, 
 
 static void fill_from_extra(struct finding *f, const struct observation *o, bool denied)
 {
-	size_t i;
+	const struct obs_extra *x = find_extra(o, f->cap, denied, f->func);
 
-	for (i = 0; i < o->nextra; i++) {
-		const struct obs_extra *x = &o->extra[i];
-
-		if (x->cap == f->cap && x->denied == denied && !strcmp(x->func, f->func)) {
-			f->count = x->count;
-			f->syscalls = x->syscalls ? xstrdup(x->syscalls) : NULL;
-			f->replaces_sys_admin = x->replaces;
-			f->dkind = x->kind;
-			f->usrc = x->usrc ? xstrdup(x->usrc) : NULL;
-			f->ufunc = x->ufunc ? xstrdup(x->ufunc) : NULL;
-			f->uline = x->uline;
-			return;
-		}
-	}
+	if (!x)
+		return;
+	f->count = x->count;
+	f->syscalls = x->syscalls ? xstrdup(x->syscalls) : NULL;
+	f->replaces_sys_admin = x->replaces;
+	f->dkind = x->kind;
+	f->usrc = x->usrc ? xstrdup(x->usrc) : NULL;
+	f->ufunc = x->ufunc ? xstrdup(x->ufunc) : NULL;
+	f->uline = x->uline;
 }
 
 static void compare_lists(const struct observation *o, struct bl_entry *seen, size_t nseen,
@@ -365,7 +390,8 @@ void check_message(const struct finding *x, const char *baseline, char *buf, siz
 			 baseline);
 		break;
 	case FK_UNUSED_DENIAL:
-		snprintf(buf, len, "Expected denial of %s at %s (%s) was not seen", n, fn, baseline);
+		snprintf(buf, len, "Expected denial of %s%s%s (%s) was not seen", n, x->func ? " at " : "",
+			 fn, baseline);
 		break;
 	default:
 		snprintf(buf, len, "%s at %s is allowed", n, fn);

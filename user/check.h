@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "baseline.h"
+#include "hindex.h"
 #include "suggest.h"
 
 enum finding_kind {
@@ -57,6 +58,7 @@ struct observation {
 		int uline;
 	} *extra;
 	size_t nextra, capextra;
+	struct hindex extra_idx;   /* extras by (cap, denied, site) */
 };
 
 struct check_result {

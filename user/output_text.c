@@ -517,8 +517,9 @@ static void print_finding(FILE *f, const struct finding *x, const char *root)
 	case FK_UNUSED_SITE:
 		fprintf(f, "- unused call site %s at %s", cap_name(x->cap, n), ESC(x->func, esc));
 		break;
-	case FK_UNUSED_DENIAL:
-		fprintf(f, "- denial not seen  %s at %s", cap_name(x->cap, n), ESC(x->func, esc));
+	case FK_UNUSED_DENIAL:   /* the whole capability's, or one call site's */
+		fprintf(f, "- denial not seen  %s%s%s", cap_name(x->cap, n), x->func ? " at " : "",
+			x->func ? ESC(x->func, esc) : "");
 		break;
 	default:
 		return;

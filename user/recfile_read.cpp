@@ -7,6 +7,7 @@
  */
 #include <simdjson.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdarg>
 #include <cstdio>
@@ -1065,6 +1066,19 @@ bool read_checks_parallel(ondemand::parser &p0, ondemand::parser &p1, const char
 	return a.ok && b.ok;
 }
 
+/* Lines (newlines) in n bytes from p. */
+size_t count_lines(const char *p, size_t n)
+{
+	const char *end = p + n;
+	size_t k = 0;
+
+	while (p < end && (p = static_cast<const char *>(memchr(p, '\n', (size_t)(end - p))))) {
+		k++;
+		p++;
+	}
+	return k;
+}
+
 } // namespace
 
 extern "C" int recfile_read_opts(FILE *f, const char *name, struct record *r, struct rec_read *rdp,
@@ -1073,8 +1087,9 @@ extern "C" int recfile_read_opts(FILE *f, const char *name, struct record *r, st
 	/* streamed in chunks: a 300 MB record is not held in memory at once */
 	const size_t chunk = 8 << 20, bufcap = chunk + REC_MAX_LINE + 2 + SIMDJSON_PADDING;
 	char *buf = static_cast<char *>(xcalloc(bufcap, 1)), why[512], safe[600];
-	size_t len = 0, lineno = 0, off = 0, n;
-	bool eof = false;
+	size_t len = 0, lineno = 0, off = 0, n, scan_q = 0, scan_whole = 0, fast_win = bufcap;
+	size_t scan_from = 0, scan_lines = 0;
+	bool eof = false, scan_ok = false, parallel_failed = false;   /* see below */
 	ondemand::parser parser(bufcap), parser2(bufcap);
 	Line l{ why, sizeof(why) };
 	rec_read local_rd{};
@@ -1089,7 +1104,7 @@ extern "C" int recfile_read_opts(FILE *f, const char *name, struct record *r, st
 	rd.first_problem[0] = '\0';
 	for (;;) {
 		const char *p = buf + off, *last_nl, *q, *nl;
-		size_t whole, ll, lines;
+		size_t whole, ll;
 
 		/* a last line without its newline moved off one past len */
 		if (off > len)
@@ -1105,6 +1120,8 @@ extern "C" int recfile_read_opts(FILE *f, const char *name, struct record *r, st
 			memmove(buf, buf + off, len - off);
 			len -= off;
 			off = 0;
+			scan_ok = false;   /* the buffer moved */
+			parallel_failed = false;
 			n = fread(buf + len, 1, bufcap - SIMDJSON_PADDING - len, f);
 			if (n == 0) {
 				if (ferror(f)) {
@@ -1129,48 +1146,67 @@ extern "C" int recfile_read_opts(FILE *f, const char *name, struct record *r, st
 			break;
 		}
 		/* line lengths and NUL bytes: the stream cannot tell us; the lines
-		 * before q are fine, and there are `lines` of them */
-		{
+		 * before the first long or NUL one are fine. Scanned once per
+		 * buffer fill, not once per line the slow path takes (a file of
+		 * blank or bad lines would be read in quadratic time) */
+		if (!scan_ok || off > scan_q || scan_whole != whole) {
 			const char *nul = static_cast<const char *>(memchr(p, '\0', whole - off));
 			const char *stop = nul ? nul : buf + whole;
 
-			lines = 0;
+			scan_lines = 0;
 			for (q = p; q < stop; q = nl + 1) {
 				nl = static_cast<const char *>(memchr(q, '\n', (size_t)(buf + whole - q)));
 				ll = nl ? (size_t)(nl - q) : (size_t)(buf + whole - q);
 				if (ll > REC_MAX_LINE || !nl || nl >= stop)
 					break;
-				lines++;
+				scan_lines++;
 			}
+			scan_from = off;
+			scan_q = (size_t)(q - buf);
+			scan_whole = whole;
+			scan_ok = true;
 		}
 		/* fast paths up to the first bad, blank or rejected line */
 		{
-			size_t limit = (size_t)(q - buf), done = 0;
+			size_t limit = scan_q, done = 0, win = limit - off;
 
-			if (r->nchecks && !st.have_end && limit - off > (1 << 20) &&
-			    read_checks_parallel(parser, parser2, p, limit - off, bufcap - off,
-						 lineno + 1, r)) {
-				lineno += lines;
-				off = limit;
-				continue;
+			/* once per buffer fill: a failed try means a line the
+			 * single-core path must see, and trying again after each
+			 * such line would read the rest again each time */
+			if (r->nchecks && !st.have_end && limit - off > (1 << 20) && !parallel_failed) {
+				if (read_checks_parallel(parser, parser2, p, limit - off, bufcap - off,
+							 lineno + 1, r)) {
+					lineno += off == scan_from ? scan_lines : count_lines(p, limit - off);
+					off = limit;
+					continue;
+				}
+				parallel_failed = true;
 			}
 			bool fatal = false;
 
-			if (limit > off)
-				done = read_chunk_fast(parser, p, limit - off, st, lineno + 1, l, &fatal);
+			/* the document stream indexes all it is given before the
+			 * first line: give it a window that grows while whole
+			 * windows are read and shrinks to what was read when it
+			 * stops early (at a blank or bad line), so that many such
+			 * lines cost what they hold, not the rest of the buffer */
+			if (fast_win < win) {
+				const char *e = static_cast<const char *>(memchr(p + fast_win, '\n',
+										 win - fast_win));
+
+				win = e ? (size_t)(e - p) + 1 : win;
+			}
+			if (win)
+				done = read_chunk_fast(parser, p, win, st, lineno + 1, l, &fatal);
+			fast_win = done == win ? std::min(2 * win + 256, bufcap) :
+				   std::max<size_t>(256, 2 * done);
 			if (fatal) {
 				snprintf(err, errlen, "%s:%u: %s", name, l.lineno,
 					 text_escape(why, safe, sizeof(safe)));
 				rc = -1;
 				break;
 			}
-			if (done == limit - off) {
-				lineno += lines;
-			} else {   /* stopped early: count what it took */
-				for (q = p; (q = static_cast<const char *>(memchr(q, '\n',
-						(size_t)(p + done - q)))); q++)
-					lineno++;
-			}
+			/* what it took: the scan counted the usual case */
+			lineno += off == scan_from && done == limit - off ? scan_lines : count_lines(p, done);
 			off += done;
 			if (off >= whole)
 				continue;

@@ -66,23 +66,64 @@ struct uplace {
 	int own;
 };
 
+/* A hash consistent with usite_same(): by source line, else by offset. */
+static uint64_t place_hash(uint64_t h, const struct rec_uframe *w)
+{
+	if (!w)
+		return h;
+	if (w->source)
+		return hash_u64(hash_str(h, w->source), (uint64_t)w->line);
+	return hash_u64(hash_u64(h, w->offset), w->address);
+}
+
+struct user_ctx {
+	const struct site_stat *s;
+	const struct rec_uframe *where;
+};
+
+static bool user_eq(const void *ctx, size_t pos)
+{
+	const struct user_ctx *uc = ctx;
+	const struct site_user *u = &uc->s->users[pos];
+
+	return usite_same(&u->us->frames[u->own], uc->where);
+}
+
 /* The user place of a check, grouped by its own frame. */
 static void add_user(struct site_stat *s, const struct rec_check *c, struct uplace up)
 {
 	const struct rec_ustack *us = up.us;
 	int own = up.own;
-	size_t i;
+	struct user_ctx uc;
+	uint64_t h;
+	long at;
 
 	if (own < 0)
 		return;
-	for (i = 0; i < s->nusers; i++) {
-		if (usite_same(&s->users[i].us->frames[s->users[i].own], &us->frames[own])) {
-			s->users[i].count += c->count;
-			return;
-		}
+	uc = (struct user_ctx){ s, &us->frames[own] };
+	h = place_hash(0, uc.where);
+	at = hindex_find(&s->user_idx, h, user_eq, &uc);
+	if (at >= 0) {
+		s->users[at].count += c->count;
+		return;
 	}
 	grow_array((void **)&s->users, &s->capusers, s->nusers + 1, sizeof(*s->users));
-	s->users[s->nusers++] = (struct site_user){ us, own, c->count };
+	s->users[s->nusers] = (struct site_user){ us, own, c->count };
+	hindex_add(&s->user_idx, h, s->nusers++);
+}
+
+struct urow_ctx {
+	const struct report *rep;
+	const struct usite_row *key;
+};
+
+static bool urow_eq(const void *ctx, size_t pos)
+{
+	const struct urow_ctx *uc = ctx;
+	const struct usite_row *u = &uc->rep->urows[pos], *k = uc->key;
+
+	return u->cap == k->cap && u->noaudit == k->noaudit && !strcmp(u->func, k->func) &&
+	       !strcmp(u->comm, k->comm) && usite_same(u->where, k->where);
 }
 
 /* --by user-site: one more check in its (place, program, cap, site) row */
@@ -91,20 +132,24 @@ static void add_urow(struct report *rep, const struct rec_check *c, const struct
 {
 	const struct rec_ustack *us = up.us;
 	const struct rec_uframe *where = up.own >= 0 ? &us->frames[up.own] : NULL;
-	const char *func = st ? st->site_func : "?";
+	struct usite_row key = { where, NULL, c->comm ? c->comm : "", c->cap, noaudit,
+				 st ? st->site_func : "?", 0, 0 };
+	uint64_t h = hash_str(hash_str(hash_u64((uint64_t)c->cap, noaudit), key.func), key.comm);
+	struct urow_ctx uc = { rep, &key };
 	struct usite_row *u;
-	size_t i;
+	long at;
 
-	for (i = 0; i < rep->nurows; i++) {
-		u = &rep->urows[i];
-		if (u->cap == c->cap && u->noaudit == noaudit && !strcmp(u->func, func) &&
-		    !strcmp(u->comm, c->comm ? c->comm : "") && usite_same(u->where, where))
-			goto count;
+	h = place_hash(h, where);
+	at = hindex_find(&rep->urow_idx, h, urow_eq, &uc);
+	if (at >= 0) {
+		u = &rep->urows[at];
+		goto count;
 	}
 	grow_array((void **)&rep->urows, &rep->capurows, rep->nurows + 1, sizeof(*u));
-	u = &rep->urows[rep->nurows++];
-	*u = (struct usite_row){ where, where ? us : NULL, c->comm ? c->comm : "", c->cap, noaudit,
-				 func, 0, 0 };
+	u = &rep->urows[rep->nurows];
+	*u = key;
+	u->us = where ? us : NULL;
+	hindex_add(&rep->urow_idx, h, rep->nurows++);
 count:
 	if (c->ret == 0)
 		u->granted += c->count;
@@ -112,22 +157,36 @@ count:
 		u->denied += c->count;
 }
 
+struct site_ctx {
+	const struct cap_row *cr;
+	const char *fn;
+};
+
+static bool site_eq(const void *ctx, size_t pos)
+{
+	const struct site_ctx *sc = ctx;
+
+	return !strcmp(sc->cr->sites[pos].func, sc->fn);
+}
+
 static void add_site(struct cap_row *cr, const struct rec_check *c, const struct rec_stack *st,
 		     struct uplace up)
 {
 	/* the call site's function, named once per stack by the reader */
 	const char *fn = st ? st->site_func : "?";
-	struct site_stat *s = NULL;
-	size_t i;
+	struct site_ctx sc = { cr, fn };
+	uint64_t h = hash_str(0, fn);
+	long at = hindex_find(&cr->site_idx, h, site_eq, &sc);
+	struct site_stat *s;
 
-	for (i = 0; i < cr->nsites && !s; i++)
-		if (!strcmp(cr->sites[i].func, fn))
-			s = &cr->sites[i];
-	if (!s) {
+	if (at >= 0) {
+		s = &cr->sites[at];
+	} else {
 		grow_array((void **)&cr->sites, &cr->capsites, cr->nsites + 1, sizeof(*s));
-		s = &cr->sites[cr->nsites++];
+		s = &cr->sites[cr->nsites];
 		s->func = xstrdup(fn);
 		s->stack = st;
+		hindex_add(&cr->site_idx, h, cr->nsites++);
 	}
 	if (c->ret == 0)
 		s->granted += c->count;
@@ -303,13 +362,16 @@ void report_free(struct report *rep)
 			for (k = 0; k < pr->caps[j].nsites; k++) {
 				free(pr->caps[j].sites[k].func);
 				free(pr->caps[j].sites[k].users);
+				hindex_free(&pr->caps[j].sites[k].user_idx);
 			}
 			free(pr->caps[j].sites);
+			hindex_free(&pr->caps[j].site_idx);
 			free(pr->caps[j].sys);
 		}
 		free(pr->caps);
 	}
 	free(rep->procs);
 	free(rep->urows);
+	hindex_free(&rep->urow_idx);
 	memset(rep, 0, sizeof(*rep));
 }

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "callsite.h"
+#include "hindex.h"
 #include "recfile.h"
 
 /* The user-space places that led to a call site (record --user-stacks). */
@@ -27,6 +28,7 @@ struct site_stat {
 	const struct rec_stack *stack;  /* one example stack (borrowed), or NULL */
 	struct site_user *users; /* by own frame, most checks first */
 	size_t nusers, capusers;
+	struct hindex user_idx;  /* users by own frame, while building */
 };
 
 /* report --by user-site: one row per (user place, program, capability,
@@ -56,6 +58,7 @@ struct cap_row {
 	size_t nsys, capsys;
 	struct site_stat *sites;
 	size_t nsites, capsites;
+	struct hindex site_idx;  /* sites by function, while building */
 };
 
 struct proc_row {
@@ -82,6 +85,7 @@ struct report {
 	bool by_user_site;
 	struct usite_row *urows; /* --by user-site, sorted by place */
 	size_t nurows, capurows;
+	struct hindex urow_idx;  /* urows by what they count, while building */
 	bool have_ustacks;       /* the record has user stacks */
 };
 

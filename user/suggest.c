@@ -176,20 +176,34 @@ static void add_sys(struct sg_sys **sys, size_t *n, size_t *cap, int nr, uint64_
 	(*sys)[(*n)++] = (struct sg_sys){ nr, count };
 }
 
-static void add_site(struct sg_site **sites, size_t *n, size_t *cap, const char *func,
-		     const struct kfact *fact, const struct rec_check *c)
-{
-	struct sg_site *s = NULL;
-	size_t i;
+struct site_ctx {
+	const struct sg_site *sites;
+	const char *func;
+};
 
-	for (i = 0; i < *n && !s; i++)
-		if ((*sites)[i].func == func)   /* interned */
-			s = &(*sites)[i];
-	if (!s) {
+static bool site_eq(const void *ctx, size_t pos)
+{
+	const struct site_ctx *sc = ctx;
+
+	return sc->sites[pos].func == sc->func;   /* interned */
+}
+
+static void add_site(struct sg_site **sites, size_t *n, size_t *cap, struct hindex *idx,
+		     const char *func, const struct kfact *fact, const struct rec_check *c)
+{
+	struct site_ctx sc = { *sites, func };
+	uint64_t h = hash_u64(0, (uint64_t)(uintptr_t)func);
+	long at = hindex_find(idx, h, site_eq, &sc);
+	struct sg_site *s;
+
+	if (at >= 0) {
+		s = &(*sites)[at];
+	} else {
 		grow_array((void **)sites, cap, *n + 1, sizeof(**sites));
-		s = &(*sites)[(*n)++];
+		s = &(*sites)[*n];
 		s->func = func;
 		s->fact = fact;
+		hindex_add(idx, h, (*n)++);
 	}
 	s->count += c->count;
 	add_sys(&s->sys, &s->nsys, &s->capsys, c->syscall, c->count);
@@ -214,7 +228,7 @@ static void add_replace(struct suggestion *s, int with, enum evidence ev,
 		r->since = since;
 		r->kernel_too_old = since && kver_cmp(s->rec->hdr.kernel, since) < 0;
 	}
-	add_site(&r->sites, &r->nsites, &r->capsites, func, fact, c);
+	add_site(&r->sites, &r->nsites, &r->capsites, &r->site_idx, func, fact, c);
 }
 
 static void add_keep(struct suggestion *s, int cap, const char *func, const struct rec_check *c)
@@ -233,7 +247,20 @@ static void add_keep(struct suggestion *s, int cap, const char *func, const stru
 	}
 	if (cap == CAP_SYS_ADMIN && !k->why)
 		k->why = kfact_next(func, CAP_SYS_ADMIN, KF_SYSADMIN_ONLY, &it);
-	add_site(&k->sites, &k->nsites, &k->capsites, func, NULL, c);
+	add_site(&k->sites, &k->nsites, &k->capsites, &k->site_idx, func, NULL, c);
+}
+
+struct deny_ctx {
+	const struct suggestion *s;
+	const struct sg_denial *key;
+};
+
+static bool deny_eq(const void *ctx, size_t pos)
+{
+	const struct deny_ctx *dc = ctx;
+	const struct sg_denial *d = &dc->s->deny[pos], *k = dc->key;
+
+	return d->cap == k->cap && d->alt == k->alt && d->kind == k->kind && d->func == k->func;
 }
 
 static void add_denial(struct suggestion *s, const struct row *r, int alt, uint64_t failed)
@@ -241,9 +268,11 @@ static void add_denial(struct suggestion *s, const struct row *r, int alt, uint6
 	const struct rec_check *c = r->c;
 	const struct kfact *only, *adv;
 	enum denial_kind kind;
-	struct sg_denial *d = NULL;
+	struct sg_denial *d, key;
+	struct deny_ctx dc;
 	const char *func = site_func(r);
-	size_t i;
+	uint64_t h;
+	long at;
 
 	only = fact_for(s, func, c->cap, KF_ONLY);
 	adv = fact_for(s, func, c->cap, KF_ADVISORY);
@@ -251,18 +280,19 @@ static void add_denial(struct suggestion *s, const struct row *r, int alt, uint6
 		kind = failed ? DENY_BLOCKING : DENY_ADVISORY;
 	else
 		kind = adv ? DENY_ADVISORY : DENY_UNKNOWN;
-	for (i = 0; i < s->ndeny && !d; i++)
-		if (s->deny[i].cap == c->cap && s->deny[i].alt == alt && s->deny[i].kind == kind &&
-		    s->deny[i].func == func)
-			d = &s->deny[i];
-	if (!d) {
+	key = (struct sg_denial){ .cap = c->cap, .alt = alt, .func = func, .kind = kind };
+	dc = (struct deny_ctx){ s, &key };
+	h = hash_u64(hash_u64(hash_u64((uint64_t)(uintptr_t)func, (uint64_t)c->cap),
+			      (uint64_t)alt), kind);
+	at = hindex_find(&s->deny_idx, h, deny_eq, &dc);
+	if (at >= 0) {
+		d = &s->deny[at];
+	} else {
 		grow_array((void **)&s->deny, &s->capdeny, s->ndeny + 1, sizeof(*d));
-		d = &s->deny[s->ndeny++];
-		d->cap = c->cap;
-		d->alt = alt;
-		d->func = func;
-		d->kind = kind;
+		d = &s->deny[s->ndeny];
+		*d = key;
 		d->fact = only ? only : adv;
+		hindex_add(&s->deny_idx, h, s->ndeny++);
 	}
 	d->count += c->count;
 	d->sys_failed += failed;
@@ -462,16 +492,21 @@ void suggest_free(struct suggestion *s)
 {
 	size_t i;
 
-	for (i = 0; i < s->nrepl; i++)
+	for (i = 0; i < s->nrepl; i++) {
 		free_sites(s->repl[i].sites, s->repl[i].nsites);
+		hindex_free(&s->repl[i].site_idx);
+	}
 	free(s->repl);
-	for (i = 0; i < s->nkeep; i++)
+	for (i = 0; i < s->nkeep; i++) {
 		free_sites(s->keep[i].sites, s->keep[i].nsites);
+		hindex_free(&s->keep[i].site_idx);
+	}
 	free(s->keep);
 	for (i = 0; i < s->ndeny; i++) {
 		free(s->deny[i].sys);
 	}
 	free(s->deny);
+	hindex_free(&s->deny_idx);
 	free(s->progs);
 	free(s->memo);
 	memset(s, 0, sizeof(*s));

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "kfacts.h"
+#include "hindex.h"
 #include "recfile.h"
 
 enum evidence {
@@ -48,6 +49,7 @@ struct sg_replace {
 	bool kernel_too_old;        /* the record's kernel predates `since` */
 	struct sg_site *sites;
 	size_t nsites, capsites;
+	struct hindex site_idx;     /* private: sites by function, while building */
 };
 
 /* A capability that stays required, and where. */
@@ -55,6 +57,7 @@ struct sg_keep {
 	int cap;
 	struct sg_site *sites;
 	size_t nsites, capsites;
+	struct hindex site_idx;     /* private: sites by function, while building */
 	const struct kfact *why;    /* CAP_SYS_ADMIN only: the fact saying nothing narrower exists */
 };
 
@@ -92,6 +95,7 @@ struct suggestion {
 	size_t nkeep, capkeep;
 	struct sg_denial *deny;
 	size_t ndeny, capdeny;
+	struct hindex deny_idx;     /* private: denials by what they count */
 	struct sg_program *progs;
 	size_t nprogs;
 	size_t images_matched;      /* with --program */
