@@ -125,39 +125,89 @@ static int cmp_row(const void *x, const void *y)
 	return 0;
 }
 
+/* A hash of what same_path() compares: the stack's depth and call site,
+ * the function names up to the call site, the frames above it whole. */
+static uint64_t path_hash(const struct row *r)
+{
+	uint64_t h = hash_u64((uint64_t)r->st->n, (uint64_t)r->site);
+	char fn[128];
+	size_t i;
+
+	for (i = 0; i < r->st->n; i++)
+		h = hash_str(h, (int)i > r->site ? r->st->frames[i] :
+			     frame_function(r->st->frames[i], fn, sizeof(fn)));
+	return h;
+}
+
+/* CAP_SYS_ADMIN rows of a group, ordered by path and call site offset. */
+struct cand {
+	uint64_t path;
+	unsigned long off;
+	struct row *row;
+};
+
+static int cmp_cand(const void *x, const void *y)
+{
+	const struct cand *a = x, *b = y;
+
+	if (a->path != b->path)
+		return a->path < b->path ? -1 : 1;
+	if (a->off != b->off)
+		return a->off < b->off ? -1 : 1;
+	return a->row < b->row ? -1 : a->row > b->row;
+}
+
 /*
  * Pair each denied non-CAP_SYS_ADMIN row with the CAP_SYS_ADMIN row of its
  * fallback, within one image and syscall (rows [lo, hi)). The fallback is
  * the one at the same call site offset (an out-of-line helper such as
  * bpf_token_capable() makes both checks from one call), else the nearest
  * one after it in the same function (inline `capable(X) || capable(21)`);
- * and it must not have happened only before the narrow check.
+ * and it must not have happened only before the narrow check. The
+ * candidates are looked up by path, not searched: a group of a hundred
+ * thousand rows (a crafted record) is paired in n log n.
  */
 static void pair_group(struct row *rows, size_t lo, size_t hi)
 {
-	size_t i, j;
+	struct cand *c = xcalloc(hi - lo + 1, sizeof(*c));
+	size_t i, k, nc = 0;
 
-	for (i = lo; i < hi; i++) {
+	for (i = lo; i < hi; i++)
+		if (rows[i].c->cap == CAP_SYS_ADMIN && rows[i].site >= 0 && rows[i].st)
+			c[nc++] = (struct cand){ path_hash(&rows[i]), rows[i].site_off, &rows[i] };
+	sort_array(c, nc, sizeof(*c), cmp_cand);
+	for (i = lo; i < hi && nc; i++) {
 		struct row *n = &rows[i], *best = NULL;
+		struct cand key;
+		size_t lo2 = 0, hi2 = nc;
 
-		if (n->c->ret == 0 || n->c->cap == CAP_SYS_ADMIN || n->site < 0)
+		if (n->c->ret == 0 || n->c->cap == CAP_SYS_ADMIN || n->site < 0 || !n->st)
 			continue;
-		for (j = lo; j < hi; j++) {
-			struct row *a = &rows[j];
+		key = (struct cand){ path_hash(n), n->site_off, NULL };
+		while (lo2 < hi2) {   /* the first candidate at or after n's offset */
+			size_t mid = lo2 + (hi2 - lo2) / 2;
 
-			if (a->c->cap != CAP_SYS_ADMIN || a->partner || a->site_off < n->site_off ||
-			    !same_path(n, a))
+			if (c[mid].path < key.path || (c[mid].path == key.path && c[mid].off < key.off))
+				lo2 = mid + 1;
+			else
+				hi2 = mid;
+		}
+		for (k = lo2; k < nc && c[k].path == key.path; k++) {
+			struct row *a = c[k].row;
+
+			if (a->partner || !same_path(n, a))
 				continue;
 			if (a->c->last_ns && n->c->first_ns && a->c->last_ns < n->c->first_ns)
 				continue;
-			if (!best || a->site_off < best->site_off)
-				best = a;
+			best = a;   /* the nearest offset: they are in order */
+			break;
 		}
 		if (best) {
 			n->partner = best;
 			best->partner = n;
 		}
 	}
+	free(c);
 }
 
 /* ---- accumulating results --------------------------------------------- */

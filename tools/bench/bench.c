@@ -460,6 +460,136 @@ static struct load_result load_test(int seconds)
 	return res;
 }
 
+/*
+ * Inputs that used to take a reader quadratic time (issue 14): each shape
+ * is written here and read once, its time and peak memory printed beside
+ * the file's size. A linear reader keeps them all around a second.
+ */
+struct shape {
+	const char *name;
+	const char *file;        /* in tmpdir */
+	const char *args[8];     /* capaudit ARGS, FILE and BASE substituted */
+};
+
+static int write_blank_lines(const char *path, long n, bool bad)
+{
+	FILE *f = fopen(path, "w");
+	long i;
+
+	if (!f)
+		return -1;
+	fprintf(f, "{\"type\":\"header\",\"format\":\"capaudit-record\",\"version\":2,"
+		"\"kernel\":\"6.18.0\",\"attach\":\"tp_btf\",\"start_ns\":1,\"end_ns\":2}\n");
+	for (i = 0; i < n; i++)
+		fputs(bad ? "{\"type\":\"bogus\"}\n" : "\n", f);
+	fprintf(f, "{\"type\":\"end\",\"processes\":0,\"stacks\":0,\"checks\":0}\n");
+	return fclose(f);
+}
+
+static int write_many_sites(const char *path, long n)
+{
+	FILE *f = fopen(path, "w");
+	long i;
+
+	if (!f)
+		return -1;
+	fprintf(f, "{\"type\":\"header\",\"format\":\"capaudit-record\",\"version\":2,"
+		"\"kernel\":\"6.18.0\",\"attach\":\"tp_btf\",\"start_ns\":1,\"end_ns\":2}\n"
+		"{\"type\":\"process\",\"pid\":10,\"start_ns\":5,\"exec_id\":1,\"ppid\":1,"
+		"\"comm\":\"x\"}\n");
+	for (i = 0; i < n; i++)
+		fprintf(f, "{\"type\":\"stack\",\"id\":%ld,\"frames\":[\"cap_capable+0x1\","
+			"\"security_capable+0x2\",\"capable+0x3\",\"site_%ld+0x10\"]}\n", i, i);
+	for (i = 0; i < n; i++)
+		fprintf(f, "{\"type\":\"check\",\"pid\":10,\"start_ns\":5,\"exec_id\":1,\"cap\":%ld,"
+			"\"ret\":%d,\"count\":1,\"syscall\":92,\"stack\":%ld,\"init_ns\":true}\n",
+			i % 3 ? 0L : 21L, i % 5 ? 0 : -1, i);
+	fprintf(f, "{\"type\":\"end\",\"processes\":1,\"stacks\":%ld,\"checks\":%ld}\n", n, n);
+	return fclose(f);
+}
+
+static int write_big_baseline(const char *path, long n)
+{
+	FILE *f = fopen(path, "w");
+	long i;
+
+	if (!f)
+		return -1;
+	fprintf(f, "{\"format\":\"capaudit-baseline\",\"version\":1,\"capabilities\":"
+		"[{\"cap\":\"CAP_CHOWN\",\"callsites\":[");
+	for (i = 0; i < n; i++)
+		fprintf(f, "%s\"site_%ld\"", i ? "," : "", i);
+	fprintf(f, "]}],\"denied\":[]}\n");
+	return fclose(f);
+}
+
+static void hostile_inputs(const char *synth)
+{
+	char blank[128], bad[128], sites[128], base[128], out[4096];
+	struct shape shapes[] = {
+		{ "1,000,000 blank lines", blank, { "report", "-i", "FILE" } },
+		{ "100,000 bad lines, --lenient", bad, { "report", "--lenient", "-i", "FILE" } },
+		{ "100,000 distinct call sites: report", sites, { "report", "-i", "FILE" } },
+		{ "100,000 distinct call sites: --suggest", sites, { "report", "--suggest", "-i", "FILE" } },
+		{ "100,000 distinct call sites: check", sites, { "check", "--baseline", "BASE", "FILE" } },
+		{ "1,000,000 aggregated checks: report --format json", synth,
+		  { "report", "--format", "json", "-i", "FILE" } },
+	};
+	size_t i;
+
+	snprintf(blank, sizeof(blank), "%s/blank.jsonl", tmpdir);
+	snprintf(bad, sizeof(bad), "%s/bad.jsonl", tmpdir);
+	snprintf(sites, sizeof(sites), "%s/sites.jsonl", tmpdir);
+	snprintf(base, sizeof(base), "%s/base.json", tmpdir);
+	if (write_blank_lines(blank, 1000000, false) || write_blank_lines(bad, 100000, true) ||
+	    write_many_sites(sites, 100000) || write_big_baseline(base, 1000000)) {
+		printf("\nHostile inputs: could not write them\n");
+		return;
+	}
+	printf("\nInputs that were read in quadratic time before (median of 3):\n\n"
+	       "| input | file MB | seconds | peak RSS MiB | RSS / file |\n|---|---|---|---|---|\n");
+	for (i = 0; i <= sizeof(shapes) / sizeof(shapes[0]); i++) {
+		const struct shape *sh = i < sizeof(shapes) / sizeof(shapes[0]) ? &shapes[i] : NULL;
+		char *argv[12] = { (char *)capaudit };
+		double secs[3];
+		long rss = 0;
+		struct rusage ru;
+		struct stat sb;
+		int k, a, rc = 0;
+
+		/* last: the million-site baseline, against the small record */
+		if (!sh) {
+			static struct shape last = { "baseline of 1,000,000 call sites: check", NULL,
+						     { "check", "--baseline", "BASE", "FILE" } };
+
+			last.file = blank;
+			sh = &last;
+		}
+		for (a = 0; sh->args[a]; a++)
+			argv[a + 1] = !strcmp(sh->args[a], "FILE") ? (char *)sh->file :
+				      !strcmp(sh->args[a], "BASE") ? (i < 5 ? "examples/ci/baseline.json"
+									 : base) :
+				      (char *)sh->args[a];
+		argv[a + 1] = NULL;
+		for (k = 0; k < 3; k++) {
+			double t = now_s();
+
+			rc |= run_capture(argv, out, sizeof(out), &ru) > 1;
+			secs[k] = now_s() - t;
+			if (ru.ru_maxrss > rss)
+				rss = ru.ru_maxrss;
+		}
+		stat(i == 6 ? base : sh->file, &sb);
+		printf("| %s | %.1f | %.2f | %ld | %.1f |%s\n", sh->name, sb.st_size / 1e6,
+		       median(secs, 3), rss / 1024, rss * 1024.0 / (double)sb.st_size,
+		       rc ? " FAILED" : "");
+	}
+	unlink(blank);
+	unlink(bad);
+	unlink(sites);
+	unlink(base);
+}
+
 /* Does this variant work here? One small run says. */
 static void probe(struct variant *v)
 {
@@ -638,6 +768,16 @@ int main(int argc, char **argv)
 	if (access("/sys/kernel/tracing/events", F_OK))
 		mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL);
 
+	/* the hostile inputs alone: bench --inputs */
+	if (argc == 2 && !strcmp(argv[1], "--inputs")) {
+		snprintf(synth, sizeof(synth), "%s/synthetic.jsonl", tmpdir);
+		if (!write_synthetic(synth, 10000, 1000000))
+			hostile_inputs(synth);
+		snprintf(out, sizeof(out), "rm -rf %s", tmpdir);
+		system(out);
+		set_dmesg_restrict(old_restrict[0] ? old_restrict : "1\n", NULL, 0);
+		return 0;
+	}
 	/* the load test alone: bench --load SECONDS */
 	if (argc == 3 && !strcmp(argv[1], "--load")) {
 		int secs = atoi(argv[2]);
@@ -722,6 +862,7 @@ int main(int argc, char **argv)
 		       "(%.0f MB record): %.2f s (median of 3), peak RSS %ld MiB%s\n",
 		       sb.st_size / 1e6, median(secs, 3), rss / 1024, rc ? " (FAILED)" : "");
 	}
+	hostile_inputs(synth);
 	unlink(synth);
 
 	load = load_test(quick ? 10 : 60);
