@@ -109,7 +109,7 @@ static void add_sites(struct observation *o, int cap, const struct sg_site *site
 		struct obs_extra *x = extra(o, cap, false, sites[i].func);
 
 		bl_add_site(e, sites[i].func);
-		x->count += sites[i].count;
+		x->count = sat_add(x->count, sites[i].count);
 		x->replaces |= replaces;
 		append_syscalls(&x->syscalls, sites[i].sys, sites[i].nsys);
 	}
@@ -129,7 +129,7 @@ void observation_add(struct observation *o, const struct suggestion *s)
 		struct obs_extra *x = extra(o, d->cap, true, d->func);
 
 		bl_add_site(e, d->func);
-		x->count += d->count;
+		x->count = sat_add(x->count, d->count);
 		/* blocking anywhere makes it blocking */
 		if (d->kind == DENY_BLOCKING || (d->kind == DENY_UNKNOWN && x->kind != DENY_BLOCKING))
 			x->kind = d->kind;

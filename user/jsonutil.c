@@ -21,6 +21,11 @@ void json_set_bytes(json_t *obj, const char *key, const char *s)
 		json_object_set_new(obj, key, json_bytes(s));
 }
 
+json_t *json_uint(uint64_t v)
+{
+	return json_integer(v > (uint64_t)INT64_MAX ? INT64_MAX : (json_int_t)v);
+}
+
 void json_set(json_t *obj, const char *key, json_t *v)
 {
 	json_object_set_new(obj, key, v);

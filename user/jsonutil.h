@@ -12,6 +12,9 @@
 json_t *json_bytes(const char *s);
 /* obj[key] = s as above; NULL s sets nothing. */
 void json_set_bytes(json_t *obj, const char *key, const char *s);
+/* A count or size as a JSON integer: above INT64_MAX (the largest jansson
+ * writes) it saturates, never turning negative. */
+json_t *json_uint(uint64_t v);
 /* obj[key] = new reference v (steals v). */
 void json_set(json_t *obj, const char *key, json_t *v);
 

@@ -43,21 +43,21 @@ static json_t *header_json(const struct record *r, const char *source)
 	json_set(o, "end_ns", json_integer(h->end_ns));
 	if (h->has_exit_status)
 		json_set(o, "exit_status", json_integer(h->exit_status));
-	json_set(lost, "map_full", json_integer((json_int_t)h->lost.map_full));
-	json_set(lost, "ringbuf_full", json_integer((json_int_t)h->lost.ringbuf_full));
-	json_set(lost, "stack_errors", json_integer((json_int_t)h->lost.stack_errors));
-	json_set(lost, "proc_full", json_integer((json_int_t)h->lost.proc_full));
-	json_set(lost, "result_lost", json_integer((json_int_t)h->lost.result_lost));
-	json_set(lost, "hook_skipped", json_integer((json_int_t)h->lost.hook_skipped));
+	json_set(lost, "map_full", json_uint(h->lost.map_full));
+	json_set(lost, "ringbuf_full", json_uint(h->lost.ringbuf_full));
+	json_set(lost, "stack_errors", json_uint(h->lost.stack_errors));
+	json_set(lost, "proc_full", json_uint(h->lost.proc_full));
+	json_set(lost, "result_lost", json_uint(h->lost.result_lost));
+	json_set(lost, "hook_skipped", json_uint(h->lost.hook_skipped));
 	json_set(o, "lost", lost);
-	json_set(o, "pids_reused", json_integer((json_int_t)h->pids_reused));
+	json_set(o, "pids_reused", json_uint(h->pids_reused));
 	if (r->input.lenient) {
 		/* read with --lenient: what was left out of this report */
 		json_t *in = json_object();
 
-		json_set(in, "lines", json_integer((json_int_t)r->input.lines));
-		json_set(in, "skipped", json_integer((json_int_t)r->input.skipped));
-		json_set(in, "missing", json_integer((json_int_t)r->input.missing));
+		json_set(in, "lines", json_uint(r->input.lines));
+		json_set(in, "skipped", json_uint(r->input.skipped));
+		json_set(in, "missing", json_uint(r->input.missing));
 		json_set(in, "truncated", json_boolean(r->input.truncated));
 		json_set(o, "lenient", in);
 	}
@@ -70,7 +70,7 @@ static json_t *user_json(const struct rec_ustack *us, int own, uint64_t count)
 	json_t *o = json_object(), *via = json_array(), *fr = json_array();
 	size_t i;
 
-	json_set(o, "count", json_integer((json_int_t)count));
+	json_set(o, "count", json_uint(count));
 	json_set(o, "where", rec_uframe_json(&us->frames[own]));
 	for (i = 0; i < (size_t)own; i++)
 		json_array_append_new(via, rec_uframe_json(&us->frames[i]));
@@ -89,8 +89,8 @@ static json_t *row_json(const struct cap_row *cr)
 
 	json_set(o, "cap", json_string(cap_name(cr->cap, name)));
 	json_set(o, "number", json_integer(cr->cap));
-	json_set(o, "granted", json_integer((json_int_t)cr->granted));
-	json_set(o, "denied", json_integer((json_int_t)cr->denied));
+	json_set(o, "granted", json_uint(cr->granted));
+	json_set(o, "denied", json_uint(cr->denied));
 	json_set(o, "noaudit", json_boolean(cr->noaudit));
 	if (cr->noaudit)
 		json_set(o, "noaudit_by", json_string(noaudit_source_name(cr->noaudit_by)));
@@ -103,7 +103,7 @@ static json_t *row_json(const struct cap_row *cr)
 		json_set(s, "nr", json_integer(cr->sys[i].nr));
 		if (sn)
 			json_set(s, "name", json_string(sn));
-		json_set(s, "count", json_integer((json_int_t)cr->sys[i].count));
+		json_set(s, "count", json_uint(cr->sys[i].count));
 		json_array_append_new(sys, s);
 	}
 	json_set(o, "syscalls", sys);
@@ -112,8 +112,8 @@ static json_t *row_json(const struct cap_row *cr)
 		json_t *so = json_object(), *st = json_array();
 
 		json_set_bytes(so, "function", s->func);
-		json_set(so, "granted", json_integer((json_int_t)s->granted));
-		json_set(so, "denied", json_integer((json_int_t)s->denied));
+		json_set(so, "granted", json_uint(s->granted));
+		json_set(so, "denied", json_uint(s->denied));
 		for (k = 0; s->stack && k < s->stack->n; k++)
 			json_array_append_new(st, json_bytes(s->stack->frames[k]));
 		json_set(so, "stack", st);
@@ -159,13 +159,13 @@ static int json_report(FILE *f, const struct report *rep, const char *source)
 		for (j = 0; j < pr->ncaps; j++)
 			json_array_append_new(caps, row_json(&pr->caps[j]));
 		json_set(po, "capabilities", caps);
-		json_set(po, "hidden_noaudit", json_integer((json_int_t)pr->hidden));
+		json_set(po, "hidden_noaudit", json_uint(pr->hidden));
 		json_stream_item(f, &js, po);
 	}
 	json_set(root, "required", capset_json(rep->required));
 	json_set(root, "denied", capset_json(rep->denied));
-	json_set(root, "hidden_noaudit", json_integer((json_int_t)rep->hidden_checks));
-	json_set(root, "total_checks", json_integer((json_int_t)rep->total_checks));
+	json_set(root, "hidden_noaudit", json_uint(rep->hidden_checks));
+	json_set(root, "total_checks", json_uint(rep->total_checks));
 	if (rep->by_user_site) {
 		json_t *ua = json_array();
 		char name[CAP_NAME_LEN];
@@ -179,8 +179,8 @@ static int json_report(FILE *f, const struct report *rep, const char *source)
 			json_set_bytes(o, "program", u->comm);
 			json_set(o, "cap", json_string(cap_name(u->cap, name)));
 			json_set_bytes(o, "callsite", u->func);
-			json_set(o, "granted", json_integer((json_int_t)u->granted));
-			json_set(o, "denied", json_integer((json_int_t)u->denied));
+			json_set(o, "granted", json_uint(u->granted));
+			json_set(o, "denied", json_uint(u->denied));
 			json_set(o, "noaudit", json_boolean(u->noaudit));
 			json_array_append_new(ua, o);
 		}
@@ -217,7 +217,7 @@ static json_t *sites_json(const struct sg_site *sites, size_t n, json_t **names)
 
 		json_array_append_new(*names, json_bytes(sites[i].func));
 		json_set_bytes(o, "function", sites[i].func);
-		json_set(o, "count", json_integer((json_int_t)sites[i].count));
+		json_set(o, "count", json_uint(sites[i].count));
 		json_set(o, "syscalls", sys_json(sites[i].sys, sites[i].nsys));
 		if (sites[i].fact) {
 			json_set(o, "operation", json_string(sites[i].fact->operation));
@@ -247,8 +247,8 @@ static json_t *denials_json(const struct suggestion *s)
 		json_set(o, "also_accepted", d->alt >= 0 ? json_string(cap_name(d->alt, name)) :
 			 json_null());
 		json_set_bytes(o, "callsite", d->func);
-		json_set(o, "count", json_integer((json_int_t)d->count));
-		json_set(o, "syscall_failed", json_integer((json_int_t)d->sys_failed));
+		json_set(o, "count", json_uint(d->count));
+		json_set(o, "syscall_failed", json_uint(d->sys_failed));
 		json_set(o, "kind", json_string(deny_kind_names[d->kind]));
 		json_set(o, "syscalls", sys_json(d->sys, d->nsys));
 		if (d->fact && d->fact->kind == KF_ONLY) {
@@ -387,7 +387,7 @@ static int json_doctor(FILE *f, const struct doctor *d)
 		 json_string(attach_mode_name(d->modes[d->chosen].mode)) : json_null());
 	json_set(ks, "iter_ksym", json_boolean(d->iter_ksym));
 	json_set(ks, "source", d->ksyms_source ? json_string(d->ksyms_source) : json_null());
-	json_set(ks, "count", json_integer((json_int_t)d->nsyms));
+	json_set(ks, "count", json_uint(d->nsyms));
 	if (!d->ksyms_source)
 		json_set(ks, "error", json_string(d->ksyms_err));
 	json_set(root, "symbols", ks);
@@ -446,9 +446,9 @@ static int json_check(FILE *f, const struct check_view *v)
 		json_array_append_new(recs, json_bytes(v->records[i]));
 	json_set(root, "records", recs);
 	json_set(root, "strict", json_boolean(r->strict));
-	json_set(root, "failures", json_integer((json_int_t)r->nfail));
-	json_set(root, "hints", json_integer((json_int_t)r->nhint));
-	json_set(root, "allowed", json_integer((json_int_t)r->nallowed));
+	json_set(root, "failures", json_uint(r->nfail));
+	json_set(root, "hints", json_uint(r->nhint));
+	json_set(root, "allowed", json_uint(r->nallowed));
 	for (i = 0; i < r->n; i++) {
 		const struct finding *x = &r->f[i];
 		json_t *o;
@@ -463,7 +463,7 @@ static int json_check(FILE *f, const struct check_view *v)
 		if (x->syscalls)
 			json_set_bytes(o, "syscalls", x->syscalls);
 		if (x->count)
-			json_set(o, "count", json_integer((json_int_t)x->count));
+			json_set(o, "count", json_uint(x->count));
 		if (x->kind == FK_NEW_DENIAL)
 			json_set(o, "denial", json_string(dkind_names[x->dkind]));
 		if (x->replaces_sys_admin)

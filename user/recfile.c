@@ -340,8 +340,8 @@ int record_dedup_checks(struct record *r, enum dedup how, size_t *removed,
 		if (how == DEDUP_MERGE) {
 			/* one line with both counts; who made it first (thread,
 			 * uid, comm, cgroup) is the earlier one's */
-			o->count += c->count;
-			o->sys_failed += c->sys_failed;
+			o->count = sat_add(o->count, c->count);
+			o->sys_failed = sat_add(o->sys_failed, c->sys_failed);
 			if (c->first_ns < o->first_ns) {
 				o->first_ns = c->first_ns;
 				o->tid = c->tid;
@@ -491,13 +491,13 @@ static json_t *header_json(const struct rec_header *h)
 	json_set(o, "end", json_string(ts));
 	json_set(o, "start_ns", json_integer(h->start_ns));
 	json_set(o, "end_ns", json_integer(h->end_ns));
-	json_set(o, "checks", json_integer((json_int_t)h->checks));
-	json_set(lost, "map_full", json_integer((json_int_t)h->lost.map_full));
-	json_set(lost, "ringbuf_full", json_integer((json_int_t)h->lost.ringbuf_full));
-	json_set(lost, "stack_errors", json_integer((json_int_t)h->lost.stack_errors));
-	json_set(lost, "proc_full", json_integer((json_int_t)h->lost.proc_full));
-	json_set(lost, "result_lost", json_integer((json_int_t)h->lost.result_lost));
-	json_set(lost, "hook_skipped", json_integer((json_int_t)h->lost.hook_skipped));
+	json_set(o, "checks", json_uint(h->checks));
+	json_set(lost, "map_full", json_uint(h->lost.map_full));
+	json_set(lost, "ringbuf_full", json_uint(h->lost.ringbuf_full));
+	json_set(lost, "stack_errors", json_uint(h->lost.stack_errors));
+	json_set(lost, "proc_full", json_uint(h->lost.proc_full));
+	json_set(lost, "result_lost", json_uint(h->lost.result_lost));
+	json_set(lost, "hook_skipped", json_uint(h->lost.hook_skipped));
 	json_set(o, "lost", lost);
 	json_set(o, "syscall_results", json_boolean(h->syscall_results));
 	for (i = 0; i < h->noverflow; i++) {
@@ -506,7 +506,7 @@ static json_t *header_json(const struct rec_header *h)
 		json_set(e, "cap", json_integer(h->overflow[i].cap));
 		json_set(e, "cap_name", json_string(cap_name(h->overflow[i].cap, name)));
 		json_set(e, "denied", json_boolean(h->overflow[i].denied));
-		json_set(e, "count", json_integer((json_int_t)h->overflow[i].count));
+		json_set(e, "count", json_uint(h->overflow[i].count));
 		json_array_append_new(ov, e);
 	}
 	json_set(o, "overflow", ov);
@@ -520,12 +520,12 @@ static json_t *header_json(const struct rec_header *h)
 		json_set(o, "loader", l);
 	}
 	if (h->pids_reused)
-		json_set(o, "pids_reused", json_integer((json_int_t)h->pids_reused));
+		json_set(o, "pids_reused", json_uint(h->pids_reused));
 	if (h->agg_keys) {
 		json_t *a = json_object();
 
-		json_set(a, "drains", json_integer((json_int_t)h->agg_drains));
-		json_set(a, "max_keys", json_integer((json_int_t)h->agg_keys));
+		json_set(a, "drains", json_uint(h->agg_drains));
+		json_set(a, "max_keys", json_uint(h->agg_keys));
 		json_set(o, "aggregation", a);
 	}
 	return o;
@@ -537,7 +537,7 @@ static json_t *stack_json(const struct rec_stack *st, size_t id)
 	size_t i;
 
 	json_set(o, "type", json_string("stack"));
-	json_set(o, "id", json_integer((json_int_t)id));
+	json_set(o, "id", json_uint(id));
 	for (i = 0; i < st->n; i++)
 		json_array_append_new(fr, json_bytes(st->frames[i]));
 	json_set(o, "frames", fr);
@@ -549,11 +549,11 @@ json_t *rec_uframe_json(const struct rec_uframe *f)
 	json_t *o = json_object();
 
 	json_set_bytes(o, "build_id", f->build_id);
-	json_set(o, "offset", json_integer((json_int_t)f->offset));
+	json_set(o, "offset", json_uint(f->offset));
 	json_set_bytes(o, "object", f->object);
 	json_set_bytes(o, "function", f->function);
 	if (f->function)
-		json_set(o, "func_off", json_integer((json_int_t)f->func_off));
+		json_set(o, "func_off", json_uint(f->func_off));
 	json_set_bytes(o, "source", f->source);
 	if (f->line > 0)
 		json_set(o, "line", json_integer(f->line));
@@ -570,7 +570,7 @@ static json_t *ustack_json(const struct rec_ustack *us, size_t id)
 	size_t i;
 
 	json_set(o, "type", json_string("ustack"));
-	json_set(o, "id", json_integer((json_int_t)id));
+	json_set(o, "id", json_uint(id));
 	for (i = 0; i < us->n; i++)
 		json_array_append_new(fr, rec_uframe_json(&us->frames[i]));
 	json_set(o, "frames", fr);
@@ -607,11 +607,11 @@ static json_t *check_json(const struct record *r, const struct rec_check *c)
 	json_set(o, "tid", json_integer(c->tid));
 	json_set(o, "uid", json_integer(c->uid));
 	json_set_bytes(o, "comm", c->comm ? c->comm : "");
-	json_set(o, "cgroup", json_integer((json_int_t)c->cgroup));
+	json_set(o, "cgroup", json_uint(c->cgroup));
 	json_set(o, "cap", json_integer(c->cap));
 	json_set(o, "cap_name", json_string(cap_name(c->cap, name)));
 	json_set(o, "ret", json_integer(c->ret));
-	json_set(o, "count", json_integer((json_int_t)c->count));
+	json_set(o, "count", json_uint(c->count));
 	json_set(o, "syscall", json_integer(c->syscall));
 	if (sys)
 		json_set(o, "syscall_name", json_string(sys));
@@ -626,7 +626,7 @@ static json_t *check_json(const struct record *r, const struct rec_check *c)
 	json_set(o, "first_ns", json_integer(c->first_ns));
 	json_set(o, "last_ns", json_integer(c->last_ns));
 	if (c->ret)
-		json_set(o, "syscall_failed", json_integer((json_int_t)c->sys_failed));
+		json_set(o, "syscall_failed", json_uint(c->sys_failed));
 	json_set(o, "stack", c->stack >= 0 ? json_integer(c->stack) : json_null());
 	json_set_bytes(o, "stack_error", c->stack_error);
 	if (check_ustack(r, c))
@@ -665,11 +665,11 @@ int recfile_write(FILE *f, const struct record *r)
 		json_t *o = json_object();
 
 		json_set(o, "type", json_string("end"));
-		json_set(o, "processes", json_integer((json_int_t)r->nprocs));
-		json_set(o, "stacks", json_integer((json_int_t)r->nstacks));
-		json_set(o, "checks", json_integer((json_int_t)r->nchecks));
+		json_set(o, "processes", json_uint(r->nprocs));
+		json_set(o, "stacks", json_uint(r->nstacks));
+		json_set(o, "checks", json_uint(r->nchecks));
 		if (r->nustacks)
-			json_set(o, "ustacks", json_integer((json_int_t)r->nustacks));
+			json_set(o, "ustacks", json_uint(r->nustacks));
 		if (put(f, o))
 			return -1;
 	}

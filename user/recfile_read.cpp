@@ -1264,10 +1264,11 @@ extern "C" int recfile_read_opts(FILE *f, const char *name, struct record *r, st
 	}
 	if (!rc && st.have_end && rd.lenient) {
 		/* lines the recorder wrote that are neither here nor skipped */
-		int64_t want = st.end_counts[0] + st.end_counts[1] + st.end_counts[2] +
-			       st.end_counts[3];
-		int64_t got = (int64_t)(r->nprocs + r->nstacks + r->nustacks - st.holes + r->nchecks +
-					rd.skipped);
+		/* each count is at most INT64_MAX: summed unsigned, saturating */
+		uint64_t want = sat_add(sat_add((uint64_t)st.end_counts[0], (uint64_t)st.end_counts[1]),
+					sat_add((uint64_t)st.end_counts[2], (uint64_t)st.end_counts[3]));
+		uint64_t got = (uint64_t)(r->nprocs + r->nstacks + r->nustacks - st.holes + r->nchecks +
+					  rd.skipped);
 
 		rd.missing = want > got ? (size_t)(want - got) : 0;
 	}

@@ -51,7 +51,7 @@ static void add_sys(struct cap_row *cr, int nr, uint64_t count)
 
 	for (i = 0; i < cr->nsys; i++) {
 		if (cr->sys[i].nr == nr) {
-			cr->sys[i].count += count;
+			cr->sys[i].count = sat_add(cr->sys[i].count, count);
 			return;
 		}
 	}
@@ -104,7 +104,7 @@ static void add_user(struct site_stat *s, const struct rec_check *c, struct upla
 	h = place_hash(0, uc.where);
 	at = hindex_find(&s->user_idx, h, user_eq, &uc);
 	if (at >= 0) {
-		s->users[at].count += c->count;
+		s->users[at].count = sat_add(s->users[at].count, c->count);
 		return;
 	}
 	grow_array((void **)&s->users, &s->capusers, s->nusers + 1, sizeof(*s->users));
@@ -152,9 +152,9 @@ static void add_urow(struct report *rep, const struct rec_check *c, const struct
 	hindex_add(&rep->urow_idx, h, rep->nurows++);
 count:
 	if (c->ret == 0)
-		u->granted += c->count;
+		u->granted = sat_add(u->granted, c->count);
 	else
-		u->denied += c->count;
+		u->denied = sat_add(u->denied, c->count);
 }
 
 struct site_ctx {
@@ -189,9 +189,9 @@ static void add_site(struct cap_row *cr, const struct rec_check *c, const struct
 		hindex_add(&cr->site_idx, h, cr->nsites++);
 	}
 	if (c->ret == 0)
-		s->granted += c->count;
+		s->granted = sat_add(s->granted, c->count);
 	else
-		s->denied += c->count;
+		s->denied = sat_add(s->denied, c->count);
 	add_user(s, c, up);
 }
 
@@ -300,22 +300,22 @@ int report_build(const struct record *r, const struct report_opts *o, struct rep
 		struct cap_row *cr;
 		struct uplace up;
 
-		rep->total_checks += c->count;
+		rep->total_checks = sat_add(rep->total_checks, c->count);
 		if (!p)
 			continue;  /* the reader guarantees processes; be safe */
 		pr = proc_row(rep, p);
 		if (!pr)
 			continue;
 		if (na != NOAUDIT_NO && !o->all) {
-			pr->hidden += c->count;
-			rep->hidden_checks += c->count;
+			pr->hidden = sat_add(pr->hidden, c->count);
+			rep->hidden_checks = sat_add(rep->hidden_checks, c->count);
 			continue;
 		}
 		cr = cap_row(pr, c->cap, na != NOAUDIT_NO, na);
 		if (c->ret == 0)
-			cr->granted += c->count;
+			cr->granted = sat_add(cr->granted, c->count);
 		else
-			cr->denied += c->count;
+			cr->denied = sat_add(cr->denied, c->count);
 		if (c->init_ns)
 			cr->init_ns = true;
 		else

@@ -218,7 +218,7 @@ static void add_sys(struct sg_sys **sys, size_t *n, size_t *cap, int nr, uint64_
 
 	for (i = 0; i < *n; i++) {
 		if ((*sys)[i].nr == nr) {
-			(*sys)[i].count += count;
+			(*sys)[i].count = sat_add((*sys)[i].count, count);
 			return;
 		}
 	}
@@ -255,7 +255,7 @@ static void add_site(struct sg_site **sites, size_t *n, size_t *cap, struct hind
 		s->fact = fact;
 		hindex_add(idx, h, (*n)++);
 	}
-	s->count += c->count;
+	s->count = sat_add(s->count, c->count);
 	add_sys(&s->sys, &s->nsys, &s->capsys, c->syscall, c->count);
 }
 
@@ -344,8 +344,8 @@ static void add_denial(struct suggestion *s, const struct row *r, int alt, uint6
 		d->fact = only ? only : adv;
 		hindex_add(&s->deny_idx, h, s->ndeny++);
 	}
-	d->count += c->count;
-	d->sys_failed += failed;
+	d->count = sat_add(d->count, c->count);
+	d->sys_failed = sat_add(d->sys_failed, failed);
 	add_sys(&d->sys, &d->nsys, &d->capsys, c->syscall, c->count);
 }
 

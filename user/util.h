@@ -35,6 +35,13 @@ char *text_sanitize(const char *s, char *buf, size_t len);
  * losing information. Caller frees. */
 char *utf8_sanitize(const char *s, size_t n);
 
+/* a + b, or UINT64_MAX when that overflows: counts read from a file
+ * (each up to INT64_MAX) are summed with it, and never wrap. */
+static inline uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return a + b < a ? UINT64_MAX : a + b;
+}
+
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t size);
 char *xstrdup(const char *s);

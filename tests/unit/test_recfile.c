@@ -349,3 +349,21 @@ TEST(recfile_lenient_keeps_checks_whose_stack_line_was_lost)
 	ASSERT_U64(rd.skipped, 1);
 	record_free(&r);
 }
+
+/* An end line that counts more lines than fit in 64 bits: the lines
+ * missing saturate (no signed overflow), and the report says INCOMPLETE. */
+TEST(recfile_lenient_huge_end_counts_saturate)
+{
+	static const char text[] = HDR PROC CHECK("")
+		"{\"type\":\"end\",\"processes\":9223372036854775807,\"stacks\":9223372036854775807,"
+		"\"checks\":9223372036854775807,\"ustacks\":9223372036854775807}\n";
+	struct rec_read rd = { .lenient = true };
+	struct record r;
+	char err[256] = "";
+
+	ASSERT_EQ(read_text_n(text, sizeof(text) - 1, &r, &rd, err, sizeof(err)), 0);
+	ASSERT_STR(err, "");
+	ASSERT_U64(rd.missing, (uint64_t)SIZE_MAX - 2);
+	ASSERT_FALSE(rd.truncated);
+	record_free(&r);
+}

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "output.h"
 #include "report.h"
 #include "test.h"
 #include "util.h"
@@ -155,6 +159,38 @@ TEST(report_keeps_program_images_of_one_pid_apart)
 	ASSERT_STR(rep.procs[1].proc->comm, "chown");
 	ASSERT_EQ(rep.procs[1].caps[0].cap, 0);
 	ASSERT_U64(rep.procs[1].caps[0].denied, 1);
+	report_free(&rep);
+	record_free(&r);
+}
+
+/* Counts read from a file are each at most INT64_MAX; sums of them
+ * saturate (never wrap), and JSON never shows a negative count. */
+TEST(report_sums_saturate)
+{
+	struct record r = { 0 };
+	struct report rep;
+	struct report_opts o = { 0 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	r.hdr.kernel = xstrdup("6.18");
+	r.hdr.attach = xstrdup("tp_btf");
+	record_add_process(&r, 10, 0, 0)->comm = xstrdup("a");
+	add_check(&r, 10, 39, 0, INT64_MAX, 1, map_create, 5);
+	add_check(&r, 10, 39, 0, INT64_MAX, 2, map_create, 5);
+	add_check(&r, 10, 39, 0, INT64_MAX, 3, map_create, 5);
+	report_build(&r, &o, &rep);
+	ASSERT_EQ(rep.procs[0].ncaps, 1);
+	ASSERT_U64(rep.procs[0].caps[0].granted, UINT64_MAX);
+	ASSERT_U64(rep.total_checks, UINT64_MAX);
+	f = open_memstream(&buf, &len);
+	ASSERT_EQ(output_json.report(f, &rep, "t.jsonl"), 0);
+	fclose(f);
+	ASSERT_HAS(buf, "\"granted\": 9223372036854775807");
+	ASSERT_TRUE(!strstr(buf, "\"granted\": -"));
+	ASSERT_HAS(buf, "\"total_checks\": 9223372036854775807");
+	free(buf);
 	report_free(&rep);
 	record_free(&r);
 }
