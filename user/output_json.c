@@ -43,6 +43,9 @@ static json_t *header_json(const struct record *r, const char *source)
 	json_set(o, "end_ns", json_integer(h->end_ns));
 	if (h->has_exit_status)
 		json_set(o, "exit_status", json_integer(h->exit_status));
+	json_set_bytes(o, "stop", h->stop);
+	if (h->command_running)
+		json_set(o, "command_running", json_true());
 	json_set(lost, "map_full", json_uint(h->lost.map_full));
 	json_set(lost, "ringbuf_full", json_uint(h->lost.ringbuf_full));
 	json_set(lost, "stack_errors", json_uint(h->lost.stack_errors));

@@ -56,6 +56,10 @@ static void print_header(FILE *f, const struct record *r, const char *source)
 	if (h->has_exit_status)
 		fprintf(f, ", exit status %d", h->exit_status);
 	fputc('\n', f);
+	if (h->command_running)
+		fprintf(f, "  PARTIAL: the command was still running when recording stopped (%s): "
+			"what it did after that is not here\n",
+			h->stop && !strcmp(h->stop, "duration") ? "-d" : "signal");
 	if (h->pids_reused && h->version >= 2)
 		fprintf(f, "  note: %" PRIu64 " pids were given to another process while recording; "
 			"each process has its own lines (pid and start time)\n", h->pids_reused);
@@ -164,8 +168,8 @@ static int text_report(FILE *f, const struct report *rep, const char *source)
 {
 	const struct rec_header *h = &rep->rec->hdr;
 	char esc[4200], name[CAP_NAME_LEN];
-	uint64_t lost = h->lost.map_full + h->lost.ringbuf_full + h->lost.stack_errors +
-			h->lost.proc_full + h->lost.hook_skipped;
+	char lostbuf[600];
+	uint64_t lost = rec_lost_describe(&h->lost, lostbuf, sizeof(lostbuf));
 	size_t i, j;
 
 	print_header(f, rep->rec, source);
@@ -203,11 +207,7 @@ static int text_report(FILE *f, const struct report *rep, const char *source)
 	if (!lost) {
 		fputs("Lost: none\n", f);
 	} else {
-		fprintf(f, "Lost: %" PRIu64 " checks without call site (map full), %" PRIu64
-			" process events, %" PRIu64 " stacks, %" PRIu64 " processes not followed, %"
-			PRIu64 " checks the kernel ran no hook for (recursion)\n",
-			h->lost.map_full, h->lost.ringbuf_full, h->lost.stack_errors,
-			h->lost.proc_full, h->lost.hook_skipped);
+		fprintf(f, "Lost: %s\n", lostbuf);
 		for (i = 0; i < h->noverflow; i++)
 			fprintf(f, "  unattributed: %s %s x%" PRIu64 "\n",
 				cap_name(h->overflow[i].cap, name),

@@ -3,6 +3,7 @@
 #include "recfile.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <jansson.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -420,6 +421,34 @@ static void free_strv(char **v, size_t n)
 	free(v);
 }
 
+uint64_t rec_lost_describe(const struct rec_lost *l, char *buf, size_t len)
+{
+	const struct { uint64_t n; const char *what; } parts[] = {
+		{ l->map_full, "checks without process or call site (map full)" },
+		{ l->ringbuf_full, "process events dropped (ringbuf full)" },
+		{ l->stack_errors, "checks without a stack" },
+		{ l->proc_full, "processes not followed (table full)" },
+		{ l->hook_skipped, "checks the kernel ran no hook for (recursion)" },
+		{ l->result_lost, "syscall results not kept" },
+	};
+	uint64_t total = 0;
+	size_t i, o = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (i = 0; i < ARRAY_SIZE(parts); i++) {
+		if (!parts[i].n)
+			continue;
+		total = sat_add(total, parts[i].n);
+		if (o < len)
+			o += (size_t)snprintf(buf + o, len - o, "%s%" PRIu64 " %s", o ? ", " : "",
+					      parts[i].n, parts[i].what);
+	}
+	if (!total && len)
+		snprintf(buf, len, "nothing lost");
+	return total;
+}
+
 void record_clear_header(struct rec_header *h)
 {
 	free(h->capaudit_version);
@@ -428,6 +457,7 @@ void record_clear_header(struct rec_header *h)
 	free(h->attach);
 	free(h->scope);
 	free(h->symbols);
+	free(h->stop);
 	free_strv(h->argv, h->argc);
 	free(h->overflow);
 	memset(h, 0, sizeof(*h));
@@ -512,6 +542,9 @@ static json_t *header_json(const struct rec_header *h)
 	json_set(o, "overflow", ov);
 	if (h->has_exit_status)
 		json_set(o, "exit_status", json_integer(h->exit_status));
+	json_set_bytes(o, "stop", h->stop);
+	if (h->command_running)
+		json_set(o, "command_running", json_true());
 	if (h->loader_rss_kb) {
 		json_t *l = json_object();
 

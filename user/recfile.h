@@ -55,6 +55,8 @@ struct rec_header {
 	size_t noverflow;
 	bool has_exit_status;   /* -- COMMAND: the command's status */
 	int exit_status;
+	char *stop;             /* why recording ended: exited | duration | signal, or NULL */
+	bool command_running;   /* -- COMMAND: still running then: the record is partial */
 	double loader_cpu_s;    /* the recorder's own CPU time (user + system) */
 	long loader_rss_kb;     /* and its peak resident set */
 	uint64_t pids_reused;   /* pids that two or more processes had during the
@@ -203,6 +205,14 @@ bool rec_check_same_key(const struct rec_check *a, const struct rec_check *b);
 enum dedup { DEDUP_FAIL, DEDUP_DROP, DEDUP_MERGE };
 int record_dedup_checks(struct record *r, enum dedup how, size_t *removed,
 			size_t *dup, size_t *orig);
+/*
+ * What the kernel side could not store, in words ("nothing lost", or the
+ * nonzero counters: "12 checks without process or call site (map full),
+ * 3 process events dropped (ringbuf full), ..."). Returns the sum of the
+ * counters (saturating). One wording for the report and the recorder's
+ * last line.
+ */
+uint64_t rec_lost_describe(const struct rec_lost *l, char *buf, size_t len);
 /* Free a header's contents and zero it. */
 void record_clear_header(struct rec_header *h);
 

@@ -256,7 +256,7 @@ bool read_header_fields(ondemand::object obj, rec_header *h, Line &l)
 	static const char *const names[] = { "type", "format", "version", "capaudit", "kernel",
 		"machine", "attach", "scope", "symbols", "argv", "start_ns", "end_ns", "checks",
 		"lost", "overflow", "exit_status", "syscall_results", "loader", "pids_reused",
-		"aggregation", nullptr };
+		"aggregation", "stop", "command_running", nullptr };
 	static const char *const req[] = { "format", "version", "kernel", "attach", "start_ns",
 		"end_ns", nullptr };
 	static const FieldSet F_set(names);
@@ -440,6 +440,15 @@ bool read_header_fields(ondemand::object obj, rec_header *h, Line &l)
 			}
 			break;
 		}
+		case 20:
+			if (!get_str(v, "stop", &s, l))
+				return false;
+			h->stop = dup(s);
+			break;
+		case 21:
+			if (!get_bool(v, "command_running", &h->command_running, l))
+				return false;
+			break;
 		}
 	}
 	return require(F, req, l);

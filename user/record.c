@@ -912,13 +912,22 @@ static void status_line(struct session *s, bool final)
 		final ? "\n" : "");
 }
 
-static void run_loop(struct session *s)
+/* Why the recording ended (the record header's "stop"). */
+enum stop_reason { STOP_EXITED, STOP_DURATION, STOP_SIGNAL };
+
+static const char *const stop_names[] = { "exited", "duration", "signal" };
+
+static enum stop_reason run_loop(struct session *s)
 {
 	struct rec_opts *o = s->o;
-	bool tty = !o->quiet && isatty(STDERR_FILENO);
+	/* a status line only where it cannot mix with the command's own
+	 * output and input: never over a command capaudit runs (it owns the
+	 * terminal), only for -p and -a, and only on a terminal */
+	bool tty = !o->quiet && !o->cmd && isatty(STDERR_FILENO);
 	int64_t start = now_monotonic_ns(), last_status = 0, last_scan = 0, sig_at = 0;
 	int64_t last_drain = 0;
 	int64_t end = o->duration > 0 ? start + (int64_t)(o->duration * 1e9) : 0;
+	enum stop_reason why = STOP_EXITED;
 
 	for (;;) {
 		int64_t now;
@@ -928,9 +937,12 @@ static void run_loop(struct session *s)
 		reap_child(s);
 		if (s->child > 0 && s->child_done)
 			break;
-		if (end && now >= end)
+		if (end && now >= end) {
+			why = STOP_DURATION;
 			break;
+		}
 		if (stop_signal) {
+			why = STOP_SIGNAL;
 			if (s->child <= 0 || s->child_done)
 				break;
 			/* pass it on and give the command time to end */
@@ -961,6 +973,10 @@ static void run_loop(struct session *s)
 	}
 	if (tty)
 		status_line(s, true);
+	reap_child(s);   /* a command that ended on the forwarded signal */
+	if (s->child > 0 && s->child_done)
+		why = why == STOP_SIGNAL ? STOP_SIGNAL : STOP_EXITED;
+	return why;
 }
 
 int do_record(int argc, char **argv, int all_argc, char **all_argv)
@@ -1065,6 +1081,7 @@ int record_run(struct rec_opts *op, int all_argc, char **all_argv)
 {
 	struct rec_opts o = *op;
 	struct session s = { 0 };
+	enum stop_reason why = STOP_EXITED;
 	struct child_report cr = { 0 };
 	struct tracer_cfg cfg = { 0 };
 	struct sigaction sa = { 0 };
@@ -1155,8 +1172,26 @@ int record_run(struct rec_opts *op, int all_argc, char **all_argv)
 	if (o.npids)
 		refresh_followed(&s);
 	if (s.child > 0) {
-		if (write(go_fd, "g", 1) != 1) {
+		sigset_t block, old;
+		bool stopped;
+
+		/* a signal that came during the start-up: the command never runs */
+		sigemptyset(&block);
+		sigaddset(&block, SIGINT);
+		sigaddset(&block, SIGTERM);
+		sigaddset(&block, SIGHUP);
+		sigprocmask(SIG_BLOCK, &block, &old);
+		stopped = stop_signal != 0;
+		if (!stopped && write(go_fd, "g", 1) != 1) {
+			sigprocmask(SIG_SETMASK, &old, NULL);
 			p_err("cannot start %s: %s", o.cmd[0], strerror(errno));
+			goto out;
+		}
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		if (stopped) {
+			p_err("%s before %s started: it did not run, no record was written",
+			      strsignal(stop_signal), o.cmd[0]);
+			rc = 128 + stop_signal;
 			goto out;
 		}
 		close(go_fd);
@@ -1171,15 +1206,20 @@ int record_run(struct rec_opts *op, int all_argc, char **all_argv)
 		}
 	}
 
-	run_loop(&s);
+	why = run_loop(&s);
 
 	tracer_stop(&s.tr);
 	tracer_poll(&s.tr, 0);   /* events that raced with the end */
 	if (s.child > 0 && !s.child_done) {
-		/* still running after the grace period: leave it, but say so */
-		fprintf(stderr, "capaudit: %s (pid %d) still runs; recording stopped\n", o.cmd[0],
-			(int)s.child);
+		/* still running (-d ended the recording, or it outlived the
+		 * forwarded signal): leave it, but say so, in the record and in
+		 * the exit status */
+		fprintf(stderr, "capaudit: %s (pid %d) still runs; recording stopped (%s): the "
+			"record holds only what it did so far\n", o.cmd[0], (int)s.child,
+			why == STOP_DURATION ? "-d" : "signal");
+		s.rec.hdr.command_running = true;
 	}
+	s.rec.hdr.stop = xstrdup(stop_names[why]);
 
 	uname(&uts);
 	s.rec.hdr.version = REC_VERSION;
@@ -1234,16 +1274,26 @@ int record_run(struct rec_opts *op, int all_argc, char **all_argv)
 		rc = finish_out(&outf, &s.rec) ? 1 : 0;
 		sigprocmask(SIG_SETMASK, &old, NULL);
 	}
-	if (!rc && !o.quiet)
-		fprintf(stderr, "capaudit: wrote %s (%zu processes, %zu aggregated checks)\n",
+	/* the last line says what the record lacks, as the report will */
+	if (!rc && !o.quiet) {
+		char lost[600];
+
+		rec_lost_describe(&s.rec.hdr.lost, lost, sizeof(lost));
+		fprintf(stderr, "capaudit: wrote %s (%zu processes, %zu aggregated checks; %s%s)\n",
 			strcmp(o.out, "-") ? o.out : "the record to standard output",
-			s.rec.nprocs, s.rec.nchecks);
+			s.rec.nprocs, s.rec.nchecks, lost,
+			s.rec.hdr.command_running ? "; the command was still running" : "");
+	}
 	if (!rc) {
 		op->recorded = true;
 		op->cmd_status = s.rec.hdr.exit_status;
 	}
 	if (!rc && s.rec.hdr.has_exit_status)
 		rc = s.rec.hdr.exit_status;
+	/* a command cut short is not a command that succeeded: 124 as
+	 * timeout(1) says for -d, 128 + the signal otherwise */
+	if (!rc && s.rec.hdr.command_running)
+		rc = why == STOP_DURATION ? 124 : 128 + (stop_signal ? stop_signal : SIGTERM);
 out:
 	if (outf.f)
 		outfile_discard(&outf);

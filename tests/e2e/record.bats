@@ -225,3 +225,51 @@ load helper
 	[ "$(jqr '.processes[0].comm')" = "$evil" ]
 	! LC_ALL=C grep -q '[^[:print:]]' "$T/rep.json" "$T/rec.jsonl"
 }
+
+@test "-d ends the recording while the command runs: exit 124, the record says it is partial" {
+	run record -d 1 -- sleep 5
+	[ "$status" -eq 124 ]
+	[ "$(head -n 1 "$T/rec.jsonl" | jq -c '[.stop, .command_running]')" = '["duration",true]' ]
+	run "$CAPAUDIT" report -i "$T/rec.jsonl"
+	[[ "$output" == *"PARTIAL: the command was still running when recording stopped (-d)"* ]]
+}
+
+@test "a command that ignores the forwarded signal: the recording ends, not with exit 0" {
+	"$CAPAUDIT" record -q -o "$T/rec.jsonl" -- sh -c 'trap "" INT TERM HUP; sleep 9' &
+	local rec=$! st=0 i
+	for i in $(seq 100); do pgrep -P "$rec" >/dev/null && break; sleep 0.05; done
+	sleep 0.5
+	kill -INT "$rec"
+	wait "$rec" || st=$?
+	[ "$st" -eq 130 ]
+	[ "$(head -n 1 "$T/rec.jsonl" | jq -c '[.stop, .command_running]')" = '["signal",true]' ]
+	pkill -f "sleep 9" || true
+}
+
+@test "a signal while starting up: the command never runs, no record" {
+	"$CAPAUDIT" record -q -o "$T/rec.jsonl" -- touch "$T/ran" &
+	local rec=$! st=0 i child=
+	# the command is forked first and held until the recorder has attached
+	for i in $(seq 400); do child=$(pgrep -P "$rec") && break; sleep 0.005; done
+	kill -STOP "$rec"
+	if [ -z "$child" ] || [ "$(readlink "/proc/$child/exe")" != "$(readlink -f "$CAPAUDIT")" ]; then
+		kill -CONT "$rec"
+		wait "$rec" || true
+		skip "the command was released before the recorder could be stopped"
+	fi
+	kill -INT "$rec"
+	kill -CONT "$rec"
+	wait "$rec" || st=$?
+	[ "$st" -eq 130 ]
+	[ ! -e "$T/ran" ]
+	[ ! -e "$T/rec.jsonl" ]
+}
+
+@test "the live status line: never over a command capaudit runs, shown for -a on a terminal" {
+	command -v script >/dev/null || skip "script (util-linux) is not installed"
+	script -qec "$CAPAUDIT record -o $T/c.jsonl -- sleep 1.2" /dev/null >"$T/tty1"
+	run ! grep -q "recording (" "$T/tty1"
+	grep -q "wrote $T/c.jsonl" "$T/tty1"
+	script -qec "$CAPAUDIT record -a -d 1.2 -o $T/a.jsonl" /dev/null >"$T/tty2"
+	grep -q "capaudit: recording (tp_btf\|capaudit: recording (" "$T/tty2"
+}

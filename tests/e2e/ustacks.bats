@@ -153,7 +153,7 @@ record_privops() {
 	[ -x "$PRIVOPS" ] || skip "build/privops is not built"
 	touch "$T/f"
 	record -- "$PRIVOPS" "$T/f"
-	! grep -q '"type":"ustack"' "$T/rec.jsonl"
+	run ! grep -q '"type":"ustack"' "$T/rec.jsonl"
 	report_json
 	[ "$(jqr '[.. | objects | select(has("user"))] | length')" = 0 ]
 	[ "$(caps_of privops)" = "$(printf 'CAP_CHOWN 2 0 setattr_prepare\nCAP_SYS_ADMIN 1 0 __x64_sys_sethostname')" ]
