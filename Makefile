@@ -211,14 +211,16 @@ bench: deps
 	$(Q)$(MAKE) --no-print-directory all $(BUILD)/bench $(BUILD)/bench-workload $(BUILD)/churn
 	$(Q)$(BUILD)/bench
 
-# Installs capaudit with file capabilities cap_bpf,cap_perfmon+ep, so that
-# users allowed to run it record without root (SETCAP= to skip).
+# Installs capaudit with file capabilities cap_bpf,cap_perfmon+ep for the
+# members of one group (root:$(CAPAUDIT_GROUP), mode 0750; the group is
+# created when missing): tools/install.sh. SETCAP= installs a plain binary.
 PREFIX ?= /usr/local
 SETCAP ?= setcap
+CAPAUDIT_GROUP ?= capaudit
 install: $(BUILD)/capaudit
 	$(call msg,INSTALL,$(DESTDIR)$(PREFIX)/bin/capaudit)
-	$(Q)install -D -m 0755 $(BUILD)/capaudit $(DESTDIR)$(PREFIX)/bin/capaudit
-	$(Q)if [ -n "$(SETCAP)" ]; then $(SETCAP) cap_bpf,cap_perfmon+ep $(DESTDIR)$(PREFIX)/bin/capaudit; fi
+	$(Q)tools/install.sh $(BUILD)/capaudit $(DESTDIR)$(PREFIX)/bin/capaudit "$(CAPAUDIT_GROUP)" \
+		"$(SETCAP)"
 
 clean:
 	$(Q)rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) build-static

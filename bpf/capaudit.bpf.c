@@ -75,6 +75,11 @@ char LICENSE[] SEC("license") = "GPL";
 /* Set by the loader before load. */
 const volatile bool cfg_all = false;   /* -a: every process but our own */
 const volatile __u32 self_tgid = 0;   /* alive throughout: no other process has it */
+/* A caller that is not root (and, for -a, not in capaudit's group) sees
+ * only processes acting as its own user: a process that becomes another
+ * user (a setuid program) is no longer followed. */
+const volatile bool cfg_only_uid = false;
+const volatile __u32 cfg_uid = 0;
 const volatile bool track_results = false;  /* --syscall-results */
 /* After the first CA_VERIFY_FIRST hits, re-check when (hits & verify_mask)
  * is 0: 255 re-checks every 256th hit; 0 (--exact-stacks) every hit. */
@@ -224,6 +229,12 @@ static __always_inline void stat_add(__u32 idx, __u64 n)
 
 	if (v)
 		*v += n;
+}
+
+/* The task acts as the user the caller may see (cfg_only_uid). */
+static __always_inline bool uid_allowed(struct task_struct *t)
+{
+	return !cfg_only_uid || BPF_CORE_READ(t, cred, euid.val) == cfg_uid;
 }
 
 /* The process (tgid, pstart) is followed. */
@@ -593,7 +604,7 @@ static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags)
 		stat_add(CA_STAT_CACHE_VERIFY, 1);
 	} else {
 		/* only followed processes take a slot */
-		if (!followed(tgid, pstart))
+		if (!followed(tgid, pstart) || !uid_allowed(task))
 			return 0;
 		stat_add(CA_STAT_CACHE_MISS, 1);
 		announce(task, tgid, pstart, exec_id);
@@ -698,7 +709,8 @@ int BPF_KPROBE(kprobe_cap_capable, const struct cred *cred, struct user_namespac
 	struct kp_args a = { .cap = cap, .flags = ns_flag(ns) | opts_flags(opts) };
 	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
 
-	if (!followed((__u32)(bpf_get_current_pid_tgid() >> 32), proc_start(task)))
+	if (!followed((__u32)(bpf_get_current_pid_tgid() >> 32), proc_start(task)) ||
+	    !uid_allowed(task))
 		return 0;
 	bpf_map_update_elem(&kprobe_args, &tid, &a, BPF_ANY);
 	return 0;
@@ -781,7 +793,7 @@ int BPF_PROG(sched_process_fork, struct task_struct *parent, struct task_struct 
 	__u64 pp = parent->group_leader->start_time, cstart = child->start_time;
 	struct ca_event *e;
 
-	if (child->pid != ctgid || !followed(ptgid, pp))
+	if (child->pid != ctgid || !followed(ptgid, pp) || !uid_allowed(parent))
 		return 0;  /* a new thread, or a process we do not follow */
 	if (!cfg_all && bpf_map_update_elem(&procs, &ctgid, &cstart, BPF_ANY)) {
 		stat_add(CA_STAT_PROC_FULL, 1);
@@ -806,7 +818,7 @@ int BPF_PROG(sched_process_exec, struct task_struct *p, pid_t old_pid, struct li
 				.exec_id = (__u32)p->self_exec_id };
 	struct ca_event *e;
 
-	if (!followed(tgid, img.pstart))
+	if (!followed(tgid, img.pstart) || !uid_allowed(p))
 		return 0;
 	/* the exec event names the image: no CA_EV_FIRST needed for it */
 	bpf_map_update_elem(&seen, &tgid, &img, BPF_ANY);
@@ -825,7 +837,8 @@ int BPF_PROG(sched_process_exit, struct task_struct *p)
 	__u32 tgid = p->tgid;
 	struct ca_event *e;
 
-	if (BPF_CORE_READ(p, signal, live.counter) != 0 || !followed(tgid, proc_start(p)))
+	if (BPF_CORE_READ(p, signal, live.counter) != 0 || !followed(tgid, proc_start(p)) ||
+	    !uid_allowed(p))
 		return 0;  /* other threads live on, or not ours */
 	e = new_event(CA_EV_EXIT, p);
 	if (e) {

@@ -163,7 +163,7 @@ struct ca_task {
 	__u32 exec_id;
 	__u32 uid;       /* real uid */
 	__u32 flags;     /* CA_TASK_* */
-	__u32 pad;
+	__u32 euid;      /* the user it acts as */
 	__u64 pstart;    /* see struct ca_key */
 	__u64 parent_start;
 	__u64 boot_start;

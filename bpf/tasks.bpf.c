@@ -32,6 +32,7 @@ int dump_task(struct bpf_iter__task *ctx)
 	r.tgid = t->tgid;
 	r.exec_id = (__u32)t->self_exec_id;
 	r.uid = BPF_CORE_READ(t, cred, uid.val);
+	r.euid = BPF_CORE_READ(t, cred, euid.val);
 	if (t->exit_state || (t->flags & PF_EXITING))
 		r.flags |= CA_TASK_EXITING;
 	r.pstart = t->start_time;

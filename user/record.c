@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <grp.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -56,6 +57,9 @@ struct session {
 	 * /proc showed while we could read it (before the privilege drop) */
 	struct task_snap before;
 	char **before_exe;        /* [i]: of before.t[i], or NULL */
+	/* who may see what (caller_policy()) */
+	uid_t uid;
+	bool only_uid;            /* follow only processes acting as uid */
 	struct ksyms *ksyms;      /* read before dropping privileges, if needed */
 	const char *ksyms_source;
 	char ksyms_err[512];
@@ -740,6 +744,49 @@ static int finish_out(struct outfile *o, const struct record *r)
 	return 0;
 }
 
+/* ---- who may see what ----------------------------------------------------- */
+
+/* The caller is in group gid (primary or supplementary). */
+static bool in_group(gid_t gid)
+{
+	gid_t groups[256];
+	int n = getgroups(256, groups), i;
+
+	if (getegid() == gid)
+		return true;
+	for (i = 0; i < n; i++)
+		if (groups[i] == gid)
+			return true;
+	return false;
+}
+
+/*
+ * Root sees every process. Anyone else follows only processes acting as
+ * their own user (-p targets, a command's tree: a process that becomes
+ * another user, a setuid program, is no longer followed), and -a of the
+ * whole system needs membership of the group capaudit's executable
+ * belongs to (make install: root:capaudit, mode 0750): CAP_PERFMON and
+ * CAP_BPF would otherwise let any local user watch everyone's processes.
+ */
+static void caller_policy(struct session *s)
+{
+	struct stat st;
+	bool member;
+
+	s->uid = getuid();
+	if (!s->uid)
+		return;
+	member = !stat("/proc/self/exe", &st) && st.st_gid && in_group(st.st_gid);
+	s->only_uid = !(s->o->all && member);
+	if (s->o->all && !member) {
+		struct group *g = stat("/proc/self/exe", &st) ? NULL : getgrgid(st.st_gid);
+
+		fprintf(stderr, "capaudit: note: -a records only uid %u's processes: the whole "
+			"system needs root or membership of the group %s\n", (unsigned)s->uid,
+			g ? g->gr_name : "capaudit's executable belongs to");
+	}
+}
+
 /* ---- the processes to follow --------------------------------------------- */
 
 /* A process of the snapshot gets its line (what /proc says, if it can be
@@ -749,6 +796,8 @@ static void take_process(struct session *s, const struct ca_task *t, const struc
 	char comm[CA_COMM_LEN + 1];
 	struct rec_process *p;
 
+	if (s->only_uid && t->euid != s->uid)
+		return;   /* another user's: not followed, not named (caller_policy) */
 	memcpy(comm, t->comm, CA_COMM_LEN);
 	comm[CA_COMM_LEN] = '\0';
 	p = image(s, t->tgid, t->pstart, t->exec_id, comm, t->boot_start);
@@ -795,9 +844,18 @@ static int take_targets(struct session *s, const struct task_snap *snap)
 		 * pid is the one the pidfd was opened for (a pid is not given out
 		 * again while its process exists) */
 		if (!t || (t->flags & CA_TASK_EXITING) || pidfd_alive(s->o->pidfds[k]) != 1) {
-			fprintf(stderr, "capaudit: -p %d: the process exited before recording "
-				"began\n", (int)s->o->pids[k]);
+			/* alive but not in the snapshot: the kernel's task iterator
+			 * does not show it (seen: a sandbox's own PID 1) */
+			fprintf(stderr, "capaudit: -p %d: %s\n", (int)s->o->pids[k],
+				!t && pidfd_alive(s->o->pidfds[k]) == 1 ?
+				"the kernel's task iterator (iter/task) does not show this process: it "
+				"cannot be followed" : "the process exited before recording began");
 			continue;
+		}
+		if (s->only_uid && t->euid != s->uid) {
+			p_err("-p %d: a process of uid %u: only root may follow another user's "
+			      "processes", (int)s->o->pids[k], (unsigned)t->euid);
+			goto out;
 		}
 		roots[nroots++] = t;
 	}
@@ -1100,6 +1158,7 @@ int record_run(struct rec_opts *op, int all_argc, char **all_argv)
 	}
 	if (check_pinned(&o))
 		goto out;
+	caller_policy(&s);
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -1149,6 +1208,8 @@ int record_run(struct rec_opts *op, int all_argc, char **all_argv)
 	cfg.modes = o.modes;
 	cfg.all = o.all;
 	cfg.self_tgid = (uint32_t)getpid();
+	cfg.only_uid = s.only_uid;
+	cfg.uid = (uint32_t)s.uid;
 	cfg.verbose = o.verbose;
 	cfg.syscall_results = o.syscall_results;
 	cfg.exact_stacks = o.exact_stacks;

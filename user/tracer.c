@@ -127,6 +127,8 @@ static int try_mode(struct tracer *t, const struct tracer_cfg *cfg, enum attach_
 	s->rodata->track_results = cfg->syscall_results;
 	s->rodata->verify_mask = cfg->exact_stacks ? 0 : 255;
 	s->rodata->cfg_user_stacks = cfg->user_stacks;
+	s->rodata->cfg_only_uid = cfg->only_uid;
+	s->rodata->cfg_uid = cfg->uid;
 	choose_programs(s, m, cfg->syscall_results);
 	t->agg_max[0] = t->agg_max[1] = cfg->max_keys ? cfg->max_keys : CA_AGG_KEYS;
 	/* kprobe mode with perf events opened before the privilege drop:

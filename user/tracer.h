@@ -22,6 +22,8 @@ struct tracer_cfg {
 	struct attach_list modes;   /* tried in order; n == 0: auto */
 	bool all;                /* record every process but ours */
 	uint32_t self_tgid;
+	bool only_uid;           /* follow only processes acting as uid */
+	uint32_t uid;
 	bool verbose;            /* pass libbpf's log through */
 	bool syscall_results;    /* attach sys_exit: blocking vs advisory denials */
 	bool exact_stacks;       /* walk the stack on every check */

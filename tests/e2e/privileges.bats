@@ -37,9 +37,12 @@ status_field() {   # status_field PID FIELD
 @test "an ordinary user holding only CAP_BPF and CAP_PERFMON records the same call sites" {
 	chmod 777 "$T"
 	touch "$T/f" "$T/g"
-	# a root workload that chowns twice, each time on a signal file
-	bash -c 'for x in 1 2; do while [ ! -e "$1/go$x" ]; do sleep 0.05; done;
-		chown nobody "$1/f"; sleep 0.1; done; sleep 0.2' _ "$T" &
+	chown nobody "$T/f"
+	# the user's own workload, which chowns twice (denied: it has no
+	# CAP_CHOWN), each time on a signal file; root records it once, the
+	# user once (a user may follow only its own processes)
+	$AS_NOBODY bash -c 'for x in 1 2; do while [ ! -e "$1/go$x" ]; do sleep 0.05; done;
+		chown root "$1/f" 2>/dev/null; sleep 0.1; done; sleep 0.2' _ "$T" &
 	local pid=$!
 	"$CAPAUDIT" record -q -o "$T/root.jsonl" -p "$pid" -d 1.5 &
 	local a=$!
@@ -53,14 +56,14 @@ status_field() {   # status_field PID FIELD
 	wait $b
 	wait $pid || true
 	report_json
-	[ "$(caps_of chown)" = "CAP_CHOWN 1 0 setattr_prepare" ]
+	[ "$(caps_of chown)" = "CAP_CHOWN 0 1 setattr_prepare" ]
 	# symbols without CAP_SYSLOG: the iter/ksym iterator
 	[ "$(head -1 "$T/rec.jsonl" | jq -r .symbols)" = "iter/ksym" ]
 	local s_user s_root
 	s_user=$(jqr '.processes[] | select(.comm=="chown") | .capabilities[0].callsites[0].stack
 		| map(sub("\\+0x[0-9a-f]+"; "")) | join(" ")')
 	"$CAPAUDIT" report -i "$T/root.jsonl" --format json >"$T/rep.json"
-	[ "$(caps_of chown)" = "CAP_CHOWN 1 0 setattr_prepare" ]
+	[ "$(caps_of chown)" = "CAP_CHOWN 0 1 setattr_prepare" ]
 	s_root=$(jqr '.processes[] | select(.comm=="chown") | .capabilities[0].callsites[0].stack
 		| map(sub("\\+0x[0-9a-f]+"; "")) | join(" ")')
 	[ "$s_user" = "$s_root" ]
@@ -144,10 +147,13 @@ status_field() {   # status_field PID FIELD
 		[[ "$output" == *"tracefs is not mounted"* ]]
 }
 
-@test "make install: file capabilities cap_bpf,cap_perfmon+ep let an ordinary user record" {
+@test "make install: root:GROUP 0750 with cap_bpf,cap_perfmon+ep; a member records, others cannot run it" {
 	command -v setcap >/dev/null || skip "setcap is not installed"
-	make -C "$ROOT" --no-print-directory -s install PREFIX="$T/usr" >/dev/null
+	# nogroup: nobody's own group, so that nobody is a member
+	run make -C "$ROOT" --no-print-directory -s install PREFIX="$T/usr" CAPAUDIT_GROUP=nogroup
+	[ "$status" -eq 0 ]
 	chmod 755 "$T" "$T/usr" "$T/usr/bin"
+	[ "$(stat -c '%U:%G %a' "$T/usr/bin/capaudit")" = "root:nogroup 750" ]
 	[ "$(getcap "$T/usr/bin/capaudit" | sed 's/.* //')" = "cap_perfmon,cap_bpf=ep" ]
 	mkdir "$T/out"
 	chown nobody "$T/out"
@@ -157,4 +163,66 @@ status_field() {   # status_field PID FIELD
 	"$CAPAUDIT" report -i "$T/out/rec.jsonl" --format json >"$T/rep.json"
 	[ "$(jqr '.processes[0].comm')" = "true" ]
 	[ "$(head -1 "$T/out/rec.jsonl" | jq -r .symbols)" = "iter/ksym" ]
+	# a user outside the group cannot even run it (from a shell: setpriv
+	# itself still holds root's capabilities when it execs)
+	run setpriv --reuid=4242 --regid=4242 --clear-groups sh -c '"$0" version' "$T/usr/bin/capaudit"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"Permission denied"* ]]
+}
+
+@test "make install refuses file capabilities without a group, and creates a missing one" {
+	command -v setcap >/dev/null || skip "setcap is not installed"
+	run make -C "$ROOT" --no-print-directory -s install PREFIX="$T/usr" CAPAUDIT_GROUP=
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"refusing to give file capabilities without a group"* ]]
+	[ ! -e "$T/usr/bin/capaudit" ]
+	local g=capaudit-e2e-$$
+	! getent group "$g" >/dev/null || skip "group $g exists here"
+	run make -C "$ROOT" --no-print-directory -s install PREFIX="$T/usr" CAPAUDIT_GROUP="$g"
+	getent group "$g" >/dev/null && local made=1
+	groupdel "$g" 2>/dev/null || true
+	[ "$status" -eq 0 ]
+	[ "${made:-0}" = 1 ]
+	[[ "$output" == *"created the system group $g"* ]]
+}
+
+@test "a user who is not root follows only its own processes" {
+	chmod 777 "$T"
+	# another user's process (root's): refused, one line
+	sleep 30 &
+	local root_pid=$!
+	run $AS_NOBODY $WITH_BPF_PERFMON "$CAPAUDIT" record -q -o "$T/x.jsonl" -p "$root_pid"
+	kill "$root_pid"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"-p $root_pid: a process of uid 0: only root may follow another user's processes"* ]]
+	[ ! -e "$T/x.jsonl" ]
+	# a command that becomes another user (setuid-root passwd): not followed
+	# from there on, none of its checks or names recorded
+	run $AS_NOBODY $WITH_BPF_PERFMON "$CAPAUDIT" record -q -o "$T/rec.jsonl" -- /usr/bin/passwd -S
+	[ "$status" -eq 0 ]
+	report_json
+	[ "$(jqr '[.processes[] | select(.comm == "passwd")] | length')" = "0" ]
+	[ "$(jqr '[.processes[].capabilities[]] | length')" = "0" ]
+	# root records the same command: passwd's image and its checks are there
+	run "$CAPAUDIT" record -q -o "$T/root.jsonl" -- $AS_NOBODY /usr/bin/passwd -S
+	"$CAPAUDIT" report --all -i "$T/root.jsonl" --format json >"$T/rep.json"
+	[ "$(jqr '[.processes[] | select(.comm == "passwd") | .capabilities[]] | length')" -gt 0 ]
+}
+
+@test "-a by a user outside capaudit's group records only that user's processes" {
+	chmod 777 "$T"
+	$AS_NOBODY $WITH_BPF_PERFMON "$CAPAUDIT" record -q -a -d 3 -o "$T/rec.jsonl" 2>"$T/err" &
+	local rec=$! i
+	for i in $(seq 200); do
+		[ "$(ls -l "/proc/$rec/fd" 2>/dev/null | grep -c 'anon_inode:bpf_link')" -ge 4 ] && break
+		sleep 0.05
+	done
+	chown root "$T" 2>/dev/null   # root's: not to be seen
+	touch "$T/f"
+	$AS_NOBODY sh -c 'chown root "$0" 2>/dev/null; exit 0' "$T/f"   # nobody's: denied CAP_CHOWN
+	wait "$rec"
+	grep -q "note: -a records only uid 65534's processes" "$T/err"
+	report_json
+	[ "$(jqr '[.processes[].uid] | unique | join(",")')" = "65534" ]
+	[ "$(caps_of chown)" = "CAP_CHOWN 0 1 setattr_prepare" ]
 }
