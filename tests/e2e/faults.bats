@@ -31,6 +31,20 @@ our_progs() {
 	bpftool prog show | grep -cE "^[0-9]+: [a-z_]+ +name ($PROGS) " || true
 }
 
+# progs_released BEFORE: true once no more than BEFORE of them are loaded.
+# The kernel frees a tracing program after an RCU grace period that follows
+# the release of its link (bpf_link_free -> call_rcu), so a recorder that has
+# been reaped can still be listed for some milliseconds (measured here: 35 of
+# 40 runs right after wait, none 0.2 s later); a leak stays for good.
+progs_released() {
+	local i
+	for i in $(seq 100); do
+		[ "$(our_progs)" -le "$1" ] && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
 @test "valgrind: the loader is clean on a short record, and report on its file" {
 	command -v valgrind >/dev/null || skip "valgrind is not installed (tools/deps.sh installs it)"
 	! ldd "$CAPAUDIT" | grep -q libasan ||
@@ -78,16 +92,33 @@ our_progs() {
 	[ "$(jqr '[.record.lost[]] | add')" = "0" ]
 }
 
-@test "the aggregation map is drained while recording and grows when drains come fast" {
-	# a command's map starts at 4096 entries: ~3000 processes in 2 s, one
-	# key each, fill half of it in well under 2 s
-	run record -- "$CHURN" load 2 1 1500
+@test "the aggregation map is drained while recording: every check kept, none lost" {
+	# a command's map starts at 4096 entries and is drained when half of
+	# them were added: 5000 processes with one key each drain it at least
+	# once, however fast the host forks
+	run record -- "$CHURN" forks 5000 1 2
 	[ "$status" -eq 0 ]
-	[[ "$output" =~ ^processes=([0-9]+)\ calls=([0-9]+)$ ]]
-	[ "$(syslog "$T/rec.jsonl")" = "${BASH_REMATCH[2]} 0" ]
+	[ "$output" = "processes=5000 calls=5000" ]
+	[ "$(syslog "$T/rec.jsonl")" = "5000 0" ]
 	head -n 1 "$T/rec.jsonl" | jq -c '.aggregation, .lost, .overflow'
-	[ "$(head -n 1 "$T/rec.jsonl" | jq -r '.aggregation.drains >= 1 and .aggregation.max_keys == 8192')" = "true" ]
+	[ "$(head -n 1 "$T/rec.jsonl" | jq -r '.aggregation.drains >= 1')" = "true" ]
 	[ "$(head -n 1 "$T/rec.jsonl" | jq -c '([.lost[]] | add), .overflow')" = "$(printf '0\n[]')" ]
+	# one check line per process: none merged into another's
+	[ "$(grep -c '"cap_name":"CAP_SYSLOG"' "$T/rec.jsonl")" = "5000" ]
+}
+
+@test "the aggregation map grows when drains come fast" {
+	# 16 keys per process (one call from each of 16 places, told apart by
+	# --user-stacks): 400 processes make 2048 keys (half the first map) in
+	# well under the 2 s that make a drain "fast", even on a slow host
+	run record --user-stacks -- "$CHURN" sites 400
+	[ "$status" -eq 0 ]
+	[ "$output" = "processes=400 calls=6400" ]
+	[ "$(syslog "$T/rec.jsonl")" = "6400 0" ]
+	head -n 1 "$T/rec.jsonl" | jq -c '.aggregation, .lost, .overflow'
+	[ "$(head -n 1 "$T/rec.jsonl" | jq -r '.aggregation.drains >= 1 and .aggregation.max_keys >= 8192')" = "true" ]
+	[ "$(head -n 1 "$T/rec.jsonl" | jq -c '([.lost[]] | add), .overflow')" = "$(printf '0\n[]')" ]
+	[ "$(grep -c '"cap_name":"CAP_SYSLOG"' "$T/rec.jsonl")" = "6400" ]
 }
 
 @test "execve four times in one pid: four program images, each with its own checks" {
@@ -134,32 +165,38 @@ our_progs() {
 	local before
 	before=$(our_progs)
 	for sig in INT TERM HUP; do
-		for delay in 0 0.02 0.1 0.3 0.8; do
+		# "attached": once the recorder holds its links, the file must be written
+		for delay in 0 0.02 0.1 0.3 attached; do
 			rm -f "$T/rec.jsonl"
 			"$CAPAUDIT" record -q -o "$T/rec.jsonl" -- "$CHURN" load 2 2 >/dev/null &
 			local pid=$!
-			sleep "$delay"
+			if [ "$delay" = attached ]; then
+				wait_attached "$pid"
+			else
+				sleep "$delay"
+			fi
 			kill -"$sig" "$pid" 2>/dev/null || true
 			wait "$pid" || true
 			n=$((n + 1))
 			if [ -e "$T/rec.jsonl" ]; then
 				# complete: the strict reader accepts it (end line, counts)
 				"$CAPAUDIT" report -i "$T/rec.jsonl" >/dev/null ||
-					{ echo "SIG$sig after ${delay}s: incomplete file"; return 1; }
+					{ echo "SIG$sig after ${delay}: incomplete file"; return 1; }
 				complete=$((complete + 1))
 			else
+				[ "$delay" != attached ] ||
+					{ echo "SIG$sig once attached: no file"; return 1; }
 				absent=$((absent + 1))
 			fi
 			# nothing else left in the directory, under any name
 			[ "$(ls -A "$T" | grep -v '^rec.jsonl$' | wc -l)" = "0" ] ||
-				{ echo "SIG$sig after ${delay}s left: $(ls -A "$T")"; return 1; }
-			[ "$(our_progs)" = "$before" ] ||
-				{ echo "SIG$sig after ${delay}s: BPF programs left"; bpftool prog show; return 1; }
+				{ echo "SIG$sig after ${delay}: left $(ls -A "$T")"; return 1; }
+			progs_released "$before" ||
+				{ echo "SIG$sig after ${delay}: BPF programs left 5 s later"; bpftool prog show; return 1; }
 		done
 	done
 	echo "$n runs: $complete complete, $absent absent"
-	# once attached, a signal ends the recording and the file is written
-	[ "$complete" -ge 9 ]
+	[ "$complete" -ge 3 ]
 }
 
 @test "-d expiry and a signal during -a: complete files, programs detached" {
@@ -178,7 +215,7 @@ our_progs() {
 	run "$CAPAUDIT" report -i "$T/b.jsonl" --format json
 	[ "$status" -eq 0 ]
 	[ "$(syslog "$T/b.jsonl" churn)" = "50 0" ]
-	[ "$(our_progs)" = "$before" ]
+	progs_released "$before"
 }
 
 @test "disk full: a clear error, exit 1, nothing left behind" {

@@ -30,6 +30,10 @@
  *                            calls from the same code -> "tid=TID calls=K"
  *   churn thread SECONDS     a second thread that sleeps for SECONDS
  *                                             -> "pid=PID tid=TID"
+ *   churn sites N            N children, each making one call from each of
+ *                            SITES places in churn: with --user-stacks,
+ *                            SITES keys per process, however slow the host
+ *                                             -> "processes=N calls=N*16"
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -73,6 +77,43 @@ static long calls(long k)
 		if (klogctl(SIZE_BUFFER, NULL, 0) >= 0)
 			ok++;
 	return ok;
+}
+
+/* SITES places that call klogctl(): different code (no identical-code
+ * folding) and no tail call, so each returns to its own offset. */
+#define SITES 16
+#define SITE(n) \
+	static __attribute__((noinline)) long site##n(void) \
+	{ return klogctl(SIZE_BUFFER, NULL, 0) >= 0 ? n + 1 : 0; }
+SITE(0) SITE(1) SITE(2) SITE(3) SITE(4) SITE(5) SITE(6) SITE(7)
+SITE(8) SITE(9) SITE(10) SITE(11) SITE(12) SITE(13) SITE(14) SITE(15)
+
+static long (*const site_fns[SITES])(void) = {
+	site0, site1, site2, site3, site4, site5, site6, site7,
+	site8, site9, site10, site11, site12, site13, site14, site15,
+};
+
+static int sites(long n)
+{
+	long i, j;
+
+	for (i = 0; i < n; i++) {
+		pid_t c = fork();
+		int st;
+
+		if (c < 0)
+			return 1;
+		if (c == 0) {
+			for (j = 0; j < SITES; j++)
+				if (site_fns[j]() != j + 1)
+					_exit(1);
+			_exit(0);
+		}
+		if (waitpid(c, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
+			return 1;
+	}
+	printf("processes=%ld calls=%ld\n", n, n * SITES);
+	return 0;
 }
 
 static void wait_all(void)
@@ -356,6 +397,8 @@ int main(int argc, char **argv)
 		return calls(num(argv[2])) == num(argv[2]) ? 0 : 1;
 	if (argc == 3 && !strcmp(argv[1], "reuse-exec"))
 		return reuse_exec(num(argv[2]), "/proc/self/exe");
+	if (argc == 3 && !strcmp(argv[1], "sites"))
+		return sites(num(argv[2]));
 	if (argc == 3 && !strcmp(argv[1], "tid-reuse"))
 		return tid_reuse(num(argv[2]));
 	if (argc == 3 && !strcmp(argv[1], "thread"))
