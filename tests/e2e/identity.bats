@@ -100,6 +100,14 @@ race_once() {
 	"$CAPAUDIT" record -q -o "$T/rec.jsonl" -p "$target" 2>"$T/err" &
 	rec=$!
 	BG="$target $rec"
+	# "from the moment they are named": once capaudit holds the pidfd it
+	# opened for the pid. Before that, the pid given to another process is
+	# what the caller named (a slow start, as under ASan, made that happen)
+	for try in $(seq 400); do
+		ls -l "/proc/$rec/fd" 2>/dev/null | grep -q pidfd && break
+		sleep 0.005
+	done
+	ls -l "/proc/$rec/fd" | grep -q pidfd
 	sleep "$1"
 	kill -9 "$target"
 	wait "$target" || true
@@ -199,8 +207,10 @@ race_once() {
 	[[ "$output" =~ ^processes=([0-9]+)\ calls=([0-9]+)$ ]]
 	procs=${BASH_REMATCH[1]}
 	made=${BASH_REMATCH[2]}
-	[ "$procs" -gt 100000 ]
 	head -n 1 "$T/rec.jsonl" | jq -c '{lost, overflow, aggregation, pids_reused, loader}'
+	# more keys than -a's first map holds (65,536, drained at half): drained
+	# while recording, however fast this host forks
+	[ "$(head -n 1 "$T/rec.jsonl" | jq -r '.aggregation.drains >= 2')" = "true" ]
 	by_program "$T/rec.jsonl" >"$T/by"
 	cat "$T/by"
 	[ "$(awk -v e="$churn" '$1 == e && $2 == "churn" { print $3 " " $4 }' "$T/by")" = "$made 0" ]
