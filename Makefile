@@ -57,7 +57,8 @@ ANALYSIS_SRCS := user/recfile.c user/report.c user/callsite.c user/capnames.c \
 # Loader and CLI.
 LOADER_SRCS   := user/main.c user/record.c user/report_cmd.c user/tracer.c user/probe.c user/procinfo.c \
                  user/ksyms_iter.c user/privs.c user/doctor.c user/launch.c user/run_cmd.c user/check_cmd.c \
-                 user/ustacks.c user/aggtab.c user/tasks_iter.c user/procset.c user/bpfiter.c
+                 user/ustacks.c user/aggtab.c user/tasks_iter.c user/procset.c user/bpfiter.c \
+                 user/proofranges.c
 UNIT_SRCS     := $(wildcard tests/unit/*.c)
 FUZZ_OBJS     := $(BUILD)/tests/fuzz/targets.o
 
@@ -138,7 +139,7 @@ demo: deps
 ASAN_BUILD := build-asan
 test: deps
 	$(Q)$(MAKE) --no-print-directory all $(BUILD)/unit-tests $(BUILD)/fuzz-replay $(EXAMPLES) \
-		$(BUILD)/bench-workload $(BUILD)/churn
+		$(BUILD)/bench-workload $(BUILD)/churn $(BUILD)/shapes
 ifneq ($(SANITIZE),0)
 	$(Q)$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) SANITIZE=1 $(ASAN_BUILD)/capaudit \
 		$(ASAN_BUILD)/unit-tests $(ASAN_BUILD)/fuzz-replay
@@ -198,6 +199,12 @@ $(BUILD)/bench-workload: tools/bench/workload.c | $(BUILD)
 $(BUILD)/churn: tools/bench/churn.c | $(BUILD)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -pthread $< -o $@
+
+# checks that share a call-site cache tag across kernel call sites
+# (tests/e2e/cache.bats compares the cache with --exact-stacks on them)
+$(BUILD)/shapes: tools/bench/shapes.c | $(BUILD)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $< -o $@
 
 $(BUILD)/tools/bench/bench.o: $(BUILD)/bench_empty.skel.h
 $(BUILD)/bench: $(BUILD)/tools/bench/bench.o $(ANALYSIS_OBJS)

@@ -28,20 +28,37 @@
  * array lookup is inlined by the verifier): a slot is tagged by (thread,
  * program image, syscall, user ip, first two syscall arguments, capability,
  * verdict, flags) and holds the agg key it was attributed to and a pending
- * count. A hit is an increment, once the slot's key is confirmed to be the
- * current process's (tgid and start time, exec id, capability, verdict): a
- * thread id given to another process never inherits its slots. A miss walks the stack, makes sure the agg
- * entry exists, moves the evicted slot's count into agg. Hits are re-checked
- * by walking the stack on the first CA_VERIFY_FIRST hits of a slot and every
- * 256th after (every hit with --exact-stacks); a slot whose re-check finds
- * another stack is split (the new call site gets its own agg entry) and
- * walks the stack on every hit from then on. One syscall can reach one
- * capability from two call sites with the same tag (clone3: the mm copy's
- * noaudit CAP_SYS_ADMIN checks, then alloc_pid's): the first 64 hits catch
- * such pairs that recur; a site that first shows up later is caught at a
- * re-check, and until then counted at the cached site (docs/performance.md). Counts never depend on the cache: pending counts
- * are added to agg on eviction, and by the loader from every CPU's cache
- * after the hooks are detached.
+ * count. The tag is only a hash of what user space passed in, so one tag
+ * can reach several call sites (clone3: the mm copy's noaudit
+ * CAP_SYS_ADMIN check once per mapping, then alloc_pid's audited one; bpf:
+ * bpf_prog_load's CAP_PERFMON, then bpf_check's). A hit is therefore
+ * counted without a walk only when it passes the slot's proof (below);
+ * anything else walks the stack. Hits are also re-walked on the first
+ * CA_VERIFY_FIRST hits of a slot and every 256th after (every hit with
+ * --exact-stacks), which keeps the frames above the call site and the
+ * user stack fresh; a slot whose re-walk finds another stack is split
+ * (the new stack gets its own agg entry) and walks on every hit from then
+ * on. Counts never depend on the cache: pending counts are added to agg on
+ * eviction, and by the loader from every CPU's cache after the hooks are
+ * detached.
+ *
+ * The proof. Where the stack is walked, the walk's return addresses are
+ * also looked for in the kernel stack's memory above the program's own
+ * frame, from the innermost up to the call site (the first frame after the
+ * capability API: cap_capable, security_capable, ns_capable, ...; the
+ * loader passes their text ranges). A hit reads those words again at the
+ * same distances from its own frame and must find the same addresses. Why
+ * that means the same call site: the innermost slot is at a fixed distance
+ * from the program's frame (the hook's own frames never change), and once
+ * a return address R into function F is found at its slot, the next slot
+ * is F's frame size further up, which the compiler fixed for the call
+ * instruction R returns to (the unwinder's ORC data records exactly that
+ * distance). So if every address matches, each one sits in its genuine
+ * slot and names the same call instruction, up to the call site's: the
+ * check came from the same call site. A slot whose words cannot be found
+ * (a frame bigger than the search window, a site deeper than
+ * CA_PROOF_FRAMES, no symbols) gets no proof: its hits always walk.
+ * docs/performance.md has the cost: a few 8-byte reads per hit.
  *
  * A tracepoint or kprobe program runs with preemption disabled and is not
  * re-entered on its CPU, so a CPU's cache has one writer at a time. fexit
@@ -85,6 +102,21 @@ const volatile bool track_results = false;  /* --syscall-results */
  * is 0: 255 re-checks every 256th hit; 0 (--exact-stacks) every hit. */
 const volatile __u16 verify_mask = 255;
 const volatile bool cfg_user_stacks = false;  /* --user-stacks */
+/* Text ranges [lo, hi) of the capability API and tracing plumbing
+ * (user/callsite.c's lists, resolved by the loader from the kernel's
+ * symbols once the hooks are attached), of the kernel's own text (frames
+ * outside it before the first API frame are BPF or ftrace trampolines),
+ * and of cap_capable() (the frames up to it are the hook's). n 0 (not yet
+ * read, or no symbols): no proofs, every hit walks. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ca_ranges);
+} ranges SEC(".maps");
+
+/* capset(2)'s number on this architecture (set by the loader) */
+const volatile __s32 nr_capset = -1;
 
 /* The aggregation maps: the programs use the one in aggs[0]; the loader
  * swaps in the other (emptied, or a new one) and drains the old. */
@@ -542,6 +574,248 @@ static __always_inline __u64 kernel_stack(void *ctx, __s32 *err)
 	return h;
 }
 
+/* An address of the capability API or tracing plumbing. Global: verified
+ * once, not once per caller's path. */
+__noinline int skipped_text(__u64 ip)
+{
+	__u32 zero = 0, i;
+	struct ca_ranges *r = bpf_map_lookup_elem(&ranges, &zero);
+
+	if (!r)
+		return 0;
+	for (i = 0; i < CA_SKIP_RANGES; i++) {
+		if (i >= r->n)
+			break;
+		if (ip >= r->lo[i] && ip < r->hi[i])
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The frames a proof covers in the walked stack (kstack_buf): from first, the first
+ * frame in the kernel's own text (before it: the program's own frame, at
+ * its call to bpf_get_stack(), and BPF or ftrace trampolines, none of
+ * which a check that does not walk has), up to the call site, the first
+ * frame after the capability API that is not plumbing itself. The call
+ * site's index, first << 8 and (the index after the hook's own frames) <<
+ * 16, or -1. Global, so that its caller sees numbers, not a path per
+ * frame.
+ */
+__noinline long proof_frames(void)
+{
+	__u32 zero = 0;
+	struct ca_kstack *b = bpf_map_lookup_elem(&kstack_buf, &zero);
+	struct ca_ranges *r = bpf_map_lookup_elem(&ranges, &zero);
+	long first, cut, site;
+	__u64 ip;
+
+	if (!b || !r)
+		return -1;
+	/* one loop per answer: the verifier then follows one number at a
+	 * time, not every combination of them */
+	for (first = 0; first < CA_PROOF_FRAMES + 4; first++) {
+		ip = b->ips[first & (CA_STACK_DEPTH - 1)];
+		if (!ip)
+			return -1;
+		if (ip >= r->text_lo && ip < r->text_hi)
+			break;
+	}
+	for (site = first; site < CA_PROOF_FRAMES + 4; site++) {
+		ip = b->ips[site & (CA_STACK_DEPTH - 1)];
+		if (!ip)
+			return -1;
+		if (!skipped_text(ip))
+			break;
+	}
+	if (site == first || site >= CA_PROOF_FRAMES + 4)
+		return -1;   /* no capability API frame before it, or none found */
+	/* fexit: cap_capable has returned, none of its frames is here */
+	cut = first - 1;
+	for (long i = first; i < CA_PROOF_FRAMES + 4; i++) {
+		if (i >= site)
+			break;
+		ip = b->ips[i & (CA_STACK_DEPTH - 1)];
+		if (ip >= r->capcap_lo && ip < r->capcap_hi)
+			cut = i;   /* the hook's own frames end here */
+	}
+	return site | first << 8 | (cut + 1) << 16;
+}
+
+/* The offset in bytes, from at, of the first word in [at, min(at + 512,
+ * top)) that equals want, or -1. Global: the caller's verification sees an
+ * unknown number, and does not branch on every offset. */
+__noinline long locate(__u64 want, __u64 at, __u64 top)
+{
+	__u32 zero = 0, w;
+	struct ca_cache *c = bpf_map_lookup_elem(&cache, &zero);
+	__u64 len;
+
+	if (!c || at >= top)
+		return -1;
+	len = top - at;
+	if (len > sizeof(c->scan))
+		len = sizeof(c->scan);
+	if (len < 8 || bpf_probe_read_kernel(c->scan, len, (void *)at))
+		return -1;
+	for (w = 0; w < 64; w++) {
+		if (w * 8 >= len)
+			break;
+		if (c->scan[w] == want)
+			return (long)w * 8;
+	}
+	return -1;
+}
+
+/*
+ * Learn the proof of cache slot idx (on this CPU) from the stack just
+ * walked into kstack_buf: find each return address, innermost first, in
+ * the stack memory above fp (within 512 bytes of the previous one, below
+ * top). Sets the slot's nproof (0: none). A global function: the verifier
+ * checks it once, not once per path of its callers.
+ */
+__noinline int learn_proof(__u32 idx, __u64 fp, __u64 top)
+{
+	__u32 zero = 0;
+	struct ca_cache *c = bpf_map_lookup_elem(&cache, &zero);
+	struct ca_kstack *b = bpf_map_lookup_elem(&kstack_buf, &zero);
+	struct ca_ranges *r = bpf_map_lookup_elem(&ranges, &zero);
+	struct ca_slot *s;
+	__u64 at = fp;   /* where the search for the next frame starts */
+	int site, first, cut, k, n;
+	long pf;
+
+	if (!c || !b || !r || idx >= CA_CACHE_SLOTS)
+		return 0;
+	s = &c->slots[idx];
+	s->nproof = 0;
+	if (!r->n)
+		return 0;
+	pf = proof_frames();
+	if (pf < 0)
+		return 0;
+	site = pf & 0xff;
+	first = (pf >> 8) & 0xff;
+	cut = (int)((pf >> 16) & 0xff) - 1;
+	if (site - first >= CA_PROOF_FRAMES + 4)
+		return 0;
+	n = site - cut;        /* the frames after the hook's, up to the call site */
+	if (n < 1 || n > CA_PROOF_FRAMES)
+		return 0;
+	/* every frame from the first is found, in order, so that each one
+	 * is looked for above the one before; those after cut are kept */
+	for (k = 0; k < CA_PROOF_FRAMES + 4; k++) {
+		__u64 want = b->ips[(first + k) & (CA_STACK_DEPTH - 1)], pos;
+		int j = first + k - cut - 1;
+		long off;
+
+		if (first + k > site)
+			break;
+		off = locate(want, at, top);
+		if (off < 0)
+			return 0;
+		pos = at + off - fp;
+		at += off + 8;
+		if (j < 0)
+			continue;
+		if (pos > 0xfff8)
+			return 0;
+		s->ppos[j & (CA_PROOF_FRAMES - 1)] = (__u16)pos;
+		s->pval[j & (CA_PROOF_FRAMES - 1)] = want;
+	}
+	if (s->ppos[(n - 1) & (CA_PROOF_FRAMES - 1)] + 8 - s->ppos[0] > sizeof(c->scan))
+		return 0;
+	s->pbase = s->ppos[0];
+	s->pspan = s->ppos[(n - 1) & (CA_PROOF_FRAMES - 1)] + 8 - s->ppos[0];
+	s->nproof = (__u8)n;
+	return n;
+}
+
+/* Does the current check pass the slot's proof? One read of the words it
+ * covers, then a compare of each. */
+static __always_inline bool proven(struct ca_cache *c, const struct ca_slot *s, __u64 fp)
+{
+	__u32 i, n = s->nproof, len = s->pspan;
+
+	if (!n || len < 8 || len > sizeof(c->scan) ||
+	    bpf_probe_read_kernel(c->scan, len, (void *)(fp + s->pbase)))
+		return false;
+	for (i = 0; i < CA_PROOF_FRAMES; i++) {
+		if (i >= n)
+			break;
+		if (c->scan[((__u32)(s->ppos[i] - s->pbase) / 8) & 63] != s->pval[i])
+			return false;
+	}
+	return true;
+}
+
+/* capset(2): the sets asked for, and whether CAP_SETPCAP can matter. The
+ * check is cap_inh_is_capped() in cap_capset(), made on every capset();
+ * its answer is used only when the new inheritable set is not within the
+ * old inheritable and permitted sets. */
+struct capset_req {
+	__u64 eff, prm, inh;
+	bool ok;
+};
+
+static __always_inline void read_capset(struct task_struct *task, __u64 hdr_p, __u64 data_p,
+					struct capset_req *r)
+{
+	struct { __u32 version; __s32 pid; } hdr;
+	struct { __u32 eff, prm, inh; } d[2] = {};
+
+	r->ok = false;
+	if (bpf_probe_read_user(&hdr, sizeof(hdr), (void *)hdr_p))
+		return;
+	/* _LINUX_CAPABILITY_VERSION_1 has one 32-bit set, 2 and 3 two */
+	if (bpf_probe_read_user(d, hdr.version == 0x19980330 ? sizeof(d[0]) : sizeof(d),
+				(void *)data_p))
+		return;
+	r->eff = d[0].eff | (__u64)d[1].eff << 32;
+	r->prm = d[0].prm | (__u64)d[1].prm << 32;
+	r->inh = d[0].inh | (__u64)d[1].inh << 32;
+	r->ok = true;
+}
+
+/* The caller's inheritable and permitted sets before the capset():
+ * kernel_cap_t is one u64 since 6.3 and two u32 before, 8 bytes either
+ * way. */
+static __always_inline bool old_sets(struct task_struct *task, __u64 *inh, __u64 *prm)
+{
+	const struct cred *cred = BPF_CORE_READ(task, cred);
+
+	*inh = *prm = 0;
+	return !bpf_probe_read_kernel(inh, 8, &cred->cap_inheritable) &&
+	       !bpf_probe_read_kernel(prm, 8, &cred->cap_permitted);
+}
+
+static __always_inline void capset_event(struct task_struct *task, const struct capset_req *r)
+{
+	struct ca_event *e;
+
+	if (!r->ok)
+		return;
+	e = bpf_ringbuf_reserve(&events, CA_EVENT_SMALL, 0);
+	if (!e) {
+		stat_add(CA_STAT_RINGBUF_FULL, 1);
+		return;
+	}
+	__builtin_memset(e, 0, CA_EVENT_SMALL);
+	e->type = CA_EV_CAPSET;
+	event_ids(e, task);
+	e->set_effective = r->eff;
+	e->set_permitted = r->prm;
+	e->set_inheritable = r->inh;
+	e->uid = (__u32)bpf_get_current_uid_gid();
+	e->ts_ns = bpf_ktime_get_ns();
+	bpf_get_current_comm(e->comm, sizeof(e->comm));
+	bpf_ringbuf_submit(e, 0);
+}
+
+/* A number for a pointer: stored and loaded back through the map value
+ * (the loader holds CAP_PERFMON, so the verifier allows it). */
+#define ADDR_NUM(slot, ptr) ({ (slot) = (__u64)(ptr); *(volatile __u64 *)&(slot); })
+
 /*
  * Common path of every attach mode. flags: CA_F_* known by the hook.
  * Hot path (a hit not due for a re-check): an inlined per-CPU lookup,
@@ -550,14 +824,14 @@ static __always_inline __u64 kernel_stack(void *ctx, __s32 *err)
 static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	__u32 zero = 0, tgid, tid, exec_id;
+	__u32 zero = 0, tgid, tid, exec_id, idx;
 	struct ca_cache *c;
 	struct ca_slot *s;
 	struct pt_regs *regs;
 	__u64 tag, now, pstart, ip = 0, a0 = 0, a1 = 0, sp = 0;
 	struct ca_key uk;   /* the user part of the key: set only where the stack is walked */
 	__s32 nr = -1, serr;
-	__u64 sid;
+	__u64 sid, fp, top;
 	__u16 h;
 	bool hit, added;
 
@@ -578,6 +852,26 @@ static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags)
 	}
 	if (cap < 0 || cap > CA_MAX_CAP)
 		cap = CA_MAX_CAP;
+	if (cap == 8 && nr == nr_capset && nr >= 0) {
+		struct capset_req req;
+
+		/* rare: every capset() of every process comes here */
+		if (!followed(tgid, pstart) || !uid_allowed(task))
+			return 0;
+		__u64 old_inh, old_prm;
+
+		read_capset(task, a0, a1, &req);
+		if (req.ok && old_sets(task, &old_inh, &old_prm)) {
+			if (!(req.inh & ~(old_inh | old_prm)))
+				flags |= CA_F_NO_EFFECT;
+			/* a capset() that keeps the whole permitted set it had
+			 * asks for nothing in particular (libcap's get, change
+			 * the effective set, set): only one that drops some
+			 * says which capabilities the program wants to keep */
+			if (req.prm != old_prm)
+				capset_event(task, &req);
+		}
+	}
 
 	tag = mix64((__u64)tid << 32 | exec_id,
 		    (__u64)(__u32)nr | ((__u64)cap << 32) | ((__u64)flags << 48));
@@ -586,20 +880,25 @@ static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags)
 	tag = mix64(tag, a1);
 	tag = mix64(tag, (__u64)(__u32)ret);
 	tag |= 1ULL << 63;  /* 0 marks an empty slot */
-	s = &c->slots[tag & (CA_CACHE_SLOTS - 1)];
+	idx = (__u32)(tag & (CA_CACHE_SLOTS - 1));
+	s = &c->slots[idx];
 
 	/* the tag is a hash: the process and what was checked are confirmed */
 	hit = s->tag == tag && s->key.tgid == tgid && s->key.pstart == pstart &&
 	      s->key.exec_id == exec_id && s->key.cap == (__u16)cap && s->key.ret == ret;
+	fp = ADDR_NUM(c->fp_num, &tag);
 	if (hit) {
 		h = s->hits;
 		if (h < 0xffff)
 			s->hits = h + 1;
-		if (!s->unstable && h >= CA_VERIFY_FIRST && (h & verify_mask)) {
-			s->count++;
-			if (!(h & (CA_TIME_EVERY - 1)))
-				s->last_ns = bpf_ktime_get_ns();
-			goto out;
+		if (h >= CA_VERIFY_FIRST && (h & verify_mask)) {
+			if (proven(c, s, fp)) {
+				s->count++;
+				if (!(h & (CA_TIME_EVERY - 1)))
+					s->last_ns = bpf_ktime_get_ns();
+				goto out;
+			}
+			stat_add(CA_STAT_UNPROVEN, 1);
 		}
 		stat_add(CA_STAT_CACHE_VERIFY, 1);
 	} else {
@@ -617,24 +916,28 @@ static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags)
 	if (!sid)
 		stat_add(CA_STAT_STACK_ERR, 1);
 	user_stack(ctx, task, sp, &uk);
+	top = ADDR_NUM(c->top_num, bpf_task_pt_regs(task)) + sizeof(struct pt_regs);
 
-	if (hit && (sid == s->key.kstack || !sid) &&
-	    (!uk.ustack || user_eq(&uk, &s->key))) {
-		s->count++;   /* confirmed, or no better stack to offer */
+	if (hit && sid && sid == s->key.kstack && (!uk.ustack || user_eq(&uk, &s->key))) {
+		s->count++;   /* confirmed: the proof is learned again if it failed */
+		s->last_ns = now;
+		if (!proven(c, s, fp))
+			learn_proof(idx, fp, top);
+		goto out;
+	}
+	if (hit && !sid && !s->key.kstack) {
+		s->count++;   /* no stack now nor before: nothing to tell them apart */
 		s->last_ns = now;
 		goto out;
 	}
 	if (hit) {
-		/* another call site behind the same tag: split it off, and from
-		 * now on walk the stack on every hit of this slot (unless the
-		 * cached key had no stack at all: that is an upgrade) */
-		if (s->key.kstack) {
+		/* another stack behind the same tag: split it off; the next
+		 * check of the old stack fails the new proof and comes back (the
+		 * slot's window of re-walked hits is not opened again) */
+		if (s->key.kstack && sid)
 			stat_add(CA_STAT_CACHE_MISMATCH, 1);
-			s->unstable = 1;
-		}
 	} else {
 		s->hits = 0;
-		s->unstable = 0;
 	}
 	flush_slot(s);
 	s->tag = tag;
@@ -657,22 +960,71 @@ static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags)
 	agg_entry(cur_agg(), &s->key, 0, now, &s->meta, &added);
 	s->last_ns = now;
 	s->count = 1;
+	s->nproof = 0;
+	if (sid)
+		learn_proof(idx, fp, top);
 out:
 	if (ret && nr >= 0 && track_results)
 		remember_denied(task, &s->key);
 	return 0;
 }
 
-/* The initial user namespace is the only one at level 0. */
-static __always_inline __u16 ns_flag(const struct user_namespace *ns)
+/*
+ * What decided a check, as far as user namespaces go (CA_F_INIT_NS,
+ * CA_F_CRED_USERNS, CA_F_NS_OWNER), following cap_capable_helper() in
+ * security/commoncap.c: credentials in a user namespace other than the
+ * initial one are judged by their capabilities there; credentials of the
+ * initial namespace asking about a child namespace have every capability
+ * in it when their euid owns its level-1 ancestor, and otherwise need the
+ * capability in their own (host) effective set. Only checks against a
+ * child namespace walk its ancestors (at most 32 levels).
+ */
+#define NS_FLAGS_BODY(LEVEL, PARENT, OWNER)					\
+	do {									\
+		__u32 tl, cl, i;						\
+									\
+		if (!target || !cred_ns)					\
+			return 0;						\
+		tl = LEVEL(target);						\
+		cl = LEVEL(cred_ns);						\
+		if (cl)								\
+			return CA_F_CRED_USERNS | (tl == 0 ? CA_F_INIT_NS : 0);	\
+		if (tl == 0)							\
+			return CA_F_INIT_NS;					\
+		for (i = 0; i < 32; i++) {					\
+			if (LEVEL(target) <= 1)					\
+				break;						\
+			target = PARENT(target);				\
+			if (!target)						\
+				return 0;					\
+		}								\
+		return LEVEL(target) == 1 && OWNER(target) == euid ? CA_F_NS_OWNER : 0; \
+	} while (0)
+
+#define BTF_LEVEL(ns) ((ns)->level)
+#define BTF_PARENT(ns) ((ns)->parent)
+#define BTF_OWNER(ns) ((ns)->owner.val)
+#define CORE_LEVEL(ns) BPF_CORE_READ(ns, level)
+#define CORE_PARENT(ns) BPF_CORE_READ(ns, parent)
+#define CORE_OWNER(ns) BPF_CORE_READ(ns, owner.val)
+
+/* BTF pointers (tp_btf, fexit): direct loads, no helper calls. */
+static __always_inline __u16 ns_flags_btf(const struct cred *cred,
+					  const struct user_namespace *target)
 {
-	return ns && BPF_CORE_READ(ns, level) == 0 ? CA_F_INIT_NS : 0;
+	const struct user_namespace *cred_ns = cred ? cred->user_ns : NULL;
+	__u32 euid = cred ? cred->euid.val : 0;
+
+	NS_FLAGS_BODY(BTF_LEVEL, BTF_PARENT, BTF_OWNER);
 }
 
-/* Same, for a BTF pointer (tp_btf, fexit): a direct load, no helper call. */
-static __always_inline __u16 ns_flag_btf(const struct user_namespace *ns)
+/* Raw pointers (tracepoint, kprobe). */
+static __always_inline __u16 ns_flags(const struct cred *cred, const struct user_namespace *target)
 {
-	return ns && ns->level == 0 ? CA_F_INIT_NS : 0;
+	const struct user_namespace *cred_ns = BPF_CORE_READ(cred, user_ns);
+	__u32 euid = BPF_CORE_READ(cred, euid.val);
+
+	NS_FLAGS_BODY(CORE_LEVEL, CORE_PARENT, CORE_OWNER);
 }
 
 static __always_inline __u16 opts_flags(unsigned int opts)
@@ -685,20 +1037,20 @@ SEC("tp_btf/cap_capable")
 int BPF_PROG(tp_btf_cap_capable, const struct cred *cred, struct user_namespace *target_ns,
 	     const struct user_namespace *capable_ns, int cap, int ret)
 {
-	return on_check(ctx, cap, ret, ns_flag_btf(target_ns));
+	return on_check(ctx, cap, ret, ns_flags_btf(cred, target_ns));
 }
 
 SEC("tracepoint/capability/cap_capable")
 int tp_cap_capable(struct trace_event_raw_cap_capable *ctx)
 {
-	return on_check(ctx, ctx->cap, ctx->ret, ns_flag(ctx->target_ns));
+	return on_check(ctx, ctx->cap, ctx->ret, ns_flags(ctx->cred, ctx->target_ns));
 }
 
 SEC("fexit/cap_capable")
 int BPF_PROG(fexit_cap_capable, const struct cred *cred, struct user_namespace *ns, int cap,
 	     unsigned int opts, int ret)
 {
-	return on_check(ctx, cap, ret, ns_flag_btf(ns) | opts_flags(opts));
+	return on_check(ctx, cap, ret, ns_flags_btf(cred, ns) | opts_flags(opts));
 }
 
 SEC("kprobe/cap_capable")
@@ -706,7 +1058,7 @@ int BPF_KPROBE(kprobe_cap_capable, const struct cred *cred, struct user_namespac
 	       unsigned int opts)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct kp_args a = { .cap = cap, .flags = ns_flag(ns) | opts_flags(opts) };
+	struct kp_args a = { .cap = cap, .flags = ns_flags(cred, ns) | opts_flags(opts) };
 	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
 
 	if (!followed((__u32)(bpf_get_current_pid_tgid() >> 32), proc_start(task)) ||

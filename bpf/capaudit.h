@@ -19,12 +19,25 @@
 #define CA_AGG_KEYS      65536 /* entries of each aggregation map: -a's least */
 #define CA_AGG_KEYS_TREE 4096  /* ... a command or -p tree's first size (it grows) */
 #define CA_PROCS_MAX     65536 /* processes followed at once (not -a) */
+#define CA_PROOF_FRAMES  8    /* frames a cache hit proves, up to the call site */
+#define CA_SKIP_RANGES   128  /* kernel text ranges of the capability API and plumbing */
 
 /* ca_key.flags */
 #define CA_F_INIT_NS     0x01 /* checked against the initial user namespace */
 #define CA_F_OPTS_KNOWN  0x02 /* the hook saw cap_capable()'s opts argument */
 #define CA_F_NOAUDIT     0x04 /* opts had CAP_OPT_NOAUDIT (only with OPTS_KNOWN) */
 #define CA_F_INSETID     0x08 /* opts had CAP_OPT_INSETID (only with OPTS_KNOWN) */
+/* The checking credentials live in a user namespace other than the initial
+ * one: their capabilities there decided, not the host's capability sets. */
+#define CA_F_CRED_USERNS 0x10
+/* Credentials of the initial namespace, target namespace a child whose
+ * level-1 ancestor the credentials' euid owns: granted without any
+ * capability (security/commoncap.c cap_capable_helper()). */
+#define CA_F_NS_OWNER    0x20
+/* The answer could not change the outcome: capset()'s CAP_SETPCAP check
+ * (cap_inh_is_capped()) when the new inheritable set stays within the old
+ * inheritable and permitted sets (security/commoncap.c cap_capset()). */
+#define CA_F_NO_EFFECT   0x40
 
 /*
  * A process is (tgid, pstart): pstart is the thread-group leader's
@@ -102,12 +115,30 @@ struct ca_slot {
 	struct ca_meta meta;  /* the slot's first check: its agg entry may be
 			       * gone (drained) when the count is moved */
 	__u16 hits;
-	__u8 unstable;   /* a re-check found another stack: walk on every hit */
-	__u8 pad[5];
+	__u8 pad0;
+	/* The proof a hit must pass to be counted without a stack walk: the
+	 * return addresses the walk found, from the innermost frame up to
+	 * and including the call site, and where they sat on the kernel
+	 * stack, in bytes above the program's own frame (the frames up to
+	 * cap_capable itself are the hook's and never change: they are
+	 * found, not proven). nproof 0: the slot
+	 * cannot be proven (no call site within CA_PROOF_FRAMES, no symbols,
+	 * a slot not found): every hit walks. capaudit.bpf.c says why a
+	 * passing proof means the same call site. */
+	__u8 nproof;
+	__u8 pad;
+	__u16 pbase;     /* the first proven word's offset; a hit reads */
+	__u16 pspan;     /* [pbase, pbase + pspan) in one read */
+	__u16 ppos[CA_PROOF_FRAMES];
+	__u64 pval[CA_PROOF_FRAMES];
 };
 
 struct ca_cache {
 	struct ca_slot slots[CA_CACHE_SLOTS];
+	/* scratch for the program: addresses turned into numbers, and the
+	 * words of the kernel stack searched for return addresses */
+	__u64 fp_num, top_num;
+	__u64 scan[64];
 };
 
 enum ca_event_type {
@@ -115,6 +146,7 @@ enum ca_event_type {
 	CA_EV_EXEC  = 2, /* a traced process exec'd */
 	CA_EV_EXIT  = 3, /* the last thread of a traced process exited */
 	CA_EV_FIRST = 4, /* first check by a thread we had not seen (-a) */
+	CA_EV_CAPSET = 5, /* a followed process called capset(): the sets it asked for */
 };
 
 struct ca_event {
@@ -127,10 +159,19 @@ struct ca_event {
 	__s32 exit_code; /* CA_EV_EXIT: wait(2)-style status */
 	__u32 pad;
 	__u64 pstart;    /* the process (tgid, pstart): see struct ca_key */
-	__u64 parent_start; /* the parent process (ppid, parent_start) */
-	__u64 boot_start;   /* task->start_boottime: what /proc/PID/stat shows */
+	union {
+		struct {
+			__u64 parent_start; /* the parent process (ppid, parent_start) */
+			__u64 boot_start;   /* task->start_boottime: what /proc/PID/stat shows */
+			__u64 cgroup_id;
+		};
+		struct {            /* CA_EV_CAPSET: the new sets, as capset() was given them */
+			__u64 set_effective;
+			__u64 set_permitted;
+			__u64 set_inheritable;
+		};
+	};
 	__u64 ts_ns;
-	__u64 cgroup_id;
 	char comm[CA_COMM_LEN];
 	char filename[CA_PATH_LEN]; /* CA_EV_EXEC only: the others end before it */
 };
@@ -151,6 +192,7 @@ enum ca_stat {
 	CA_STAT_PROC_FULL,      /* processes not followed: procs map full */
 	CA_STAT_RESULT_LOST,    /* denied checks whose syscall result was not kept */
 	CA_STAT_KEYS,           /* entries added to the aggregation maps */
+	CA_STAT_UNPROVEN,       /* cache hits whose proof failed: stack walked */
 	CA_STAT_NR,
 };
 
@@ -168,6 +210,17 @@ struct ca_task {
 	__u64 parent_start;
 	__u64 boot_start;
 	char comm[CA_COMM_LEN];
+};
+
+/* Kernel text the call-site cache's proofs skip over (capaudit.bpf.c):
+ * the capability API and tracing plumbing, the kernel's own text, and
+ * cap_capable() itself. n 0: none known, no proofs. */
+struct ca_ranges {
+	__u32 n;
+	__u32 pad;
+	__u64 lo[CA_SKIP_RANGES], hi[CA_SKIP_RANGES];
+	__u64 text_lo, text_hi;
+	__u64 capcap_lo, capcap_hi;
 };
 
 /* Overflow counts when the agg map is full: [cap][denied]. */

@@ -9,7 +9,7 @@ set -eu
 
 PKGS="make gcc g++ clang llvm pkg-config libbpf-dev bpftool libelf-dev zlib1g-dev
 libcap-dev libcap2-bin libjansson-dev libsimdjson-dev libdw-dev liblzma-dev libbz2-dev linux-libc-dev util-linux bats jq libxml2-utils
-valgrind qemu-system-x86 $*"
+valgrind qemu-system-x86 iputils-ping iproute2 socat python3 $*"
 
 missing=""
 for p in $PKGS; do

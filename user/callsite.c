@@ -142,6 +142,17 @@ static bool skip_frame(const char *fn)
 	return in_list(fn, cap_api) || plumbing_function(fn);
 }
 
+bool callsite_skipped_function(const char *fn)
+{
+	return skip_frame(fn);
+}
+
+void callsite_skipped_names(const char *const **api, const char *const **plumb)
+{
+	*api = cap_api;
+	*plumb = plumbing;
+}
+
 int callsite_index(char *const *stack, size_t n)
 {
 	char fn[128];

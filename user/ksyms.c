@@ -125,6 +125,23 @@ void ksyms_free(struct ksyms *ks)
 
 size_t ksyms_count(const struct ksyms *ks) { return ks ? ks->n : 0; }
 
+int ksyms_foreach(const struct ksyms *ks,
+		  int (*fn)(void *ctx, uint64_t addr, uint64_t end, const char *name,
+			    const char *mod),
+		  void *ctx)
+{
+	size_t i;
+	int rc;
+
+	for (i = 0; ks && i < ks->n; i++) {
+		uint64_t end = i + 1 < ks->n ? ks->syms[i + 1].addr : ks->syms[i].addr + 1;
+
+		if ((rc = fn(ctx, ks->syms[i].addr, end, ks->syms[i].name, ks->syms[i].mod)))
+			return rc;
+	}
+	return 0;
+}
+
 void ksyms_format(const struct ksyms *ks, uint64_t addr, char *buf, size_t len)
 {
 	size_t lo = 0, hi = ks ? ks->n : 0;

@@ -14,6 +14,13 @@ struct ksyms *ksyms_load(char *err, size_t errlen);
 void ksyms_free(struct ksyms *ks);
 size_t ksyms_count(const struct ksyms *ks);
 
+/* Each symbol in address order with where the next one starts (its end,
+ * as far as kallsyms tells); fn returns non-zero to stop. */
+int ksyms_foreach(const struct ksyms *ks,
+		  int (*fn)(void *ctx, uint64_t addr, uint64_t end, const char *name,
+			    const char *mod),
+		  void *ctx);
+
 /* "func+0xoff" or "func+0xoff [module]"; "0x<addr>" when unknown. */
 void ksyms_format(const struct ksyms *ks, uint64_t addr, char *buf, size_t len);
 

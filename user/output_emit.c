@@ -91,13 +91,15 @@ static int emit_setcap(FILE *f, const struct suggestion *s)
 	size_t i, j;
 	bool any = false;
 
-	/* file capabilities belong to each executable: one line per program */
+	/* file capabilities belong to each executable: one line per program,
+	 * the union of what every image of it needed (the first image may
+	 * have needed nothing: a later one decides too) */
 	for (i = 0; i < s->nprogs; i++) {
 		const struct sg_program *p = &s->progs[i];
 		uint64_t mask = p->required;
 		bool dup = false;
 
-		if (!p->matched || !p->proc->exe || !mask)
+		if (!p->matched || !p->proc->exe)
 			continue;
 		for (j = 0; j < i; j++)
 			dup |= s->progs[j].matched && s->progs[j].proc->exe &&
@@ -108,6 +110,8 @@ static int emit_setcap(FILE *f, const struct suggestion *s)
 			if (s->progs[j].matched && s->progs[j].proc->exe &&
 			    !strcmp(s->progs[j].proc->exe, p->proc->exe))
 				mask |= s->progs[j].required;
+		if (!mask)
+			continue;
 		fputs("setcap ", f);
 		caps(f, mask, ",", true, false);
 		fputs("+ep ", f);

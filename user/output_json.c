@@ -99,6 +99,7 @@ static json_t *row_json(const struct cap_row *cr)
 		json_set(o, "noaudit_by", json_string(noaudit_source_name(cr->noaudit_by)));
 	json_set(o, "init_ns", json_boolean(cr->init_ns));
 	json_set(o, "other_ns", json_boolean(cr->other_ns));
+	json_set(o, "userns", json_string(userns_name(cr->userns)));
 	for (i = 0; i < cr->nsys; i++) {
 		json_t *s = json_object();
 		const char *sn = syscall_name(cr->sys[i].nr);
@@ -253,6 +254,8 @@ static json_t *denials_json(const struct suggestion *s)
 		json_set(o, "count", json_uint(d->count));
 		json_set(o, "syscall_failed", json_uint(d->sys_failed));
 		json_set(o, "kind", json_string(deny_kind_names[d->kind]));
+		if (d->in_ack)
+			json_set(o, "in_netlink_ack", json_true());
 		json_set(o, "syscalls", sys_json(d->sys, d->nsys));
 		if (d->fact && d->fact->kind == KF_ONLY) {
 			json_set(o, "only", json_boolean(true));
@@ -316,6 +319,25 @@ static int json_suggest(FILE *f, const struct suggestion *s, const char *source)
 	json_set(root, "denials", denials_json(s));
 
 	a = json_array();
+	for (i = 0; i < s->naside; i++) {
+		static const char *const why[] = { "userns-inside", "userns-owner", "userns-child",
+						   "no-effect", "advisory" };
+		const struct sg_aside *x = &s->aside[i];
+		json_t *o = json_object();
+
+		json_set(o, "cap", json_string(cap_name(x->cap, name)));
+		json_set_bytes(o, "callsite", x->func);
+		json_set(o, "why", json_string(why[x->why]));
+		json_set(o, "granted", json_uint(x->granted));
+		json_set(o, "denied", json_uint(x->denied));
+		if (x->fact)
+			json_set(o, "source", json_string(x->fact->source));
+		json_array_append_new(a, o);
+	}
+	json_set(root, "not_required", a);
+	json_set(root, "asked_not_used", capset_json(s->asked));
+
+	a = json_array();
 	for (i = 0; i < s->nprogs; i++) {
 		const struct sg_program *p = &s->progs[i];
 		json_t *o;
@@ -329,6 +351,8 @@ static int json_suggest(FILE *f, const struct suggestion *s, const char *source)
 		json_set_bytes(o, "comm", p->proc->comm);
 		json_set_bytes(o, "exe", p->proc->exe);
 		json_set(o, "required", capset_json(p->required));
+		if (p->proc->has_capset)
+			json_set(o, "capset_permitted", capset_json(p->proc->capset_prm));
 		json_array_append_new(a, o);
 	}
 	json_set(root, "programs", a);

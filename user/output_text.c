@@ -102,7 +102,9 @@ static void print_row(FILE *f, const struct cap_row *cr)
 		cr->granted, cr->denied);
 	if (cr->noaudit)
 		fprintf(f, " noaudit (%s)", noaudit_source_name(cr->noaudit_by));
-	if (cr->other_ns)
+	if (cr->userns != RU_HOST)
+		fprintf(f, "\n    %s", userns_meaning(cr->userns));
+	else if (cr->other_ns)
 		fputs(cr->init_ns ? " [init+child userns]" : " [child userns]", f);
 	fputs("\n    syscalls:", f);
 	for (i = 0; i < cr->nsys; i++) {
@@ -251,6 +253,28 @@ static void print_capname_alias(FILE *f, int cap)
 }
 
 /* Denied checks with no granted alternative, blocking first. */
+static const char *aside_meaning(const struct sg_aside *a)
+{
+	static char buf[400];
+
+	switch (a->why) {
+	case ASIDE_INSIDE:
+		return userns_meaning(RU_INSIDE);
+	case ASIDE_OWNER:
+		return userns_meaning(RU_OWNER);
+	case ASIDE_CHILD:
+		return userns_meaning(RU_CHILD);
+	case ASIDE_NO_EFFECT:
+		return "the answer could not change the outcome (capset() kept the inheritable "
+		       "set within the permitted one)";
+	default:
+		snprintf(buf, sizeof(buf), "the outcome only tunes behaviour (%s; %s); capaudit "
+			 "verify proves it for this program", a->fact ? a->fact->operation : "",
+			 a->fact ? a->fact->source : "kernel fact");
+		return buf;
+	}
+}
+
 static void print_denials(FILE *f, const struct suggestion *s)
 {
 	const struct rec_header *h = &s->rec->hdr;
@@ -270,8 +294,12 @@ static void print_denials(FILE *f, const struct suggestion *s)
 		fprintf(f, "), %" PRIu64 "x: ", d->count);
 		switch (d->kind) {
 		case DENY_BLOCKING:
-			fprintf(f, "denied, and the syscall failed (EPERM/EACCES, %" PRIu64 "x): "
-				"the program may have failed here\n", d->sys_failed);
+			if (d->in_ack)
+				fputs("denied, and the netlink request failed (the kernel says so "
+				      "in its netlink ack, not in the syscall's return value)\n", f);
+			else
+				fprintf(f, "denied, and the syscall failed (EPERM/EACCES, %" PRIu64
+					"x): the program may have failed here\n", d->sys_failed);
 			break;
 		case DENY_ADVISORY:
 			fputs(h->syscall_results ? "denied, advisory (the syscall went on)\n" :
@@ -379,6 +407,26 @@ static int text_suggest(FILE *f, const struct suggestion *s, const char *source)
 
 	fputs("\nDenied with no granted alternative:\n", f);
 	print_denials(f, s);
+
+	if (s->naside) {
+		fputs("\nChecked, but not required of the host's capability sets:\n", f);
+		for (i = 0; i < s->naside; i++) {
+			const struct sg_aside *a = &s->aside[i];
+
+			fprintf(f, "  %s at %s", capn(a->cap, n1), ESC(a->func, esc));
+			if (a->granted)
+				fprintf(f, ", granted %" PRIu64, a->granted);
+			if (a->denied)
+				fprintf(f, ", denied %" PRIu64, a->denied);
+			fprintf(f, ": %s\n", aside_meaning(a));
+		}
+	}
+	if (s->asked) {
+		fputs("\nAsked for with capset() (kept in the permitted set), never used: ", f);
+		print_capset(f, s->asked);
+		fputs("  If the program insists on them it fails at start without them; "
+		      "capaudit verify tells.\n", f);
+	}
 
 	fputs("\nBy program:\n", f);
 	for (i = 0; i < s->nprogs; i++) {

@@ -208,8 +208,9 @@ uint64_t rec_check_key_hash(const struct rec_check *c)
 	h ^= (uint64_t)(uint32_t)c->stack << 32 | (uint32_t)c->syscall;
 	h ^= (uint64_t)(uint32_t)c->ustack * 0x9e3779b97f4a7c15ULL;
 	h = (h ^ (h >> 33)) * 0xc4ceb9fe1a85ec53ULL;
-	h ^= (uint64_t)(uint32_t)c->ret << 32 | (uint32_t)c->cap << 8 | c->init_ns << 4 |
-	     c->opts_known << 2 | c->opt_noaudit << 1 | c->opt_insetid;
+	h ^= (uint64_t)(uint32_t)c->ret << 32 | (uint32_t)c->userns << 20 | c->no_effect << 16 |
+	     (uint32_t)c->cap << 8 | c->init_ns << 4 | c->opts_known << 2 | c->opt_noaudit << 1 |
+	     c->opt_insetid;
 	h = (h ^ (h >> 33)) * 0xff51afd7ed558ccdULL;
 	return h ^ (h >> 33);
 }
@@ -223,7 +224,8 @@ bool rec_check_same_key(const struct rec_check *a, const struct rec_check *b)
 	       a->stack == b->stack &&
 	       a->ustack == b->ustack &&
 	       a->syscall == b->syscall && a->ret == b->ret && a->cap == b->cap &&
-	       a->init_ns == b->init_ns && a->opts_known == b->opts_known &&
+	       a->init_ns == b->init_ns && a->userns == b->userns && a->no_effect == b->no_effect &&
+	       a->opts_known == b->opts_known &&
 	       a->opt_noaudit == b->opt_noaudit && a->opt_insetid == b->opt_insetid &&
 	       (a->stack >= 0 || !strcmp(ea, eb));
 }
@@ -561,6 +563,15 @@ static json_t *header_json(const struct rec_header *h)
 		json_set(a, "max_keys", json_uint(h->agg_keys));
 		json_set(o, "aggregation", a);
 	}
+	if (h->has_cache) {
+		json_t *c = json_object();
+
+		json_set(c, "misses", json_uint(h->cache_misses));
+		json_set(c, "hit_walks", json_uint(h->cache_hit_walks));
+		json_set(c, "splits", json_uint(h->cache_splits));
+		json_set(c, "unproven", json_uint(h->cache_unproven));
+		json_set(o, "cache", c);
+	}
 	return o;
 }
 
@@ -610,6 +621,19 @@ static json_t *ustack_json(const struct rec_ustack *us, size_t id)
 	return o;
 }
 
+/* A capability set as an array of names, lowest number first. */
+static json_t *capset_json(uint64_t mask)
+{
+	json_t *a = json_array();
+	char name[CAP_NAME_LEN];
+	int c;
+
+	for (c = 0; c <= REC_MAX_CAP; c++)
+		if (mask & (1ULL << c))
+			json_array_append_new(a, json_string(cap_name(c, name)));
+	return a;
+}
+
 static json_t *process_json(const struct rec_process *p)
 {
 	json_t *o = json_object();
@@ -624,6 +648,14 @@ static json_t *process_json(const struct rec_process *p)
 	json_set_bytes(o, "exe", p->exe);
 	if (p->exited)
 		json_set(o, "exit_code", json_integer(p->exit_code));
+	if (p->has_capset) {
+		json_t *cs = json_object();
+
+		json_set(cs, "effective", capset_json(p->capset_eff));
+		json_set(cs, "permitted", capset_json(p->capset_prm));
+		json_set(cs, "inheritable", capset_json(p->capset_inh));
+		json_set(o, "capset", cs);
+	}
 	return o;
 }
 
@@ -649,6 +681,10 @@ static json_t *check_json(const struct record *r, const struct rec_check *c)
 	if (sys)
 		json_set(o, "syscall_name", json_string(sys));
 	json_set(o, "init_ns", json_boolean(c->init_ns));
+	if (c->userns == RU_INSIDE || c->userns == RU_OWNER)
+		json_set(o, "userns", json_string(c->userns == RU_INSIDE ? "inside" : "owner"));
+	if (c->no_effect)
+		json_set(o, "no_effect", json_true());
 	if (c->opts_known) {
 		json_t *opts = json_object();
 

@@ -15,7 +15,11 @@
 #include <stdio.h>
 
 #define REC_FORMAT  "capaudit-record"
-#define REC_VERSION 2        /* 2: processes named by (pid, start_ns, exec_id) */
+/* 2: processes named by (pid, start_ns, exec_id); 3: checks say what
+ * decided them as to user namespaces (userns) and when their answer could
+ * not matter (no_effect), processes the sets they asked capset() for, the
+ * header the call-site cache's work */
+#define REC_VERSION 3
 #define REC_MAX_CAP 63
 #define REC_MAX_LINE (1 << 20)   /* longer lines are rejected */
 #define REC_MAX_UFRAMES 128     /* user frames per ustack line */
@@ -57,6 +61,10 @@ struct rec_header {
 	int exit_status;
 	char *stop;             /* why recording ended: exited | duration | signal, or NULL */
 	bool command_running;   /* -- COMMAND: still running then: the record is partial */
+	/* the call-site cache (version 3): stack walks on misses and on hits,
+	 * hits split off to a stack of their own, hits whose proof failed */
+	bool has_cache;
+	uint64_t cache_misses, cache_hit_walks, cache_splits, cache_unproven;
 	double loader_cpu_s;    /* the recorder's own CPU time (user + system) */
 	long loader_rss_kb;     /* and its peak resident set */
 	uint64_t pids_reused;   /* pids that two or more processes had during the
@@ -80,6 +88,18 @@ struct rec_process {
 	char *exe;              /* may be NULL */
 	bool exited;
 	int exit_code;          /* shell-style: code, or 128 + signal */
+	/* capset(2) (version 3): the union of the sets the image asked for */
+	bool has_capset;
+	uint64_t capset_eff, capset_prm, capset_inh;
+};
+
+/* What decided a check as to user namespaces. */
+enum rec_userns {
+	RU_HOST = 0,    /* the credentials' capabilities in the initial namespace */
+	RU_INSIDE,      /* credentials in another user namespace: its capabilities */
+	RU_OWNER,       /* the euid owns the (child) target namespace: no capability */
+	RU_CHILD,       /* a record before version 3: a child namespace was the
+			 * target, which of the two above is not known */
 };
 
 struct rec_check {
@@ -92,6 +112,8 @@ struct rec_check {
 	uint64_t count;
 	int syscall;            /* -1: none */
 	bool init_ns;
+	enum rec_userns userns;
+	bool no_effect;         /* the answer could not change the outcome */
 	bool opts_known;        /* the attach mode saw cap_capable()'s opts */
 	bool opt_noaudit, opt_insetid;
 	int64_t first_ns, last_ns;

@@ -18,6 +18,7 @@
 #include <thread>
 
 extern "C" {
+#include "capnames.h"
 #include "infile.h"
 #include "recfile.h"
 #include "util.h"
@@ -145,6 +146,34 @@ bool get_strv(ondemand::value v, const char *key, char ***out, size_t *n, Line &
 	return true;
 }
 
+/* An array of capability names ("CAP_CHOWN", ...) as a mask. */
+static bool get_capset(ondemand::value v, const char *key, uint64_t *out, Line &l)
+{
+	ondemand::array a;
+	size_t i = 0;
+
+	*out = 0;
+	if (v.get_array().get(a))
+		return l.fail("field '%s' must be an array of capability names", key);
+	for (auto item : a) {
+		std::string_view s;
+		ondemand::value iv;
+		char name[64];
+		int c;
+
+		if (item.get(iv) || iv.get_string().get(s) || s.size() >= sizeof(name))
+			return l.fail("field '%s' item %zu must be a capability name", key, i);
+		memcpy(name, s.data(), s.size());
+		name[s.size()] = '\0';
+		c = cap_number(name);
+		if (c < 0 || c > REC_MAX_CAP)
+			return l.fail("field '%s' item %zu: unknown capability '%.40s'", key, i, name);
+		*out |= 1ULL << c;
+		i++;
+	}
+	return true;
+}
+
 void free_strv(char **v, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -256,7 +285,7 @@ bool read_header_fields(ondemand::object obj, rec_header *h, Line &l)
 	static const char *const names[] = { "type", "format", "version", "capaudit", "kernel",
 		"machine", "attach", "scope", "symbols", "argv", "start_ns", "end_ns", "checks",
 		"lost", "overflow", "exit_status", "syscall_results", "loader", "pids_reused",
-		"aggregation", "stop", "command_running", nullptr };
+		"aggregation", "stop", "command_running", "cache", nullptr };
 	static const char *const req[] = { "format", "version", "kernel", "attach", "start_ns",
 		"end_ns", nullptr };
 	static const FieldSet F_set(names);
@@ -449,6 +478,28 @@ bool read_header_fields(ondemand::object obj, rec_header *h, Line &l)
 			if (!get_bool(v, "command_running", &h->command_running, l))
 				return false;
 			break;
+		case 22: {
+			static const char *const cnames[] = { "misses", "hit_walks", "splits",
+							      "unproven", nullptr };
+			static const FieldSet CF_set(cnames);
+			uint64_t *dst[] = { &h->cache_misses, &h->cache_hit_walks, &h->cache_splits,
+					    &h->cache_unproven };
+			Fields CF(CF_set);
+			ondemand::object co;
+
+			if (v.get_object().get(co))
+				return l.fail("field 'cache' must be an object");
+			FOR_FIELDS(co, CF, l) {
+				ondemand::value cv;
+
+				if (field.value().get(cv) ||
+				    !get_i64(cv, CF.names[fi], 0, INT64_MAX, &x, l))
+					return false;
+				*dst[fi] = (uint64_t)x;
+			}
+			h->has_cache = true;
+			break;
+		}
 		}
 	}
 	return require(F, req, l);
@@ -456,19 +507,20 @@ bool read_header_fields(ondemand::object obj, rec_header *h, Line &l)
 
 bool read_process(ondemand::object obj, record *r, Line &l)
 {
-	enum { TYPE, PID, START_NS, EXEC_ID, PPID, UID, COMM, EXE, EXIT_CODE };
+	enum { TYPE, PID, START_NS, EXEC_ID, PPID, UID, COMM, EXE, EXIT_CODE, CAPSET };
 	static const char *const names[] = { "type", "pid", "start_ns", "exec_id", "ppid", "uid",
-		"comm", "exe", "exit_code", nullptr };
+		"comm", "exe", "exit_code", "capset", nullptr };
 	static const char *const req_v1[] = { "pid", nullptr };
 	static const char *const req_v2[] = { "pid", "start_ns", nullptr };
 	static const FieldSet F_set(names);
-	static const int64_t lo[] = { 0, 1, 0, 0, 0, 0, 0, 0, 0 };
+	static const int64_t lo[] = { 0, 1, 0, 0, 0, 0, 0, 0, 0, 0 };
 	static const int64_t hi[] = { 0, INT32_MAX, INT64_MAX, UINT32_MAX, INT32_MAX, UINT32_MAX,
-				      0, 0, 255 };
+				      0, 0, 255, 0 };
 	Fields F(F_set);
-	int64_t x[EXIT_CODE + 1] = { 0 };
+	int64_t x[CAPSET + 1] = { 0 };
 	std::string_view comm = "", exe;
 	bool has_exe = false;
+	uint64_t sets[3] = { 0 };
 
 	FOR_FIELDS(obj, F, l) {
 		ondemand::value v;
@@ -482,6 +534,22 @@ bool read_process(ondemand::object obj, record *r, Line &l)
 			if (!get_str(v, "exe", &exe, l))
 				return false;
 			has_exe = true;
+		} else if (fi == CAPSET) {
+			static const char *const snames[] = { "effective", "permitted",
+							      "inheritable", nullptr };
+			static const FieldSet SF_set(snames);
+			Fields SF(SF_set);
+			ondemand::object so;
+
+			if (v.get_object().get(so))
+				return l.fail("field 'capset' must be an object");
+			FOR_FIELDS(so, SF, l) {
+				ondemand::value sv;
+
+				if (field.value().get(sv) ||
+				    !get_capset(sv, SF.names[fi], &sets[fi], l))
+					return false;
+			}
 		} else if (fi != TYPE) {
 			if (!get_i64(v, F.names[fi], lo[fi], hi[fi], &x[fi], l))
 				return false;
@@ -500,6 +568,10 @@ bool read_process(ondemand::object obj, record *r, Line &l)
 	p->exe = has_exe ? dup(exe) : nullptr;
 	p->exited = F.seen & (1ULL << EXIT_CODE);
 	p->exit_code = (int)x[EXIT_CODE];
+	p->has_capset = F.seen & (1ULL << CAPSET);
+	p->capset_eff = sets[0];
+	p->capset_prm = sets[1];
+	p->capset_inh = sets[2];
 	return true;
 }
 
@@ -672,20 +744,20 @@ bool read_check(ondemand::object obj, const record *r, record *sink, Line &l)
 	/* in the order capaudit writes them (Fields tries that order first);
 	 * cap_name and syscall_name are derived, read and ignored */
 	enum { TYPE, PID, START_NS, EXEC_ID, TID, UID, COMM, CGROUP, CAP, CAP_NAME, RET, COUNT,
-	       SYSCALL, SYSCALL_NAME, INIT_NS, OPTS, FIRST_NS, LAST_NS, SYSCALL_FAILED, STACK,
-	       STACK_ERROR, USTACK, NFIELDS };
+	       SYSCALL, SYSCALL_NAME, INIT_NS, USERNS, NO_EFFECT, OPTS, FIRST_NS, LAST_NS,
+	       SYSCALL_FAILED, STACK, STACK_ERROR, USTACK, NFIELDS };
 	static const char *const names[] = { "type", "pid", "start_ns", "exec_id", "tid", "uid",
 		"comm", "cgroup", "cap", "cap_name", "ret", "count", "syscall", "syscall_name",
-		"init_ns", "opts", "first_ns", "last_ns", "syscall_failed", "stack", "stack_error",
-		"ustack", nullptr };
+		"init_ns", "userns", "no_effect", "opts", "first_ns", "last_ns", "syscall_failed",
+		"stack", "stack_error", "ustack", nullptr };
 	static const char *const req[] = { "pid", "cap", "ret", "count", nullptr };
 	static const char *const req_v2[] = { "pid", "start_ns", "cap", "ret", "count", nullptr };
 	/* bounds of the integer fields, in field order */
 	static const int64_t lo[NFIELDS] = { 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, -4095, 1, -1, 0, 0, 0,
-					     0, 0, 0, 0, 0, 0 };
+					     0, 0, 0, 0, 0, 0, 0, 0 };
 	static const int64_t hi[NFIELDS] = { 0, INT32_MAX, INT64_MAX, UINT32_MAX, INT32_MAX,
-		UINT32_MAX, 0, INT64_MAX, REC_MAX_CAP, 0, 0, INT64_MAX, 4095, 0, 0, 0, INT64_MAX,
-		INT64_MAX, INT64_MAX, INT32_MAX, 0, INT32_MAX };
+		UINT32_MAX, 0, INT64_MAX, REC_MAX_CAP, 0, 0, INT64_MAX, 4095, 0, 0, 0, 0, 0,
+		INT64_MAX, INT64_MAX, INT64_MAX, INT32_MAX, 0, INT32_MAX };
 	static const FieldSet F_set(names, req);
 	static const FieldSet F2_set(names, req_v2);
 	bool v2 = r->hdr.version >= 2;
@@ -738,6 +810,24 @@ bool read_check(ondemand::object obj, const record *r, record *sink, Line &l)
 			if (!get_bool(v, "init_ns", &c.init_ns, l))
 				return false;
 			break;
+		case USERNS: {
+			std::string_view u;
+
+			if (!get_str(v, "userns", &u, l))
+				return false;
+			if (u == "inside")
+				c.userns = RU_INSIDE;
+			else if (u == "owner")
+				c.userns = RU_OWNER;
+			else
+				return l.fail("field 'userns' is '%.20s', not inside or owner",
+					      std::string(u).c_str());
+			break;
+		}
+		case NO_EFFECT:
+			if (!get_bool(v, "no_effect", &c.no_effect, l))
+				return false;
+			break;
 		case OPTS: {
 			static const char *const onames[] = { "noaudit", "insetid", nullptr };
 			static const FieldSet OF_set(onames);
@@ -775,6 +865,10 @@ bool read_check(ondemand::object obj, const record *r, record *sink, Line &l)
 		return l.fail("check for pid %lld (start_ns %lld, exec_id %lld) comes before (or "
 			      "without) its process line", (long long)x[PID], (long long)x[START_NS],
 			      (long long)x[EXEC_ID]);
+	/* before version 3 a check against a child namespace did not say
+	 * whether the credentials were inside one or owned it */
+	if (r->hdr.version < 3 && (F.seen & (1ULL << INIT_NS)) && !c.init_ns && c.userns == RU_HOST)
+		c.userns = RU_CHILD;
 	c.pid = (uint32_t)x[PID];
 	c.start_ns = x[START_NS];
 	c.exec_id = (uint32_t)x[EXEC_ID];

@@ -30,6 +30,7 @@
 #include "privs.h"
 #include "procinfo.h"
 #include "procset.h"
+#include "proofranges.h"
 #include "recfile.h"
 #include "tasks_iter.h"
 #include "tracer.h"
@@ -61,6 +62,11 @@ struct session {
 	uid_t uid;
 	bool only_uid;            /* follow only processes acting as uid */
 	struct ksyms *ksyms;      /* read before dropping privileges, if needed */
+	struct ksyms *ksyms_start; /* read once attached (call-site proofs; the end) */
+	const char *ksyms_start_source;
+	char *modules_start;      /* /proc/modules' names and sizes then */
+	struct ca_ranges ranges;  /* the call-site proofs' text ranges ... */
+	bool ranges_read, ranges_set; /* ... read as root at the start, and set */
 	const char *ksyms_source;
 	char ksyms_err[512];
 	/* see alias_exec() */
@@ -266,6 +272,15 @@ static int on_event(void *ctx, const struct ca_event *e)
 		 * copies of one program map the same files) */
 		ustacks_scan_new(s->us, (pid_t)e->tgid, comm);
 		break;
+	case CA_EV_CAPSET:
+		/* the sets it asked for: what a recommended set must let it keep */
+		p = image(s, e->tgid, e->pstart, alias_exec(s, e->tgid, e->pstart, e->exec_id), comm,
+			  0);
+		p->has_capset = true;
+		p->capset_eff |= e->set_effective;
+		p->capset_prm |= e->set_permitted;
+		p->capset_inh |= e->set_inheritable;
+		break;
 	}
 	return 0;
 }
@@ -331,6 +346,9 @@ static int collect_one(void *ctx, const struct ca_key *k, const struct ca_val *v
 	c->count = v->count;
 	c->syscall = k->syscall;
 	c->init_ns = k->flags & CA_F_INIT_NS;
+	c->userns = k->flags & CA_F_CRED_USERNS ? RU_INSIDE :
+		    k->flags & CA_F_NS_OWNER ? RU_OWNER : RU_HOST;
+	c->no_effect = k->flags & CA_F_NO_EFFECT;
 	c->opts_known = k->flags & CA_F_OPTS_KNOWN;
 	c->opt_noaudit = k->flags & CA_F_NOAUDIT;
 	c->opt_insetid = k->flags & CA_F_INSETID;
@@ -377,9 +395,51 @@ static int collect_one(void *ctx, const struct ca_key *k, const struct ca_val *v
 
 /* Kernel symbols once the recording is over (BPF programs loaded during
  * it are included): iter/ksym needs CAP_BPF, so before the last drop. */
+/* /proc/modules (readable by anyone), to tell whether kernel symbols
+ * changed while recording; NULL if it cannot be read. */
+static char *read_modules(void)
+{
+	FILE *f = fopen("/proc/modules", "re"), *m;
+	char *line = NULL, *buf = NULL, name[128];
+	size_t cap = 0, len = 0;
+	unsigned long size;
+
+	if (!f)   /* a kernel without modules: nothing to change */
+		return errno == ENOENT ? xstrdup("") : NULL;
+	m = open_memstream(&buf, &len);
+	if (!m) {
+		fclose(f);
+		return NULL;
+	}
+	/* name and size: use counts change by themselves */
+	while (getline(&line, &cap, f) > 0)
+		if (sscanf(line, "%127s %lu", name, &size) == 2)
+			fprintf(m, "%s %lu\n", name, size);
+	free(line);
+	fclose(f);
+	fclose(m);
+	return buf;
+}
+
 static struct ksyms *end_symbols(struct session *s, char *kerr, size_t n)
 {
-	struct ksyms *ks = ksyms_best(&s->ksyms_source, kerr, n);
+	struct ksyms *ks;
+	char *modules = read_modules();
+	bool same = s->ksyms_start && modules && s->modules_start &&
+		    !strcmp(modules, s->modules_start);
+
+	free(modules);
+	if (!same) {   /* not needed any more: never two tables at once */
+		ksyms_free(s->ksyms_start);
+		s->ksyms_start = NULL;
+	}
+	if (same) {   /* the symbols read at the start still hold */
+		ks = s->ksyms_start;
+		s->ksyms_start = NULL;
+		s->ksyms_source = s->ksyms_start_source;
+		return ks;
+	}
+	ks = ksyms_best(&s->ksyms_source, kerr, n);
 
 	if (!ks && s->ksyms) {
 		ks = s->ksyms;   /* read at the start, while we could */
@@ -430,6 +490,11 @@ static void collect(struct session *s, struct ksyms *ks, const char *kerr)
 	s->rec.hdr.lost.proc_full = st[CA_STAT_PROC_FULL];
 	s->rec.hdr.lost.result_lost = st[CA_STAT_RESULT_LOST] + cc.orphan_results;
 	s->rec.hdr.lost.hook_skipped = s->tr.skipped;
+	s->rec.hdr.has_cache = true;
+	s->rec.hdr.cache_misses = st[CA_STAT_CACHE_MISS];
+	s->rec.hdr.cache_hit_walks = st[CA_STAT_CACHE_VERIFY];
+	s->rec.hdr.cache_splits = st[CA_STAT_CACHE_MISMATCH];
+	s->rec.hdr.cache_unproven = st[CA_STAT_UNPROVEN];
 	s->rec.hdr.agg_drains = s->tr.drains;
 	s->rec.hdr.agg_keys = s->tr.agg_max_used;
 	s->rec.hdr.syscall_results = s->o->syscall_results;
@@ -1119,6 +1184,31 @@ static void follow_named(void *ctx, uint32_t tgid, uint64_t start)
 	tracer_follow(&((struct session *)ctx)->tr, tgid, start);
 }
 
+/*
+ * Once attached: the kernel's symbols, for the call-site cache's proofs
+ * (the capability API's text ranges; until they are set every cached hit
+ * walks the stack) and, when no module came or went meanwhile, for the
+ * stacks at the end. Read after attaching, so that start-up is not longer
+ * by the time it takes.
+ */
+static void start_symbols(struct session *s)
+{
+	struct ca_ranges r;
+	char kerr[256] = "";
+
+	if (s->ranges_set)
+		return;   /* from /proc/kallsyms, before the privilege drop */
+	s->modules_start = read_modules();
+	s->ksyms_start = s->ksyms ? NULL : ksyms_best(&s->ksyms_start_source, kerr, sizeof(kerr));
+	if (proof_ranges_from_ksyms(s->ksyms ? s->ksyms : s->ksyms_start, &r) ||
+	    tracer_set_ranges(&s->tr, &r)) {
+		if (s->o->verbose)
+			fprintf(stderr, "capaudit: no call-site proofs (every cached check walks "
+				"the stack): %s\n", kerr[0] ? kerr : "the capability API's symbols "
+				"are missing");
+	}
+}
+
 /* The first size of each aggregation map: --max-keys (fixed), or under -a
  * room for every live process's active keys between two drains; a command
  * or -p tree starts small (the map grows when drains come fast). */
@@ -1196,6 +1286,9 @@ int record_run(struct rec_opts *op, int all_argc, char **all_argv)
 		s.ksyms = ksyms_load(s.ksyms_err, sizeof(s.ksyms_err));
 	if (attach_list_has(&o.modes, ATTACH_KPROBE))
 		kprobe_events_open(&kpe);
+	/* the call-site proofs' text ranges, if /proc/kallsyms shows them to
+	 * us now (root): ready before the command runs */
+	s.ranges_read = !proof_ranges_from_kallsyms(&s.ranges);
 	if (privs_drop(err, sizeof(err))) {
 		p_err("%s", err);
 		goto out;
@@ -1232,6 +1325,7 @@ int record_run(struct rec_opts *op, int all_argc, char **all_argv)
 	procset_foreach(&s.live, follow_named, &s);
 	if (o.npids)
 		refresh_followed(&s);
+	s.ranges_set = s.ranges_read && !tracer_set_ranges(&s.tr, &s.ranges);
 	if (s.child > 0) {
 		sigset_t block, old;
 		bool stopped;
@@ -1267,6 +1361,8 @@ int record_run(struct rec_opts *op, int all_argc, char **all_argv)
 		}
 	}
 
+	/* after the command was released: it never waits for this */
+	start_symbols(&s);
 	why = run_loop(&s);
 
 	tracer_stop(&s.tr);
@@ -1369,6 +1465,8 @@ out:
 		close(exec_err_fd);
 	tracer_close(&s.tr);
 	ksyms_free(s.ksyms);
+	ksyms_free(s.ksyms_start);
+	free(s.modules_start);
 	record_free(&s.rec);
 	procset_free(&s.live);
 	for (k = 0; k < s.before.n; k++)

@@ -28,20 +28,47 @@ static struct proc_row *proc_row(struct report *rep, const struct rec_process *p
 	return i < rep->nprocs && rep->procs[i].proc == p ? &rep->procs[i] : NULL;
 }
 
+const char *userns_name(enum rec_userns u)
+{
+	static const char *const n[] = { "host", "inside", "owner", "child" };
+
+	return u <= RU_CHILD ? n[u] : "host";
+}
+
+const char *userns_meaning(enum rec_userns u)
+{
+	switch (u) {
+	case RU_INSIDE:
+		return "inside a user namespace: the process's own capabilities there decided, "
+		       "not the host's";
+	case RU_OWNER:
+		return "granted because the process's user owns that user namespace: no "
+		       "capability needed";
+	case RU_CHILD:
+		return "against a child user namespace (a record before version 3 does not tell "
+		       "whether the process was inside it or owned it): not counted as a host "
+		       "capability";
+	default:
+		return "the host's capability sets decided";
+	}
+}
+
 static struct cap_row *cap_row(struct proc_row *pr, int cap, bool noaudit,
-			       enum noaudit_source by)
+			       enum noaudit_source by, enum rec_userns userns)
 {
 	struct cap_row *cr;
 	size_t i;
 
 	for (i = 0; i < pr->ncaps; i++)
-		if (pr->caps[i].cap == cap && pr->caps[i].noaudit == noaudit)
+		if (pr->caps[i].cap == cap && pr->caps[i].noaudit == noaudit &&
+		    pr->caps[i].userns == userns)
 			return &pr->caps[i];
 	grow_array((void **)&pr->caps, &pr->capcaps, pr->ncaps + 1, sizeof(*cr));
 	cr = &pr->caps[pr->ncaps++];
 	cr->cap = cap;
 	cr->noaudit = noaudit;
 	cr->noaudit_by = by;
+	cr->userns = userns;
 	return cr;
 }
 
@@ -213,7 +240,9 @@ static int cmp_cap(const void *a, const void *b)
 
 	if (x->noaudit != y->noaudit)
 		return x->noaudit - y->noaudit;
-	return x->cap - y->cap;
+	if (x->cap != y->cap)
+		return x->cap - y->cap;
+	return (int)x->userns - (int)y->userns;
 }
 
 static int cmp_site(const void *a, const void *b)
@@ -311,7 +340,7 @@ int report_build(const struct record *r, const struct report_opts *o, struct rep
 			rep->hidden_checks = sat_add(rep->hidden_checks, c->count);
 			continue;
 		}
-		cr = cap_row(pr, c->cap, na != NOAUDIT_NO, na);
+		cr = cap_row(pr, c->cap, na != NOAUDIT_NO, na, c->userns);
 		if (c->ret == 0)
 			cr->granted = sat_add(cr->granted, c->count);
 		else
@@ -326,7 +355,8 @@ int report_build(const struct record *r, const struct report_opts *o, struct rep
 		add_site(cr, c, st, up);
 		if (o->by_user_site)
 			add_urow(rep, c, st, up, na != NOAUDIT_NO);
-		if (na == NOAUDIT_NO) {
+		/* the host's sets decided, and the answer could matter */
+		if (na == NOAUDIT_NO && c->userns == RU_HOST && !c->no_effect) {
 			if (c->ret == 0)
 				rep->required |= 1ULL << c->cap;
 			else

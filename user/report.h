@@ -54,6 +54,7 @@ struct cap_row {
 	enum noaudit_source noaudit_by;
 	uint64_t granted, denied;
 	bool init_ns, other_ns;  /* checked against init / another user ns */
+	enum rec_userns userns;  /* what decided them: a row per kind */
 	struct sys_stat *sys;
 	size_t nsys, capsys;
 	struct site_stat *sites;
@@ -88,6 +89,11 @@ struct report {
 	struct hindex urow_idx;  /* urows by what they count, while building */
 	bool have_ustacks;       /* the record has user stacks */
 };
+
+/* The name of a check's user-namespace kind: "host", "inside", "owner",
+ * "child" (JSON), and what it means (text). */
+const char *userns_name(enum rec_userns u);
+const char *userns_meaning(enum rec_userns u);
 
 /* Whether a check is noaudit, and how that was decided. */
 enum noaudit_source check_noaudit(const struct record *r, const struct rec_check *c);

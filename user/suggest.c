@@ -300,6 +300,20 @@ static void add_keep(struct suggestion *s, int cap, const char *func, const stru
 	add_site(&k->sites, &k->nsites, &k->capsites, &k->site_idx, func, NULL, c);
 }
 
+/* A netlink request (rtnetlink, generic netlink): the kernel answers a
+ * denial in the netlink ack (netlink_rcv_skb() -> netlink_ack()), while
+ * sendmsg() itself succeeds. */
+static bool in_netlink_request(const struct rec_stack *st)
+{
+	char fn[128];
+	size_t i;
+
+	for (i = 0; st && i < st->n; i++)
+		if (!strcmp(frame_function(st->frames[i], fn, sizeof(fn)), "netlink_rcv_skb"))
+			return true;
+	return false;
+}
+
 struct deny_ctx {
 	const struct suggestion *s;
 	const struct sg_denial *key;
@@ -310,7 +324,8 @@ static bool deny_eq(const void *ctx, size_t pos)
 	const struct deny_ctx *dc = ctx;
 	const struct sg_denial *d = &dc->s->deny[pos], *k = dc->key;
 
-	return d->cap == k->cap && d->alt == k->alt && d->kind == k->kind && d->func == k->func;
+	return d->cap == k->cap && d->alt == k->alt && d->kind == k->kind && d->func == k->func &&
+	       d->in_ack == k->in_ack;
 }
 
 static void add_denial(struct suggestion *s, const struct row *r, int alt, uint64_t failed)
@@ -326,11 +341,14 @@ static void add_denial(struct suggestion *s, const struct row *r, int alt, uint6
 
 	only = fact_for(s, func, c->cap, KF_ONLY);
 	adv = fact_for(s, func, c->cap, KF_ADVISORY);
-	if (s->rec->hdr.syscall_results)
+	if (in_netlink_request(r->st))
+		kind = DENY_BLOCKING;   /* the request failed, whatever sendmsg() returned */
+	else if (s->rec->hdr.syscall_results)
 		kind = failed ? DENY_BLOCKING : DENY_ADVISORY;
 	else
 		kind = adv ? DENY_ADVISORY : DENY_UNKNOWN;
-	key = (struct sg_denial){ .cap = c->cap, .alt = alt, .func = func, .kind = kind };
+	key = (struct sg_denial){ .cap = c->cap, .alt = alt, .func = func, .kind = kind,
+				  .in_ack = in_netlink_request(r->st) };
 	dc = (struct deny_ctx){ s, &key };
 	h = hash_u64(hash_u64(hash_u64((uint64_t)(uintptr_t)func, (uint64_t)c->cap),
 			      (uint64_t)alt), kind);
@@ -347,6 +365,27 @@ static void add_denial(struct suggestion *s, const struct row *r, int alt, uint6
 	d->count = sat_add(d->count, c->count);
 	d->sys_failed = sat_add(d->sys_failed, failed);
 	add_sys(&d->sys, &d->nsys, &d->capsys, c->syscall, c->count);
+}
+
+static void add_aside(struct suggestion *s, int cap, enum sg_aside_why why, const char *func,
+		      const struct kfact *fact, const struct rec_check *c)
+{
+	struct sg_aside *a = NULL;
+	size_t i;
+
+	/* few: the kinds of checks that make no requirement */
+	for (i = 0; i < s->naside && !a; i++)
+		if (s->aside[i].cap == cap && s->aside[i].why == why && s->aside[i].func == func)
+			a = &s->aside[i];
+	if (!a) {
+		grow_array((void **)&s->aside, &s->capaside, s->naside + 1, sizeof(*a));
+		a = &s->aside[s->naside++];
+		*a = (struct sg_aside){ .cap = cap, .why = why, .func = func, .fact = fact };
+	}
+	if (c->ret == 0)
+		a->granted = sat_add(a->granted, c->count);
+	else
+		a->denied = sat_add(a->denied, c->count);
 }
 
 static struct sg_program *program_of(struct suggestion *s, const struct rec_process *p)
@@ -387,7 +426,14 @@ static void classify(struct suggestion *s, struct row *r)
 	const struct kfact *f;
 
 	if (c->ret == 0) {
+		int asked = c->cap == CAP_SYS_ADMIN && r->partner ? r->partner->c->cap : c->cap;
+
 		s->observed |= 1ULL << c->cap;
+		/* the kernel's facts: the outcome only tunes behaviour here */
+		if ((f = fact_for(s, func, asked, KF_ADVISORY))) {
+			add_aside(s, asked, ASIDE_ADVISORY, func, f, c);
+			return;
+		}
 		if (c->cap == CAP_SYS_ADMIN && r->partner) {
 			int with = r->partner->c->cap;
 
@@ -413,6 +459,17 @@ static void classify(struct suggestion *s, struct row *r)
 		   r->partner && r->partner->c->sys_failed > c->sys_failed ?
 		   r->partner->c->sys_failed : c->sys_failed);
 	s->denied |= 1ULL << c->cap;
+}
+
+static int cmp_aside(const void *x, const void *y)
+{
+	const struct sg_aside *a = x, *b = y;
+
+	if (a->why != b->why)
+		return (int)a->why - (int)b->why;
+	if (a->cap != b->cap)
+		return a->cap - b->cap;
+	return strcmp(a->func, b->func);
 }
 
 static int cmp_site(const void *x, const void *y)
@@ -479,6 +536,8 @@ int suggest_build(const struct record *rec, const struct suggest_opts *o, struct
 		s->progs[i].proc = &rec->procs[i];
 		s->progs[i].matched = program_matches(&rec->procs[i], o->program);
 		s->images_matched += s->progs[i].matched;
+		if (s->progs[i].matched && rec->procs[i].has_capset)
+			s->asked |= rec->procs[i].capset_prm;
 	}
 
 	rows = xcalloc(rec->nchecks + 1, sizeof(*rows));
@@ -490,6 +549,16 @@ int suggest_build(const struct record *rec, const struct suggest_opts *o, struct
 		/* noaudit checks are the kernel probing: never a requirement */
 		if (!p || !s->progs[p - rec->procs].matched || check_noaudit(rec, c) != NOAUDIT_NO)
 			continue;
+		/* not the host's sets, or an answer that could not matter */
+		if (c->userns != RU_HOST || c->no_effect) {
+			const struct rec_stack *st = check_stack(rec, c);
+
+			add_aside(s, c->cap, c->no_effect ? ASIDE_NO_EFFECT :
+				  c->userns == RU_INSIDE ? ASIDE_INSIDE :
+				  c->userns == RU_OWNER ? ASIDE_OWNER : ASIDE_CHILD,
+				  st ? st->site_func : no_site, NULL, c);
+			continue;
+		}
 		r = &rows[n++];
 		r->c = c;
 		r->st = check_stack(rec, c);
@@ -520,6 +589,8 @@ int suggest_build(const struct record *rec, const struct suggest_opts *o, struct
 	sort_array(s->keep, s->nkeep, sizeof(*s->keep), cmp_keep);
 	sort_array(s->repl, s->nrepl, sizeof(*s->repl), cmp_repl);
 	sort_array(s->deny, s->ndeny, sizeof(*s->deny), cmp_deny);
+	sort_array(s->aside, s->naside, sizeof(*s->aside), cmp_aside);
+	s->asked &= ~s->required;
 	for (i = 0; i < s->nkeep; i++)
 		sort_sites(s->keep[i].sites, s->keep[i].nsites);
 	for (i = 0; i < s->nrepl; i++)
@@ -556,6 +627,7 @@ void suggest_free(struct suggestion *s)
 		free(s->deny[i].sys);
 	}
 	free(s->deny);
+	free(s->aside);
 	hindex_free(&s->deny_idx);
 	free(s->progs);
 	free(s->memo);

@@ -61,6 +61,24 @@ struct sg_keep {
 	const struct kfact *why;    /* CAP_SYS_ADMIN only: the fact saying nothing narrower exists */
 };
 
+/* Checks that make no requirement of the host's capability sets, though
+ * the kernel made them (audited): set aside, with the reason. */
+enum sg_aside_why {
+	ASIDE_INSIDE,     /* credentials inside a user namespace: its capabilities */
+	ASIDE_OWNER,      /* granted by owning the (child) user namespace */
+	ASIDE_CHILD,      /* a child namespace, which of the two not recorded (< v3) */
+	ASIDE_NO_EFFECT,  /* the answer could not change the outcome (capset) */
+	ASIDE_ADVISORY,   /* granted where the outcome only tunes behaviour (kernel fact) */
+};
+
+struct sg_aside {
+	int cap;
+	enum sg_aside_why why;
+	const char *func;           /* interned in the record */
+	const struct kfact *fact;   /* ASIDE_ADVISORY: the fact */
+	uint64_t granted, denied;
+};
+
 /* A denied check that had no granted alternative. */
 struct sg_denial {
 	int cap;
@@ -68,6 +86,8 @@ struct sg_denial {
 	const char *func;           /* interned in the record */
 	uint64_t count, sys_failed;
 	enum denial_kind kind;
+	bool in_ack;                /* a netlink request: its error is in the netlink
+				     * ack, not in the syscall's return value */
 	const struct kfact *fact;   /* KF_ONLY or KF_ADVISORY explanation, or NULL */
 	struct sg_sys *sys;
 	size_t nsys, capsys;
@@ -95,6 +115,9 @@ struct suggestion {
 	size_t nkeep, capkeep;
 	struct sg_denial *deny;
 	size_t ndeny, capdeny;
+	struct sg_aside *aside;     /* by cap, reason, function */
+	size_t naside, capaside;
+	uint64_t asked;             /* capset(): permitted sets asked for, not required */
 	struct hindex deny_idx;     /* private: denials by what they count */
 	struct sg_program *progs;
 	size_t nprogs;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -129,6 +130,7 @@ static int try_mode(struct tracer *t, const struct tracer_cfg *cfg, enum attach_
 	s->rodata->cfg_user_stacks = cfg->user_stacks;
 	s->rodata->cfg_only_uid = cfg->only_uid;
 	s->rodata->cfg_uid = cfg->uid;
+	s->rodata->nr_capset = SYS_capset;
 	choose_programs(s, m, cfg->syscall_results);
 	t->agg_max[0] = t->agg_max[1] = cfg->max_keys ? cfg->max_keys : CA_AGG_KEYS;
 	/* kprobe mode with perf events opened before the privilege drop:
@@ -232,6 +234,14 @@ int tracer_follow(struct tracer *t, uint32_t tgid, uint64_t pstart)
 
 	return bpf_map__update_elem(t->skel->maps.procs, &tgid, sizeof(tgid), &start,
 				    sizeof(start), BPF_ANY);
+}
+
+int tracer_set_ranges(struct tracer *t, const struct ca_ranges *r)
+{
+	__u32 zero = 0;
+
+	return bpf_map__update_elem(t->skel->maps.ranges, &zero, sizeof(zero), r, sizeof(*r),
+				    BPF_ANY);
 }
 
 int tracer_poll(struct tracer *t, int timeout_ms)

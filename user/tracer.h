@@ -71,6 +71,9 @@ int tracer_start(struct tracer *t, const struct tracer_cfg *cfg, tracer_event_fn
 /* Follow the process (tgid, pstart) (struct ca_key): another process given
  * the pid later is not followed. */
 int tracer_follow(struct tracer *t, uint32_t tgid, uint64_t pstart);
+/* The text ranges the call-site cache's proofs need (until they are set,
+ * every cache hit walks the stack). */
+int tracer_set_ranges(struct tracer *t, const struct ca_ranges *r);
 int tracer_poll(struct tracer *t, int timeout_ms);
 /* Drain the aggregation map into t->tab when it is half full (swapping in
  * the spare, grown if the last drain was recent). 1 if it drained. */

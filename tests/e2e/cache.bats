@@ -6,6 +6,14 @@
 
 load helper
 
+setup() {
+	churn_setup   # kernel.dmesg_restrict=1: klogctl(SIZE_BUFFER) checks CAP_SYSLOG
+}
+
+teardown() {
+	churn_teardown
+}
+
 # per_stack FILE COMM: "cap ret count stack" lines of that program, sorted
 per_stack() {
 	jq -r --arg c "$2" -s '
@@ -61,4 +69,44 @@ per_stack() {
 	[ "$(jqr '[.processes[] | select(.comm=="bench-workload") | .capabilities[]
 		| select(.cap=="CAP_SYSLOG") | .granted] | add')" = "600000" ]
 	[ "$(jqr '.record.lost | [.[]] | add')" = "0" ]
+}
+
+# audited FILE: "count cap ret stack" per audited kernel stack (offsets
+# kept), summed over the record's processes
+audited() {
+	jq -r -s '
+		(map(select(.type == "stack")) | map({key: (.id | tostring), value: (.frames | join(" "))}) | from_entries) as $st
+		| [.[] | select(.type == "check") | {k: "\(.cap) \(.ret) \($st[.stack | tostring] // "none")", c: .count}]
+		| group_by(.k) | .[] | "\(map(.c) | add) \(.[0].k)"' "$1" |
+		grep -vE 'security_vm_enough_memory_mm|_noaudit|ptracer_capable|kallsyms_show_value' | sort -k2
+}
+
+@test "randomized shapes (loops, many mappings, several sites per syscall): every audited check at its own call site, as --exact-stacks" {
+	local seed
+	for seed in 1 2 3 4 5 6; do
+		# without CAP_CHECKPOINT_RESTORE: alloc_pid asks twice (40 denied,
+		# then 21), with the mm copy's noaudit 21 and copy_namespaces' 21
+		# behind the same tag
+		run record -- setpriv --inh-caps=-checkpoint_restore --bounding-set=-checkpoint_restore \
+			"$ROOT/build/shapes" "$seed" 60
+		[ "$status" -eq 0 ]
+		mv "$T/rec.jsonl" "$T/cached.jsonl"
+		run record --exact-stacks -- setpriv --inh-caps=-checkpoint_restore \
+			--bounding-set=-checkpoint_restore "$ROOT/build/shapes" "$seed" 60
+		[ "$status" -eq 0 ]
+		diff <(audited "$T/cached.jsonl") <(audited "$T/rec.jsonl") ||
+			{ echo "seed $seed: the cache counted checks elsewhere"; return 1; }
+		# not because every hit walked: most hits were proven
+		head -n 1 "$T/cached.jsonl" | jq -c .cache
+		[ "$(head -n 1 "$T/cached.jsonl" | jq -r '.cache.hit_walks < .checks / 2')" = "true" ]
+	done
+}
+
+@test "a loop at one call site is counted by proofs, not stack walks" {
+	run record -- "$CHURN" calls 20000
+	[ "$status" -eq 0 ]
+	head -n 1 "$T/rec.jsonl" | jq -c '{checks, cache}'
+	# the first 64 hits of the slot walk, then one in 256
+	[ "$(head -n 1 "$T/rec.jsonl" | jq -r '.cache.hit_walks < 300 and .cache.unproven == 0')" = "true" ]
+	[ "$(grep -c '"cap_name":"CAP_SYSLOG"' "$T/rec.jsonl")" = "1" ]
 }

@@ -115,9 +115,9 @@ TEST(recfile_rejects_foreign_and_newer_formats)
 {
 	expect_error("{\"type\":\"header\",\"format\":\"other\",\"version\":1}\n",
 		     "t.jsonl:1: format is 'other', not a capaudit record");
-	expect_error("{\"type\":\"header\",\"format\":\"capaudit-record\",\"version\":3,"
+	expect_error("{\"type\":\"header\",\"format\":\"capaudit-record\",\"version\":4,"
 		     "\"kernel\":\"k\",\"attach\":\"a\",\"start_ns\":1,\"end_ns\":2}\n",
-		     "t.jsonl:1: record version 3 is newer than this capaudit reads (2)");
+		     "t.jsonl:1: record version 4 is newer than this capaudit reads (3)");
 }
 
 /* Version 2: a process is (pid, start_ns); a pid given out again is a
