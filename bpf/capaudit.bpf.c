@@ -78,6 +78,7 @@ char LICENSE[] SEC("license") = "GPL";
 #define ENOENT 2
 #define EACCES 13
 #define EEXIST 17
+#define EINTR  4
 
 #define CA_VERIFY_FIRST  64   /* hits of a new slot that are all re-checked */
 #define CA_TIME_EVERY    16   /* last_ns is refreshed every 16th hit: a clock read costs ~30 ns */
@@ -830,6 +831,7 @@ static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags)
 	struct pt_regs *regs;
 	__u64 tag, now, pstart, ip = 0, a0 = 0, a1 = 0, sp = 0;
 	struct ca_key uk;   /* the user part of the key: set only where the stack is walked */
+	struct capset_req req;   /* capset(): the sets asked for, if the event is due */
 	__s32 nr = -1, serr;
 	__u64 sid, fp, top;
 	__u16 h;
@@ -852,14 +854,13 @@ static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags)
 	}
 	if (cap < 0 || cap > CA_MAX_CAP)
 		cap = CA_MAX_CAP;
+	req.ok = false;
 	if (cap == 8 && nr == nr_capset && nr >= 0) {
-		struct capset_req req;
+		__u64 old_inh, old_prm;
 
 		/* rare: every capset() of every process comes here */
 		if (!followed(tgid, pstart) || !uid_allowed(task))
 			return 0;
-		__u64 old_inh, old_prm;
-
 		read_capset(task, a0, a1, &req);
 		if (req.ok && old_sets(task, &old_inh, &old_prm)) {
 			if (!(req.inh & ~(old_inh | old_prm)))
@@ -867,9 +868,11 @@ static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags)
 			/* a capset() that keeps the whole permitted set it had
 			 * asks for nothing in particular (libcap's get, change
 			 * the effective set, set): only one that drops some
-			 * says which capabilities the program wants to keep */
-			if (req.prm != old_prm)
-				capset_event(task, &req);
+			 * says which capabilities the program wants to keep
+			 * (the event is sent at the end: after the image's) */
+			req.ok = req.prm != old_prm;
+		} else {
+			req.ok = false;
 		}
 	}
 
@@ -966,6 +969,8 @@ static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags)
 out:
 	if (ret && nr >= 0 && track_results)
 		remember_denied(task, &s->key);
+	if (req.ok)
+		capset_event(task, &req);
 	return 0;
 }
 
@@ -1084,8 +1089,8 @@ int BPF_KRETPROBE(kretprobe_cap_capable, int ret)
 
 /*
  * --syscall-results: a syscall of a task with denied checks ended; they
- * learn whether it failed with EPERM/EACCES. Tasks without such state
- * return at once.
+ * learn whether it failed with EPERM/EACCES, with another error, or was
+ * interrupted. Tasks without such state return at once.
  */
 SEC("tp_btf/sys_exit")
 int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
@@ -1094,14 +1099,17 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 	struct ca_meta meta;
 	void *agg;
 	__u32 i, n;
-	bool added;
+	bool added, restart;
 
 	if (!st || !st->ndenied)
 		return 0;
 	n = st->ndenied;
 	st->ndenied = 0;
-	if (ret != -EPERM && ret != -EACCES)
-		return 0;
+	if (ret >= 0 || ret < -4095)
+		return 0;   /* it succeeded */
+	/* EINTR, and the kernel's ERESTARTSYS..ERESTART_RESTARTBLOCK
+	 * (include/linux/errno.h), which user space never sees */
+	restart = ret == -EINTR || (ret <= -512 && ret >= -516);
 	agg = cur_agg();
 	current_meta(&meta, bpf_ktime_get_ns());
 	for (i = 0; i < CA_DENIED_PER_SYSCALL; i++) {
@@ -1111,10 +1119,16 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 			break;
 		/* a drain may have taken the entry: a new one with count 0 */
 		v = agg_entry(agg, &st->denied[i], 0, meta.first_ns, &meta, &added);
-		if (v)
-			__sync_fetch_and_add(&v->sys_failed, 1);
-		else
+		if (!v) {
 			stat_add(CA_STAT_RESULT_LOST, 1);
+		} else if (ret == -EPERM || ret == -EACCES) {
+			__sync_fetch_and_add(&v->sys_failed, 1);
+		} else if (restart) {
+			__sync_fetch_and_add(&v->sys_restart, 1);
+		} else {
+			__sync_fetch_and_add(&v->sys_other, 1);
+			v->sys_errno = (__u32)-ret;
+		}
 	}
 	return 0;
 }

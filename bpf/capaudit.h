@@ -99,6 +99,10 @@ struct ca_val {
 	__u64 count;
 	__u64 last_ns;
 	__u64 sys_failed; /* times the syscall then failed with EPERM/EACCES */
+	__u64 sys_other;  /* ... failed with another error (the last: sys_errno) */
+	__u64 sys_restart; /* ... was interrupted (EINTR, ERESTART*): inconclusive */
+	__u32 sys_errno;
+	__u32 pad;
 	struct ca_meta meta;
 };
 

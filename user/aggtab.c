@@ -70,6 +70,11 @@ void aggtab_add(struct aggtab *t, const struct ca_key *k, const struct ca_val *v
 	o = &t->e[t->idx[i] - 1].val;
 	o->count += v->count;
 	o->sys_failed += v->sys_failed;
+	o->sys_restart += v->sys_restart;
+	if (v->sys_other) {
+		o->sys_other += v->sys_other;
+		o->sys_errno = v->sys_errno;
+	}
 	if (v->last_ns > o->last_ns)
 		o->last_ns = v->last_ns;
 	merge_meta(&o->meta, &v->meta);

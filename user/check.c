@@ -131,7 +131,7 @@ void observation_add(struct observation *o, const struct suggestion *s)
 		bl_add_site(e, d->func);
 		x->count = sat_add(x->count, d->count);
 		/* blocking anywhere makes it blocking */
-		if (d->kind == DENY_BLOCKING || (d->kind == DENY_UNKNOWN && x->kind != DENY_BLOCKING))
+		if (denial_kind_rank(d->kind) > denial_kind_rank(x->kind))
 			x->kind = d->kind;
 		append_syscalls(&x->syscalls, d->sys, d->nsys);
 	}
@@ -380,7 +380,10 @@ void check_message(const struct finding *x, const char *baseline, char *buf, siz
 	case FK_NEW_DENIAL:
 		snprintf(buf, len, "New denied %s check at %s%s (%s): not expected by %s", n, fn, sys,
 			 x->dkind == DENY_BLOCKING ? "the syscall failed" :
-			 x->dkind == DENY_ADVISORY ? "advisory" : "outcome unknown", baseline);
+			 x->dkind == DENY_ADVISORY ? "advisory" :
+			 x->dkind == DENY_OTHER_ERROR ? "the syscall failed with another error" :
+			 x->dkind == DENY_INCONCLUSIVE ? "the syscall was interrupted" :
+			 "outcome unknown", baseline);
 		break;
 	case FK_UNUSED_CAP:
 		snprintf(buf, len, "%s is allowed by %s but no record used it", n, baseline);

@@ -4,7 +4,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capnames.h"
 #include "util.h"
+
+json_t *json_capset(uint64_t mask)
+{
+	json_t *a = json_array();
+	char name[CAP_NAME_LEN];
+	int c;
+
+	for (c = 0; c < 64; c++)
+		if (mask & (1ULL << c))
+			json_array_append_new(a, json_string(cap_name(c, name)));
+	return a;
+}
 
 json_t *json_bytes(const char *s)
 {

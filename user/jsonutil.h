@@ -15,6 +15,8 @@ void json_set_bytes(json_t *obj, const char *key, const char *s);
 /* A count or size as a JSON integer: above INT64_MAX (the largest jansson
  * writes) it saturates, never turning negative. */
 json_t *json_uint(uint64_t v);
+/* A capability set as an array of names ("CAP_CHOWN", ...), lowest first. */
+json_t *json_capset(uint64_t mask);
 /* obj[key] = new reference v (steals v). */
 void json_set(json_t *obj, const char *key, json_t *v);
 

@@ -12,6 +12,7 @@
 #include "record.h"
 #include "report_cmd.h"
 #include "run_cmd.h"
+#include "verify_cmd.h"
 
 struct cmd {
 	const char *name;
@@ -31,6 +32,7 @@ static const struct cmd cmds[] = {
 	{ "report", do_report, "what a record shows; --suggest: least privilege" },
 	{ "check", do_check, "compare records with a baseline: CI verdict, exit 1 on new privileges" },
 	{ "run", do_run, "run a command with exactly given capabilities, list denials" },
+	{ "verify", do_verify, "prove the set a command needs: run it with each, minimise" },
 	{ "doctor", do_doctor, "what this host offers: attach modes, symbols, privileges" },
 	{ "version", do_version, "print the version" },
 	{ "help", do_help, "this text" },

@@ -2,6 +2,7 @@
 /* JSON for programs: one object, pure ASCII, every control byte escaped. */
 #include <jansson.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "capnames.h"
 #include "jsonutil.h"
@@ -13,18 +14,6 @@
 #include "run_cmd.h"
 #include "check.h"
 #include "syscalls.h"
-
-static json_t *capset_json(uint64_t mask)
-{
-	json_t *a = json_array();
-	char name[CAP_NAME_LEN];
-	int c;
-
-	for (c = 0; c < 64; c++)
-		if (mask & (1ULL << c))
-			json_array_append_new(a, json_string(cap_name(c, name)));
-	return a;
-}
 
 static json_t *header_json(const struct record *r, const char *source)
 {
@@ -166,8 +155,8 @@ static int json_report(FILE *f, const struct report *rep, const char *source)
 		json_set(po, "hidden_noaudit", json_uint(pr->hidden));
 		json_stream_item(f, &js, po);
 	}
-	json_set(root, "required", capset_json(rep->required));
-	json_set(root, "denied", capset_json(rep->denied));
+	json_set(root, "required", json_capset(rep->required));
+	json_set(root, "denied", json_capset(rep->denied));
 	json_set(root, "hidden_noaudit", json_uint(rep->hidden_checks));
 	json_set(root, "total_checks", json_uint(rep->total_checks));
 	if (rep->by_user_site) {
@@ -234,7 +223,6 @@ static json_t *sites_json(const struct sg_site *sites, size_t n, json_t **names)
 	return a;
 }
 
-static const char *const deny_kind_names[] = { "blocking", "advisory", "unknown" };
 
 static json_t *denials_json(const struct suggestion *s)
 {
@@ -253,7 +241,14 @@ static json_t *denials_json(const struct suggestion *s)
 		json_set_bytes(o, "callsite", d->func);
 		json_set(o, "count", json_uint(d->count));
 		json_set(o, "syscall_failed", json_uint(d->sys_failed));
-		json_set(o, "kind", json_string(deny_kind_names[d->kind]));
+		json_set(o, "kind", json_string(denial_kind_name(d->kind)));
+		if (d->sys_other) {
+			json_set(o, "syscall_other", json_uint(d->sys_other));
+			json_set(o, "syscall_errno", json_string(strerrorname_np(d->sys_errno) ?
+								  strerrorname_np(d->sys_errno) : "?"));
+		}
+		if (d->sys_restart)
+			json_set(o, "syscall_restart", json_uint(d->sys_restart));
 		if (d->in_ack)
 			json_set(o, "in_netlink_ack", json_true());
 		json_set(o, "syscalls", sys_json(d->sys, d->nsys));
@@ -275,9 +270,9 @@ static int json_suggest(FILE *f, const struct suggestion *s, const char *source)
 	int rc;
 
 	json_set(root, "record", header_json(s->rec, source));
-	json_set(root, "required", capset_json(s->required));
-	json_set(root, "observed", capset_json(s->observed));
-	json_set(root, "denied", capset_json(s->denied));
+	json_set(root, "required", json_capset(s->required));
+	json_set(root, "observed", json_capset(s->observed));
+	json_set(root, "denied", json_capset(s->denied));
 
 	a = json_array();
 	for (i = 0; i < s->nrepl; i++) {
@@ -335,7 +330,7 @@ static int json_suggest(FILE *f, const struct suggestion *s, const char *source)
 		json_array_append_new(a, o);
 	}
 	json_set(root, "not_required", a);
-	json_set(root, "asked_not_used", capset_json(s->asked));
+	json_set(root, "asked_not_used", json_capset(s->asked));
 
 	a = json_array();
 	for (i = 0; i < s->nprogs; i++) {
@@ -350,9 +345,9 @@ static int json_suggest(FILE *f, const struct suggestion *s, const char *source)
 		json_set(o, "exec_id", json_integer(p->proc->exec_id));
 		json_set_bytes(o, "comm", p->proc->comm);
 		json_set_bytes(o, "exe", p->proc->exe);
-		json_set(o, "required", capset_json(p->required));
+		json_set(o, "required", json_capset(p->required));
 		if (p->proc->has_capset)
-			json_set(o, "capset_permitted", capset_json(p->proc->capset_prm));
+			json_set(o, "capset_permitted", json_capset(p->proc->capset_prm));
 		json_array_append_new(a, o);
 	}
 	json_set(root, "programs", a);
@@ -374,11 +369,11 @@ static json_t *privs_json(const struct privs *p)
 
 	json_set(o, "uid", json_integer(p->uid));
 	json_set(o, "euid", json_integer(p->euid));
-	json_set(o, "effective", capset_json(p->eff));
-	json_set(o, "permitted", capset_json(p->prm));
-	json_set(o, "inheritable", capset_json(p->inh));
-	json_set(o, "bounding", capset_json(p->bnd));
-	json_set(o, "ambient", capset_json(p->amb));
+	json_set(o, "effective", json_capset(p->eff));
+	json_set(o, "permitted", json_capset(p->prm));
+	json_set(o, "inheritable", json_capset(p->inh));
+	json_set(o, "bounding", json_capset(p->bnd));
+	json_set(o, "ambient", json_capset(p->amb));
 	json_set(o, "no_new_privs", json_boolean(p->no_new_privs));
 	return o;
 }
@@ -419,7 +414,7 @@ static int json_doctor(FILE *f, const struct doctor *d)
 		json_set(ks, "error", json_string(d->ksyms_err));
 	json_set(root, "symbols", ks);
 	json_set(pv, "held", privs_json(&d->held));
-	json_set(pv, "needed", capset_json(PRIVS_NEEDED));
+	json_set(pv, "needed", json_capset(PRIVS_NEEDED));
 	if (d->dropped)
 		json_set(pv, "recording", privs_json(&d->recording));
 	if (d->priv_err[0])
@@ -444,11 +439,16 @@ static int json_run(FILE *f, const struct run_result *r)
 	for (i = 0; i < r->sg->ndeny; i++)
 		blocking += r->sg->deny[i].kind == DENY_BLOCKING;
 	json_set(root, "command", cmd);
-	json_set(root, "caps", capset_json(r->caps));
+	json_set(root, "caps", json_capset(r->caps));
 	json_set(root, "user", r->user ? json_bytes(r->user) : json_null());
 	json_set(root, "exit_status", json_integer(r->exit_status));
+	if (r->check) {
+		json_set_bytes(root, "check", r->check);
+		json_set(root, "check_status", json_integer(r->check_status));
+	}
 	json_set(root, "denials", denials_json(r->sg));
-	json_set(root, "enough", json_boolean(blocking == 0));
+	json_set(root, "blocking_denials", json_uint(blocking));
+	json_set(root, "enough", json_boolean(r->enough));
 	json_set_bytes(root, "record", r->record);
 	rc = json_write_pretty(f, root);
 	json_decref(root);
@@ -457,7 +457,6 @@ static int json_run(FILE *f, const struct run_result *r)
 
 /* ---- check ----------------------------------------------------------------- */
 
-static const char *const dkind_names[] = { "blocking", "advisory", "unknown" };
 
 static int json_check(FILE *f, const struct check_view *v)
 {
@@ -492,7 +491,7 @@ static int json_check(FILE *f, const struct check_view *v)
 		if (x->count)
 			json_set(o, "count", json_uint(x->count));
 		if (x->kind == FK_NEW_DENIAL)
-			json_set(o, "denial", json_string(dkind_names[x->dkind]));
+			json_set(o, "denial", json_string(denial_kind_name(x->dkind)));
 		if (x->replaces_sys_admin)
 			json_set(o, "instead_of", json_string("CAP_SYS_ADMIN"));
 		json_set_bytes(o, "note", x->note);

@@ -301,6 +301,16 @@ static void print_denials(FILE *f, const struct suggestion *s)
 				fprintf(f, "denied, and the syscall failed (EPERM/EACCES, %" PRIu64
 					"x): the program may have failed here\n", d->sys_failed);
 			break;
+		case DENY_OTHER_ERROR:
+			fprintf(f, "denied, and the syscall then failed with %s (%" PRIu64 "x), not "
+				"EPERM/EACCES: maybe for another reason\n",
+				strerrorname_np(d->sys_errno) ? strerrorname_np(d->sys_errno) : "an error",
+				d->sys_other);
+			break;
+		case DENY_INCONCLUSIVE:
+			fprintf(f, "denied; the syscall was interrupted (EINTR or restarted, %" PRIu64
+				"x): inconclusive\n", d->sys_restart);
+			break;
 		case DENY_ADVISORY:
 			fputs(h->syscall_results ? "denied, advisory (the syscall went on)\n" :
 			      "denied, advisory (kernel fact)\n", f);
@@ -528,15 +538,21 @@ static int text_run(FILE *f, const struct run_result *r)
 	fprintf(f, "\n  capabilities: %s\n", capset_str(r->caps, buf, sizeof(buf)));
 	fprintf(f, "  as: %s\n", r->user ? ESC(r->user, esc) : "root");
 	fprintf(f, "  exit status: %d\n", r->exit_status);
+	if (r->check)
+		fprintf(f, "  check: %s: exit status %d\n", ESC(r->check, esc), r->check_status);
 	fputs("\nDenied checks:\n", f);
 	print_denials(f, r->sg);
-	if (!r->sg->ndeny)
-		fputs("\nNo check was denied: this set is enough for what ran.\n", f);
-	else if (!blocking)
-		fputs("\nNo denial made a syscall fail: this set is enough for what ran.\n", f);
+	if (r->enough)
+		fprintf(f, "\nThis set is enough for what ran: the command exited 0%s%s.\n",
+			r->check ? " and the check passed" : "",
+			!r->sg->ndeny ? "" : blocking ? " (it carried on past the denials above)" :
+			" (no denial made a syscall fail)");
 	else
-		fprintf(f, "\n%zu denial%s made a syscall fail: this set is not enough.\n", blocking,
-			blocking == 1 ? "" : "s");
+		fprintf(f, "\nThis set is not enough: %s%s.\n", r->exit_status ?
+			"the command failed" : "the check failed",
+			blocking ? "; the blocking denials above are where to look" :
+			!r->sg->ndeny ? "; no check was denied: the cause is not a capability check "
+			"(see capaudit verify)" : "");
 	fprintf(f, "Record: %s (capaudit report --suggest -i %s)\n", ESC(r->record, esc),
 		ESC(r->record, esc));
 	return ferror(f) ? -1 : 0;
@@ -578,7 +594,9 @@ static void print_finding(FILE *f, const struct finding *x, const char *root)
 		fputs(" [instead of CAP_SYS_ADMIN]", f);
 	if (x->kind == FK_NEW_DENIAL)
 		fprintf(f, ": %s", x->dkind == DENY_BLOCKING ? "blocking (the syscall failed)" :
-			x->dkind == DENY_ADVISORY ? "advisory" : "outcome unknown");
+			x->dkind == DENY_ADVISORY ? "advisory" :
+			x->dkind == DENY_OTHER_ERROR ? "the syscall failed with another error" :
+			x->dkind == DENY_INCONCLUSIVE ? "inconclusive (interrupted)" : "outcome unknown");
 	if (x->note)
 		fprintf(f, "  -- note: %s", ESC(x->note, esc));
 	if (!x->fails && x->kind >= FK_UNUSED_CAP)

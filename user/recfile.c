@@ -345,6 +345,11 @@ int record_dedup_checks(struct record *r, enum dedup how, size_t *removed,
 			 * uid, comm, cgroup) is the earlier one's */
 			o->count = sat_add(o->count, c->count);
 			o->sys_failed = sat_add(o->sys_failed, c->sys_failed);
+			o->sys_restart = sat_add(o->sys_restart, c->sys_restart);
+			if (c->sys_other) {
+				o->sys_other = sat_add(o->sys_other, c->sys_other);
+				o->sys_errno = c->sys_errno;
+			}
 			if (c->first_ns < o->first_ns) {
 				o->first_ns = c->first_ns;
 				o->tid = c->tid;
@@ -621,19 +626,6 @@ static json_t *ustack_json(const struct rec_ustack *us, size_t id)
 	return o;
 }
 
-/* A capability set as an array of names, lowest number first. */
-static json_t *capset_json(uint64_t mask)
-{
-	json_t *a = json_array();
-	char name[CAP_NAME_LEN];
-	int c;
-
-	for (c = 0; c <= REC_MAX_CAP; c++)
-		if (mask & (1ULL << c))
-			json_array_append_new(a, json_string(cap_name(c, name)));
-	return a;
-}
-
 static json_t *process_json(const struct rec_process *p)
 {
 	json_t *o = json_object();
@@ -651,9 +643,9 @@ static json_t *process_json(const struct rec_process *p)
 	if (p->has_capset) {
 		json_t *cs = json_object();
 
-		json_set(cs, "effective", capset_json(p->capset_eff));
-		json_set(cs, "permitted", capset_json(p->capset_prm));
-		json_set(cs, "inheritable", capset_json(p->capset_inh));
+		json_set(cs, "effective", json_capset(p->capset_eff));
+		json_set(cs, "permitted", json_capset(p->capset_prm));
+		json_set(cs, "inheritable", json_capset(p->capset_inh));
 		json_set(o, "capset", cs);
 	}
 	return o;
@@ -696,6 +688,16 @@ static json_t *check_json(const struct record *r, const struct rec_check *c)
 	json_set(o, "last_ns", json_integer(c->last_ns));
 	if (c->ret)
 		json_set(o, "syscall_failed", json_uint(c->sys_failed));
+	if (c->ret && c->sys_other) {
+		const char *en = c->sys_errno > 0 ? strerrorname_np(c->sys_errno) : NULL;
+		char num[16];
+
+		snprintf(num, sizeof(num), "%d", c->sys_errno);
+		json_set(o, "syscall_other", json_uint(c->sys_other));
+		json_set(o, "syscall_errno", json_string(en ? en : num));
+	}
+	if (c->ret && c->sys_restart)
+		json_set(o, "syscall_restart", json_uint(c->sys_restart));
 	json_set(o, "stack", c->stack >= 0 ? json_integer(c->stack) : json_null());
 	json_set_bytes(o, "stack_error", c->stack_error);
 	if (check_ustack(r, c))

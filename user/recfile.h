@@ -118,6 +118,9 @@ struct rec_check {
 	bool opt_noaudit, opt_insetid;
 	int64_t first_ns, last_ns;
 	uint64_t sys_failed;    /* times the syscall then failed with EPERM/EACCES */
+	uint64_t sys_other;     /* ... with another error (version 3), the last: */
+	int sys_errno;          /* errno number, 0 if none */
+	uint64_t sys_restart;   /* ... was interrupted (EINTR, ERESTART*): inconclusive */
 	int stack;              /* index in record.stacks, -1: none */
 	int ustack;             /* index in record.ustacks (--user-stacks), -1: none */
 	uint32_t line;          /* line of the record file it was read from */

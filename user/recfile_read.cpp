@@ -16,6 +16,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <unordered_map>
 
 extern "C" {
 #include "capnames.h"
@@ -144,6 +145,29 @@ bool get_strv(ondemand::value v, const char *key, char ***out, size_t *n, Line &
 		i++;
 	}
 	return true;
+}
+
+/* "ENODEV" -> 19 (glibc's names), or -1; a number is taken as it is.
+ * The table is made once (thread-safe static), not searched per line. */
+static int errno_number(std::string_view name)
+{
+	static const std::unordered_map<std::string, int> names = [] {
+		std::unordered_map<std::string, int> m;
+
+		for (int e = 1; e < 4096; e++)
+			if (const char *en = strerrorname_np(e))
+				m.emplace(en, e);
+		return m;
+	}();
+	std::string n(name);
+	auto it = names.find(n);
+	char *end;
+	long v;
+
+	if (it != names.end())
+		return it->second;
+	v = strtol(n.c_str(), &end, 10);
+	return !n.empty() && !*end && v > 0 && v < 4096 ? (int)v : -1;
 }
 
 /* An array of capability names ("CAP_CHOWN", ...) as a mask. */
@@ -745,19 +769,21 @@ bool read_check(ondemand::object obj, const record *r, record *sink, Line &l)
 	 * cap_name and syscall_name are derived, read and ignored */
 	enum { TYPE, PID, START_NS, EXEC_ID, TID, UID, COMM, CGROUP, CAP, CAP_NAME, RET, COUNT,
 	       SYSCALL, SYSCALL_NAME, INIT_NS, USERNS, NO_EFFECT, OPTS, FIRST_NS, LAST_NS,
-	       SYSCALL_FAILED, STACK, STACK_ERROR, USTACK, NFIELDS };
+	       SYSCALL_FAILED, SYSCALL_OTHER, SYSCALL_ERRNO, SYSCALL_RESTART, STACK, STACK_ERROR,
+	       USTACK, NFIELDS };
 	static const char *const names[] = { "type", "pid", "start_ns", "exec_id", "tid", "uid",
 		"comm", "cgroup", "cap", "cap_name", "ret", "count", "syscall", "syscall_name",
 		"init_ns", "userns", "no_effect", "opts", "first_ns", "last_ns", "syscall_failed",
-		"stack", "stack_error", "ustack", nullptr };
+		"syscall_other", "syscall_errno", "syscall_restart", "stack", "stack_error", "ustack",
+		nullptr };
 	static const char *const req[] = { "pid", "cap", "ret", "count", nullptr };
 	static const char *const req_v2[] = { "pid", "start_ns", "cap", "ret", "count", nullptr };
 	/* bounds of the integer fields, in field order */
 	static const int64_t lo[NFIELDS] = { 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, -4095, 1, -1, 0, 0, 0,
-					     0, 0, 0, 0, 0, 0, 0, 0 };
+					     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
 	static const int64_t hi[NFIELDS] = { 0, INT32_MAX, INT64_MAX, UINT32_MAX, INT32_MAX,
 		UINT32_MAX, 0, INT64_MAX, REC_MAX_CAP, 0, 0, INT64_MAX, 4095, 0, 0, 0, 0, 0,
-		INT64_MAX, INT64_MAX, INT64_MAX, INT32_MAX, 0, INT32_MAX };
+		INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX, 0, INT64_MAX, INT32_MAX, 0, INT32_MAX };
 	static const FieldSet F_set(names, req);
 	static const FieldSet F2_set(names, req_v2);
 	bool v2 = r->hdr.version >= 2;
@@ -778,6 +804,7 @@ bool read_check(ondemand::object obj, const record *r, record *sink, Line &l)
 		case PID: case START_NS: case EXEC_ID: case TID: case UID: case CGROUP: case CAP:
 		case RET:
 		case COUNT: case SYSCALL: case FIRST_NS: case LAST_NS: case SYSCALL_FAILED:
+		case SYSCALL_OTHER: case SYSCALL_RESTART:
 			if (!get_i64(v, F.names[fi], lo[fi], hi[fi], &x[fi], l))
 				return false;
 			break;
@@ -824,6 +851,17 @@ bool read_check(ondemand::object obj, const record *r, record *sink, Line &l)
 					      std::string(u).c_str());
 			break;
 		}
+		case SYSCALL_ERRNO: {
+			std::string_view e;
+
+			if (!get_str(v, "syscall_errno", &e, l))
+				return false;
+			c.sys_errno = errno_number(e);
+			if (c.sys_errno <= 0)
+				return l.fail("field 'syscall_errno' is '%.20s', not an errno name",
+					      std::string(e).c_str());
+			break;
+		}
 		case NO_EFFECT:
 			if (!get_bool(v, "no_effect", &c.no_effect, l))
 				return false;
@@ -858,6 +896,10 @@ bool read_check(ondemand::object obj, const record *r, record *sink, Line &l)
 	}
 	if (!require(F, v2 ? req_v2 : req, l))
 		return false;
+	if (x[SYSCALL_FAILED] > x[COUNT] || x[SYSCALL_OTHER] > x[COUNT] || x[SYSCALL_RESTART] > x[COUNT])
+		return l.fail("a syscall result count exceeds 'count' (%lld)", (long long)x[COUNT]);
+	if (!x[SYSCALL_OTHER] != !c.sys_errno)
+		return l.fail("fields 'syscall_other' and 'syscall_errno' come together");
 	if (x[SYSCALL_FAILED] > x[COUNT])
 		return l.fail("field 'syscall_failed' (%lld) exceeds 'count' (%lld)",
 			      (long long)x[SYSCALL_FAILED], (long long)x[COUNT]);
@@ -882,6 +924,8 @@ bool read_check(ondemand::object obj, const record *r, record *sink, Line &l)
 	c.first_ns = x[FIRST_NS];
 	c.last_ns = x[LAST_NS];
 	c.sys_failed = (uint64_t)x[SYSCALL_FAILED];
+	c.sys_other = (uint64_t)x[SYSCALL_OTHER];
+	c.sys_restart = (uint64_t)x[SYSCALL_RESTART];
 	c.comm = record_intern(sink, comm.data(), comm.size());
 	c.stack_error = F.seen & (1ULL << STACK_ERROR) ? dup(serr) : nullptr;
 	c.line = l.lineno;

@@ -10,6 +10,7 @@
 #include <getopt.h>
 #include <grp.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,6 +65,9 @@ struct session {
 	struct ksyms *ksyms;      /* read before dropping privileges, if needed */
 	struct ksyms *ksyms_start; /* read once attached (call-site proofs; the end) */
 	const char *ksyms_start_source;
+	char ksyms_start_err[256];
+	pthread_t symbols_tid;    /* reading them */
+	bool symbols_thread_started;
 	char *modules_start;      /* /proc/modules' names and sizes then */
 	struct ca_ranges ranges;  /* the call-site proofs' text ranges ... */
 	bool ranges_read, ranges_set; /* ... read as root at the start, and set */
@@ -321,7 +325,7 @@ static int collect_one(void *ctx, const struct ca_key *k, const struct ca_val *v
 
 	/* only a syscall result, for checks counted while the map was full */
 	if (!v->count) {
-		cc->orphan_results += v->sys_failed;
+		cc->orphan_results += v->sys_failed + v->sys_other + v->sys_restart;
 		return 0;
 	}
 	c = record_add_check(&s->rec);
@@ -355,6 +359,9 @@ static int collect_one(void *ctx, const struct ca_key *k, const struct ca_val *v
 	c->first_ns = to_epoch(s, v->meta.first_ns ? v->meta.first_ns : v->last_ns);
 	c->last_ns = to_epoch(s, v->last_ns);
 	c->sys_failed = v->sys_failed;
+	c->sys_other = v->sys_other;
+	c->sys_errno = (int)v->sys_errno;
+	c->sys_restart = v->sys_restart;
 	c->ustack = ustacks_resolve(s->us, &s->tr, &s->rec, k);
 	s->rec.hdr.checks += v->count;
 	if (!k->kstack) {
@@ -421,10 +428,66 @@ static char *read_modules(void)
 	return buf;
 }
 
+/*
+ * Once attached: the kernel's symbols, for the call-site cache's proofs
+ * (the capability API's text ranges; until they are set every cached hit
+ * walks the stack) and, when no module came or went meanwhile, for the
+ * stacks at the end. Read on a thread of its own while the main one
+ * handles the events (a quarter of a second here: events wait for no
+ * one, and /proc of short-lived processes is read while they are there).
+ * Root read them from /proc/kallsyms before dropping its privileges.
+ */
+static void *symbols_thread(void *arg)
+{
+	struct session *s = arg;
+	struct ca_ranges r;
+	sigset_t all;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);   /* signals are the main thread's */
+	s->ksyms_start = ksyms_best(&s->ksyms_start_source, s->ksyms_start_err,
+				    sizeof(s->ksyms_start_err));
+	if (!proof_ranges_from_ksyms(s->ksyms_start, &r) && !tracer_set_ranges(&s->tr, &r))
+		s->ranges_set = true;
+	return NULL;
+}
+
+static void start_symbols(struct session *s)
+{
+	if (s->ranges_set)
+		return;   /* from /proc/kallsyms, before the privilege drop */
+	s->modules_start = read_modules();
+	if (s->ksyms) {   /* read before the drop: no iter/ksym here */
+		struct ca_ranges r;
+
+		s->ranges_set = !proof_ranges_from_ksyms(s->ksyms, &r) &&
+				!tracer_set_ranges(&s->tr, &r);
+		return;
+	}
+	s->symbols_thread_started = !pthread_create(&s->symbols_tid, NULL, symbols_thread, s);
+	if (!s->symbols_thread_started)
+		symbols_thread(s);
+}
+
+/* The thread of start_symbols() is done (its table and ranges set). */
+static void join_symbols(struct session *s)
+{
+	if (!s->symbols_thread_started)
+		return;
+	pthread_join(s->symbols_tid, NULL);
+	s->symbols_thread_started = false;
+	if (!s->ranges_set && s->o->verbose)
+		fprintf(stderr, "capaudit: no call-site proofs (every cached check walked the "
+			"stack): %s\n", s->ksyms_start_err[0] ? s->ksyms_start_err :
+			"the capability API's symbols are missing");
+}
+
 static struct ksyms *end_symbols(struct session *s, char *kerr, size_t n)
 {
 	struct ksyms *ks;
 	char *modules = read_modules();
+
+	join_symbols(s);
 	bool same = s->ksyms_start && modules && s->modules_start &&
 		    !strcmp(modules, s->modules_start);
 
@@ -532,6 +595,28 @@ struct child_report {
  * those steps are capaudit's doing, not the command's, and are never
  * traced. An exec failure comes back as a message; success closes the pipe.
  */
+/* Where execvp() would find name: the first PATH entry holding an
+ * executable file of that name (as the user the child now is), or NULL
+ * (a name with a slash, or none found: execvp() then says why). */
+static const char *search_path(const char *name, char *buf, size_t len)
+{
+	const char *path = getenv("PATH"), *p, *e;
+	struct stat st;
+
+	if (!name[0] || strchr(name, '/'))
+		return NULL;
+	if (!path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	for (p = path; ; p = e + 1) {
+		e = strchrnul(p, ':');
+		if ((size_t)snprintf(buf, len, "%.*s%s%s", (int)(e - p), p, e > p ? "/" : "", name) <
+		    len && !stat(buf, &st) && S_ISREG(st.st_mode) && !access(buf, X_OK))
+			return buf;
+		if (!*e)
+			return NULL;
+	}
+}
+
 static pid_t spawn_stopped(char **cmd, const struct launch *l, bool stdout_taken, int *go_fd,
 			   int *msg_fd)
 {
@@ -545,8 +630,8 @@ static pid_t spawn_stopped(char **cmd, const struct launch *l, bool stdout_taken
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
-		const char *stage = "";
-		char c;
+		const char *stage = "", *path;
+		char c, pathbuf[4096];
 
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
@@ -564,10 +649,16 @@ static pid_t spawn_stopped(char **cmd, const struct launch *l, bool stdout_taken
 			r.err = errno;
 			snprintf(r.stage, sizeof(r.stage), "%s", stage);
 		}
+		/* the PATH search now, before the hooks are attached: with
+		 * --user it may meet directories that user cannot search, and
+		 * those checks are capaudit's, not the command's */
+		path = r.msg == CHILD_READY ? search_path(cmd[0], pathbuf, sizeof(pathbuf)) : NULL;
 		if (write(ep[1], &r, sizeof(r)) != sizeof(r) || r.msg != CHILD_READY)
 			_exit(127);
 		if (read(go[0], &c, 1) != 1)
 			_exit(127);  /* the recorder gave up */
+		if (path)
+			execv(path, cmd);
 		execvp(cmd[0], cmd);
 		r.msg = CHILD_EXEC_FAILED;
 		r.err = errno;
@@ -1184,31 +1275,6 @@ static void follow_named(void *ctx, uint32_t tgid, uint64_t start)
 	tracer_follow(&((struct session *)ctx)->tr, tgid, start);
 }
 
-/*
- * Once attached: the kernel's symbols, for the call-site cache's proofs
- * (the capability API's text ranges; until they are set every cached hit
- * walks the stack) and, when no module came or went meanwhile, for the
- * stacks at the end. Read after attaching, so that start-up is not longer
- * by the time it takes.
- */
-static void start_symbols(struct session *s)
-{
-	struct ca_ranges r;
-	char kerr[256] = "";
-
-	if (s->ranges_set)
-		return;   /* from /proc/kallsyms, before the privilege drop */
-	s->modules_start = read_modules();
-	s->ksyms_start = s->ksyms ? NULL : ksyms_best(&s->ksyms_start_source, kerr, sizeof(kerr));
-	if (proof_ranges_from_ksyms(s->ksyms ? s->ksyms : s->ksyms_start, &r) ||
-	    tracer_set_ranges(&s->tr, &r)) {
-		if (s->o->verbose)
-			fprintf(stderr, "capaudit: no call-site proofs (every cached check walks "
-				"the stack): %s\n", kerr[0] ? kerr : "the capability API's symbols "
-				"are missing");
-	}
-}
-
 /* The first size of each aggregation map: --max-keys (fixed), or under -a
  * room for every live process's active keys between two drains; a command
  * or -p tree starts small (the map grows when drains come fast). */
@@ -1257,7 +1323,8 @@ int record_run(struct rec_opts *op, int all_argc, char **all_argv)
 	sigaction(SIGCHLD, &sa, NULL);
 
 	if (o.cmd) {
-		s.child = spawn_stopped(o.cmd, o.launch, !strcmp(o.out, "-"), &go_fd, &exec_err_fd);
+		s.child = spawn_stopped(o.cmd, o.launch, !strcmp(o.out, "-") || o.cmd_stdout_to_stderr,
+					&go_fd, &exec_err_fd);
 		if (s.child < 0) {
 			p_err("cannot start %s: %s", o.cmd[0], strerror(errno));
 			goto out;
@@ -1356,6 +1423,7 @@ int record_run(struct rec_opts *op, int all_argc, char **all_argv)
 			waitpid(s.child, NULL, 0);
 			s.child_done = true;
 			p_err("cannot run %s: %s", o.cmd[0], strerror(cr.err));
+			op->exec_errno = cr.err;
 			rc = 127;
 			goto out;
 		}
@@ -1463,6 +1531,7 @@ out:
 	}
 	if (exec_err_fd >= 0)
 		close(exec_err_fd);
+	join_symbols(&s);   /* before the maps it writes go */
 	tracer_close(&s.tr);
 	ksyms_free(s.ksyms);
 	ksyms_free(s.ksyms_start);

@@ -30,9 +30,12 @@ struct rec_opts {
 	bool user_stacks;         /* --user-stacks */
 	uint32_t max_keys;        /* --max-keys: aggregation map entries, 0 = sized here */
 	uint32_t ringbuf_kb;      /* --ringbuf-kb: event buffer, 0 = default */
+	bool cmd_stdout_to_stderr; /* the command's standard output goes to our
+				   * standard error (run/verify --format json) */
 	/* results */
 	bool recorded;            /* the record file was written */
 	int cmd_status;           /* -- COMMAND: its shell-style status */
+	int exec_errno;           /* -- COMMAND: why execve() failed, 0 if it did not */
 };
 
 /* capaudit record ...; all_argv is capaudit's whole command line, kept in

@@ -7,9 +7,11 @@
  */
 #include "run_cmd.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "capnames.h"
@@ -27,13 +29,43 @@
 #define CAP_SETPCAP_BIT (1ULL << 8)
 
 static const char run_usage[] =
-	"usage: capaudit run --caps CAP[,CAP...]|none [--user USER] [-o FILE]\n"
+	"usage: capaudit run --caps CAP[,CAP...]|none [--user USER] [--check TEST] [-o FILE]\n"
 	"                    [--format text|json] [--program NAME] [--attach MODE] [-q]\n"
 	"                    -- COMMAND [ARGS...]\n"
 	"  run COMMAND with exactly these capabilities (bounding, permitted, effective,\n"
 	"  inheritable and ambient), as root or as USER, record it, and list every\n"
-	"  denied check with its call site. Exit status: the command's.\n"
-	"  -o FILE          record file (default " DEFAULT_RUN_RECORD ")\n";
+	"  denied check with its call site and whether it made a syscall fail.\n"
+	"  --caps SET       the set: names or numbers, comma-separated, or none\n"
+	"  --user USER      run as USER (name or uid) with exactly that set\n"
+	"  --check TEST     the set is enough when sh -c TEST (run as the caller after\n"
+	"                   the command) exits 0 too; for programs whose status says little\n"
+	"  -o FILE          record file (default " DEFAULT_RUN_RECORD ")\n"
+	"  --format FMT     text (default) or json; with json the command's standard\n"
+	"                   output goes to standard error\n"
+	"  --program NAME   judge the denials of that program only (comm or exe)\n"
+	"  --attach MODE    as record --attach\n"
+	"  -q               no status line while recording\n"
+	"  Exit status: 0 the set is enough (the command exited 0, and TEST passed),\n"
+	"  1 it is not, 2 usage errors or no verdict (capaudit could not record).\n";
+
+int run_check(const char *test)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		if (dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+			_exit(127);
+		execl("/bin/sh", "sh", "-c", test, (char *)NULL);
+		_exit(127);
+	}
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
 
 int do_run(int argc, char **argv, int all_argc, char **all_argv)
 {
@@ -44,6 +76,7 @@ int do_run(int argc, char **argv, int all_argc, char **all_argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ "program", required_argument, NULL, 'p' },
 		{ "attach", required_argument, NULL, 'A' },
+		{ "check", required_argument, NULL, 'C' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
@@ -51,7 +84,7 @@ int do_run(int argc, char **argv, int all_argc, char **all_argv)
 	struct launch l = { 0 };
 	struct rec_opts o = { 0 };
 	struct suggest_opts so = { 0 };
-	const char *caps = NULL, *user = NULL, *fmt_name = "text";
+	const char *caps = NULL, *user = NULL, *fmt_name = "text", *check = NULL;
 	const struct formatter *fmt;
 	struct run_result rr = { 0 };
 	struct suggestion sg;
@@ -59,7 +92,7 @@ int do_run(int argc, char **argv, int all_argc, char **all_argv)
 	struct privs pv;
 	char err[1024], bad[64], uidname[32];
 	uint64_t need;
-	int c, rc;
+	int c;
 	char bad_mode[256];
 
 	o.out = DEFAULT_RUN_RECORD;
@@ -71,6 +104,7 @@ int do_run(int argc, char **argv, int all_argc, char **all_argv)
 		case 'o': o.out = optarg; break;
 		case 'f': fmt_name = optarg; break;
 		case 'p': so.program = optarg; break;
+		case 'C': check = optarg; break;
 		case 'q': o.quiet = true; break;
 		case 'A':
 			if (attach_list_parse(optarg, &o.modes, bad_mode, sizeof(bad_mode))) {
@@ -134,9 +168,19 @@ int do_run(int argc, char **argv, int all_argc, char **all_argv)
 	o.cmd = &argv[optind];
 	o.launch = &l;
 	o.syscall_results = true;   /* the point of run: which denials blocked */
-	rc = record_run(&o, all_argc, all_argv);
+	/* stdout is the report's */
+	o.cmd_stdout_to_stderr = fmt == &output_json;
+	record_run(&o, all_argc, all_argv);
+	/* the kernel refused to start it with this set (a file with
+	 * capabilities and its effective bit needs them in the bounding set:
+	 * EPERM): not enough, and no record */
+	if (!o.recorded && o.exec_errno == EPERM) {
+		fprintf(stderr, "capaudit: this set is not enough: the kernel refused to execute "
+			"%s with it\n", o.cmd[0]);
+		return EXIT_FAIL;
+	}
 	if (!o.recorded)
-		return rc;
+		return EXIT_USAGE;   /* no verdict: record said why */
 
 	if (recfile_load(o.out, &rec, err, sizeof(err))) {
 		p_err("%s", err);
@@ -149,11 +193,14 @@ int do_run(int argc, char **argv, int all_argc, char **all_argv)
 		snprintf(uidname, sizeof(uidname), "uid %u", l.uid);
 	rr.user = !l.set_user ? NULL : l.user ? l.user : uidname;
 	rr.exit_status = o.cmd_status;
+	rr.check = check;
+	rr.check_status = check ? run_check(check) : 0;
+	rr.enough = rr.exit_status == 0 && rr.check_status == 0;
 	rr.record = o.out;
 	rr.sg = &sg;
 	if (fmt->run(stdout, &rr) || fflush(stdout))
 		p_err("cannot write the report: output error");
 	suggest_free(&sg);
 	record_free(&rec);
-	return o.cmd_status;
+	return rr.enough ? EXIT_OK : EXIT_FAIL;
 }

@@ -328,8 +328,33 @@ static bool deny_eq(const void *ctx, size_t pos)
 	       d->in_ack == k->in_ack;
 }
 
-static void add_denial(struct suggestion *s, const struct row *r, int alt, uint64_t failed)
+int denial_kind_rank(enum denial_kind k)
 {
+	static const int rank[] = { [DENY_BLOCKING] = 5, [DENY_OTHER_ERROR] = 4,
+				    [DENY_INCONCLUSIVE] = 3, [DENY_UNKNOWN] = 2, [DENY_ADVISORY] = 1 };
+
+	return (unsigned)k < ARRAY_SIZE(rank) ? rank[k] : 0;
+}
+
+const char *denial_kind_name(enum denial_kind k)
+{
+	static const char *const n[] = { [DENY_BLOCKING] = "blocking", [DENY_ADVISORY] = "advisory",
+					 [DENY_UNKNOWN] = "unknown", [DENY_OTHER_ERROR] = "other-error",
+					 [DENY_INCONCLUSIVE] = "inconclusive" };
+
+	return (unsigned)k < ARRAY_SIZE(n) && n[k] ? n[k] : "unknown";
+}
+
+/* The outcome of a denied check's syscall: max of the two halves of a pair
+ * (one event: both saw the same syscall end). */
+struct outcome {
+	uint64_t failed, other, restart;
+	int errno_;
+};
+
+static void add_denial(struct suggestion *s, const struct row *r, int alt, struct outcome out)
+{
+	uint64_t failed = out.failed;
 	const struct rec_check *c = r->c;
 	const struct kfact *only, *adv;
 	enum denial_kind kind;
@@ -344,7 +369,8 @@ static void add_denial(struct suggestion *s, const struct row *r, int alt, uint6
 	if (in_netlink_request(r->st))
 		kind = DENY_BLOCKING;   /* the request failed, whatever sendmsg() returned */
 	else if (s->rec->hdr.syscall_results)
-		kind = failed ? DENY_BLOCKING : DENY_ADVISORY;
+		kind = failed ? DENY_BLOCKING : out.other ? DENY_OTHER_ERROR :
+		       out.restart ? DENY_INCONCLUSIVE : DENY_ADVISORY;
 	else
 		kind = adv ? DENY_ADVISORY : DENY_UNKNOWN;
 	key = (struct sg_denial){ .cap = c->cap, .alt = alt, .func = func, .kind = kind,
@@ -364,6 +390,10 @@ static void add_denial(struct suggestion *s, const struct row *r, int alt, uint6
 	}
 	d->count = sat_add(d->count, c->count);
 	d->sys_failed = sat_add(d->sys_failed, failed);
+	d->sys_other = sat_add(d->sys_other, out.other);
+	d->sys_restart = sat_add(d->sys_restart, out.restart);
+	if (out.other)
+		d->sys_errno = out.errno_;
 	add_sys(&d->sys, &d->nsys, &d->capsys, c->syscall, c->count);
 }
 
@@ -454,10 +484,18 @@ static void classify(struct suggestion *s, struct row *r)
 		return;  /* the fallback was granted: not a denial of the workload */
 	if (c->cap == CAP_SYS_ADMIN && r->partner)
 		return;  /* reported with its narrow half */
-	/* a pair is one event: both halves saw the same syscall fail */
-	add_denial(s, r, r->partner ? CAP_SYS_ADMIN : -1,
-		   r->partner && r->partner->c->sys_failed > c->sys_failed ?
-		   r->partner->c->sys_failed : c->sys_failed);
+	/* a pair is one event: both halves saw the same syscall end */
+	{
+		const struct rec_check *p = r->partner ? r->partner->c : c;
+		struct outcome out = {
+			.failed = p->sys_failed > c->sys_failed ? p->sys_failed : c->sys_failed,
+			.other = p->sys_other > c->sys_other ? p->sys_other : c->sys_other,
+			.restart = p->sys_restart > c->sys_restart ? p->sys_restart : c->sys_restart,
+			.errno_ = c->sys_errno ? c->sys_errno : p->sys_errno,
+		};
+
+		add_denial(s, r, r->partner ? CAP_SYS_ADMIN : -1, out);
+	}
 	s->denied |= 1ULL << c->cap;
 }
 

@@ -24,7 +24,13 @@ enum denial_kind {
 	DENY_BLOCKING,  /* the syscall then failed with EPERM/EACCES */
 	DENY_ADVISORY,  /* the syscall went on (or the kernel fact says harmless) */
 	DENY_UNKNOWN,   /* the record has no syscall results */
+	DENY_OTHER_ERROR, /* the syscall failed with another error (errno) */
+	DENY_INCONCLUSIVE, /* the syscall was interrupted (EINTR, restarted) */
 };
+
+/* How much a denial kind says the program was stopped: blocking first. */
+int denial_kind_rank(enum denial_kind k);
+const char *denial_kind_name(enum denial_kind k);
 
 /* A syscall and how often it led here. */
 struct sg_sys {
@@ -85,6 +91,9 @@ struct sg_denial {
 	int alt;                    /* also accepted there (CAP_SYS_ADMIN), or -1 */
 	const char *func;           /* interned in the record */
 	uint64_t count, sys_failed;
+	uint64_t sys_other;         /* failed with another error, the last: */
+	int sys_errno;
+	uint64_t sys_restart;       /* interrupted */
 	enum denial_kind kind;
 	bool in_ack;                /* a netlink request: its error is in the netlink
 				     * ack, not in the syscall's return value */
