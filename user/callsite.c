@@ -9,7 +9,7 @@
  * The capability API: functions whose only job is to ask for a capability.
  * The call site is the first frame outside this list (and outside the
  * tracing plumbing below). bpf_token_capable() is here: it is how bpf(2)
- * asks for CAP_BPF/CAP_PERFMON since 6.9 (shared/kernel-facts.md §2).
+ * asks for CAP_BPF/CAP_PERFMON since 6.9 (kernel/bpf/token.c).
  */
 static const char *const cap_api[] = {
 	"cap_capable", "cap_capable_helper", "security_capable",
@@ -59,7 +59,7 @@ static const char *const noaudit_api[] = {
 /*
  * Call sites that pass CAP_OPT_NOAUDIT to security_capable()/cap_capable()
  * themselves (no *_noaudit frame to see), verified in the 6.18 binary
- * (shared/kernel-facts.md §5 "opts values"). cap_vm_enough_memory()
+ * (include/linux/security.h CAP_OPT_NOAUDIT). cap_vm_enough_memory()
  * tail-calls cap_capable(), so its caller is the frame seen.
  */
 static const char *const noaudit_callers[] = {

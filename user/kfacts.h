@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the kernel accepts at a call site, as cited facts (see
- * docs/kernel-facts.md and ../shared/kernel-facts.md). The suggester uses
+ * docs/kernel-facts.md: kernel files and functions). The suggester uses
  * them when a record cannot show it (an older kernel, where the narrow
  * check did not exist yet) and to explain denials.
  */

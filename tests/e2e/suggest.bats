@@ -164,6 +164,6 @@ suggest_json() {
 	  "CAP_CHECKPOINT_RESTORE alloc_pid,pid_ns_ctl_handler kernel-fact 5.9 true" ]
 	[ "$(jqr '.keep[0] | "\(.cap) \(.callsites | join(","))"')" = "CAP_SYS_ADMIN path_mount" ]
 	run "$CAPAUDIT" report --suggest -i "$ROOT/tests/fixtures/kernel-5.4-clone3.jsonl"
-	[[ "$output" == *"evidence: kernel fact (KF §3a, §4 [RUN]; CAP_CHECKPOINT_RESTORE series"* ]]
+	[[ "$output" == *"evidence: kernel fact (kernel/pid.c alloc_pid(); include/linux/capability.h checkpoint_restore_ns_capable(), merged for 5.9"* ]]
 	[[ "$output" == *"note: needs Linux 5.9 or later; this record's kernel is 5.4.0-150-generic"* ]]
 }

@@ -160,6 +160,91 @@ TEST(recfile_v2_names_processes_by_pid_and_start)
 		     "t.jsonl:2: field 'start_ns' is -1, outside 0..");
 }
 
+/* Version 3: what decided a check as to user namespaces, answers that
+ * could not matter, syscalls' other endings, capset() requests, the
+ * call-site cache's work; all written and read back, bad values refused. */
+#define HDR3 "{\"type\":\"header\",\"format\":\"capaudit-record\",\"version\":3," \
+	     "\"kernel\":\"6.18.0\",\"attach\":\"tp_btf\",\"start_ns\":1,\"end_ns\":2," \
+	     "\"cache\":{\"misses\":3,\"hit_walks\":4,\"splits\":1,\"unproven\":2}}\n"
+#define PROC3 "{\"type\":\"process\",\"pid\":10,\"start_ns\":5,\"exec_id\":4," \
+	      "\"comm\":\"ping\",\"capset\":{\"effective\":[\"CAP_NET_RAW\"]," \
+	      "\"permitted\":[\"CAP_NET_ADMIN\",\"CAP_NET_RAW\"],\"inheritable\":[]}}\n"
+#define CHECK3(extra) "{\"type\":\"check\",\"pid\":10,\"start_ns\":5,\"exec_id\":4," \
+	"\"cap\":12,\"ret\":-1,\"count\":3,\"init_ns\":false" extra "}\n"
+
+TEST(recfile_v3_fields_read_and_write_back)
+{
+	struct record r;
+	char err[256] = "", *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	ASSERT_EQ(read_text(HDR3 PROC3
+			    CHECK3(",\"userns\":\"inside\",\"syscall_other\":2,"
+				   "\"syscall_errno\":\"ENODEV\",\"syscall_restart\":1")
+			    "{\"type\":\"check\",\"pid\":10,\"start_ns\":5,\"exec_id\":4,\"cap\":8,"
+			    "\"ret\":0,\"count\":1,\"init_ns\":true,\"no_effect\":true}\n"
+			    CHECK3("") END(1, 0, 3), &r, err, sizeof(err)), 0);
+	ASSERT_STR(err, "");
+	ASSERT_TRUE(r.hdr.has_cache);
+	ASSERT_U64(r.hdr.cache_hit_walks, 4);
+	ASSERT_U64(r.hdr.cache_unproven, 2);
+	ASSERT_TRUE(r.procs[0].has_capset);
+	ASSERT_U64(r.procs[0].capset_prm, 1ULL << 12 | 1ULL << 13);
+	ASSERT_U64(r.procs[0].capset_eff, 1ULL << 13);
+	ASSERT_EQ(r.nchecks, 3);
+	if (r.nchecks == 3) {
+		ASSERT_EQ(r.checks[0].userns, RU_INSIDE);
+		ASSERT_U64(r.checks[0].sys_other, 2);
+		ASSERT_EQ(r.checks[0].sys_errno, 19);
+		ASSERT_U64(r.checks[0].sys_restart, 1);
+		ASSERT_TRUE(r.checks[1].no_effect);
+		/* version 3: a child namespace without "userns" was the host's to decide */
+		ASSERT_EQ(r.checks[2].userns, RU_HOST);
+	}
+	f = open_memstream(&buf, &len);
+	ASSERT_EQ(recfile_write(f, &r), 0);
+	fclose(f);
+	ASSERT_HAS(buf, "\"userns\":\"inside\"");
+	ASSERT_HAS(buf, "\"syscall_errno\":\"ENODEV\"");
+	ASSERT_HAS(buf, "\"no_effect\":true");
+	ASSERT_HAS(buf, "\"permitted\":[\"CAP_NET_ADMIN\",\"CAP_NET_RAW\"]");
+	ASSERT_HAS(buf, "\"cache\":{\"misses\":3,\"hit_walks\":4,\"splits\":1,\"unproven\":2}");
+	free(buf);
+	record_free(&r);
+
+	expect_error(HDR3 PROC3 CHECK3(",\"userns\":\"elsewhere\""),
+		     "t.jsonl:3: field 'userns' is 'elsewhere', not inside or owner");
+	expect_error(HDR3 PROC3 CHECK3(",\"syscall_other\":1,\"syscall_errno\":\"EWHAT\""),
+		     "t.jsonl:3: field 'syscall_errno' is 'EWHAT', not an errno name");
+	expect_error(HDR3 PROC3 CHECK3(",\"syscall_other\":1"),
+		     "t.jsonl:3: fields 'syscall_other' and 'syscall_errno' come together");
+	expect_error(HDR3 PROC3 CHECK3(",\"syscall_restart\":9"),
+		     "t.jsonl:3: a syscall result count exceeds 'count' (3)");
+	expect_error(HDR3 "{\"type\":\"process\",\"pid\":10,\"start_ns\":5,"
+		     "\"capset\":{\"permitted\":[\"CAP_BOGUS\"]}}\n",
+		     "t.jsonl:2: field 'permitted' item 0: unknown capability 'CAP_BOGUS'");
+}
+
+/* Before version 3, a check against a child namespace is set aside as
+ * RU_CHILD: whether the process was inside it or owned it is not known. */
+TEST(recfile_v2_child_namespace_checks_are_not_host_ones)
+{
+	struct record r;
+	char err[256] = "";
+
+	ASSERT_EQ(read_text(HDR2 PROC2(100, "ip")
+			    "{\"type\":\"check\",\"pid\":10,\"start_ns\":100,\"exec_id\":4,"
+			    "\"cap\":12,\"ret\":0,\"count\":1,\"init_ns\":false}\n"
+			    "{\"type\":\"check\",\"pid\":10,\"start_ns\":100,\"exec_id\":4,"
+			    "\"cap\":13,\"ret\":0,\"count\":1,\"init_ns\":true}\n"
+			    END(1, 0, 2), &r, err, sizeof(err)), 0);
+	ASSERT_STR(err, "");
+	ASSERT_EQ(r.checks[0].userns, RU_CHILD);
+	ASSERT_EQ(r.checks[1].userns, RU_HOST);
+	record_free(&r);
+}
+
 /* Version 1 records (no start times) still read: each pid is one process. */
 TEST(recfile_v1_still_reads)
 {

@@ -429,6 +429,130 @@ TEST(suggest_emit_snippets)
 	record_free(&rec);
 }
 
+static const char *const netlink_stack[] = { "cap_capable+0x83", "security_capable+0x3b",
+	"file_ns_capable+0x2a", "netlink_ns_capable+0x41", "rtnetlink_rcv_msg+0x11c",
+	"netlink_rcv_skb+0x58", "netlink_unicast+0x19f", "netlink_sendmsg+0x222" };
+static const char *const capset_stack[] = { "cap_capable+0x83", "cap_capset+0x3e",
+	"security_capset+0x4d", "__do_sys_capset+0x154" };
+static const char *const bpf_check_pm[] = { BPF_TOKEN, "bpf_check+0x124", "bpf_prog_load+0x6b0",
+	"__sys_bpf+0x1c0" };
+
+/* Checks the host's capability sets did not decide make no requirement:
+ * inside a user namespace, granted by owning one, or before format 3 a
+ * child namespace. Each is set aside with its reason. */
+TEST(suggest_user_namespace_checks_are_set_aside)
+{
+	struct suggestion s;
+	struct rec_check *c;
+
+	new_record("6.18.44");
+	c = check(12, 0, 3, 44, netlink_stack, N(netlink_stack));
+	c->init_ns = false;
+	c->userns = RU_INSIDE;
+	c = check(21, 0, 1, 272, unshare_stack, N(unshare_stack));
+	c->init_ns = false;
+	c->userns = RU_OWNER;
+	c = check(21, -1, 1, 272, unshare_stack, N(unshare_stack));
+	c->init_ns = true;
+	c->userns = RU_INSIDE;   /* inside one, asking about the host: never the host's to give */
+	c = check(34, 0, 2, 103, syslog_stack, N(syslog_stack));   /* a host check */
+	build(&s, NULL);
+	ASSERT_U64(s.required, 1ULL << 34);
+	ASSERT_U64(s.denied, 0);
+	ASSERT_EQ(s.ndeny, 0);
+	ASSERT_EQ(s.naside, 3);
+	ASSERT_EQ(s.aside[0].why, ASIDE_INSIDE);
+	ASSERT_EQ(s.aside[0].cap, 12);
+	ASSERT_STR(s.aside[0].func, "rtnetlink_rcv_msg");
+	ASSERT_U64(s.aside[0].granted, 3);
+	ASSERT_EQ(s.aside[1].why, ASIDE_INSIDE);
+	ASSERT_EQ(s.aside[1].cap, 21);
+	ASSERT_U64(s.aside[1].denied, 1);
+	ASSERT_EQ(s.aside[2].why, ASIDE_OWNER);
+	ASSERT_EQ(s.aside[2].cap, 21);
+	suggest_free(&s);
+}
+
+/* capset()'s CAP_SETPCAP check marked no_effect and a granted CAP_PERFMON
+ * at bpf_check (the kernel facts call it advisory) are not required; the
+ * sets asked for with capset() and never used are listed, not required. */
+TEST(suggest_no_effect_and_advisory_grants_are_not_required)
+{
+	struct suggestion s;
+	struct rec_check *c;
+
+	new_record("6.18.44");
+	rec.procs[0].has_capset = true;
+	rec.procs[0].capset_prm = 1ULL << 12 | 1ULL << 13;   /* NET_ADMIN, NET_RAW */
+	c = check(8, 0, 1, 126, capset_stack, N(capset_stack));
+	c->no_effect = true;
+	check(38, 0, 4, 321, bpf_check_pm, N(bpf_check_pm));
+	check(39, 0, 1, 321, prog_load_bpf, N(prog_load_bpf));
+	build(&s, NULL);
+	ASSERT_U64(s.required, 1ULL << 39);
+	ASSERT_EQ(s.naside, 2);
+	ASSERT_EQ(s.aside[0].why, ASIDE_NO_EFFECT);
+	ASSERT_EQ(s.aside[0].cap, 8);
+	ASSERT_EQ(s.aside[1].why, ASIDE_ADVISORY);
+	ASSERT_EQ(s.aside[1].cap, 38);
+	ASSERT_STR(s.aside[1].func, "bpf_check");
+	ASSERT_U64(s.aside[1].granted, 4);
+	ASSERT_TRUE(s.aside[1].fact != NULL);
+	ASSERT_U64(s.asked, 1ULL << 12 | 1ULL << 13);
+	suggest_free(&s);
+}
+
+/* A denial in a netlink request is blocking though sendmsg() succeeded;
+ * other errors and interruptions have kinds of their own. */
+TEST(suggest_denial_kinds_netlink_other_error_interrupted)
+{
+	struct suggestion s;
+	struct rec_check *c;
+
+	new_record("6.18.44");
+	check(12, -1, 1, 46, netlink_stack, N(netlink_stack));   /* sys_failed 0 */
+	c = check(34, -1, 2, 103, syslog_stack, N(syslog_stack));
+	c->sys_other = 2;
+	c->sys_errno = 19;   /* ENODEV */
+	c = check(19, -1, 1, 101, inline_x, N(inline_x));
+	c->sys_restart = 1;
+	build(&s, NULL);
+	ASSERT_EQ(s.ndeny, 3);
+	ASSERT_EQ(s.deny[0].kind, DENY_BLOCKING);
+	ASSERT_EQ(s.deny[0].cap, 12);
+	ASSERT_TRUE(s.deny[0].in_ack);
+	ASSERT_EQ(s.deny[1].kind, DENY_OTHER_ERROR);
+	ASSERT_EQ(s.deny[1].sys_errno, 19);
+	ASSERT_U64(s.deny[1].sys_other, 2);
+	ASSERT_EQ(s.deny[2].kind, DENY_INCONCLUSIVE);
+	ASSERT_STR(denial_kind_name(DENY_OTHER_ERROR), "other-error");
+	ASSERT_TRUE(denial_kind_rank(DENY_BLOCKING) > denial_kind_rank(DENY_OTHER_ERROR));
+	ASSERT_TRUE(denial_kind_rank(DENY_INCONCLUSIVE) > denial_kind_rank(DENY_ADVISORY));
+	suggest_free(&s);
+}
+
+/* Two images of one executable, the first needing nothing: the setcap
+ * line still names what the second needed. */
+TEST(suggest_emit_setcap_takes_every_image_of_a_program)
+{
+	struct suggestion s;
+	struct rec_check *c;
+	char *out;
+
+	new_record("6.18.44");
+	rec.procs[0].exe = xstrdup("/usr/bin/socat");
+	record_add_process(&rec, 101, 0, 1)->comm = xstrdup("socat");
+	rec.procs[1].exe = xstrdup("/usr/bin/socat");
+	c = check(10, 0, 1, 49, syslog_stack, N(syslog_stack));
+	c->pid = 101;
+	build(&s, NULL);
+	out = emit("setcap", &s);
+	ASSERT_STR(out, "setcap cap_net_bind_service+ep /usr/bin/socat\n");
+	free(out);
+	suggest_free(&s);
+	record_free(&rec);
+}
+
 TEST(kver_cmp_orders_releases)
 {
 	ASSERT_EQ(kver_cmp("5.4.0-150-generic", "5.9"), -1);
