@@ -670,12 +670,14 @@ __noinline long locate(__u64 want, __u64 at, __u64 top)
 
 /*
  * Learn the proof of cache slot idx (on this CPU) from the stack just
- * walked into kstack_buf: find each return address, innermost first, in
+ * walked into kstack_buf, whose frames pf (proof_frames(), called by the
+ * caller: the stack of nested calls stays under 512 bytes on 6.1) names:
+ * find each return address, innermost first, in
  * the stack memory above fp (within 512 bytes of the previous one, below
  * top). Sets the slot's nproof (0: none). A global function: the verifier
  * checks it once, not once per path of its callers.
  */
-__noinline int learn_proof(__u32 idx, __u64 fp, __u64 top)
+__noinline int learn_proof(__u32 idx, __u64 fp, __u64 top, long pf)
 {
 	__u32 zero = 0;
 	struct ca_cache *c = bpf_map_lookup_elem(&cache, &zero);
@@ -684,7 +686,6 @@ __noinline int learn_proof(__u32 idx, __u64 fp, __u64 top)
 	struct ca_slot *s;
 	__u64 at = fp;   /* where the search for the next frame starts */
 	int site, first, cut, k, n;
-	long pf;
 
 	if (!c || !b || !r || idx >= CA_CACHE_SLOTS)
 		return 0;
@@ -692,7 +693,6 @@ __noinline int learn_proof(__u32 idx, __u64 fp, __u64 top)
 	s->nproof = 0;
 	if (!r->n)
 		return 0;
-	pf = proof_frames();
 	if (pf < 0)
 		return 0;
 	site = pf & 0xff;
@@ -925,7 +925,7 @@ static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags)
 		s->count++;   /* confirmed: the proof is learned again if it failed */
 		s->last_ns = now;
 		if (!proven(c, s, fp))
-			learn_proof(idx, fp, top);
+			learn_proof(idx, fp, top, proof_frames());
 		goto out;
 	}
 	if (hit && !sid && !s->key.kstack) {
@@ -965,7 +965,7 @@ static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags)
 	s->count = 1;
 	s->nproof = 0;
 	if (sid)
-		learn_proof(idx, fp, top);
+		learn_proof(idx, fp, top, proof_frames());
 out:
 	if (ret && nr >= 0 && track_results)
 		remember_denied(task, &s->key);

@@ -137,6 +137,18 @@ for k in $labels; do
 			fi
 			echo "$w exit $(cat "$f/$m.$w.rc" 2>/dev/null)"
 		done > "$dir/$m.sig"
+		# the call-site cache: 300 checks at one site, walked in the slot's
+		# first 64 hits and at the 256th (and at the exec's own few), never
+		# because a proof failed: without proofs every one walks
+		# (its call site's name is left out: check_syslog_permissions() is
+		# a function of its own on 6.1, inlined in do_syslog() on 6.18)
+		{
+			echo "loop exit $(cat "$f/$m.loop.rc" 2>/dev/null)"
+			"$CA" report --format json -i "$f/$m.loop.jsonl" 2>&1 | jq -r '"loop CAP_SYSLOG " +
+				([.processes[].capabilities[] | select(.cap == "CAP_SYSLOG") | .granted] | add | tostring)'
+			head -n 1 "$f/$m.loop.jsonl" 2>/dev/null | jq -r '"loop cache: \(if .cache.unproven == 0
+				and .cache.hit_walks < 100 then "counted by proofs" else "hits walked: \(.cache)" end)"'
+		} >> "$dir/$m.sig"
 		"$CA" report --format json -i "$f/$m.chown.jsonl" 2>/dev/null | jq -r '.record.attach' \
 			> "$dir/$m.attached"
 	done

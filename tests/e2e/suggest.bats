@@ -85,7 +85,7 @@ suggest_json() {
 	[ "$status" -eq 0 ]
 	suggest_json
 	[ "$(jqr '.keep[0] | "\(.cap) \(.callsites | join(","))"')" = "CAP_SYS_ADMIN bpf_obj_get_next_id" ]
-	[[ "$(jqr '.keep[0].reason')" == *"iterating BPF objects"* ]]
+	[[ "$(jqr '.keep[0].reason')" == *"bpf_obj_get_next_id(): capable(CAP_SYS_ADMIN)"* ]]
 }
 
 @test "CAP_BPF alone: the array map's CAP_PERFMON denial is advisory" {

@@ -167,7 +167,7 @@ TEST(suggest_real_sys_admin_is_kept_with_reason)
 	ASSERT_STR(s.keep[0].sites[0].func, "bpf_obj_get_next_id");
 	ASSERT_STR(s.keep[0].sites[1].func, "unshare_nsproxy_namespaces");
 	ASSERT_TRUE(s.keep[0].why != NULL);
-	ASSERT_HAS(s.keep[0].why->source, "iterating BPF objects");
+	ASSERT_HAS(s.keep[0].why->source, "kernel/bpf/syscall.c bpf_obj_get_next_id(): capable(CAP_SYS_ADMIN)");
 	suggest_free(&s);
 }
 

@@ -62,7 +62,7 @@ if [ ! -f "$LIBDIR/libsimdjson.a" ] || [ "$(cat "$LIBDIR/SIMDJSON" 2>/dev/null)"
 	echo "$SJ_VER" > "$LIBDIR/SIMDJSON"
 fi
 
-# 2. capaudit and set-pid, -static (libdw needs liblzma and libbz2 too).
+# 2. capaudit, set-pid and churn, -static (libdw needs liblzma and libbz2 too).
 # getpwnam/initgroups (--user NAME) and libdw's debuginfod client (dlopen)
 # draw glibc's "requires at runtime the shared libraries" link warning: the
 # guests use --user with a bare uid and no debuginfod.
@@ -71,14 +71,14 @@ rc=0
 make -C "$ROOT" --no-print-directory BUILD=build-static SANITIZE=0 FUZZ=0 \
 	CC="gcc -static" CXX="g++ -static" \
 	LDLIBS="-L$LIBDIR -lbpf -ldw -lelf -lz -llzma -lbz2 -lcap -ljansson -lsimdjson" \
-	build-static/capaudit build-static/set-pid > "$log" 2>&1 || rc=$?
+	build-static/capaudit build-static/set-pid build-static/churn > "$log" 2>&1 || rc=$?
 grep -v -e 'in statically linked applications requires at runtime' -e 'in function .launch_' \
 	-e 'in function .__libdwfl_debuginfod_init' "$log" || true
 rm -f "$log"
 [ "$rc" -eq 0 ] || { echo "build-static: make failed ($rc)" >&2; exit 1; }
 
 mkdir -p "$OUT"
-for b in capaudit set-pid; do
+for b in capaudit set-pid churn; do
 	f=$ROOT/build-static/$b
 	[ -x "$f" ] || { echo "build-static: $f was not built" >&2; exit 1; }
 	if ! file "$f" 2>/dev/null | grep -q 'statically linked' && ldd "$f" >/dev/null 2>&1; then

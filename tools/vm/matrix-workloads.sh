@@ -24,6 +24,10 @@
 #                     denial blocks clone3 (EPERM), set-pid exits 1
 #   M.ptrace.jsonl    run --caps none --user 65534 -- busybox ps: noaudit
 #                     CAP_SYS_PTRACE probes at __ptrace_may_access
+#   M.loop.jsonl      record -- churn calls 300 (kernel.dmesg_restrict=1):
+#                     300 CAP_SYSLOG checks at do_syslog from one call site,
+#                     which the call-site cache's proofs count without
+#                     walking the stack after the slot's first 64
 #   M.<name>.rc       exit status of each of those; M.<name>.err its stderr
 # and kernel.txt (uname, what the kernel offers).
 set -u
@@ -33,6 +37,7 @@ MODES=${MODES:-"auto tp_btf tracepoint fexit kprobe"}
 CA=$BIN/capaudit
 BB=$BIN/busybox
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/matrix.XXXXXX")
+RESTRICT=$(cat /proc/sys/kernel/dmesg_restrict)
 mkdir -p "$OUT"
 
 # Every capability this process may hand on (its bounding set: a machine
@@ -85,7 +90,11 @@ for m in $MODES; do
 	# reading other users' /proc entries (CAP_SYS_PTRACE, __ptrace_may_access)
 	step "$m" ptrace "$CA" run -q --caps none --user 65534 --attach "$m" --format json \
 		-o "$OUT/$m.ptrace.jsonl" -- "$BB" ps
+	# one call site in a loop: counted by the cache's proofs
+	echo 1 > /proc/sys/kernel/dmesg_restrict
+	step "$m" loop "$CA" record -q --attach "$m" -o "$OUT/$m.loop.jsonl" -- "$BIN/churn" calls 300
 	echo "$m: $t0 -> $(cut -d' ' -f1 /proc/uptime) s"
 done
+echo "$RESTRICT" > /proc/sys/kernel/dmesg_restrict
 rm -rf "$TMP"
 exit 0
