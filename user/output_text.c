@@ -438,6 +438,9 @@ static int text_suggest(FILE *f, const struct suggestion *s, const char *source)
 		      "capaudit verify tells.\n", f);
 	}
 
+	fputs("\nA recording shows only the checks the kernel made with the privileges it ran "
+	      "with: capaudit verify runs the program with this set, and without each member, "
+	      "to prove it (docs/verify.md).\n", f);
 	fputs("\nBy program:\n", f);
 	for (i = 0; i < s->nprogs; i++) {
 		const struct sg_program *p = &s->progs[i];

@@ -44,6 +44,11 @@ need() {
 	[ "$(jq -r '.set | join(",")' "$T/v.json")" = "CAP_NET_RAW" ]
 	# Debian's ping has cap_net_raw=ep: without it the kernel refuses the exec
 	[ "$(jq -r '.members[] | select(.cap == "CAP_NET_RAW") | "\(.kept) \(.without_it.exec_refused)"' "$T/v.json")" = "true true" ]
+	# the same as another user
+	run "$CAPAUDIT" verify -q --user nobody --format json -- ping -c 1 127.0.0.1
+	[ "$status" -eq 0 ]
+	echo "$output" | sed -n '/^{/,$p' >"$T/v.json"
+	[ "$(jq -r '"\(.user) \(.set | join(","))"' "$T/v.json")" = "nobody CAP_NET_RAW" ]
 }
 
 @test "unshare -Urn ip link add as nobody: privileges inside its own user namespace are not host requirements" {
