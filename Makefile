@@ -47,30 +47,34 @@ Q := @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
+# The layers, from the bottom (README "Where things are"; make check-layers
+# enforces the direction of includes):
+#   lib      capaudit-agnostic helpers     facts    tables about Linux
+#   recfile  the record format, both ways  analyze  record -> conclusions
+#   output   how conclusions look          record   libbpf, privileges, the command
+#   cli      parsing and wiring, one file per subcommand
+LAYERS := lib facts recfile analyze output record cli
+layer_srcs = $(wildcard user/$(1)/*.c user/$(1)/*.cpp)
 # Analysis: pure C, no libbpf; shared with the unit tests.
-ANALYSIS_SRCS := user/recfile.c user/report.c user/callsite.c user/capnames.c \
-                 user/syscalls.c user/util.c user/output.c user/output_text.c \
-                 user/output_json.c user/output_emit.c user/jsonutil.c user/ksyms.c user/cli.c \
-                 user/suggest.c user/kfacts.c user/attach.c user/baseline.c user/check.c \
-                 user/output_ci.c user/recfile_read.cpp user/recload.c user/usym.c user/usite.c \
-                 user/outfile.c user/infile.c user/hindex.c
+ANALYSIS_SRCS := $(foreach l,lib facts recfile analyze output,$(call layer_srcs,$(l)))
 # Loader and CLI.
-LOADER_SRCS   := user/main.c user/record.c user/report_cmd.c user/tracer.c user/probe.c user/procinfo.c \
-                 user/ksyms_iter.c user/privs.c user/doctor.c user/launch.c user/run_cmd.c user/check_cmd.c \
-                 user/ustacks.c user/aggtab.c user/tasks_iter.c user/procset.c user/bpfiter.c \
-                 user/proofranges.c user/verify_cmd.c
+LOADER_SRCS   := $(foreach l,record cli,$(call layer_srcs,$(l)))
 UNIT_SRCS     := $(wildcard tests/unit/*.c)
 FUZZ_OBJS     := $(BUILD)/tests/fuzz/targets.o
 
 ANALYSIS_OBJS := $(patsubst %.cpp,$(BUILD)/%.o,$(ANALYSIS_SRCS:%.c=$(BUILD)/%.o))
-LOADER_OBJS   := $(LOADER_SRCS:%.c=$(BUILD)/%.o)
+LOADER_OBJS   := $(patsubst %.cpp,$(BUILD)/%.o,$(LOADER_SRCS:%.c=$(BUILD)/%.o))
 UNIT_OBJS     := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
 
-.PHONY: all deps demo test vmtest fuzz fuzz-merge install bench clean
+.PHONY: all deps demo test vmtest fuzz fuzz-merge install bench clean check-layers
 all: $(BUILD)/capaudit
 
 deps:
 	$(Q)tools/deps.sh
+
+# includes run down the layers of user/ (tools/check-layers.sh; make test runs it)
+check-layers:
+	$(Q)tools/check-layers.sh
 
 # -g for BTF; DWARF is then stripped (.BTF and .BTF.ext stay, CO-RE works)
 $(BUILD)/%.bpf.o: bpf/%.bpf.c bpf/capaudit.h vmlinux/vmlinux.h | $(BUILD)
@@ -93,10 +97,10 @@ $(BUILD)/tasks.skel.h: $(BUILD)/tasks.bpf.o
 $(BUILD)/bench_empty.skel.h: $(BUILD)/bench_empty.bpf.o
 
 # Objects that include generated headers must wait for them.
-$(BUILD)/user/tracer.o: $(BUILD)/capaudit.skel.h
-$(BUILD)/user/ksyms_iter.o: $(BUILD)/ksyms.skel.h
-$(BUILD)/user/tasks_iter.o: $(BUILD)/tasks.skel.h
-$(BUILD)/user/syscalls.o: $(BUILD)/syscall_table.h
+$(BUILD)/user/record/tracer.o: $(BUILD)/capaudit.skel.h
+$(BUILD)/user/record/ksyms_iter.o: $(BUILD)/ksyms.skel.h
+$(BUILD)/user/record/tasks_iter.o: $(BUILD)/tasks.skel.h
+$(BUILD)/user/facts/syscalls.o: $(BUILD)/syscall_table.h
 
 $(BUILD)/%.o: %.c | $(BUILD)
 	$(call msg,CC,$@)

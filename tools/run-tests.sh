@@ -57,6 +57,16 @@ run_build() {
 	count_tap e2e $? <"$tmp/e2e"
 }
 
+# The structure first: includes run down the layers (tools/check-layers.sh).
+echo "# layers (make check-layers)"
+if tools/check-layers.sh >"$tmp/layers" 2>&1; then
+	printf '1..1\nok 1 - every include runs down the layers of user/\n' >"$tmp/layers.tap"
+else
+	{ printf '1..1\nnot ok 1 - every include runs down the layers of user/\n'
+	  sed 's/^/# /' "$tmp/layers"; } >"$tmp/layers.tap"
+fi
+count_tap layers 0 <"$tmp/layers.tap"
+
 # The plain build, then (unless SANITIZE=0) the same tests against the
 # AddressSanitizer + UndefinedBehaviorSanitizer build: a leak, an overflow
 # or undefined behaviour anywhere fails the run.

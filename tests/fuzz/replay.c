@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "targets.h"
-#include "util.h"
+#include "lib/util.h"
 
 static const struct {
 	const char *name;

@@ -16,12 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "baseline.h"
-#include "check.h"
-#include "output.h"
-#include "recfile.h"
-#include "report.h"
-#include "suggest.h"
+#include "analyze/baseline.h"
+#include "analyze/check.h"
+#include "output/output.h"
+#include "recfile/recfile.h"
+#include "analyze/report.h"
+#include "analyze/suggest.h"
 
 #define FAIL(...) do { fprintf(stderr, "fuzz: " __VA_ARGS__); fputc('\n', stderr); abort(); } while (0)
 

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "recfile.h"
+#include "recfile/recfile.h"
 #include "test.h"
-#include "util.h"
+#include "lib/util.h"
 
 struct test {
 	const char *name;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "callsite.h"
+#include "facts/callsite.h"
 #include "test.h"
 
 /* Stacks as recorded on Linux 6.18.44 (tp_btf mode, plumbing stripped). */

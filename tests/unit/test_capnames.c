@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "capnames.h"
+#include "facts/capnames.h"
 #include "test.h"
 
 TEST(cap_names_from_libcap)

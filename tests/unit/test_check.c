@@ -2,9 +2,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "check.h"
+#include "analyze/check.h"
 #include "test.h"
-#include "util.h"
+#include "lib/util.h"
 
 /* Write text to a temporary file; returns its path (static buffer). */
 static const char *tmpfile_with(const char *text)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <string.h>
 
-#include "ksyms.h"
+#include "lib/ksyms.h"
 #include "test.h"
 
 static const char kallsyms[] =

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdlib.h>
 
-#include "recfile.h"
+#include "recfile/recfile.h"
 #include "test.h"
-#include "util.h"
+#include "lib/util.h"
 
 #define HDR "{\"type\":\"header\",\"format\":\"capaudit-record\",\"version\":1," \
 	    "\"kernel\":\"6.18.0\",\"attach\":\"tp_btf\",\"start_ns\":1,\"end_ns\":2}\n"

@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output.h"
-#include "report.h"
+#include "output/output.h"
+#include "analyze/report.h"
 #include "test.h"
-#include "util.h"
+#include "lib/util.h"
 
 static void add_check(struct record *r, uint32_t pid, int cap, int ret, uint64_t count,
 		      int sys, const char *const *frames, size_t n)

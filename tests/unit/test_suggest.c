@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdlib.h>
 
-#include "capnames.h"
-#include "output.h"
-#include "suggest.h"
+#include "facts/capnames.h"
+#include "output/output.h"
+#include "analyze/suggest.h"
 #include "test.h"
-#include "util.h"
+#include "lib/util.h"
 
 /* Frames shared by the clone3() path on 6.18.44 (above alloc_pid). */
 #define CLONE_TAIL "copy_process+0x1234", "kernel_clone+0x99", "__do_sys_clone3+0x1f0", \

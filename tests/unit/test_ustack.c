@@ -2,12 +2,12 @@
 /* User stacks in the record (ustack lines) and user places (usite.c). */
 #include <stdlib.h>
 
-#include "check.h"
-#include "recfile.h"
-#include "report.h"
+#include "analyze/check.h"
+#include "recfile/recfile.h"
+#include "analyze/report.h"
 #include "test.h"
-#include "usite.h"
-#include "util.h"
+#include "analyze/usite.h"
+#include "lib/util.h"
 
 #define HDR "{\"type\":\"header\",\"format\":\"capaudit-record\",\"version\":1," \
 	    "\"kernel\":\"6.18.0\",\"attach\":\"tp_btf\",\"start_ns\":1,\"end_ns\":2}\n"

@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "test.h"
-#include "usym.h"
+#include "lib/usym.h"
 
 /* --- what is symbolized: a caller whose call site line is known --- */
 

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 
 #include "test.h"
-#include "util.h"
+#include "lib/util.h"
 
 TEST(parse_u64_is_strict)
 {

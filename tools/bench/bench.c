@@ -37,7 +37,7 @@
 #include <unistd.h>
 
 #include "bench_empty.skel.h"
-#include "recfile.h"
+#include "recfile/recfile.h"
 
 #define MAX_ROUNDS 15
 

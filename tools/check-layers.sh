@@ -1,0 +1,66 @@
+#!/bin/sh
+# make check-layers: every #include "LAYER/x.h" of user/ runs down the
+# layers, never up or sideways where the design says it must not:
+#
+#   lib      capaudit-agnostic helpers        -> lib
+#   facts    tables about Linux               -> lib facts
+#   recfile  the record format, both ways     -> lib facts recfile
+#   analyze  record -> conclusions (pure)     -> lib facts recfile analyze
+#   output   how conclusions look             -> lib facts recfile analyze output
+#   record   libbpf, privileges, the command  -> lib facts recfile analyze record
+#   cli      parsing and wiring               -> everything
+#
+# and only record/ and cli/ include libbpf (<bpf/...>) or the BPF ABI
+# (capaudit.h, skeletons). One line per violation, exit 1 if any.
+cd "$(dirname "$0")/.."
+bad=0
+allowed() {
+	case $1 in
+	lib) echo "lib" ;;
+	facts) echo "lib facts" ;;
+	recfile) echo "lib facts recfile" ;;
+	analyze) echo "lib facts recfile analyze" ;;
+	output) echo "lib facts recfile analyze output" ;;
+	record) echo "lib facts recfile analyze record" ;;
+	cli) echo "lib facts recfile analyze output record cli" ;;
+	esac
+}
+for dir in user/*/; do
+	layer=$(basename "$dir")
+	ok=$(allowed "$layer")
+	[ -n "$ok" ] || { echo "check-layers: $dir is not a known layer"; bad=1; continue; }
+	for f in "$dir"*.c "$dir"*.h "$dir"*.cpp; do
+		[ -e "$f" ] || continue
+		grep -n '^#include' "$f" | while IFS= read -r line; do
+			n=${line%%:*}
+			inc=$(echo "$line" | sed -n 's/.*#include *["<]\([^">]*\)[">].*/\1/p')
+			case $inc in
+			*/*)
+				top=${inc%%/*}
+				case $top in
+				bpf) [ "$layer" = record ] || [ "$layer" = cli ] ||
+					echo "$f:$n: $layer/ includes <$inc>: only record/ and cli/ use libbpf" ;;
+				lib|facts|recfile|analyze|output|record|cli)
+					case " $ok " in
+					*" $top "*) ;;
+					*) echo "$f:$n: $layer/ includes $inc: $layer may use only: $ok" ;;
+					esac ;;
+				esac ;;
+			capaudit.h|*.skel.h)
+				[ "$layer" = record ] || [ "$layer" = cli ] ||
+					echo "$f:$n: $layer/ includes $inc (the BPF side's): only record/ and cli/" ;;
+			*.h)
+				# a project header without its layer: say where it lives
+				for l in lib facts recfile analyze output record cli; do
+					[ -e "user/$l/$inc" ] && echo "$f:$n: include \"$l/$inc\", naming its layer"
+				done ;;
+			esac
+		done
+	done
+done > /tmp/check-layers.$$
+if [ -s /tmp/check-layers.$$ ]; then
+	cat /tmp/check-layers.$$
+	bad=1
+fi
+rm -f /tmp/check-layers.$$
+exit $bad

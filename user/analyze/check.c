@@ -1,0 +1,407 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "analyze/check.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "facts/capnames.h"
+#include "facts/syscalls.h"
+#include "analyze/usite.h"
+#include "lib/util.h"
+
+static const char *const kind_names[FK_NR] = {
+	[FK_NEW_CAP] = "new-capability",
+	[FK_NEW_SITE] = "new-callsite",
+	[FK_NEW_DENIAL] = "new-denial",
+	[FK_UNUSED_CAP] = "unused-capability",
+	[FK_UNUSED_SITE] = "unused-callsite",
+	[FK_UNUSED_DENIAL] = "unused-denial",
+	[FK_ALLOWED] = "allowed",
+};
+
+const char *finding_kind_name(enum finding_kind k)
+{
+	return (unsigned)k < FK_NR ? kind_names[k] : "?";
+}
+
+/* "socket, bind" from a syscall list. */
+static void append_syscalls(char **dst, const struct sg_sys *sys, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const char *sn = syscall_name(sys[i].nr);
+		char num[32], *cur = *dst;
+		size_t len;
+
+		if (!sn) {
+			snprintf(num, sizeof(num), sys[i].nr < 0 ? "(none)" : "syscall_%d", sys[i].nr);
+			sn = num;
+		}
+		if (cur) {   /* skip a name already listed */
+			const char *p = strstr(cur, sn);
+			size_t l = strlen(sn);
+
+			if (p && (p == cur || p[-1] == ' ') && (p[l] == ',' || !p[l]))
+				continue;
+		}
+		len = (cur ? strlen(cur) + 2 : 0) + strlen(sn) + 1;
+		*dst = xcalloc(len, 1);
+		snprintf(*dst, len, "%s%s%s", cur ? cur : "", cur ? ", " : "", sn);
+		free(cur);
+	}
+}
+
+struct extra_key {
+	const struct observation *o;
+	int cap;
+	bool denied;
+	const char *func;
+};
+
+static bool extra_eq(const void *ctx, size_t pos)
+{
+	const struct extra_key *k = ctx;
+	const struct obs_extra *x = &k->o->extra[pos];
+
+	return x->cap == k->cap && x->denied == k->denied && !strcmp(x->func, k->func);
+}
+
+static uint64_t extra_hash(int cap, bool denied, const char *func)
+{
+	return hash_str(hash_u64((uint64_t)cap, denied), func);
+}
+
+/* The extra of (cap, denied, func), or NULL. */
+static struct obs_extra *find_extra(const struct observation *o, int cap, bool denied,
+				    const char *func)
+{
+	struct extra_key k = { o, cap, denied, func };
+	long at = hindex_find(&o->extra_idx, extra_hash(cap, denied, func), extra_eq, &k);
+
+	return at >= 0 ? &o->extra[at] : NULL;
+}
+
+static struct obs_extra *extra(struct observation *o, int cap, bool denied, const char *func)
+{
+	struct obs_extra *x = find_extra(o, cap, denied, func);
+
+	if (x)
+		return x;
+	grow_array((void **)&o->extra, &o->capextra, o->nextra + 1, sizeof(*x));
+	x = &o->extra[o->nextra];
+	x->cap = cap;
+	x->denied = denied;
+	x->func = xstrdup(func);
+	x->kind = DENY_ADVISORY;
+	hindex_add(&o->extra_idx, extra_hash(cap, denied, func), o->nextra++);
+	return x;
+}
+
+static void add_sites(struct observation *o, int cap, const struct sg_site *sites, size_t n,
+		      bool replaces)
+{
+	struct bl_entry *e = bl_add(&o->caps, &o->ncaps, &o->capcaps, cap);
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct obs_extra *x = extra(o, cap, false, sites[i].func);
+
+		bl_add_site(e, sites[i].func);
+		x->count = sat_add(x->count, sites[i].count);
+		x->replaces |= replaces;
+		append_syscalls(&x->syscalls, sites[i].sys, sites[i].nsys);
+	}
+}
+
+void observation_add(struct observation *o, const struct suggestion *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nkeep; i++)
+		add_sites(o, s->keep[i].cap, s->keep[i].sites, s->keep[i].nsites, false);
+	for (i = 0; i < s->nrepl; i++)
+		add_sites(o, s->repl[i].with, s->repl[i].sites, s->repl[i].nsites, true);
+	for (i = 0; i < s->ndeny; i++) {
+		const struct sg_denial *d = &s->deny[i];
+		struct bl_entry *e = bl_add(&o->denied, &o->ndenied, &o->capdenied, d->cap);
+		struct obs_extra *x = extra(o, d->cap, true, d->func);
+
+		bl_add_site(e, d->func);
+		x->count = sat_add(x->count, d->count);
+		/* blocking anywhere makes it blocking */
+		if (denial_kind_rank(d->kind) > denial_kind_rank(x->kind))
+			x->kind = d->kind;
+		append_syscalls(&x->syscalls, d->sys, d->nsys);
+	}
+}
+
+void observation_free(struct observation *o)
+{
+	struct baseline tmp = { 0 };
+	size_t i;
+
+	tmp.caps = o->caps;
+	tmp.ncaps = o->ncaps;
+	tmp.denied = o->denied;
+	tmp.ndenied = o->ndenied;
+	baseline_free(&tmp);
+	for (i = 0; i < o->nextra; i++) {
+		free(o->extra[i].func);
+		free(o->extra[i].syscalls);
+		free(o->extra[i].usrc);
+		free(o->extra[i].ufunc);
+	}
+	free(o->extra);
+	hindex_free(&o->extra_idx);
+	memset(o, 0, sizeof(*o));
+}
+
+/* One pass: extras of the check's own capability (any_cap false), or any
+ * extra at its kernel call site (the narrow capability suggested in place
+ * of the CAP_SYS_ADMIN that was checked there) still without a place. */
+static void user_sites_pass(struct observation *o, const struct record *rec, bool any_cap)
+{
+	size_t i;
+	int cap;
+
+	for (i = 0; i < rec->nchecks; i++) {
+		const struct rec_check *c = &rec->checks[i];
+		const struct rec_ustack *us = check_ustack(rec, c);
+		const struct rec_process *p;
+		const struct rec_stack *st = check_stack(rec, c);
+		const struct rec_uframe *w;
+		int own;
+
+		if (!us || !st)
+			continue;
+		p = check_process(rec, c);
+		own = usite_own_frame(us, p ? p->exe : NULL);
+		if (own < 0)
+			continue;
+		w = &us->frames[own];
+		if (!w->source || w->line <= 0)
+			continue;
+		/* its own capability's extra, or (any_cap) every capability's at
+		 * that site: looked up, not searched */
+		for (cap = any_cap ? 0 : c->cap; cap <= (any_cap ? REC_MAX_CAP : c->cap); cap++) {
+			struct obs_extra *x = find_extra(o, cap, c->ret != 0, st->site_func);
+
+			if (!x || x->usrc)
+				continue;
+			x->usrc = xstrdup(w->source);
+			x->ufunc = w->function ? xstrdup(w->function) : NULL;
+			x->uline = w->line;
+		}
+	}
+}
+
+void observation_add_user_sites(struct observation *o, const struct record *rec)
+{
+	if (!rec->nustacks)
+		return;
+	user_sites_pass(o, rec, false);
+	user_sites_pass(o, rec, true);
+}
+
+/* ---- comparing ----------------------------------------------------------- */
+
+static struct finding *add_finding(struct check_result *r, enum finding_kind k, int cap,
+				   const char *func)
+{
+	struct finding *f;
+
+	grow_array((void **)&r->f, &r->capn, r->n + 1, sizeof(*f));
+	f = &r->f[r->n++];
+	f->kind = k;
+	f->cap = cap;
+	f->func = func ? xstrdup(func) : NULL;
+	switch (k) {
+	case FK_NEW_CAP: case FK_NEW_SITE: case FK_NEW_DENIAL:
+		f->fails = true;
+		break;
+	case FK_UNUSED_CAP: case FK_UNUSED_SITE: case FK_UNUSED_DENIAL:
+		f->fails = r->strict;
+		break;
+	default:
+		break;
+	}
+	if (f->fails)
+		r->nfail++;
+	else if (k == FK_ALLOWED)
+		r->nallowed++;
+	else
+		r->nhint++;
+	return f;
+}
+
+static void fill_from_extra(struct finding *f, const struct observation *o, bool denied)
+{
+	const struct obs_extra *x = find_extra(o, f->cap, denied, f->func);
+
+	if (!x)
+		return;
+	f->count = x->count;
+	f->syscalls = x->syscalls ? xstrdup(x->syscalls) : NULL;
+	f->replaces_sys_admin = x->replaces;
+	f->dkind = x->kind;
+	f->usrc = x->usrc ? xstrdup(x->usrc) : NULL;
+	f->ufunc = x->ufunc ? xstrdup(x->ufunc) : NULL;
+	f->uline = x->uline;
+}
+
+static void compare_lists(const struct observation *o, struct bl_entry *seen, size_t nseen,
+			  struct bl_entry *allowed, size_t nallowed, bool denied,
+			  struct check_result *r)
+{
+	size_t i, j;
+
+	for (i = 0; i < nseen; i++) {
+		struct bl_entry *e = &seen[i], *b = bl_find(allowed, nallowed, e->cap);
+
+		for (j = 0; j < e->nsites; j++) {
+			enum finding_kind k = denied ? FK_NEW_DENIAL : FK_NEW_SITE;
+			struct finding *f;
+
+			if (b && bl_find_site(b, e->sites[j].func))
+				k = FK_ALLOWED;
+			else if (!b && !denied)
+				k = FK_NEW_CAP;
+			f = add_finding(r, k, e->cap, e->sites[j].func);
+			fill_from_extra(f, o, denied);
+		}
+	}
+	for (i = 0; i < nallowed; i++) {
+		struct bl_entry *b = &allowed[i], *e = bl_find(seen, nseen, b->cap);
+
+		if (!e) {
+			add_finding(r, denied ? FK_UNUSED_DENIAL : FK_UNUSED_CAP, b->cap, NULL)->note =
+				b->note;
+			continue;
+		}
+		for (j = 0; j < b->nsites; j++)
+			if (!bl_find_site(e, b->sites[j].func))
+				add_finding(r, denied ? FK_UNUSED_DENIAL : FK_UNUSED_SITE, b->cap,
+					    b->sites[j].func)->note = b->sites[j].note;
+	}
+}
+
+static int cmp_finding(const void *x, const void *y)
+{
+	const struct finding *a = x, *b = y;
+	int c;
+
+	if (a->kind != b->kind)
+		return (int)a->kind - (int)b->kind;
+	if (a->cap != b->cap)
+		return a->cap - b->cap;
+	c = strcmp(a->func ? a->func : "", b->func ? b->func : "");
+	return c;
+}
+
+void check_compare(const struct observation *o, struct baseline *b, bool strict,
+		   struct check_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->strict = strict;
+	compare_lists(o, o->caps, o->ncaps, b->caps, b->ncaps, false, r);
+	compare_lists(o, o->denied, o->ndenied, b->denied, b->ndenied, true, r);
+	sort_array(r->f, r->n, sizeof(*r->f), cmp_finding);
+}
+
+void check_result_free(struct check_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		free(r->f[i].func);
+		free(r->f[i].syscalls);
+		free(r->f[i].usrc);
+		free(r->f[i].ufunc);
+	}
+	free(r->f);
+	memset(r, 0, sizeof(*r));
+}
+
+/* ---- --update -------------------------------------------------------------- */
+
+static void copy_entries(struct bl_entry *seen, size_t nseen, const struct bl_entry *old,
+			 size_t nold, struct bl_entry **out, size_t *n, size_t *cap)
+{
+	size_t i, j;
+
+	for (i = 0; i < nseen; i++) {
+		struct bl_entry *e = bl_add(out, n, cap, seen[i].cap);
+		struct bl_entry *o = bl_find((struct bl_entry *)old, nold, seen[i].cap);
+
+		if (o && o->note)
+			e->note = xstrdup(o->note);
+		for (j = 0; j < seen[i].nsites; j++) {
+			struct bl_site *s = bl_add_site(e, seen[i].sites[j].func);
+			struct bl_site *os = o ? bl_find_site(o, s->func) : NULL;
+
+			if (os && os->note)
+				s->note = xstrdup(os->note);
+		}
+	}
+}
+
+void check_updated_baseline(const struct observation *o, const struct baseline *old,
+			    struct baseline *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (old && old->note)
+		out->note = xstrdup(old->note);
+	copy_entries(o->caps, o->ncaps, old ? old->caps : NULL, old ? old->ncaps : 0,
+		     &out->caps, &out->ncaps, &out->capcaps);
+	copy_entries(o->denied, o->ndenied, old ? old->denied : NULL, old ? old->ndenied : 0,
+		     &out->denied, &out->ndenied, &out->capdenied);
+}
+
+void check_message(const struct finding *x, const char *baseline, char *buf, size_t len)
+{
+	char n[CAP_NAME_LEN], sys[300] = "";
+	const char *fn = x->func ? x->func : "";
+
+	cap_name(x->cap, n);
+	if (x->syscalls)
+		snprintf(sys, sizeof(sys), " (%s)", x->syscalls);
+	switch (x->kind) {
+	case FK_NEW_CAP:
+		snprintf(buf, len, "New capability %s at kernel call site %s%s%s: not allowed by %s",
+			 n, fn, sys, x->replaces_sys_admin ? ", instead of CAP_SYS_ADMIN" : "",
+			 baseline);
+		break;
+	case FK_NEW_SITE:
+		snprintf(buf, len, "%s used at a new kernel call site %s%s: not allowed by %s", n, fn,
+			 sys, baseline);
+		break;
+	case FK_NEW_DENIAL:
+		snprintf(buf, len, "New denied %s check at %s%s (%s): not expected by %s", n, fn, sys,
+			 x->dkind == DENY_BLOCKING ? "the syscall failed" :
+			 x->dkind == DENY_ADVISORY ? "advisory" :
+			 x->dkind == DENY_OTHER_ERROR ? "the syscall failed with another error" :
+			 x->dkind == DENY_INCONCLUSIVE ? "the syscall was interrupted" :
+			 "outcome unknown", baseline);
+		break;
+	case FK_UNUSED_CAP:
+		snprintf(buf, len, "%s is allowed by %s but no record used it", n, baseline);
+		break;
+	case FK_UNUSED_SITE:
+		snprintf(buf, len, "%s at %s is allowed by %s but no record reached it", n, fn,
+			 baseline);
+		break;
+	case FK_UNUSED_DENIAL:
+		snprintf(buf, len, "Expected denial of %s%s%s (%s) was not seen", n, x->func ? " at " : "",
+			 fn, baseline);
+		break;
+	default:
+		snprintf(buf, len, "%s at %s is allowed", n, fn);
+	}
+	/* where the program asked for it (--user-stacks) */
+	if (x->usrc && strlen(buf) + 1 < len)
+		snprintf(buf + strlen(buf), len - strlen(buf), "; asked for at %s:%d%s%s%s",
+			 x->usrc, x->uline, x->ufunc ? " (" : "", x->ufunc ? x->ufunc : "",
+			 x->ufunc ? ")" : "");
+}

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * From a record to what it shows: per process, capability (audited or
+ * noaudit), the granted/denied counts, the syscalls and the kernel call
+ * sites. Pure data; output_*.c turn it into text or JSON.
+ */
+#ifndef CA_REPORT_H
+#define CA_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "facts/callsite.h"
+#include "lib/hindex.h"
+#include "recfile/recfile.h"
+
+/* The user-space places that led to a call site (record --user-stacks). */
+struct site_user {
+	const struct rec_ustack *us;  /* one example user stack (borrowed) */
+	int own;                 /* its frame in the program's own code */
+	uint64_t count;
+};
+
+struct site_stat {
+	char *func;              /* call site function, or "?" without a stack */
+	uint64_t granted, denied;
+	const struct rec_stack *stack;  /* one example stack (borrowed), or NULL */
+	struct site_user *users; /* by own frame, most checks first */
+	size_t nusers, capusers;
+	struct hindex user_idx;  /* users by own frame, while building */
+};
+
+/* report --by user-site: one row per (user place, program, capability,
+ * kernel call site, noaudit) */
+struct usite_row {
+	const struct rec_uframe *where;  /* own frame (borrowed); NULL: no user stack */
+	const struct rec_ustack *us;     /* its stack */
+	const char *comm;                /* program (borrowed) */
+	int cap;
+	bool noaudit;
+	const char *func;                /* kernel call site (borrowed) */
+	uint64_t granted, denied;
+};
+
+struct sys_stat {
+	int nr;                  /* -1: not in a syscall */
+	uint64_t count;
+};
+
+struct cap_row {
+	int cap;
+	bool noaudit;
+	enum noaudit_source noaudit_by;
+	uint64_t granted, denied;
+	bool init_ns, other_ns;  /* checked against init / another user ns */
+	enum rec_userns userns;  /* what decided them: a row per kind */
+	struct sys_stat *sys;
+	size_t nsys, capsys;
+	struct site_stat *sites;
+	size_t nsites, capsites;
+	struct hindex site_idx;  /* sites by function, while building */
+};
+
+struct proc_row {
+	const struct rec_process *proc;  /* borrowed; never NULL */
+	struct cap_row *caps;
+	size_t ncaps, capcaps;
+	uint64_t hidden;         /* noaudit checks not shown */
+};
+
+struct report_opts {
+	bool all;                /* include noaudit checks */
+	bool by_user_site;       /* also group by user-space place */
+};
+
+struct report {
+	const struct record *rec;        /* borrowed */
+	bool all;
+	struct proc_row *procs;
+	size_t nprocs;
+	uint64_t required;       /* bit per cap: granted in an audited check */
+	uint64_t denied;         /* bit per cap: denied in an audited check */
+	uint64_t hidden_checks;  /* noaudit checks left out */
+	uint64_t total_checks;   /* sum of counts in the record */
+	bool by_user_site;
+	struct usite_row *urows; /* --by user-site, sorted by place */
+	size_t nurows, capurows;
+	struct hindex urow_idx;  /* urows by what they count, while building */
+	bool have_ustacks;       /* the record has user stacks */
+};
+
+/* The name of a check's user-namespace kind: "host", "inside", "owner",
+ * "child" (JSON), and what it means (text). */
+const char *userns_name(enum rec_userns u);
+const char *userns_meaning(enum rec_userns u);
+
+
+int report_build(const struct record *r, const struct report_opts *o, struct report *out);
+void report_free(struct report *rep);
+
+#endif

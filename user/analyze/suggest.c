@@ -1,0 +1,672 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The pairing rule (docs/suggest.md). The helpers that accept a narrow
+ * capability try it first and fall back to CAP_SYS_ADMIN, so a task that
+ * holds CAP_SYS_ADMIN but not the narrow one shows, in one syscall, a
+ * denied narrow check followed by a granted CAP_SYS_ADMIN check on the same
+ * kernel path. Such a pair proves the narrow capability is accepted there.
+ */
+#include "analyze/suggest.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "facts/callsite.h"
+#include "lib/util.h"
+
+#define CAP_SYS_ADMIN 21
+
+/* One audited check row of the record, with what the analysis learns. */
+struct row {
+	const struct rec_check *c;
+	const struct rec_stack *st;  /* NULL: no stack */
+	const struct rec_process *proc;
+	int site;                /* index of the call site frame, -1 if none */
+	unsigned long site_off;  /* offset within the call site function */
+	struct row *partner;     /* the other half of a fallback pair */
+	/* the sort key, copied here: the sort then never follows c into the
+	 * checks (a cache miss each on a big record) */
+	size_t image;            /* index of its process line: the image */
+	int syscall;
+};
+
+const char *cap_alias(int cap)
+{
+	return cap == 40 ? "CAP_RESTORE" : NULL;
+}
+
+/* Interned in the record: equal names are equal pointers. */
+static const char no_site[] = "?";
+
+static const char *site_func(const struct row *r)
+{
+	return r->st ? r->st->site_func : no_site;
+}
+
+/*
+ * Kernel facts are looked up per (function, capability, kind) for every
+ * row; the function names are interned, so a small direct-mapped memo on
+ * the pointer saves a table scan per row.
+ */
+#define FACT_MEMO 4096
+struct fact_memo {
+	const char *func;
+	int cap;
+	int kind;
+	const struct kfact *fact;
+};
+
+/* Valid for one build only: the names are the record's. */
+static const struct kfact *fact_for(struct suggestion *s, const char *func, int cap,
+				    enum kfact_kind kind)
+{
+	size_t h = ((uintptr_t)func >> 4) ^ ((size_t)cap * 31) ^ ((size_t)kind * 131);
+	struct fact_memo *m = &s->memo[h & (FACT_MEMO - 1)];
+	int it = 0;
+
+	if (m->func == func && m->cap == cap && m->kind == (int)kind)
+		return m->fact;
+	m->func = func;
+	m->cap = cap;
+	m->kind = (int)kind;
+	m->fact = kfact_next(func, cap, kind, &it);
+	return m->fact;
+}
+
+static bool program_matches(const struct rec_process *p, const char *want)
+{
+	const char *base;
+
+	if (!want)
+		return true;
+	if (p->comm && !strcmp(p->comm, want))
+		return true;
+	if (!p->exe)
+		return false;
+	base = strrchr(p->exe, '/');
+	return !strcmp(p->exe, want) || (base && !strcmp(base + 1, want));
+}
+
+/* Same kernel path: every frame names the same function, and every frame
+ * above the call site is identical (offsets included), so the two checks
+ * came from one call of the call site function. */
+static bool same_path(const struct row *a, const struct row *b)
+{
+	char fa[128], fb[128];
+	size_t i;
+
+	if (!a->st || !b->st || a->st->n != b->st->n || a->site < 0 || a->site != b->site)
+		return false;
+	if (a->st == b->st)
+		return true;
+	for (i = 0; i < a->st->n; i++) {
+		if ((int)i > a->site) {
+			if (strcmp(a->st->frames[i], b->st->frames[i]))
+				return false;
+		} else if (strcmp(frame_function(a->st->frames[i], fa, sizeof(fa)),
+				  frame_function(b->st->frames[i], fb, sizeof(fb)))) {
+			return false;
+		}
+	}
+	return true;
+}
+
+static int cmp_row(const void *x, const void *y)
+{
+	const struct row *a = x, *b = y;
+
+	if (a->image != b->image)
+		return a->image < b->image ? -1 : 1;
+	if (a->syscall != b->syscall)
+		return a->syscall < b->syscall ? -1 : 1;
+	if (a->site_off != b->site_off)
+		return a->site_off < b->site_off ? -1 : 1;
+	return 0;
+}
+
+/* A hash of what same_path() compares: the stack's depth and call site,
+ * the function names up to the call site, the frames above it whole. */
+static uint64_t path_hash(const struct row *r)
+{
+	uint64_t h = hash_u64((uint64_t)r->st->n, (uint64_t)r->site);
+	char fn[128];
+	size_t i;
+
+	for (i = 0; i < r->st->n; i++)
+		h = hash_str(h, (int)i > r->site ? r->st->frames[i] :
+			     frame_function(r->st->frames[i], fn, sizeof(fn)));
+	return h;
+}
+
+/* CAP_SYS_ADMIN rows of a group, ordered by path and call site offset. */
+struct cand {
+	uint64_t path;
+	unsigned long off;
+	struct row *row;
+};
+
+static int cmp_cand(const void *x, const void *y)
+{
+	const struct cand *a = x, *b = y;
+
+	if (a->path != b->path)
+		return a->path < b->path ? -1 : 1;
+	if (a->off != b->off)
+		return a->off < b->off ? -1 : 1;
+	return a->row < b->row ? -1 : a->row > b->row;
+}
+
+/*
+ * Pair each denied non-CAP_SYS_ADMIN row with the CAP_SYS_ADMIN row of its
+ * fallback, within one image and syscall (rows [lo, hi)). The fallback is
+ * the one at the same call site offset (an out-of-line helper such as
+ * bpf_token_capable() makes both checks from one call), else the nearest
+ * one after it in the same function (inline `capable(X) || capable(21)`);
+ * and it must not have happened only before the narrow check. The
+ * candidates are looked up by path, not searched: a group of a hundred
+ * thousand rows (a crafted record) is paired in n log n.
+ */
+static void pair_group(struct row *rows, size_t lo, size_t hi)
+{
+	struct cand *c = xcalloc(hi - lo + 1, sizeof(*c));
+	size_t i, k, nc = 0;
+
+	for (i = lo; i < hi; i++)
+		if (rows[i].c->cap == CAP_SYS_ADMIN && rows[i].site >= 0 && rows[i].st)
+			c[nc++] = (struct cand){ path_hash(&rows[i]), rows[i].site_off, &rows[i] };
+	sort_array(c, nc, sizeof(*c), cmp_cand);
+	for (i = lo; i < hi && nc; i++) {
+		struct row *n = &rows[i], *best = NULL;
+		struct cand key;
+		size_t lo2 = 0, hi2 = nc;
+
+		if (n->c->ret == 0 || n->c->cap == CAP_SYS_ADMIN || n->site < 0 || !n->st)
+			continue;
+		key = (struct cand){ path_hash(n), n->site_off, NULL };
+		while (lo2 < hi2) {   /* the first candidate at or after n's offset */
+			size_t mid = lo2 + (hi2 - lo2) / 2;
+
+			if (c[mid].path < key.path || (c[mid].path == key.path && c[mid].off < key.off))
+				lo2 = mid + 1;
+			else
+				hi2 = mid;
+		}
+		for (k = lo2; k < nc && c[k].path == key.path; k++) {
+			struct row *a = c[k].row;
+
+			if (a->partner || !same_path(n, a))
+				continue;
+			if (a->c->last_ns && n->c->first_ns && a->c->last_ns < n->c->first_ns)
+				continue;
+			best = a;   /* the nearest offset: they are in order */
+			break;
+		}
+		if (best) {
+			n->partner = best;
+			best->partner = n;
+		}
+	}
+	free(c);
+}
+
+/* ---- accumulating results --------------------------------------------- */
+
+static void add_sys(struct sg_sys **sys, size_t *n, size_t *cap, int nr, uint64_t count)
+{
+	size_t i;
+
+	for (i = 0; i < *n; i++) {
+		if ((*sys)[i].nr == nr) {
+			(*sys)[i].count = sat_add((*sys)[i].count, count);
+			return;
+		}
+	}
+	grow_array((void **)sys, cap, *n + 1, sizeof(**sys));
+	(*sys)[(*n)++] = (struct sg_sys){ nr, count };
+}
+
+struct site_ctx {
+	const struct sg_site *sites;
+	const char *func;
+};
+
+static bool site_eq(const void *ctx, size_t pos)
+{
+	const struct site_ctx *sc = ctx;
+
+	return sc->sites[pos].func == sc->func;   /* interned */
+}
+
+static void add_site(struct sg_site **sites, size_t *n, size_t *cap, struct hindex *idx,
+		     const char *func, const struct kfact *fact, const struct rec_check *c)
+{
+	struct site_ctx sc = { *sites, func };
+	uint64_t h = hash_u64(0, (uint64_t)(uintptr_t)func);
+	long at = hindex_find(idx, h, site_eq, &sc);
+	struct sg_site *s;
+
+	if (at >= 0) {
+		s = &(*sites)[at];
+	} else {
+		grow_array((void **)sites, cap, *n + 1, sizeof(**sites));
+		s = &(*sites)[*n];
+		s->func = func;
+		s->fact = fact;
+		hindex_add(idx, h, (*n)++);
+	}
+	s->count = sat_add(s->count, c->count);
+	add_sys(&s->sys, &s->nsys, &s->capsys, c->syscall, c->count);
+}
+
+static void add_replace(struct suggestion *s, int with, enum evidence ev,
+			const struct kfact *fact, const char *func, const struct rec_check *c)
+{
+	struct sg_replace *r = NULL;
+	const char *since = fact ? fact->since : NULL;
+	size_t i;
+
+	for (i = 0; i < s->nrepl && !r; i++)
+		if (s->repl[i].with == with && s->repl[i].evidence == ev &&
+		    s->repl[i].since == since)
+			r = &s->repl[i];
+	if (!r) {
+		grow_array((void **)&s->repl, &s->caprepl, s->nrepl + 1, sizeof(*r));
+		r = &s->repl[s->nrepl++];
+		r->with = with;
+		r->evidence = ev;
+		r->since = since;
+		r->kernel_too_old = since && kver_cmp(s->rec->hdr.kernel, since) < 0;
+	}
+	add_site(&r->sites, &r->nsites, &r->capsites, &r->site_idx, func, fact, c);
+}
+
+static void add_keep(struct suggestion *s, int cap, const char *func, const struct rec_check *c)
+{
+	struct sg_keep *k = NULL;
+	int it = 0;
+	size_t i;
+
+	for (i = 0; i < s->nkeep && !k; i++)
+		if (s->keep[i].cap == cap)
+			k = &s->keep[i];
+	if (!k) {
+		grow_array((void **)&s->keep, &s->capkeep, s->nkeep + 1, sizeof(*k));
+		k = &s->keep[s->nkeep++];
+		k->cap = cap;
+	}
+	if (cap == CAP_SYS_ADMIN && !k->why)
+		k->why = kfact_next(func, CAP_SYS_ADMIN, KF_SYSADMIN_ONLY, &it);
+	add_site(&k->sites, &k->nsites, &k->capsites, &k->site_idx, func, NULL, c);
+}
+
+/* A netlink request (rtnetlink, generic netlink): the kernel answers a
+ * denial in the netlink ack (netlink_rcv_skb() -> netlink_ack()), while
+ * sendmsg() itself succeeds. */
+static bool in_netlink_request(const struct rec_stack *st)
+{
+	char fn[128];
+	size_t i;
+
+	for (i = 0; st && i < st->n; i++)
+		if (!strcmp(frame_function(st->frames[i], fn, sizeof(fn)), "netlink_rcv_skb"))
+			return true;
+	return false;
+}
+
+struct deny_ctx {
+	const struct suggestion *s;
+	const struct sg_denial *key;
+};
+
+static bool deny_eq(const void *ctx, size_t pos)
+{
+	const struct deny_ctx *dc = ctx;
+	const struct sg_denial *d = &dc->s->deny[pos], *k = dc->key;
+
+	return d->cap == k->cap && d->alt == k->alt && d->kind == k->kind && d->func == k->func &&
+	       d->in_ack == k->in_ack;
+}
+
+int denial_kind_rank(enum denial_kind k)
+{
+	static const int rank[] = { [DENY_BLOCKING] = 5, [DENY_OTHER_ERROR] = 4,
+				    [DENY_INCONCLUSIVE] = 3, [DENY_UNKNOWN] = 2, [DENY_ADVISORY] = 1 };
+
+	return (unsigned)k < ARRAY_SIZE(rank) ? rank[k] : 0;
+}
+
+const char *denial_kind_name(enum denial_kind k)
+{
+	static const char *const n[] = { [DENY_BLOCKING] = "blocking", [DENY_ADVISORY] = "advisory",
+					 [DENY_UNKNOWN] = "unknown", [DENY_OTHER_ERROR] = "other-error",
+					 [DENY_INCONCLUSIVE] = "inconclusive" };
+
+	return (unsigned)k < ARRAY_SIZE(n) && n[k] ? n[k] : "unknown";
+}
+
+/* The outcome of a denied check's syscall: max of the two halves of a pair
+ * (one event: both saw the same syscall end). */
+struct outcome {
+	uint64_t failed, other, restart;
+	int errno_;
+};
+
+static void add_denial(struct suggestion *s, const struct row *r, int alt, struct outcome out)
+{
+	uint64_t failed = out.failed;
+	const struct rec_check *c = r->c;
+	const struct kfact *only, *adv;
+	enum denial_kind kind;
+	struct sg_denial *d, key;
+	struct deny_ctx dc;
+	const char *func = site_func(r);
+	uint64_t h;
+	long at;
+
+	only = fact_for(s, func, c->cap, KF_ONLY);
+	adv = fact_for(s, func, c->cap, KF_ADVISORY);
+	if (in_netlink_request(r->st))
+		kind = DENY_BLOCKING;   /* the request failed, whatever sendmsg() returned */
+	else if (s->rec->hdr.syscall_results)
+		kind = failed ? DENY_BLOCKING : out.other ? DENY_OTHER_ERROR :
+		       out.restart ? DENY_INCONCLUSIVE : DENY_ADVISORY;
+	else
+		kind = adv ? DENY_ADVISORY : DENY_UNKNOWN;
+	key = (struct sg_denial){ .cap = c->cap, .alt = alt, .func = func, .kind = kind,
+				  .in_ack = in_netlink_request(r->st) };
+	dc = (struct deny_ctx){ s, &key };
+	h = hash_u64(hash_u64(hash_u64((uint64_t)(uintptr_t)func, (uint64_t)c->cap),
+			      (uint64_t)alt), kind);
+	at = hindex_find(&s->deny_idx, h, deny_eq, &dc);
+	if (at >= 0) {
+		d = &s->deny[at];
+	} else {
+		grow_array((void **)&s->deny, &s->capdeny, s->ndeny + 1, sizeof(*d));
+		d = &s->deny[s->ndeny];
+		*d = key;
+		d->fact = only ? only : adv;
+		hindex_add(&s->deny_idx, h, s->ndeny++);
+	}
+	d->count = sat_add(d->count, c->count);
+	d->sys_failed = sat_add(d->sys_failed, failed);
+	d->sys_other = sat_add(d->sys_other, out.other);
+	d->sys_restart = sat_add(d->sys_restart, out.restart);
+	if (out.other)
+		d->sys_errno = out.errno_;
+	add_sys(&d->sys, &d->nsys, &d->capsys, c->syscall, c->count);
+}
+
+static void add_aside(struct suggestion *s, int cap, enum sg_aside_why why, const char *func,
+		      const struct kfact *fact, const struct rec_check *c)
+{
+	struct sg_aside *a = NULL;
+	size_t i;
+
+	/* few: the kinds of checks that make no requirement */
+	for (i = 0; i < s->naside && !a; i++)
+		if (s->aside[i].cap == cap && s->aside[i].why == why && s->aside[i].func == func)
+			a = &s->aside[i];
+	if (!a) {
+		grow_array((void **)&s->aside, &s->capaside, s->naside + 1, sizeof(*a));
+		a = &s->aside[s->naside++];
+		*a = (struct sg_aside){ .cap = cap, .why = why, .func = func, .fact = fact };
+	}
+	if (c->ret == 0)
+		a->granted = sat_add(a->granted, c->count);
+	else
+		a->denied = sat_add(a->denied, c->count);
+}
+
+static struct sg_program *program_of(struct suggestion *s, const struct rec_process *p)
+{
+	return &s->progs[p - s->rec->procs];
+}
+
+/* A granted CAP_SYS_ADMIN row without an observed fallback: the table may
+ * still know a narrower capability, if the record's kernel predates it. */
+static const struct kfact *fact_for_unpaired(struct suggestion *s, const char *func)
+{
+	const struct kfact *f;
+	int it = 0;
+
+	/* memoized as capability -1 of the same kind */
+	size_t h = ((uintptr_t)func >> 4) ^ 0x5bd1e995;
+	struct fact_memo *m = &s->memo[h & (FACT_MEMO - 1)];
+
+	if (m->func == func && m->cap == -1 && m->kind == (int)KF_NARROW_OR_SYSADMIN)
+		return m->fact;
+	while ((f = kfact_next(func, -1, KF_NARROW_OR_SYSADMIN, &it))) {
+		/* a newer kernel would have shown the narrow check first */
+		if (f->since && kver_cmp(s->rec->hdr.kernel, f->since) < 0)
+			break;
+	}
+	m->func = func;
+	m->cap = -1;
+	m->kind = (int)KF_NARROW_OR_SYSADMIN;
+	m->fact = f;
+	return f;
+}
+
+static void classify(struct suggestion *s, struct row *r)
+{
+	const struct rec_check *c = r->c;
+	struct sg_program *prog = program_of(s, r->proc);
+	const char *func = site_func(r);
+	const struct kfact *f;
+
+	if (c->ret == 0) {
+		int asked = c->cap == CAP_SYS_ADMIN && r->partner ? r->partner->c->cap : c->cap;
+
+		s->observed |= 1ULL << c->cap;
+		/* the kernel's facts: the outcome only tunes behaviour here */
+		if ((f = fact_for(s, func, asked, KF_ADVISORY))) {
+			add_aside(s, asked, ASIDE_ADVISORY, func, f, c);
+			return;
+		}
+		if (c->cap == CAP_SYS_ADMIN && r->partner) {
+			int with = r->partner->c->cap;
+
+			f = fact_for(s, func, with, KF_NARROW_OR_SYSADMIN);
+			add_replace(s, with, EV_OBSERVED, f, func, c);
+			prog->required |= 1ULL << with;
+		} else if (c->cap == CAP_SYS_ADMIN && (f = fact_for_unpaired(s, func))) {
+			add_replace(s, f->cap, EV_FACT, f, func, c);
+			prog->required |= 1ULL << f->cap;
+		} else {
+			add_keep(s, c->cap, func, c);
+			prog->required |= 1ULL << c->cap;
+		}
+		return;
+	}
+	/* denied */
+	if (r->partner && r->partner->c->ret == 0)
+		return;  /* the fallback was granted: not a denial of the workload */
+	if (c->cap == CAP_SYS_ADMIN && r->partner)
+		return;  /* reported with its narrow half */
+	/* a pair is one event: both halves saw the same syscall end */
+	{
+		const struct rec_check *p = r->partner ? r->partner->c : c;
+		struct outcome out = {
+			.failed = p->sys_failed > c->sys_failed ? p->sys_failed : c->sys_failed,
+			.other = p->sys_other > c->sys_other ? p->sys_other : c->sys_other,
+			.restart = p->sys_restart > c->sys_restart ? p->sys_restart : c->sys_restart,
+			.errno_ = c->sys_errno ? c->sys_errno : p->sys_errno,
+		};
+
+		add_denial(s, r, r->partner ? CAP_SYS_ADMIN : -1, out);
+	}
+	s->denied |= 1ULL << c->cap;
+}
+
+static int cmp_aside(const void *x, const void *y)
+{
+	const struct sg_aside *a = x, *b = y;
+
+	if (a->why != b->why)
+		return (int)a->why - (int)b->why;
+	if (a->cap != b->cap)
+		return a->cap - b->cap;
+	return strcmp(a->func, b->func);
+}
+
+static int cmp_site(const void *x, const void *y)
+{
+	const struct sg_site *a = x, *b = y;
+
+	return strcmp(a->func, b->func);
+}
+
+static int cmp_sys(const void *x, const void *y)
+{
+	const struct sg_sys *a = x, *b = y;
+
+	if (a->count != b->count)
+		return a->count > b->count ? -1 : 1;
+	return a->nr - b->nr;
+}
+
+static void sort_sites(struct sg_site *sites, size_t n)
+{
+	size_t i;
+
+	sort_array(sites, n, sizeof(*sites), cmp_site);
+	for (i = 0; i < n; i++)
+		sort_array(sites[i].sys, sites[i].nsys, sizeof(struct sg_sys), cmp_sys);
+}
+
+static int cmp_keep(const void *x, const void *y)
+{
+	return ((const struct sg_keep *)x)->cap - ((const struct sg_keep *)y)->cap;
+}
+
+static int cmp_repl(const void *x, const void *y)
+{
+	const struct sg_replace *a = x, *b = y;
+
+	if (a->with != b->with)
+		return a->with - b->with;
+	return (int)a->evidence - (int)b->evidence;
+}
+
+static int cmp_deny(const void *x, const void *y)
+{
+	const struct sg_denial *a = x, *b = y;
+
+	if (a->kind != b->kind)
+		return (int)a->kind - (int)b->kind;
+	if (a->cap != b->cap)
+		return a->cap - b->cap;
+	return strcmp(a->func, b->func);
+}
+
+int suggest_build(const struct record *rec, const struct suggest_opts *o, struct suggestion *s)
+{
+	struct row *rows;
+	size_t i, n = 0, lo;
+
+	memset(s, 0, sizeof(*s));
+	s->rec = rec;
+	s->memo = xcalloc(FACT_MEMO, sizeof(*s->memo));
+	s->progs = xcalloc(rec->nprocs + 1, sizeof(*s->progs));
+	s->nprogs = rec->nprocs;
+	for (i = 0; i < rec->nprocs; i++) {
+		s->progs[i].proc = &rec->procs[i];
+		s->progs[i].matched = program_matches(&rec->procs[i], o->program);
+		s->images_matched += s->progs[i].matched;
+		if (s->progs[i].matched && rec->procs[i].has_capset)
+			s->asked |= rec->procs[i].capset_prm;
+	}
+
+	rows = xcalloc(rec->nchecks + 1, sizeof(*rows));
+	for (i = 0; i < rec->nchecks; i++) {
+		const struct rec_check *c = &rec->checks[i];
+		const struct rec_process *p = check_process(rec, c);
+		struct row *r;
+
+		/* noaudit checks are the kernel probing: never a requirement */
+		if (!p || !s->progs[p - rec->procs].matched || check_noaudit(rec, c) != NOAUDIT_NO)
+			continue;
+		/* not the host's sets, or an answer that could not matter */
+		if (c->userns != RU_HOST || c->no_effect) {
+			const struct rec_stack *st = check_stack(rec, c);
+
+			add_aside(s, c->cap, c->no_effect ? ASIDE_NO_EFFECT :
+				  c->userns == RU_INSIDE ? ASIDE_INSIDE :
+				  c->userns == RU_OWNER ? ASIDE_OWNER : ASIDE_CHILD,
+				  st ? st->site_func : no_site, NULL, c);
+			continue;
+		}
+		r = &rows[n++];
+		r->c = c;
+		r->st = check_stack(rec, c);
+		r->proc = p;
+		r->site = r->st ? r->st->site : -1;
+		r->site_off = r->site >= 0 ? r->st->site_off : 0;   /* parsed once per stack */
+		r->image = (size_t)(p - rec->procs);
+		r->syscall = c->syscall;
+	}
+	sort_array(rows, n, sizeof(*rows), cmp_row);
+	for (lo = 0; lo < n;) {
+		size_t hi = lo + 1;
+
+		while (hi < n && rows[hi].image == rows[lo].image &&
+		       rows[hi].c->syscall == rows[lo].c->syscall)
+			hi++;
+		pair_group(rows, lo, hi);
+		lo = hi;
+	}
+	for (i = 0; i < n; i++)
+		classify(s, &rows[i]);
+	free(rows);
+
+	for (i = 0; i < s->nkeep; i++)
+		s->required |= 1ULL << s->keep[i].cap;
+	for (i = 0; i < s->nrepl; i++)
+		s->required |= 1ULL << s->repl[i].with;
+	sort_array(s->keep, s->nkeep, sizeof(*s->keep), cmp_keep);
+	sort_array(s->repl, s->nrepl, sizeof(*s->repl), cmp_repl);
+	sort_array(s->deny, s->ndeny, sizeof(*s->deny), cmp_deny);
+	sort_array(s->aside, s->naside, sizeof(*s->aside), cmp_aside);
+	s->asked &= ~s->required;
+	for (i = 0; i < s->nkeep; i++)
+		sort_sites(s->keep[i].sites, s->keep[i].nsites);
+	for (i = 0; i < s->nrepl; i++)
+		sort_sites(s->repl[i].sites, s->repl[i].nsites);
+	for (i = 0; i < s->ndeny; i++)
+		sort_array(s->deny[i].sys, s->deny[i].nsys, sizeof(struct sg_sys), cmp_sys);
+	return 0;
+}
+
+static void free_sites(struct sg_site *sites, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(sites[i].sys);   /* func is the record's */
+	free(sites);
+}
+
+void suggest_free(struct suggestion *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nrepl; i++) {
+		free_sites(s->repl[i].sites, s->repl[i].nsites);
+		hindex_free(&s->repl[i].site_idx);
+	}
+	free(s->repl);
+	for (i = 0; i < s->nkeep; i++) {
+		free_sites(s->keep[i].sites, s->keep[i].nsites);
+		hindex_free(&s->keep[i].site_idx);
+	}
+	free(s->keep);
+	for (i = 0; i < s->ndeny; i++) {
+		free(s->deny[i].sys);
+	}
+	free(s->deny);
+	free(s->aside);
+	hindex_free(&s->deny_idx);
+	free(s->progs);
+	free(s->memo);
+	memset(s, 0, sizeof(*s));
+}

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Least privilege from a record: the capabilities a workload needs, which
+ * of its CAP_SYS_ADMIN uses a narrower capability satisfies, and which
+ * denials blocked it. Pure C; docs/suggest.md states the rules.
+ */
+#ifndef CA_SUGGEST_H
+#define CA_SUGGEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "facts/kfacts.h"
+#include "lib/hindex.h"
+#include "recfile/recfile.h"
+
+enum evidence {
+	EV_OBSERVED,  /* narrow denied, then CAP_SYS_ADMIN granted, same path */
+	EV_FACT,      /* the kernel-fact table (record from an older kernel) */
+};
+
+enum denial_kind {
+	DENY_BLOCKING,  /* the syscall then failed with EPERM/EACCES */
+	DENY_ADVISORY,  /* the syscall went on (or the kernel fact says harmless) */
+	DENY_UNKNOWN,   /* the record has no syscall results */
+	DENY_OTHER_ERROR, /* the syscall failed with another error (errno) */
+	DENY_INCONCLUSIVE, /* the syscall was interrupted (EINTR, restarted) */
+};
+
+/* How much a denial kind says the program was stopped: blocking first. */
+int denial_kind_rank(enum denial_kind k);
+const char *denial_kind_name(enum denial_kind k);
+
+/* A syscall and how often it led here. */
+struct sg_sys {
+	int nr;
+	uint64_t count;
+};
+
+/* Where a capability was asked for. */
+struct sg_site {
+	const char *func;           /* interned in the record */
+	const struct kfact *fact;   /* replacements: the fact about this site, or NULL */
+	uint64_t count;
+	struct sg_sys *sys;
+	size_t nsys, capsys;
+};
+
+/* CAP_SYS_ADMIN -> `with` at the call sites listed. */
+struct sg_replace {
+	int with;
+	enum evidence evidence;
+	const char *since;          /* first kernel accepting it there, NULL if not cited */
+	bool kernel_too_old;        /* the record's kernel predates `since` */
+	struct sg_site *sites;
+	size_t nsites, capsites;
+	struct hindex site_idx;     /* private: sites by function, while building */
+};
+
+/* A capability that stays required, and where. */
+struct sg_keep {
+	int cap;
+	struct sg_site *sites;
+	size_t nsites, capsites;
+	struct hindex site_idx;     /* private: sites by function, while building */
+	const struct kfact *why;    /* CAP_SYS_ADMIN only: the fact saying nothing narrower exists */
+};
+
+/* Checks that make no requirement of the host's capability sets, though
+ * the kernel made them (audited): set aside, with the reason. */
+enum sg_aside_why {
+	ASIDE_INSIDE,     /* credentials inside a user namespace: its capabilities */
+	ASIDE_OWNER,      /* granted by owning the (child) user namespace */
+	ASIDE_CHILD,      /* a child namespace, which of the two not recorded (< v3) */
+	ASIDE_NO_EFFECT,  /* the answer could not change the outcome (capset) */
+	ASIDE_ADVISORY,   /* granted where the outcome only tunes behaviour (kernel fact) */
+};
+
+struct sg_aside {
+	int cap;
+	enum sg_aside_why why;
+	const char *func;           /* interned in the record */
+	const struct kfact *fact;   /* ASIDE_ADVISORY: the fact */
+	uint64_t granted, denied;
+};
+
+/* A denied check that had no granted alternative. */
+struct sg_denial {
+	int cap;
+	int alt;                    /* also accepted there (CAP_SYS_ADMIN), or -1 */
+	const char *func;           /* interned in the record */
+	uint64_t count, sys_failed;
+	uint64_t sys_other;         /* failed with another error, the last: */
+	int sys_errno;
+	uint64_t sys_restart;       /* interrupted */
+	enum denial_kind kind;
+	bool in_ack;                /* a netlink request: its error is in the netlink
+				     * ack, not in the syscall's return value */
+	const struct kfact *fact;   /* KF_ONLY or KF_ADVISORY explanation, or NULL */
+	struct sg_sys *sys;
+	size_t nsys, capsys;
+};
+
+/* What one program image needs; progs[] parallels rec->procs[]. */
+struct sg_program {
+	const struct rec_process *proc;
+	bool matched;               /* selected by --program (always, without it) */
+	uint64_t required;
+};
+
+struct suggest_opts {
+	const char *program;        /* only images whose comm or exe (basename) match */
+};
+
+struct suggestion {
+	const struct record *rec;
+	uint64_t required;          /* replacements applied */
+	uint64_t observed;          /* granted audited checks, as seen */
+	uint64_t denied;            /* denied with no granted alternative */
+	struct sg_replace *repl;
+	size_t nrepl, caprepl;
+	struct sg_keep *keep;
+	size_t nkeep, capkeep;
+	struct sg_denial *deny;
+	size_t ndeny, capdeny;
+	struct sg_aside *aside;     /* by cap, reason, function */
+	size_t naside, capaside;
+	uint64_t asked;             /* capset(): permitted sets asked for, not required */
+	struct hindex deny_idx;     /* private: denials by what they count */
+	struct sg_program *progs;
+	size_t nprogs;
+	size_t images_matched;      /* with --program */
+	struct fact_memo *memo;     /* private: kernel-fact lookups of this build */
+};
+
+int suggest_build(const struct record *r, const struct suggest_opts *o, struct suggestion *s);
+void suggest_free(struct suggestion *s);
+
+/* "CAP_CHECKPOINT_RESTORE" is "CAP_RESTORE" in its original proposal;
+ * people search for either. NULL for other capabilities. */
+const char *cap_alias(int cap);
+
+#endif

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Results that do not come from a record, as plain data for output/: what
+ * `doctor` found out about the host, one `run`'s verdict, one `verify`'s
+ * proof. Filled in record/ and cli/, printed by output/ (which never
+ * includes either).
+ */
+#ifndef CA_ANALYZE_VIEWS_H
+#define CA_ANALYZE_VIEWS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "facts/attach.h"
+
+struct suggestion;
+
+/* A process's capability sets and ids (record/privs.c reads them). */
+struct privs {
+	uint32_t uid, euid;
+	uint64_t eff, prm, inh, bnd, amb;
+	bool no_new_privs;
+};
+
+/* ---- doctor ---- */
+
+#define SYSCTL_UNKNOWN (-9999)
+
+struct doctor_mode {
+	enum attach_mode mode;
+	bool ok;
+	char why[320];
+};
+
+struct doctor {
+	char kernel[128], machine[72];
+	bool btf;
+	char lockdown[96];
+	long perf_event_paranoid, kptr_restrict, unprivileged_bpf_disabled, dmesg_restrict;
+	bool tracefs;
+	struct doctor_mode modes[ATTACH_NR - 1];   /* in attach_auto_order */
+	int chosen;                  /* index into modes, -1 if none works */
+	bool iter_ksym;
+	const char *ksyms_source;    /* NULL: none */
+	size_t nsyms;
+	char ksyms_err[512];
+	uint64_t needed;             /* what record keeps: CAP_BPF and CAP_PERFMON */
+	struct privs held;           /* when capaudit started */
+	struct privs recording;      /* what record keeps (after the drop) */
+	bool dropped;
+	char priv_err[512];          /* missing privileges, or "" */
+};
+
+/* ---- run ---- */
+
+/* What `capaudit run` prints about one run. */
+struct run_result {
+	char **cmd;
+	uint64_t caps;
+	const char *user;        /* NULL: as root */
+	int exit_status;
+	const char *check;       /* --check SHELL TEST, or NULL */
+	int check_status;        /* its exit status */
+	bool enough;             /* the verdict: it exited 0 (and --check passed) */
+	const char *record;      /* the record file written */
+	const struct suggestion *sg;
+};
+
+/* ---- verify ---- */
+
+/* What the removal of one member of the set showed. */
+struct verify_member {
+	int cap;
+	bool kept;               /* its removal made the command fail */
+	int replaced_by;         /* dropped in favour of this narrower one, or -1 */
+	int exit_status, check_status;   /* of the run without it */
+	int deny_cap;            /* the denial that most likely stopped it, or -1 */
+	char *deny_func;         /* its call site */
+	bool exec_refused;       /* the kernel refused to execute the command */
+	bool asked;              /* the program asked capset() to keep it */
+};
+
+struct verify_result {
+	char **cmd;
+	const char *user, *check;
+	int runs;
+	bool proven;
+	uint64_t set;            /* the proven set */
+	bool have_suggested;
+	uint64_t suggested;      /* report --suggest's, on the first run */
+	char failure[512];       /* why none was proven */
+	struct verify_member members[64];
+	size_t nmembers;
+	/* for --emit: the first run's suggestion, with the proven set */
+	const struct suggestion *sg;
+	const char *const *emit;
+	size_t nemit;
+};
+
+#endif

@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * capaudit check --baseline FILE [RECORD...]: exit 0 when the records use
+ * nothing the baseline does not allow, 1 with a readable diff when they do,
+ * 2 on usage or input errors. --update rewrites the baseline instead.
+ */
+#include "cli/cmd_check.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analyze/check.h"
+#include "lib/msg.h"
+#include "lib/infile.h"
+#include "lib/outfile.h"
+#include "output/output.h"
+#include "record/privs.h"
+#include "recfile/recfile.h"
+#include "recfile/load.h"
+#include "lib/util.h"
+
+#define DEFAULT_RECORD "capaudit-record.jsonl"
+
+static const char check_usage[] =
+	"usage: capaudit check --baseline FILE [--format text|json|junit|sarif|github]\n"
+	"                      [--strict] [--update] [--program NAME] [--lenient]\n"
+	"                      [--source-root DIR]\n"
+	"                      [RECORD...]\n"
+	"  compare what the records show (required capabilities and their call sites,\n"
+	"  denials) with what the baseline allows; several records merge into one\n"
+	"  verdict (default record: " DEFAULT_RECORD ").\n"
+	"  --strict   capabilities the baseline allows but nothing used fail too\n"
+	"  --update   rewrite the baseline from the records, keeping notes\n"
+	"  --lenient  read what is valid in damaged records, warn what was skipped\n"
+	"  --source-root DIR  user-space places (records made with --user-stacks) are\n"
+	"             named relative to DIR in sarif and github output (default: the\n"
+	"             current directory, a checkout's root in CI)\n"
+	"  exit: 0 nothing new, 1 something new (or unused with --strict), 2 errors\n";
+
+/* Write b into the baseline opened for it: complete or untouched, with
+ * its owner and mode (outfile.h). */
+static int write_baseline(struct outfile *out, const struct baseline *b)
+{
+	char msg[1200];
+
+	if (baseline_write(out->f, b)) {
+		snprintf(msg, sizeof(msg), "cannot write %s: %s", out->path, strerror(errno));
+		outfile_discard(out);
+		p_err("%s", msg);
+		return -1;
+	}
+	if (outfile_commit(out, msg, sizeof(msg))) {
+		p_err("%s", msg);
+		return -1;
+	}
+	return 0;
+}
+
+/* The inputs and (--update) the output, opened with the caller's rights;
+ * then every capability is dropped before a byte is parsed. */
+struct check_files {
+	FILE *base;              /* NULL: missing */
+	FILE **rec;
+	size_t nrec;
+	struct outfile out;
+	bool have_out;
+};
+
+static void close_files(struct check_files *cf)
+{
+	size_t i;
+
+	infile_close(cf->base);
+	for (i = 0; i < cf->nrec; i++)
+		infile_close(cf->rec[i]);
+	free(cf->rec);
+	if (cf->have_out && cf->out.f)
+		outfile_discard(&cf->out);
+	memset(cf, 0, sizeof(*cf));
+}
+
+static int open_files(struct check_files *cf, const char *bpath, char **records, size_t n,
+		      bool update, bool *missing)
+{
+	struct privs p;
+	char err[1024];
+	size_t i;
+
+	memset(cf, 0, sizeof(*cf));
+	*missing = false;
+	cf->base = infile_open(bpath, err, sizeof(err));
+	if (!cf->base) {
+		*missing = errno == ENOENT;
+		if (!(update && *missing)) {
+			/* a broken baseline is never overwritten: its notes would be lost */
+			p_err("%s%s", err, *missing ? " (create it with --update)" : "");
+			return -1;
+		}
+	}
+	cf->rec = xcalloc(n + 1, sizeof(*cf->rec));
+	for (i = 0; i < n; i++, cf->nrec++) {
+		cf->rec[i] = infile_open(records[i], err, sizeof(err));
+		if (!cf->rec[i]) {
+			p_err("%s", err);
+			return -1;
+		}
+	}
+	/* a privileged caller drops its capabilities before it parses: a
+	 * keeper process puts the baseline in place with them */
+	if (update) {
+		unsigned int flags = OUTFILE_KEEP_OWNER;
+
+		if (!privs_read(&p) && p.eff)
+			flags |= OUTFILE_KEEPER;
+		if (outfile_open(&cf->out, bpath, flags, err, sizeof(err))) {
+			p_err("%s", err);
+			return -1;
+		}
+		cf->have_out = true;
+	}
+	if (privs_drop_all(err, sizeof(err))) {
+		p_err("%s", err);
+		return -1;
+	}
+	return 0;
+}
+
+int do_check(int argc, char **argv, int all_argc, char **all_argv)
+{
+	static const struct option longopts[] = {
+		{ "baseline", required_argument, NULL, 'b' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "strict", no_argument, NULL, 's' },
+		{ "update", no_argument, NULL, 'u' },
+		{ "program", required_argument, NULL, 'p' },
+		{ "lenient", no_argument, NULL, 'l' },
+		{ "source-root", required_argument, NULL, 'r' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	static char *default_records[] = { DEFAULT_RECORD, NULL };
+	const char *bpath = NULL, *fmt_name = "text";
+	const struct formatter *fmt;
+	struct suggest_opts so = { 0 };
+	struct observation obs = { 0 };
+	struct baseline base, updated;
+	struct check_files cf;
+	struct check_result res;
+	struct check_view view;
+	bool strict = false, update = false, missing = false, have_base, lenient = false;
+	char **records, err[1024], cwd[4096];
+	const char *source_root = NULL;
+	size_t nrecords, i;
+	int c, rc;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "b:f:p:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'b': bpath = optarg; break;
+		case 'f': fmt_name = optarg; break;
+		case 's': strict = true; break;
+		case 'u': update = true; break;
+		case 'p': so.program = optarg; break;
+		case 'l': lenient = true; break;
+		case 'r': source_root = optarg; break;
+		case 'h':
+			fputs(check_usage, stdout);
+			return EXIT_OK;
+		default:
+			fputs(check_usage, stderr);
+			return EXIT_USAGE;
+		}
+	}
+	fmt = formatter_find(fmt_name);
+	if (fmt == &output_json)
+		cli_json_errors = true;
+	if (!fmt || !fmt->check) {
+		p_err("unknown format '%s' for check (text, json, junit, sarif, github)", fmt_name);
+		return EXIT_USAGE;
+	}
+	if (!bpath) {
+		p_err("check needs --baseline FILE");
+		return EXIT_USAGE;
+	}
+	records = optind < argc ? &argv[optind] : default_records;
+	nrecords = optind < argc ? (size_t)(argc - optind) : 1;
+
+	if (open_files(&cf, bpath, records, nrecords, update, &missing)) {
+		close_files(&cf);
+		return EXIT_USAGE;
+	}
+	have_base = cf.base && !baseline_read(cf.base, strcmp(bpath, "-") ? bpath : "standard input",
+					      &base, err, sizeof(err));
+	if (cf.base && !have_base) {
+		p_err("%s", err);   /* never overwritten: its notes would be lost */
+		close_files(&cf);
+		return EXIT_USAGE;
+	}
+	for (i = 0; i < nrecords; i++) {
+		struct record rec;
+		struct suggestion sg;
+
+		if (load_record_file(cf.rec[i], strcmp(records[i], "-") ? records[i] :
+				     "standard input", lenient, &rec)) {
+			observation_free(&obs);
+			if (have_base)
+				baseline_free(&base);
+			close_files(&cf);
+			return EXIT_USAGE;
+		}
+		suggest_build(&rec, &so, &sg);
+		observation_add(&obs, &sg);
+		observation_add_user_sites(&obs, &rec);
+		suggest_free(&sg);
+		record_free(&rec);
+	}
+
+	if (update) {
+		check_updated_baseline(&obs, have_base ? &base : NULL, &updated);
+		rc = write_baseline(&cf.out, &updated) ? EXIT_FAIL : EXIT_OK;
+		close_files(&cf);
+		if (!rc)
+			fprintf(stderr, "capaudit: %s %s: %zu capabilities, %zu expected denials\n",
+				have_base ? "updated" : "created", bpath, updated.ncaps,
+				updated.ndenied);
+		baseline_free(&updated);
+		if (have_base)
+			baseline_free(&base);
+		observation_free(&obs);
+		return rc;
+	}
+
+	check_compare(&obs, &base, strict, &res);
+	view.r = &res;
+	view.baseline = bpath;
+	view.records = records;
+	view.nrecords = nrecords;
+	view.source_root = source_root ? source_root : getcwd(cwd, sizeof(cwd));
+	rc = fmt->check(stdout, &view);
+	if (fflush(stdout) || rc) {
+		p_err("cannot write the verdict: output error");
+		rc = EXIT_USAGE;
+	} else {
+		rc = res.nfail ? EXIT_FAIL : EXIT_OK;
+	}
+	check_result_free(&res);
+	baseline_free(&base);
+	observation_free(&obs);
+	close_files(&cf);
+	return rc;
+}

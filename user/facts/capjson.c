@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "facts/capjson.h"
+
+#include "facts/capnames.h"
+
+json_t *json_capset(uint64_t mask)
+{
+	json_t *a = json_array();
+	char name[CAP_NAME_LEN];
+	int c;
+
+	for (c = 0; c < 64; c++)
+		if (mask & (1ULL << c))
+			json_array_append_new(a, json_string(cap_name(c, name)));
+	return a;
+}

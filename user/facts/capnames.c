@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "facts/capnames.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/capability.h>
+
+#include "lib/util.h"
+
+const char *cap_name(int cap, char buf[CAP_NAME_LEN])
+{
+	char *n = NULL;
+	size_t i;
+
+	if (cap >= 0)
+		n = cap_to_name((cap_value_t)cap);
+	/* libcap spells an unknown capability as its number */
+	if (!n || strncmp(n, "cap_", 4) != 0) {
+		snprintf(buf, CAP_NAME_LEN, "%d", cap);
+	} else {
+		snprintf(buf, CAP_NAME_LEN, "%s", n);
+		for (i = 0; buf[i]; i++)
+			buf[i] = (char)toupper((unsigned char)buf[i]);
+	}
+	cap_free(n);
+	return buf;
+}
+
+int cap_number(const char *name)
+{
+	char lower[CAP_NAME_LEN + 4];
+	cap_value_t v;
+	long num;
+	size_t i, o = 0;
+
+	if (!name || !*name || strlen(name) >= CAP_NAME_LEN)
+		return -1;
+	if (!parse_int_range(name, 0, 63, &num))
+		return (int)num;
+	if (strncasecmp(name, "cap_", 4) != 0) {
+		memcpy(lower, "cap_", 4);
+		o = 4;
+	}
+	for (i = 0; name[i]; i++)
+		lower[o++] = (char)tolower((unsigned char)name[i]);
+	lower[o] = '\0';
+	if (cap_from_name(lower, &v) != 0 || v < 0)
+		return -1;
+	/* cap_from_name also takes numbers; we only want real names here */
+	if (isdigit((unsigned char)lower[4]))
+		return -1;
+	return (int)v;
+}
+
+const char *capset_str(uint64_t mask, char *buf, size_t len)
+{
+	char name[CAP_NAME_LEN];
+	size_t o = 0;
+	int c;
+
+	buf[0] = '\0';
+	for (c = 0; c < 64 && o < len; c++)
+		if (mask & (1ULL << c))
+			o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? ", " : "", cap_name(c, name));
+	if (!o)
+		snprintf(buf, len, "none");
+	return buf;
+}

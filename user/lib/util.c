@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "lib/util.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+int parse_u64(const char *s, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!s || *s < '0' || *s > '9')
+		return -1;  /* rejects "", "-1", "+1", " 1" */
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int parse_u32(const char *s, uint32_t *out)
+{
+	uint64_t v;
+
+	if (parse_u64(s, &v) || v > UINT32_MAX)
+		return -1;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+int parse_int_range(const char *s, long min, long max, long *out)
+{
+	long v;
+	char *end;
+
+	if (!s || !*s || (*s != '-' && (*s < '0' || *s > '9')))
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int parse_seconds(const char *s, double *out)
+{
+	double v;
+	char *end;
+
+	if (!s || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || *end || !(v > 0) || v > 1e7)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int64_t clock_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+int64_t now_realtime_ns(void) { return clock_ns(CLOCK_REALTIME); }
+int64_t now_monotonic_ns(void) { return clock_ns(CLOCK_MONOTONIC); }
+
+void format_iso8601(int64_t ns, char *buf, size_t len)
+{
+	time_t sec = (time_t)(ns / 1000000000LL);
+	long us = (long)((ns % 1000000000LL) / 1000);
+	struct tm tm;
+	char tmp[32];
+
+	if (ns < 0 || !gmtime_r(&sec, &tm)) {
+		snprintf(buf, len, "invalid-time");
+		return;
+	}
+	strftime(tmp, sizeof(tmp), "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf, len, "%s.%06ldZ", tmp, us);
+}
+
+static char *escape(const char *s, char *buf, size_t len, bool backslash)
+{
+	size_t o = 0;
+
+	if (!len)
+		return buf;
+	for (; s && *s && o + 5 < len; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '\\' && backslash) {
+			buf[o++] = '\\';
+			buf[o++] = '\\';
+		} else if (c < 0x20 || c >= 0x7f) {
+			o += (size_t)snprintf(buf + o, len - o, "\\x%02x", c);
+		} else {
+			buf[o++] = (char)c;
+		}
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+char *text_escape(const char *s, char *buf, size_t len)
+{
+	return escape(s, buf, len, true);
+}
+
+char *text_sanitize(const char *s, char *buf, size_t len)
+{
+	return escape(s, buf, len, false);
+}
+
+/* Length of the valid UTF-8 sequence at s (n bytes left), 0 if invalid. */
+static size_t utf8_seq_len(const unsigned char *s, size_t n)
+{
+	size_t len, i;
+	uint32_t cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if ((s[0] & 0xe0) == 0xc0) { len = 2; cp = s[0] & 0x1f; }
+	else if ((s[0] & 0xf0) == 0xe0) { len = 3; cp = s[0] & 0x0f; }
+	else if ((s[0] & 0xf8) == 0xf0) { len = 4; cp = s[0] & 0x07; }
+	else return 0;
+	if (len > n)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	/* overlong forms, surrogates, beyond U+10FFFF */
+	if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) ||
+	    (len == 4 && cp < 0x10000) || cp > 0x10ffff ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+char *utf8_sanitize(const char *str, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	char *out = xcalloc(n * 4 + 1, 1);
+	size_t i = 0, o = 0;
+
+	while (i < n) {
+		size_t l = utf8_seq_len(s + i, n - i);
+
+		if (l == 0 || (l == 1 && s[i] == 0)) {
+			o += (size_t)sprintf(out + o, "\\x%02x", s[i]);
+			i++;
+			continue;
+		}
+		memcpy(out + o, s + i, l);
+		o += l;
+		i += l;
+	}
+	out[o] = '\0';
+	return out;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (!p) {
+		fprintf(stderr, "capaudit: out of memory\n");
+		exit(70);
+	}
+	return p;
+}
+
+void *xrealloc(void *p, size_t size)
+{
+	p = realloc(p, size ? size : 1);
+	if (!p) {
+		fprintf(stderr, "capaudit: out of memory\n");
+		exit(70);
+	}
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	char *p = strdup(s ? s : "");
+
+	if (!p) {
+		fprintf(stderr, "capaudit: out of memory\n");
+		exit(70);
+	}
+	return p;
+}
+
+void grow_array(void **arr, size_t *cap, size_t need, size_t sz)
+{
+	size_t n = *cap ? *cap : 8;
+
+	if (need <= *cap)
+		return;
+	while (n < need)
+		n *= 2;
+	*arr = xrealloc(*arr, n * sz);
+	memset((char *)*arr + *cap * sz, 0, (n - *cap) * sz);
+	*cap = n;
+}
+
+void sort_array(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
+}

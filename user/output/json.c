@@ -1,0 +1,586 @@
+// SPDX-License-Identifier: GPL-2.0
+/* JSON for programs: one object, pure ASCII, every control byte escaped. */
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "facts/capjson.h"
+#include "facts/capnames.h"
+#include "lib/jsonutil.h"
+#include "output/output.h"
+#include "analyze/report.h"
+#include "analyze/suggest.h"
+#include "analyze/views.h"
+#include "analyze/check.h"
+#include "facts/syscalls.h"
+
+static json_t *header_json(const struct record *r, const char *source)
+{
+	const struct rec_header *h = &r->hdr;
+	json_t *o = json_object(), *argv = json_array(), *lost = json_object();
+	size_t i;
+
+	json_set_bytes(o, "file", source);
+	json_set_bytes(o, "kernel", h->kernel);
+	json_set_bytes(o, "attach", h->attach);
+	json_set_bytes(o, "scope", h->scope);
+	for (i = 0; i < h->argc; i++)
+		json_array_append_new(argv, json_bytes(h->argv[i]));
+	json_set(o, "argv", argv);
+	json_set(o, "start_ns", json_integer(h->start_ns));
+	json_set(o, "end_ns", json_integer(h->end_ns));
+	if (h->has_exit_status)
+		json_set(o, "exit_status", json_integer(h->exit_status));
+	json_set_bytes(o, "stop", h->stop);
+	if (h->command_running)
+		json_set(o, "command_running", json_true());
+	json_set(lost, "map_full", json_uint(h->lost.map_full));
+	json_set(lost, "ringbuf_full", json_uint(h->lost.ringbuf_full));
+	json_set(lost, "stack_errors", json_uint(h->lost.stack_errors));
+	json_set(lost, "proc_full", json_uint(h->lost.proc_full));
+	json_set(lost, "result_lost", json_uint(h->lost.result_lost));
+	json_set(lost, "hook_skipped", json_uint(h->lost.hook_skipped));
+	json_set(o, "lost", lost);
+	json_set(o, "pids_reused", json_uint(h->pids_reused));
+	if (r->input.lenient) {
+		/* read with --lenient: what was left out of this report */
+		json_t *in = json_object();
+
+		json_set(in, "lines", json_uint(r->input.lines));
+		json_set(in, "skipped", json_uint(r->input.skipped));
+		json_set(in, "missing", json_uint(r->input.missing));
+		json_set(in, "truncated", json_boolean(r->input.truncated));
+		json_set(o, "lenient", in);
+	}
+	return o;
+}
+
+/* one user place: where (own code), via (libraries above it), the stack */
+static json_t *user_json(const struct rec_ustack *us, int own, uint64_t count)
+{
+	json_t *o = json_object(), *via = json_array(), *fr = json_array();
+	size_t i;
+
+	json_set(o, "count", json_uint(count));
+	json_set(o, "where", rec_uframe_json(&us->frames[own]));
+	for (i = 0; i < (size_t)own; i++)
+		json_array_append_new(via, rec_uframe_json(&us->frames[i]));
+	json_set(o, "via", via);
+	for (i = 0; i < us->n; i++)
+		json_array_append_new(fr, rec_uframe_json(&us->frames[i]));
+	json_set(o, "frames", fr);
+	return o;
+}
+
+static json_t *row_json(const struct cap_row *cr)
+{
+	json_t *o = json_object(), *sys = json_array(), *sites = json_array();
+	char name[CAP_NAME_LEN];
+	size_t i, k;
+
+	json_set(o, "cap", json_string(cap_name(cr->cap, name)));
+	json_set(o, "number", json_integer(cr->cap));
+	json_set(o, "granted", json_uint(cr->granted));
+	json_set(o, "denied", json_uint(cr->denied));
+	json_set(o, "noaudit", json_boolean(cr->noaudit));
+	if (cr->noaudit)
+		json_set(o, "noaudit_by", json_string(noaudit_source_name(cr->noaudit_by)));
+	json_set(o, "init_ns", json_boolean(cr->init_ns));
+	json_set(o, "other_ns", json_boolean(cr->other_ns));
+	json_set(o, "userns", json_string(userns_name(cr->userns)));
+	for (i = 0; i < cr->nsys; i++) {
+		json_t *s = json_object();
+		const char *sn = syscall_name(cr->sys[i].nr);
+
+		json_set(s, "nr", json_integer(cr->sys[i].nr));
+		if (sn)
+			json_set(s, "name", json_string(sn));
+		json_set(s, "count", json_uint(cr->sys[i].count));
+		json_array_append_new(sys, s);
+	}
+	json_set(o, "syscalls", sys);
+	for (i = 0; i < cr->nsites; i++) {
+		const struct site_stat *s = &cr->sites[i];
+		json_t *so = json_object(), *st = json_array();
+
+		json_set_bytes(so, "function", s->func);
+		json_set(so, "granted", json_uint(s->granted));
+		json_set(so, "denied", json_uint(s->denied));
+		for (k = 0; s->stack && k < s->stack->n; k++)
+			json_array_append_new(st, json_bytes(s->stack->frames[k]));
+		json_set(so, "stack", st);
+		if (s->nusers) {
+			json_t *ua = json_array();
+
+			for (k = 0; k < s->nusers; k++)
+				json_array_append_new(ua, user_json(s->users[k].us, s->users[k].own,
+								    s->users[k].count));
+			json_set(so, "user", ua);
+		}
+		json_array_append_new(sites, so);
+	}
+	json_set(o, "callsites", sites);
+	return o;
+}
+
+/* The processes are written one by one (json_stream_*): a record of a busy
+ * host has hundreds of thousands. */
+static int json_report(FILE *f, const struct report *rep, const char *source)
+{
+	json_t *head = json_object(), *root = json_object();
+	struct json_stream js;
+	size_t i, j;
+	int rc;
+
+	json_set(head, "record", header_json(rep->rec, source));
+	json_stream_open(f, &js, head, "processes");
+	json_decref(head);
+	for (i = 0; i < rep->nprocs; i++) {
+		const struct proc_row *pr = &rep->procs[i];
+		json_t *po = json_object(), *caps = json_array();
+
+		json_set(po, "pid", json_integer(pr->proc->pid));
+		json_set(po, "start_ns", json_integer(pr->proc->start_ns));
+		json_set(po, "exec_id", json_integer(pr->proc->exec_id));
+		json_set(po, "ppid", json_integer(pr->proc->ppid));
+		json_set(po, "uid", json_integer(pr->proc->uid));
+		json_set_bytes(po, "comm", pr->proc->comm);
+		json_set_bytes(po, "exe", pr->proc->exe);
+		if (pr->proc->exited)
+			json_set(po, "exit_code", json_integer(pr->proc->exit_code));
+		for (j = 0; j < pr->ncaps; j++)
+			json_array_append_new(caps, row_json(&pr->caps[j]));
+		json_set(po, "capabilities", caps);
+		json_set(po, "hidden_noaudit", json_uint(pr->hidden));
+		json_stream_item(f, &js, po);
+	}
+	json_set(root, "required", json_capset(rep->required));
+	json_set(root, "denied", json_capset(rep->denied));
+	json_set(root, "hidden_noaudit", json_uint(rep->hidden_checks));
+	json_set(root, "total_checks", json_uint(rep->total_checks));
+	if (rep->by_user_site) {
+		json_t *ua = json_array();
+		char name[CAP_NAME_LEN];
+		size_t i;
+
+		for (i = 0; i < rep->nurows; i++) {
+			const struct usite_row *u = &rep->urows[i];
+			json_t *o = json_object();
+
+			json_set(o, "where", u->where ? rec_uframe_json(u->where) : json_null());
+			json_set_bytes(o, "program", u->comm);
+			json_set(o, "cap", json_string(cap_name(u->cap, name)));
+			json_set_bytes(o, "callsite", u->func);
+			json_set(o, "granted", json_uint(u->granted));
+			json_set(o, "denied", json_uint(u->denied));
+			json_set(o, "noaudit", json_boolean(u->noaudit));
+			json_array_append_new(ua, o);
+		}
+		json_set(root, "user_sites", ua);
+	}
+	rc = json_stream_close(f, &js, root);
+	json_decref(root);
+	return rc;
+}
+
+/* ---- report --suggest (schema: docs/suggest.md) ------------------------- */
+
+static json_t *sys_json(const struct sg_sys *sys, size_t n)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const char *sn = syscall_name(sys[i].nr);
+
+		json_array_append_new(a, sn ? json_string(sn) : json_integer(sys[i].nr));
+	}
+	return a;
+}
+
+static json_t *sites_json(const struct sg_site *sites, size_t n, json_t **names)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	*names = json_array();
+	for (i = 0; i < n; i++) {
+		json_t *o = json_object();
+
+		json_array_append_new(*names, json_bytes(sites[i].func));
+		json_set_bytes(o, "function", sites[i].func);
+		json_set(o, "count", json_uint(sites[i].count));
+		json_set(o, "syscalls", sys_json(sites[i].sys, sites[i].nsys));
+		if (sites[i].fact) {
+			json_set(o, "operation", json_string(sites[i].fact->operation));
+			json_set(o, "source", json_string(sites[i].fact->source));
+			if (sites[i].fact->also)
+				json_set(o, "also", json_string(sites[i].fact->also));
+		}
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+
+static json_t *denials_json(const struct suggestion *s)
+{
+	char name[CAP_NAME_LEN];
+	json_t *a;
+	size_t i;
+
+	a = json_array();
+	for (i = 0; i < s->ndeny; i++) {
+		const struct sg_denial *d = &s->deny[i];
+		json_t *o = json_object();
+
+		json_set(o, "cap", json_string(cap_name(d->cap, name)));
+		json_set(o, "also_accepted", d->alt >= 0 ? json_string(cap_name(d->alt, name)) :
+			 json_null());
+		json_set_bytes(o, "callsite", d->func);
+		json_set(o, "count", json_uint(d->count));
+		json_set(o, "syscall_failed", json_uint(d->sys_failed));
+		json_set(o, "kind", json_string(denial_kind_name(d->kind)));
+		if (d->sys_other) {
+			json_set(o, "syscall_other", json_uint(d->sys_other));
+			json_set(o, "syscall_errno", json_string(strerrorname_np(d->sys_errno) ?
+								  strerrorname_np(d->sys_errno) : "?"));
+		}
+		if (d->sys_restart)
+			json_set(o, "syscall_restart", json_uint(d->sys_restart));
+		if (d->in_ack)
+			json_set(o, "in_netlink_ack", json_true());
+		json_set(o, "syscalls", sys_json(d->sys, d->nsys));
+		if (d->fact && d->fact->kind == KF_ONLY) {
+			json_set(o, "only", json_boolean(true));
+			if (d->fact->sysadmin_until)
+				json_set(o, "sysadmin_until", json_string(d->fact->sysadmin_until));
+		}
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+static int json_suggest(FILE *f, const struct suggestion *s, const char *source)
+{
+	json_t *root = json_object(), *a, *names;
+	char name[CAP_NAME_LEN];
+	size_t i;
+	int rc;
+
+	json_set(root, "record", header_json(s->rec, source));
+	json_set(root, "required", json_capset(s->required));
+	json_set(root, "observed", json_capset(s->observed));
+	json_set(root, "denied", json_capset(s->denied));
+
+	a = json_array();
+	for (i = 0; i < s->nrepl; i++) {
+		const struct sg_replace *r = &s->repl[i];
+		json_t *o = json_object(), *d;
+
+		json_set(o, "replace", json_string("CAP_SYS_ADMIN"));
+		json_set(o, "with", json_string(cap_name(r->with, name)));
+		if (cap_alias(r->with))
+			json_set(o, "with_alias", json_string(cap_alias(r->with)));
+		d = sites_json(r->sites, r->nsites, &names);
+		json_set(o, "callsites", names);
+		json_set(o, "since", r->since ? json_string(r->since) : json_null());
+		if (!r->since)
+			json_set_bytes(o, "verified_on", s->rec->hdr.kernel);
+		json_set(o, "evidence", json_string(r->evidence == EV_OBSERVED ? "observed" :
+						     "kernel-fact"));
+		json_set(o, "kernel_too_old", json_boolean(r->kernel_too_old));
+		json_set(o, "details", d);
+		json_array_append_new(a, o);
+	}
+	json_set(root, "suggestions", a);
+
+	a = json_array();
+	for (i = 0; i < s->nkeep; i++) {
+		const struct sg_keep *k = &s->keep[i];
+		json_t *o = json_object(), *d;
+
+		json_set(o, "cap", json_string(cap_name(k->cap, name)));
+		d = sites_json(k->sites, k->nsites, &names);
+		json_set(o, "callsites", names);
+		json_set(o, "details", d);
+		if (k->why)
+			json_set(o, "reason", json_string(k->why->source));
+		json_array_append_new(a, o);
+	}
+	json_set(root, "keep", a);
+
+	json_set(root, "denials", denials_json(s));
+
+	a = json_array();
+	for (i = 0; i < s->naside; i++) {
+		static const char *const why[] = { "userns-inside", "userns-owner", "userns-child",
+						   "no-effect", "advisory" };
+		const struct sg_aside *x = &s->aside[i];
+		json_t *o = json_object();
+
+		json_set(o, "cap", json_string(cap_name(x->cap, name)));
+		json_set_bytes(o, "callsite", x->func);
+		json_set(o, "why", json_string(why[x->why]));
+		json_set(o, "granted", json_uint(x->granted));
+		json_set(o, "denied", json_uint(x->denied));
+		if (x->fact)
+			json_set(o, "source", json_string(x->fact->source));
+		json_array_append_new(a, o);
+	}
+	json_set(root, "not_required", a);
+	json_set(root, "asked_not_used", json_capset(s->asked));
+
+	a = json_array();
+	for (i = 0; i < s->nprogs; i++) {
+		const struct sg_program *p = &s->progs[i];
+		json_t *o;
+
+		if (!p->matched)
+			continue;
+		o = json_object();
+		json_set(o, "pid", json_integer(p->proc->pid));
+		json_set(o, "start_ns", json_integer(p->proc->start_ns));
+		json_set(o, "exec_id", json_integer(p->proc->exec_id));
+		json_set_bytes(o, "comm", p->proc->comm);
+		json_set_bytes(o, "exe", p->proc->exe);
+		json_set(o, "required", json_capset(p->required));
+		if (p->proc->has_capset)
+			json_set(o, "capset_permitted", json_capset(p->proc->capset_prm));
+		json_array_append_new(a, o);
+	}
+	json_set(root, "programs", a);
+	rc = json_write_pretty(f, root);
+	json_decref(root);
+	return rc;
+}
+
+/* ---- doctor ------------------------------------------------------------ */
+
+static json_t *sysctl_json(long v)
+{
+	return v == SYSCTL_UNKNOWN ? json_null() : json_integer(v);
+}
+
+static json_t *privs_json(const struct privs *p)
+{
+	json_t *o = json_object();
+
+	json_set(o, "uid", json_integer(p->uid));
+	json_set(o, "euid", json_integer(p->euid));
+	json_set(o, "effective", json_capset(p->eff));
+	json_set(o, "permitted", json_capset(p->prm));
+	json_set(o, "inheritable", json_capset(p->inh));
+	json_set(o, "bounding", json_capset(p->bnd));
+	json_set(o, "ambient", json_capset(p->amb));
+	json_set(o, "no_new_privs", json_boolean(p->no_new_privs));
+	return o;
+}
+
+static int json_doctor(FILE *f, const struct doctor *d)
+{
+	json_t *root = json_object(), *sys = json_object(), *modes = json_array();
+	json_t *ks = json_object(), *pv = json_object();
+	size_t i;
+	int rc;
+
+	json_set(root, "kernel", json_string(d->kernel));
+	json_set(root, "machine", json_string(d->machine));
+	json_set(root, "btf", json_boolean(d->btf));
+	json_set(root, "lockdown", json_string(d->lockdown));
+	json_set(sys, "perf_event_paranoid", sysctl_json(d->perf_event_paranoid));
+	json_set(sys, "kptr_restrict", sysctl_json(d->kptr_restrict));
+	json_set(sys, "unprivileged_bpf_disabled", sysctl_json(d->unprivileged_bpf_disabled));
+	json_set(sys, "dmesg_restrict", sysctl_json(d->dmesg_restrict));
+	json_set(root, "sysctl", sys);
+	json_set(root, "tracefs", json_boolean(d->tracefs));
+	for (i = 0; i < ATTACH_NR - 1; i++) {
+		json_t *m = json_object();
+
+		json_set(m, "mode", json_string(attach_mode_name(d->modes[i].mode)));
+		json_set(m, "works", json_boolean(d->modes[i].ok));
+		if (!d->modes[i].ok)
+			json_set(m, "why", json_string(d->modes[i].why));
+		json_array_append_new(modes, m);
+	}
+	json_set(root, "attach_modes", modes);
+	json_set(root, "attach_auto", d->chosen >= 0 ?
+		 json_string(attach_mode_name(d->modes[d->chosen].mode)) : json_null());
+	json_set(ks, "iter_ksym", json_boolean(d->iter_ksym));
+	json_set(ks, "source", d->ksyms_source ? json_string(d->ksyms_source) : json_null());
+	json_set(ks, "count", json_uint(d->nsyms));
+	if (!d->ksyms_source)
+		json_set(ks, "error", json_string(d->ksyms_err));
+	json_set(root, "symbols", ks);
+	json_set(pv, "held", privs_json(&d->held));
+	json_set(pv, "needed", json_capset(d->needed));
+	if (d->dropped)
+		json_set(pv, "recording", privs_json(&d->recording));
+	if (d->priv_err[0])
+		json_set(pv, "problem", json_string(d->priv_err));
+	json_set(root, "privileges", pv);
+	json_set(root, "record_works", json_boolean(d->chosen >= 0 && !d->priv_err[0]));
+	rc = json_write_pretty(f, root);
+	json_decref(root);
+	return rc;
+}
+
+/* ---- run --caps ---------------------------------------------------------- */
+
+static int json_run(FILE *f, const struct run_result *r)
+{
+	json_t *root = json_object(), *cmd = json_array();
+	size_t i, blocking = 0;
+	int rc;
+
+	for (i = 0; r->cmd[i]; i++)
+		json_array_append_new(cmd, json_bytes(r->cmd[i]));
+	for (i = 0; i < r->sg->ndeny; i++)
+		blocking += r->sg->deny[i].kind == DENY_BLOCKING;
+	json_set(root, "command", cmd);
+	json_set(root, "caps", json_capset(r->caps));
+	json_set(root, "user", r->user ? json_bytes(r->user) : json_null());
+	json_set(root, "exit_status", json_integer(r->exit_status));
+	if (r->check) {
+		json_set_bytes(root, "check", r->check);
+		json_set(root, "check_status", json_integer(r->check_status));
+	}
+	json_set(root, "denials", denials_json(r->sg));
+	json_set(root, "blocking_denials", json_uint(blocking));
+	json_set(root, "enough", json_boolean(r->enough));
+	json_set_bytes(root, "record", r->record);
+	rc = json_write_pretty(f, root);
+	json_decref(root);
+	return rc;
+}
+
+/* ---- check ----------------------------------------------------------------- */
+
+
+static int json_check(FILE *f, const struct check_view *v)
+{
+	const struct check_result *r = v->r;
+	json_t *root = json_object(), *fa = json_array(), *recs = json_array();
+	char name[CAP_NAME_LEN];
+	size_t i;
+	int rc;
+
+	json_set(root, "result", json_string(r->nfail ? "fail" : "pass"));
+	json_set_bytes(root, "baseline", v->baseline);
+	for (i = 0; i < v->nrecords; i++)
+		json_array_append_new(recs, json_bytes(v->records[i]));
+	json_set(root, "records", recs);
+	json_set(root, "strict", json_boolean(r->strict));
+	json_set(root, "failures", json_uint(r->nfail));
+	json_set(root, "hints", json_uint(r->nhint));
+	json_set(root, "allowed", json_uint(r->nallowed));
+	for (i = 0; i < r->n; i++) {
+		const struct finding *x = &r->f[i];
+		json_t *o;
+
+		if (x->kind == FK_ALLOWED)
+			continue;
+		o = json_object();
+		json_set(o, "kind", json_string(finding_kind_name(x->kind)));
+		json_set(o, "fails", json_boolean(x->fails));
+		json_set(o, "cap", json_string(cap_name(x->cap, name)));
+		json_set(o, "callsite", x->func ? json_bytes(x->func) : json_null());
+		if (x->syscalls)
+			json_set_bytes(o, "syscalls", x->syscalls);
+		if (x->count)
+			json_set(o, "count", json_uint(x->count));
+		if (x->kind == FK_NEW_DENIAL)
+			json_set(o, "denial", json_string(denial_kind_name(x->dkind)));
+		if (x->replaces_sys_admin)
+			json_set(o, "instead_of", json_string("CAP_SYS_ADMIN"));
+		json_set_bytes(o, "note", x->note);
+		json_array_append_new(fa, o);
+	}
+	json_set(root, "findings", fa);
+	rc = json_write_pretty(f, root);
+	json_decref(root);
+	return rc;
+}
+
+/* ---- verify ------------------------------------------------------------- */
+
+static json_t *cap_or_null(int cap)
+{
+	char nb[CAP_NAME_LEN];
+
+	return cap >= 0 ? json_string(cap_name(cap, nb)) : json_null();
+}
+
+static int json_verify(FILE *f, const struct verify_result *v)
+{
+	json_t *root = json_object(), *cmd = json_array(), *a;
+	char nb[CAP_NAME_LEN];
+	size_t i;
+	int rc;
+
+	for (i = 0; v->cmd[i]; i++)
+		json_array_append_new(cmd, json_bytes(v->cmd[i]));
+	json_set(root, "command", cmd);
+	json_set(root, "user", v->user ? json_bytes(v->user) : json_null());
+	json_set(root, "check", v->check ? json_bytes(v->check) : json_null());
+	json_set(root, "runs", json_integer(v->runs));
+	json_set(root, "proven", json_boolean(v->proven));
+	json_set(root, "set", v->proven ? json_capset(v->set) : json_null());
+	json_set(root, "suggested", v->have_suggested ? json_capset(v->suggested) : json_null());
+	if (!v->proven)
+		json_set(root, "failure", json_string(v->failure));
+	a = json_array();
+	for (i = 0; i < v->nmembers; i++) {
+		const struct verify_member *m = &v->members[i];
+		json_t *o = json_object();
+
+		json_set(o, "cap", json_string(cap_name(m->cap, nb)));
+		json_set(o, "kept", json_boolean(m->kept));
+		json_set(o, "replaced_by", cap_or_null(m->replaced_by));
+		if (m->kept) {
+			json_t *e = json_object();
+
+			json_set(e, "exit_status", json_integer(m->exit_status));
+			if (v->check)
+				json_set(e, "check_status", json_integer(m->check_status));
+			json_set(e, "denied", cap_or_null(m->deny_cap));
+			json_set(e, "exec_refused", json_boolean(m->exec_refused));
+			json_set(e, "asked_by_capset", json_boolean(m->asked));
+			json_set(e, "callsite", m->deny_func ? json_bytes(m->deny_func) : json_null());
+			json_set(o, "without_it", e);
+		}
+		json_array_append_new(a, o);
+	}
+	json_set(root, "members", a);
+	if (v->proven && v->sg && v->nemit) {
+		json_t *sn = json_object();
+
+		for (i = 0; i < v->nemit; i++) {
+			char *buf = NULL;
+			size_t len = 0;
+			FILE *m = open_memstream(&buf, &len);
+
+			if (m) {
+				emit_snippet(m, v->emit[i], v->sg);
+				fclose(m);
+				json_set(sn, v->emit[i], json_bytes(buf ? buf : ""));
+				free(buf);
+			}
+		}
+		json_set(root, "snippets", sn);
+	}
+	rc = json_write_pretty(f, root);
+	json_decref(root);
+	return rc;
+}
+
+
+const struct formatter output_json = {
+	.name = "json",
+	.report = json_report,
+	.suggest = json_suggest,
+	.doctor = json_doctor,
+	.run = json_run,
+	.verify = json_verify,
+	.check = json_check,
+};

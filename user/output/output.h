@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One output interface, one implementation per format. The analysis code
+ * builds data; only these functions decide how it looks.
+ */
+#ifndef CA_OUTPUT_H
+#define CA_OUTPUT_H
+
+#include <stdio.h>
+
+struct report;
+struct suggestion;
+struct doctor;
+struct run_result;
+struct verify_result;
+struct check_view;
+
+struct formatter {
+	const char *name;
+	int (*report)(FILE *f, const struct report *rep, const char *source);
+	int (*suggest)(FILE *f, const struct suggestion *s, const char *source);
+	int (*doctor)(FILE *f, const struct doctor *d);
+	int (*run)(FILE *f, const struct run_result *r);
+	int (*verify)(FILE *f, const struct verify_result *v);
+	int (*check)(FILE *f, const struct check_view *v);
+};
+
+extern const struct formatter output_text;
+extern const struct formatter output_json;
+extern const struct formatter output_junit;
+extern const struct formatter output_sarif;
+extern const struct formatter output_github;
+
+/* NULL when no formatter has that name. */
+const struct formatter *formatter_find(const char *name);
+
+/* Ready-to-paste snippets for the required set (report --emit KIND). */
+extern const char *const emit_kinds[];   /* NULL-terminated */
+/* -1 if kind is unknown. */
+int emit_snippet(FILE *f, const char *kind, const struct suggestion *s);
+
+#endif

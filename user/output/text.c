@@ -1,0 +1,713 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Plain text for people; every string from the record is escaped. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "facts/capnames.h"
+#include "output/output.h"
+#include "analyze/report.h"
+#include "analyze/usite.h"
+#include "analyze/suggest.h"
+#include "analyze/views.h"
+#include "analyze/check.h"
+#include "facts/syscalls.h"
+#include "lib/util.h"
+
+#define ESC(s, buf) text_escape((s) ? (s) : "", buf, sizeof(buf))
+
+static void print_capset(FILE *f, uint64_t mask)
+{
+	char name[CAP_NAME_LEN];
+	bool first = true;
+	int c;
+
+	for (c = 0; c < 64; c++) {
+		if (!(mask & (1ULL << c)))
+			continue;
+		fprintf(f, "%s%s", first ? "" : ", ", cap_name(c, name));
+		first = false;
+	}
+	if (first)
+		fputs("none", f);
+	fputc('\n', f);
+}
+
+static void print_header(FILE *f, const struct record *r, const char *source)
+{
+	const struct rec_header *h = &r->hdr;
+	char a[64], b[64], esc[1024];
+	size_t i;
+
+	format_iso8601(h->start_ns, a, sizeof(a));
+	format_iso8601(h->end_ns, b, sizeof(b));
+	fprintf(f, "Record %s\n", ESC(source, esc));
+	fprintf(f, "  kernel %s, attach %s, scope %s\n", ESC(h->kernel, esc),
+		h->attach ? h->attach : "?", h->scope ? h->scope : "?");
+	if (h->argc) {
+		fputs("  command:", f);
+		for (i = 0; i < h->argc; i++)
+			fprintf(f, " %s", ESC(h->argv[i], esc));
+		fputc('\n', f);
+	}
+	fprintf(f, "  %s .. %s (%.2f s)", a, b, (double)(h->end_ns - h->start_ns) / 1e9);
+	if (h->has_exit_status)
+		fprintf(f, ", exit status %d", h->exit_status);
+	fputc('\n', f);
+	if (h->command_running)
+		fprintf(f, "  PARTIAL: the command was still running when recording stopped (%s): "
+			"what it did after that is not here\n",
+			h->stop && !strcmp(h->stop, "duration") ? "-d" : "signal");
+	if (h->pids_reused && h->version >= 2)
+		fprintf(f, "  note: %" PRIu64 " pids were given to another process while recording; "
+			"each process has its own lines (pid and start time)\n", h->pids_reused);
+	else if (h->pids_reused)   /* version 1: processes were named by pid */
+		fprintf(f, "  note: %" PRIu64 " pids were reused while recording (pid_max wrapped); "
+			"a reused pid's processes share one line, their counts stay exact\n",
+			h->pids_reused);
+	if (r->input.lenient && (r->input.skipped || r->input.missing || r->input.truncated))
+		fprintf(f, "  INCOMPLETE (--lenient): %zu of %zu lines skipped, %zu missing%s\n",
+			r->input.skipped, r->input.lines, r->input.missing,
+			r->input.truncated ? ", no end line (file cut)" : "");
+}
+
+/* "from privops.c:38 (do_chown), via chown in libc.so.6, 1x" */
+static void print_users(FILE *f, const struct site_stat *s)
+{
+	char buf[600], esc[1300];
+	size_t i;
+	int k;
+
+	for (i = 0; i < s->nusers; i++) {
+		const struct site_user *u = &s->users[i];
+
+		usite_format(&u->us->frames[u->own], buf, sizeof(buf));
+		fprintf(f, "      from %s", text_escape(buf, esc, sizeof(esc)));
+		for (k = 0; k < u->own; k++) {
+			usite_format_short(&u->us->frames[k], buf, sizeof(buf));
+			fprintf(f, "%s %s", k ? "," : ", via", text_escape(buf, esc, sizeof(esc)));
+		}
+		fprintf(f, ", %" PRIu64 "x\n", u->count);
+	}
+}
+
+static void print_row(FILE *f, const struct cap_row *cr)
+{
+	char name[CAP_NAME_LEN], esc[512];
+	size_t i;
+
+	fprintf(f, "  %-24s granted %-8" PRIu64 " denied %-8" PRIu64, cap_name(cr->cap, name),
+		cr->granted, cr->denied);
+	if (cr->noaudit)
+		fprintf(f, " noaudit (%s)", noaudit_source_name(cr->noaudit_by));
+	if (cr->userns != RU_HOST)
+		fprintf(f, "\n    %s", userns_meaning(cr->userns));
+	else if (cr->other_ns)
+		fputs(cr->init_ns ? " [init+child userns]" : " [child userns]", f);
+	fputs("\n    syscalls:", f);
+	for (i = 0; i < cr->nsys; i++) {
+		const char *sn = syscall_name(cr->sys[i].nr);
+
+		if (cr->sys[i].nr < 0)
+			fprintf(f, " (none) x%" PRIu64, cr->sys[i].count);
+		else if (sn)
+			fprintf(f, " %s x%" PRIu64, sn, cr->sys[i].count);
+		else
+			fprintf(f, " syscall_%d x%" PRIu64, cr->sys[i].nr, cr->sys[i].count);
+		if (i + 1 < cr->nsys)
+			fputc(',', f);
+	}
+	fputc('\n', f);
+	for (i = 0; i < cr->nsites; i++) {
+		const struct site_stat *s = &cr->sites[i];
+
+		fprintf(f, "    call site %-32s", ESC(s->func, esc));
+		if (s->granted)
+			fprintf(f, " granted %" PRIu64, s->granted);
+		if (s->denied)
+			fprintf(f, " denied %" PRIu64, s->denied);
+		fputc('\n', f);
+		print_users(f, s);
+	}
+}
+
+/* report --by user-site */
+static void print_urows(FILE *f, const struct report *rep)
+{
+	char buf[600], esc[1300], name[CAP_NAME_LEN];
+	const struct usite_row *prev = NULL;
+	size_t i;
+
+	fputs("\nBy user-space place (record --user-stacks):\n", f);
+	if (!rep->have_ustacks)
+		fputs("  this record has no user stacks (record --user-stacks)\n", f);
+	for (i = 0; i < rep->nurows; i++) {
+		const struct usite_row *u = &rep->urows[i];
+
+		if (!prev || !usite_same(prev->where, u->where) || strcmp(prev->comm, u->comm)) {
+			if (u->where)
+				usite_format(u->where, buf, sizeof(buf));
+			else
+				snprintf(buf, sizeof(buf), "(no user stack)");
+			fprintf(f, "%s", text_escape(buf, esc, sizeof(esc)));
+			fprintf(f, " in %s\n", ESC(u->comm, esc));
+		}
+		fprintf(f, "  %-24s at %-32s", cap_name(u->cap, name), ESC(u->func, esc));
+		if (u->granted)
+			fprintf(f, " granted %" PRIu64, u->granted);
+		if (u->denied)
+			fprintf(f, " denied %" PRIu64, u->denied);
+		if (u->noaudit)
+			fputs(" noaudit", f);
+		fputc('\n', f);
+		prev = u;
+	}
+}
+
+static int text_report(FILE *f, const struct report *rep, const char *source)
+{
+	const struct rec_header *h = &rep->rec->hdr;
+	char esc[4200], name[CAP_NAME_LEN];
+	char lostbuf[600];
+	uint64_t lost = rec_lost_describe(&h->lost, lostbuf, sizeof(lostbuf));
+	size_t i, j;
+
+	print_header(f, rep->rec, source);
+	for (i = 0; i < rep->nprocs; i++) {
+		const struct proc_row *pr = &rep->procs[i];
+		const struct rec_process *p = pr->proc;
+
+		fprintf(f, "\nPID %u %s", p->pid, ESC(p->comm, esc));
+		/* a later program image of the same pid (after execve) */
+		if (i > 0 && rep->procs[i - 1].proc->pid == p->pid)
+			fputs(" (after execve)", f);
+		if (p->exe)
+			fprintf(f, "  %s", ESC(p->exe, esc));
+		fprintf(f, "  (ppid %u, uid %u", p->ppid, p->uid);
+		if (p->exited)
+			fprintf(f, ", exit status %d", p->exit_code);
+		fputs(")\n", f);
+		for (j = 0; j < pr->ncaps; j++)
+			print_row(f, &pr->caps[j]);
+		if (!pr->ncaps)
+			fputs("  no capability checks\n", f);
+		if (pr->hidden)
+			fprintf(f, "  (%" PRIu64 " noaudit checks not shown; --all shows them)\n",
+				pr->hidden);
+	}
+	if (rep->by_user_site)
+		print_urows(f, rep);
+	fputs("\nRequired (granted in audited checks): ", f);
+	print_capset(f, rep->required);
+	fputs("Denied in audited checks: ", f);
+	print_capset(f, rep->denied);
+	if (rep->hidden_checks)
+		fprintf(f, "Not shown: %" PRIu64 " noaudit checks (kernel probing, never a "
+			"requirement; --all shows them)\n", rep->hidden_checks);
+	if (!lost) {
+		fputs("Lost: none\n", f);
+	} else {
+		fprintf(f, "Lost: %s\n", lostbuf);
+		for (i = 0; i < h->noverflow; i++)
+			fprintf(f, "  unattributed: %s %s x%" PRIu64 "\n",
+				cap_name(h->overflow[i].cap, name),
+				h->overflow[i].denied ? "denied" : "granted", h->overflow[i].count);
+	}
+	return ferror(f) ? -1 : 0;
+}
+
+/* ---- report --suggest ---------------------------------------------------- */
+
+static void print_sys_list(FILE *f, const struct sg_sys *sys, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && i < 4; i++) {
+		const char *sn = syscall_name(sys[i].nr);
+
+		if (sys[i].nr < 0)
+			fprintf(f, "%s(no syscall)", i ? ", " : "");
+		else if (sn)
+			fprintf(f, "%s%s", i ? ", " : "", sn);
+		else
+			fprintf(f, "%ssyscall_%d", i ? ", " : "", sys[i].nr);
+	}
+	if (n > 4)
+		fprintf(f, ", ...");
+}
+
+static const char *capn(int cap, char buf[CAP_NAME_LEN])
+{
+	return cap_name(cap, buf);
+}
+
+static void print_capname_alias(FILE *f, int cap)
+{
+	char n[CAP_NAME_LEN];
+
+	fputs(cap_name(cap, n), f);
+	if (cap_alias(cap))
+		fprintf(f, " (proposed as %s)", cap_alias(cap));
+}
+
+/* Denied checks with no granted alternative, blocking first. */
+static const char *aside_meaning(const struct sg_aside *a)
+{
+	static char buf[400];
+
+	switch (a->why) {
+	case ASIDE_INSIDE:
+		return userns_meaning(RU_INSIDE);
+	case ASIDE_OWNER:
+		return userns_meaning(RU_OWNER);
+	case ASIDE_CHILD:
+		return userns_meaning(RU_CHILD);
+	case ASIDE_NO_EFFECT:
+		return "the answer could not change the outcome (capset() kept the inheritable "
+		       "set within the permitted one)";
+	default:
+		snprintf(buf, sizeof(buf), "the outcome only tunes behaviour (%s; %s); capaudit "
+			 "verify proves it for this program", a->fact ? a->fact->operation : "",
+			 a->fact ? a->fact->source : "kernel fact");
+		return buf;
+	}
+}
+
+static void print_denials(FILE *f, const struct suggestion *s)
+{
+	const struct rec_header *h = &s->rec->hdr;
+	char n1[CAP_NAME_LEN], esc[4200];
+	size_t i;
+
+	if (!s->ndeny)
+		fputs("  none\n", f);
+	for (i = 0; i < s->ndeny; i++) {
+		const struct sg_denial *d = &s->deny[i];
+
+		fprintf(f, "  %s", capn(d->cap, n1));
+		if (d->alt >= 0)
+			fputs(" (or CAP_SYS_ADMIN)", f);
+		fprintf(f, " at %s (", ESC(d->func, esc));
+		print_sys_list(f, d->sys, d->nsys);
+		fprintf(f, "), %" PRIu64 "x: ", d->count);
+		switch (d->kind) {
+		case DENY_BLOCKING:
+			if (d->in_ack)
+				fputs("denied, and the netlink request failed (the kernel says so "
+				      "in its netlink ack, not in the syscall's return value)\n", f);
+			else
+				fprintf(f, "denied, and the syscall failed (EPERM/EACCES, %" PRIu64
+					"x): the program may have failed here\n", d->sys_failed);
+			break;
+		case DENY_OTHER_ERROR:
+			fprintf(f, "denied, and the syscall then failed with %s (%" PRIu64 "x), not "
+				"EPERM/EACCES: maybe for another reason\n",
+				strerrorname_np(d->sys_errno) ? strerrorname_np(d->sys_errno) : "an error",
+				d->sys_other);
+			break;
+		case DENY_INCONCLUSIVE:
+			fprintf(f, "denied; the syscall was interrupted (EINTR or restarted, %" PRIu64
+				"x): inconclusive\n", d->sys_restart);
+			break;
+		case DENY_ADVISORY:
+			fputs(h->syscall_results ? "denied, advisory (the syscall went on)\n" :
+			      "denied, advisory (kernel fact)\n", f);
+			break;
+		default:
+			fputs("denied (this record has no syscall results)\n", f);
+		}
+		if (d->fact && d->fact->kind == KF_ONLY) {
+			fprintf(f, "    only %s is accepted there", capn(d->cap, n1));
+			if (d->fact->sysadmin_until)
+				fprintf(f, " (CAP_SYS_ADMIN was accepted until Linux %s)",
+					d->fact->sysadmin_until);
+			fputc('\n', f);
+		}
+	}
+}
+
+static int text_suggest(FILE *f, const struct suggestion *s, const char *source)
+{
+	const struct rec_header *h = &s->rec->hdr;
+	char n1[CAP_NAME_LEN], esc[4200];
+	size_t i, j;
+
+	print_header(f, s->rec, source);
+	fputs("\nRequired capabilities: ", f);
+	print_capset(f, s->required);
+	fputs("Observed (granted, audited): ", f);
+	print_capset(f, s->observed);
+
+	fputs("\nCAP_SYS_ADMIN uses a narrower capability satisfies:\n", f);
+	if (!s->nrepl)
+		fputs("  none\n", f);
+	for (i = 0; i < s->nrepl; i++) {
+		const struct sg_replace *r = &s->repl[i];
+
+		fputs("  CAP_SYS_ADMIN -> ", f);
+		print_capname_alias(f, r->with);
+		if (r->since)
+			fprintf(f, ", accepted since Linux %s", r->since);
+		else
+			fprintf(f, ", accepted on Linux %s (first version not verified; %s exists "
+				"since %s)", ESC(h->kernel, esc), capn(r->with, n1),
+				cap_since(r->with) ? cap_since(r->with) : "?");
+		fputc('\n', f);
+		for (j = 0; j < r->nsites; j++) {
+			const struct sg_site *st = &r->sites[j];
+
+			fprintf(f, "    at %s (", ESC(st->func, esc));
+			print_sys_list(f, st->sys, st->nsys);
+			fprintf(f, "), %" PRIu64 " check%s", st->count, st->count == 1 ? "" : "s");
+			if (st->fact)
+				fprintf(f, ": %s", st->fact->operation);
+			fputc('\n', f);
+		}
+		if (r->evidence == EV_OBSERVED)
+			fprintf(f, "    evidence: observed fallback: %s denied, then CAP_SYS_ADMIN "
+				"granted on the same kernel path\n", capn(r->with, n1));
+		else
+			fprintf(f, "    evidence: kernel fact (%s)\n",
+				r->sites[0].fact ? r->sites[0].fact->source : "table");
+		if (r->kernel_too_old)
+			fprintf(f, "    note: needs Linux %s or later; this record's kernel is %s\n",
+				r->since, ESC(h->kernel, esc));
+	}
+
+	for (i = 0; i < s->nkeep; i++) {
+		const struct sg_keep *k = &s->keep[i];
+
+		if (k->cap != 21)
+			continue;
+		fputs("\nCAP_SYS_ADMIN stays required: it cannot be dropped. No narrower capability "
+		      "was accepted at:\n", f);
+		for (j = 0; j < k->nsites; j++) {
+			fprintf(f, "  %s (", ESC(k->sites[j].func, esc));
+			print_sys_list(f, k->sites[j].sys, k->sites[j].nsys);
+			fprintf(f, "), %" PRIu64 " check%s\n", k->sites[j].count,
+				k->sites[j].count == 1 ? "" : "s");
+		}
+		if (k->why)
+			fprintf(f, "  (%s: %s)\n", k->why->operation, k->why->source);
+	}
+
+	fputs("\nWhere each required capability is used:\n", f);
+	if (!s->nkeep && !s->nrepl)
+		fputs("  nowhere: no audited capability check was granted\n", f);
+	for (i = 0; i < s->nkeep; i++) {
+		const struct sg_keep *k = &s->keep[i];
+
+		fputs("  ", f);
+		print_capname_alias(f, k->cap);
+		fputs(":", f);
+		for (j = 0; j < k->nsites; j++)
+			fprintf(f, "%s %s", j ? "," : "", ESC(k->sites[j].func, esc));
+		fputc('\n', f);
+	}
+	for (i = 0; i < s->nrepl; i++) {
+		fputs("  ", f);
+		print_capname_alias(f, s->repl[i].with);
+		fputs(" (instead of CAP_SYS_ADMIN):", f);
+		for (j = 0; j < s->repl[i].nsites; j++)
+			fprintf(f, "%s %s", j ? "," : "", ESC(s->repl[i].sites[j].func, esc));
+		fputc('\n', f);
+	}
+
+	fputs("\nDenied with no granted alternative:\n", f);
+	print_denials(f, s);
+
+	if (s->naside) {
+		fputs("\nChecked, but not required of the host's capability sets:\n", f);
+		for (i = 0; i < s->naside; i++) {
+			const struct sg_aside *a = &s->aside[i];
+
+			fprintf(f, "  %s at %s", capn(a->cap, n1), ESC(a->func, esc));
+			if (a->granted)
+				fprintf(f, ", granted %" PRIu64, a->granted);
+			if (a->denied)
+				fprintf(f, ", denied %" PRIu64, a->denied);
+			fprintf(f, ": %s\n", aside_meaning(a));
+		}
+	}
+	if (s->asked) {
+		fputs("\nAsked for with capset() (kept in the permitted set), never used: ", f);
+		print_capset(f, s->asked);
+		fputs("  If the program insists on them it fails at start without them; "
+		      "capaudit verify tells.\n", f);
+	}
+
+	fputs("\nA recording shows only the checks the kernel made with the privileges it ran "
+	      "with: capaudit verify runs the program with this set, and without each member, "
+	      "to prove it (docs/verify.md).\n", f);
+	fputs("\nBy program:\n", f);
+	for (i = 0; i < s->nprogs; i++) {
+		const struct sg_program *p = &s->progs[i];
+
+		if (!p->matched)
+			continue;
+		fprintf(f, "  pid %u %s: ", p->proc->pid, ESC(p->proc->comm, esc));
+		print_capset(f, p->required);
+	}
+	return ferror(f) ? -1 : 0;
+}
+
+/* ---- doctor ------------------------------------------------------------ */
+
+static void sysctl_val(FILE *f, const char *name, long v)
+{
+	if (v == SYSCTL_UNKNOWN)
+		fprintf(f, "  %-32s unknown\n", name);
+	else
+		fprintf(f, "  %-32s %ld\n", name, v);
+}
+
+static int popcount64(uint64_t v)
+{
+	return __builtin_popcountll(v);
+}
+
+static int text_doctor(FILE *f, const struct doctor *d)
+{
+	char buf[1024];
+	size_t i;
+
+	fprintf(f, "capaudit doctor\n");
+	fprintf(f, "  %-32s %s (%s)\n", "kernel", d->kernel, d->machine);
+	fprintf(f, "  %-32s %s\n", "BTF (/sys/kernel/btf/vmlinux)", d->btf ? "yes" :
+		"no: CO-RE programs cannot load");
+	fprintf(f, "  %-32s %s\n", "lockdown", d->lockdown);
+	sysctl_val(f, "kernel.perf_event_paranoid", d->perf_event_paranoid);
+	sysctl_val(f, "kernel.kptr_restrict", d->kptr_restrict);
+	sysctl_val(f, "kernel.unprivileged_bpf_disabled", d->unprivileged_bpf_disabled);
+	sysctl_val(f, "kernel.dmesg_restrict", d->dmesg_restrict);
+	fprintf(f, "  %-32s %s\n", "tracefs", d->tracefs ? "mounted" : "not mounted");
+
+	fprintf(f, "\nAttach modes (load + attach with the privileges record keeps):\n");
+	for (i = 0; i < ATTACH_NR - 1; i++) {
+		const struct doctor_mode *m = &d->modes[i];
+
+		fprintf(f, "  %-11s %s%s\n", attach_mode_name(m->mode), m->ok ? "works" : "no: ",
+			m->ok ? ((int)i == d->chosen ? "  <- record --attach auto uses this" : "") :
+			m->why);
+	}
+
+	fprintf(f, "\nKernel symbols: ");
+	if (d->ksyms_source)
+		fprintf(f, "%s, %zu text symbols\n", d->ksyms_source, d->nsyms);
+	else
+		fprintf(f, "unavailable: %s\n", d->ksyms_err);
+	if (!d->iter_ksym)
+		fprintf(f, "  (no iter/ksym iterator: Linux 6.0+; /proc/kallsyms needs CAP_SYSLOG "
+			"or kernel.perf_event_paranoid <= 1 with kptr_restrict 0)\n");
+
+	fprintf(f, "\nPrivileges:\n");
+	fprintf(f, "  %-10s uid %u, effective %s\n", "held",
+		d->held.euid, popcount64(d->held.eff) > 6 ?
+		(snprintf(buf, sizeof(buf), "%d capabilities", popcount64(d->held.eff)), buf) :
+		capset_str(d->held.eff, buf, sizeof(buf)));
+	fprintf(f, "  %-10s %s\n", "needed", capset_str(d->needed, buf, sizeof(buf)));
+	if (d->dropped)
+		fprintf(f, "  %-10s %s; bounding %s; no_new_privs %s\n", "recording",
+			capset_str(d->recording.eff, buf, sizeof(buf)),
+			d->recording.bnd == (d->recording.bnd & d->needed) ? "reduced to them" :
+			"unchanged (no CAP_SETPCAP)", d->recording.no_new_privs ? "set" : "not set");
+	if (d->priv_err[0])
+		fprintf(f, "  problem: %s\n", d->priv_err);
+
+	fputc('\n', f);
+	if (d->chosen >= 0 && !d->priv_err[0])
+		fprintf(f, "Verdict: capaudit record works here (attach %s).\n",
+			attach_mode_name(d->modes[d->chosen].mode));
+	else
+		fprintf(f, "Verdict: capaudit record cannot work here: %s\n",
+			d->priv_err[0] ? d->priv_err : "no attach mode loads and attaches");
+	return ferror(f) ? -1 : 0;
+}
+
+/* ---- run --caps ---------------------------------------------------------- */
+
+static int text_run(FILE *f, const struct run_result *r)
+{
+	char buf[1024], esc[4200];
+	size_t i, blocking = 0;
+
+	for (i = 0; i < r->sg->ndeny; i++)
+		blocking += r->sg->deny[i].kind == DENY_BLOCKING;
+	fputs("\ncapaudit run:", f);
+	for (i = 0; r->cmd[i]; i++)
+		fprintf(f, " %s", ESC(r->cmd[i], esc));
+	fprintf(f, "\n  capabilities: %s\n", capset_str(r->caps, buf, sizeof(buf)));
+	fprintf(f, "  as: %s\n", r->user ? ESC(r->user, esc) : "root");
+	fprintf(f, "  exit status: %d\n", r->exit_status);
+	if (r->check)
+		fprintf(f, "  check: %s: exit status %d\n", ESC(r->check, esc), r->check_status);
+	fputs("\nDenied checks:\n", f);
+	print_denials(f, r->sg);
+	if (r->enough)
+		fprintf(f, "\nThis set is enough for what ran: the command exited 0%s%s.\n",
+			r->check ? " and the check passed" : "",
+			!r->sg->ndeny ? "" : blocking ? " (it carried on past the denials above)" :
+			" (no denial made a syscall fail)");
+	else
+		fprintf(f, "\nThis set is not enough: %s%s.\n", r->exit_status ?
+			"the command failed" : "the check failed",
+			blocking ? "; the blocking denials above are where to look" :
+			!r->sg->ndeny ? "; no check was denied: the cause is not a capability check "
+			"(see capaudit verify)" : "");
+	fprintf(f, "Record: %s (capaudit report --suggest -i %s)\n", ESC(r->record, esc),
+		ESC(r->record, esc));
+	return ferror(f) ? -1 : 0;
+}
+
+/* ---- check ----------------------------------------------------------------- */
+
+/* One line per finding: a stable, diffable form (no counts). */
+static void print_finding(FILE *f, const struct finding *x, const char *root)
+{
+	char n[CAP_NAME_LEN], esc[600];
+
+	switch (x->kind) {
+	case FK_NEW_CAP:
+		fprintf(f, "+ new capability   %s at %s", cap_name(x->cap, n), ESC(x->func, esc));
+		break;
+	case FK_NEW_SITE:
+		fprintf(f, "+ new call site    %s at %s", cap_name(x->cap, n), ESC(x->func, esc));
+		break;
+	case FK_NEW_DENIAL:
+		fprintf(f, "! new denial       %s at %s", cap_name(x->cap, n), ESC(x->func, esc));
+		break;
+	case FK_UNUSED_CAP:
+		fprintf(f, "- unused           %s", cap_name(x->cap, n));
+		break;
+	case FK_UNUSED_SITE:
+		fprintf(f, "- unused call site %s at %s", cap_name(x->cap, n), ESC(x->func, esc));
+		break;
+	case FK_UNUSED_DENIAL:   /* the whole capability's, or one call site's */
+		fprintf(f, "- denial not seen  %s%s%s", cap_name(x->cap, n), x->func ? " at " : "",
+			x->func ? ESC(x->func, esc) : "");
+		break;
+	default:
+		return;
+	}
+	if (x->syscalls)
+		fprintf(f, " (%s)", ESC(x->syscalls, esc));
+	if (x->replaces_sys_admin)
+		fputs(" [instead of CAP_SYS_ADMIN]", f);
+	if (x->kind == FK_NEW_DENIAL)
+		fprintf(f, ": %s", x->dkind == DENY_BLOCKING ? "blocking (the syscall failed)" :
+			x->dkind == DENY_ADVISORY ? "advisory" :
+			x->dkind == DENY_OTHER_ERROR ? "the syscall failed with another error" :
+			x->dkind == DENY_INCONCLUSIVE ? "inconclusive (interrupted)" : "outcome unknown");
+	if (x->note)
+		fprintf(f, "  -- note: %s", ESC(x->note, esc));
+	if (!x->fails && x->kind >= FK_UNUSED_CAP)
+		fputs("  (hint)", f);
+	fputc('\n', f);
+	if (x->usrc) {
+		fprintf(f, "      asked for at %s", ESC(usite_relative(x->usrc, root), esc));
+		fprintf(f, ":%d%s%s%s\n", x->uline, x->ufunc ? " (" : "", x->ufunc ? ESC(x->ufunc, esc) : "",
+			x->ufunc ? ")" : "");
+	}
+}
+
+static int text_check(FILE *f, const struct check_view *v)
+{
+	const struct check_result *r = v->r;
+	char esc[4200];
+	size_t i;
+
+	fprintf(f, "capaudit check: %zu record%s against %s\n", v->nrecords,
+		v->nrecords == 1 ? "" : "s", ESC(v->baseline, esc));
+	for (i = 0; i < r->n; i++)
+		print_finding(f, &r->f[i], v->source_root);
+	if (r->nfail)
+		fprintf(f, "FAIL: %zu finding%s the baseline does not allow%s", r->nfail,
+			r->nfail == 1 ? "" : "s", r->nhint ? "" : "\n");
+	else
+		fprintf(f, "OK: nothing new (%zu allowed call site%s seen)%s", r->nallowed,
+			r->nallowed == 1 ? "" : "s", r->nhint ? "" : "\n");
+	if (r->nhint)
+		fprintf(f, ", %zu hint%s\n", r->nhint, r->nhint == 1 ? "" : "s");
+	if (r->nfail)
+		fprintf(f, "  if this is intended: capaudit check --baseline %s --update, and "
+			"review the diff\n", ESC(v->baseline, esc));
+	return ferror(f) ? -1 : 0;
+}
+
+/* ---- verify ------------------------------------------------------------- */
+
+static int text_verify(FILE *f, const struct verify_result *v)
+{
+	char buf[1024], nb[CAP_NAME_LEN], esc[4200];
+	size_t i;
+
+	fputs("capaudit verify:", f);
+	for (i = 0; v->cmd[i]; i++)
+		fprintf(f, " %s", text_escape(v->cmd[i], esc, sizeof(esc)));
+	fprintf(f, "\n  as: %s\n", v->user ? text_escape(v->user, esc, sizeof(esc)) : "root");
+	if (v->check)
+		fprintf(f, "  success: exit status 0 and sh -c %s\n", text_escape(v->check, esc, sizeof(esc)));
+	fprintf(f, "  runs: %d\n", v->runs);
+	if (!v->proven) {
+		fprintf(f, "\nNo set proven: %s\n", v->failure);
+		return ferror(f) ? -1 : 0;
+	}
+	fprintf(f, "\nProven set: %s\n", v->set ? capset_str(v->set, buf, sizeof(buf)) :
+	       "none (the command needs no capability)");
+	if (v->set)
+		fputs("  (the command succeeded with exactly this set, and failed without each of:)\n", f);
+	for (i = 0; i < v->nmembers; i++) {
+		const struct verify_member *m = &v->members[i];
+
+		if (!m->kept)
+			continue;
+		fprintf(f, "  %s: without it, exit status %d", cap_name(m->cap, nb), m->exit_status);
+		if (v->check)
+			fprintf(f, ", check %d", m->check_status);
+		if (m->exec_refused)
+			fputs("; the kernel refused to execute it (its file capabilities need it)",
+			      f);
+		else if (m->deny_cap >= 0)
+			fprintf(f, "; denied %s at %s", cap_name(m->deny_cap, nb),
+			       text_escape(m->deny_func, esc, sizeof(esc)));
+		else if (m->asked)
+			fputs("; no capability check failed: the program asks capset() to keep it",
+			      f);
+		else
+			fputs("; no capability check failed (a privileged recording cannot see "
+			      "such a need: only this run shows it)", f);
+		fputc('\n', f);
+	}
+	for (i = 0; i < v->nmembers; i++) {
+		const struct verify_member *m = &v->members[i];
+
+		if (m->kept)
+			continue;
+		if (m->replaced_by >= 0)
+			fprintf(f, "  %s replaced by %s: the command succeeded with it instead\n",
+			       cap_name(m->cap, nb), cap_name(m->replaced_by, esc));
+		else
+			fprintf(f, "  %s dropped: the command succeeded without it\n", cap_name(m->cap, nb));
+	}
+	if (v->have_suggested && v->suggested != v->set) {
+		fprintf(f, "\nThe recording suggested %s", v->suggested ?
+		       capset_str(v->suggested, buf, sizeof(buf)) : "no capability");
+		fputs(": the runs above corrected it.\n", f);
+	}
+	for (i = 0; v->sg && i < v->nemit; i++) {
+		fprintf(f, "\n# --emit %s\n", v->emit[i]);
+		emit_snippet(f, v->emit[i], v->sg);
+	}
+	return ferror(f) ? -1 : 0;
+}
+
+
+const struct formatter output_text = {
+	.name = "text",
+	.report = text_report,
+	.suggest = text_suggest,
+	.doctor = text_doctor,
+	.run = text_run,
+	.verify = text_verify,
+	.check = text_check,
+};

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "recfile/load.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "lib/msg.h"
+#include "lib/infile.h"
+#include "lib/util.h"
+
+int load_record(const char *path, bool lenient, struct record *r)
+{
+	char err[1024];
+	FILE *f = infile_open(path, err, sizeof(err));
+	int rc;
+
+	if (!f) {
+		memset(r, 0, sizeof(*r));
+		p_err("%s", err);
+		return -1;
+	}
+	rc = load_record_file(f, strcmp(path, "-") ? path : "standard input", lenient, r);
+	infile_close(f);
+	return rc;
+}
+
+int load_record_file(FILE *f, const char *path, bool lenient, struct record *r)
+{
+	struct rec_read rd = { .lenient = lenient };
+	char err[1024], msg[1200], safe[2400];
+	int n;
+
+	if (recfile_read_opts(f, path, r, &rd, err, sizeof(err))) {
+		p_err("%s", err);
+		return -1;
+	}
+	if (!rd.skipped && !rd.truncated && !rd.missing)
+		return 0;
+	/* stderr only: stdout keeps the report, which carries the same facts */
+	n = snprintf(msg, sizeof(msg), "%s: --lenient: skipped %zu of %zu lines", path,
+		     rd.skipped, rd.lines);
+	if (rd.skipped && n > 0 && (size_t)n < sizeof(msg))
+		n += snprintf(msg + n, sizeof(msg) - (size_t)n, " (first: %s)", rd.first_problem);
+	if (rd.missing && n > 0 && (size_t)n < sizeof(msg))
+		n += snprintf(msg + n, sizeof(msg) - (size_t)n,
+			      "; %zu lines the recorder wrote are missing", rd.missing);
+	if (rd.truncated && n > 0 && (size_t)n < sizeof(msg))
+		snprintf(msg + n, sizeof(msg) - (size_t)n,
+			 "; no end line: the file was cut, counts may be short");
+	fprintf(stderr, "capaudit: warning: %s\n", text_sanitize(msg, safe, sizeof(safe)));
+	return 0;
+}

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Reading a record file for a subcommand, with the one error or warning line. */
+#ifndef CA_RECLOAD_H
+#define CA_RECLOAD_H
+
+#include <stdbool.h>
+
+#include "recfile/recfile.h"
+
+/*
+ * Load path into r. Strict: any fault is one "capaudit: FILE:LINE: why"
+ * line and -1. Lenient: what is valid is kept and one warning line says
+ * how much was left out; only an unusable file (no header, unreadable)
+ * fails.
+ */
+int load_record(const char *path, bool lenient, struct record *r);
+/* The same from an open stream (name for messages). */
+int load_record_file(FILE *f, const char *name, bool lenient, struct record *r);
+
+#endif

@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The record file: JSON Lines. Line 1 is the header, then one line per
+ * process (program image), one per distinct kernel stack (symbolized at
+ * record time) and one per aggregated check. The format is documented in
+ * docs/record-format.md. Pure C (the reader uses simdjson through a C
+ * interface): no libbpf.
+ */
+#ifndef CA_RECFILE_H
+#define CA_RECFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "facts/callsite.h"
+
+#define REC_FORMAT  "capaudit-record"
+/* 2: processes named by (pid, start_ns, exec_id); 3: checks say what
+ * decided them as to user namespaces (userns) and when their answer could
+ * not matter (no_effect), processes the sets they asked capset() for, the
+ * header the call-site cache's work */
+#define REC_VERSION 3
+#define REC_MAX_CAP 63
+#define REC_MAX_LINE (1 << 20)   /* longer lines are rejected */
+#define REC_MAX_UFRAMES 128     /* user frames per ustack line */
+
+/* Counts of what the kernel side could not store. Never silent. */
+struct rec_lost {
+	uint64_t map_full;      /* checks counted only per capability */
+	uint64_t ringbuf_full;  /* process events dropped */
+	uint64_t stack_errors;  /* checks whose stack could not be stored */
+	uint64_t proc_full;     /* processes not followed */
+	uint64_t result_lost;   /* denied checks whose syscall result was not kept */
+	uint64_t hook_skipped;  /* checks the kernel ran no program for (recursion) */
+};
+
+/* Checks counted while the agg map was full: no process, no stack. */
+struct rec_overflow {
+	int cap;
+	bool denied;
+	uint64_t count;
+};
+
+struct rec_header {
+	int version;
+	char *capaudit_version;
+	char *kernel;           /* uname -r of the recording machine */
+	char *machine;          /* uname -m */
+	char *attach;           /* tp_btf | tracepoint | fexit | kprobe */
+	char *scope;            /* pid | all | command */
+	char *symbols;          /* where kernel symbols came from, or "unavailable" */
+	char **argv;            /* capaudit's own command line */
+	size_t argc;
+	int64_t start_ns, end_ns;  /* epoch ns */
+	uint64_t checks;        /* all checks seen by the hook for traced tasks */
+	bool syscall_results;   /* checks carry syscall_failed */
+	struct rec_lost lost;
+	struct rec_overflow *overflow;
+	size_t noverflow;
+	bool has_exit_status;   /* -- COMMAND: the command's status */
+	int exit_status;
+	char *stop;             /* why recording ended: exited | duration | signal, or NULL */
+	bool command_running;   /* -- COMMAND: still running then: the record is partial */
+	/* the call-site cache (version 3): stack walks on misses and on hits,
+	 * hits split off to a stack of their own, hits whose proof failed */
+	bool has_cache;
+	uint64_t cache_misses, cache_hit_walks, cache_splits, cache_unproven;
+	double loader_cpu_s;    /* the recorder's own CPU time (user + system) */
+	long loader_rss_kb;     /* and its peak resident set */
+	uint64_t pids_reused;   /* pids that two or more processes had during the
+				 * recording (each has its own lines) */
+	uint64_t agg_drains;    /* aggregation maps drained while recording */
+	uint32_t agg_keys;      /* entries of the largest aggregation map used */
+};
+
+/*
+ * A process line is one program image: (pid, start_ns, exec_id). pid and
+ * the process's start time name the process (a pid given out again is
+ * another process, with another start); exec_id is the kernel's
+ * task->self_exec_id, which changes at each execve(), so `setpriv ... CMD`
+ * is two images of one process and setpriv's own checks are not blamed on
+ * CMD. Version 1 records have no start time: start_ns is 0 there.
+ */
+struct rec_process {
+	uint32_t pid, exec_id, ppid, uid;
+	int64_t start_ns;       /* the process's start, ns since the epoch */
+	char *comm;
+	char *exe;              /* may be NULL */
+	bool exited;
+	int exit_code;          /* shell-style: code, or 128 + signal */
+	/* capset(2) (version 3): the union of the sets the image asked for */
+	bool has_capset;
+	uint64_t capset_eff, capset_prm, capset_inh;
+};
+
+/* What decided a check as to user namespaces. */
+enum rec_userns {
+	RU_HOST = 0,    /* the credentials' capabilities in the initial namespace */
+	RU_INSIDE,      /* credentials in another user namespace: its capabilities */
+	RU_OWNER,       /* the euid owns the (child) target namespace: no capability */
+	RU_CHILD,       /* a record before version 3: a child namespace was the
+			 * target, which of the two above is not known */
+};
+
+struct rec_check {
+	uint32_t pid, exec_id, tid, uid;
+	int64_t start_ns;       /* with pid and exec_id: the image (struct rec_process) */
+	char *comm;
+	uint64_t cgroup;
+	int cap;
+	int ret;                /* 0 granted, < 0 denied (-errno) */
+	uint64_t count;
+	int syscall;            /* -1: none */
+	bool init_ns;
+	enum rec_userns userns;
+	bool no_effect;         /* the answer could not change the outcome */
+	bool opts_known;        /* the attach mode saw cap_capable()'s opts */
+	bool opt_noaudit, opt_insetid;
+	int64_t first_ns, last_ns;
+	uint64_t sys_failed;    /* times the syscall then failed with EPERM/EACCES */
+	uint64_t sys_other;     /* ... with another error (version 3), the last: */
+	int sys_errno;          /* errno number, 0 if none */
+	uint64_t sys_restart;   /* ... was interrupted (EINTR, ERESTART*): inconclusive */
+	int stack;              /* index in record.stacks, -1: none */
+	int ustack;             /* index in record.ustacks (--user-stacks), -1: none */
+	uint32_t line;          /* line of the record file it was read from */
+	char *stack_error;      /* why there is no stack, or NULL */
+};
+
+/* A kernel stack, shared by every check that came through it. */
+struct rec_stack {
+	char **frames;          /* "func+0xoff" or "func+0xoff [mod]", innermost first */
+	size_t n;
+	int site;               /* index of the call site frame, -1 if none */
+	const char *site_func;  /* its function name (interned in the record), or "?" */
+	unsigned long site_off; /* the call site frame's offset ("+0x1c1"), 0 if none */
+	int noaudit;            /* enum noaudit_source from the frames */
+};
+
+/*
+ * A user-space frame (record --user-stacks), symbolized at record time
+ * while the binaries were there. What is unknown stays NULL / 0: a
+ * stripped binary keeps build id + offset, a deleted one offset only.
+ */
+struct rec_uframe {
+	char *build_id;         /* hex, NULL if unknown */
+	uint64_t offset;        /* offset in the mapped file */
+	char *object;           /* the mapped file's path, NULL if not found */
+	char *function;         /* NULL if unknown */
+	uint64_t func_off;
+	char *source;           /* source file (from DWARF), NULL if unknown */
+	int line;               /* 0 if unknown */
+	bool leaf;              /* read at the user stack pointer: the caller of
+				 * a leaf syscall wrapper */
+	bool address;           /* offset is a virtual address: the kernel could
+				 * not read the mapped file's build id */
+};
+
+struct rec_ustack {
+	struct rec_uframe *frames;   /* innermost first */
+	size_t n;
+};
+
+/* How a record was read: a lenient read leaves lines out (all zero when strict). */
+struct rec_input {
+	bool lenient;
+	bool truncated;         /* no end line */
+	size_t lines, skipped;  /* lines read, lines left out */
+	size_t missing;         /* lines the end line counts but the file lacks */
+};
+
+struct record {
+	struct rec_header hdr;
+	struct rec_input input;
+	struct rec_process *procs;
+	size_t nprocs, cap_procs;
+	struct rec_check *checks;
+	size_t nchecks, cap_checks;
+	struct rec_stack *stacks;
+	size_t nstacks, cap_stacks;
+	struct rec_ustack *ustacks;
+	size_t nustacks, cap_ustacks;
+	uint32_t *pidtab;       /* image -> 1 + index in procs; 0 = empty */
+	size_t pidcap;
+	char **strtab;          /* interned strings (check comms), open addressing */
+	size_t nstr, strcap;
+};
+
+/* A new process line for the image (pid, start_ns, exec_id), which must
+ * not be in r yet. */
+struct rec_process *record_add_process(struct record *r, uint32_t pid, int64_t start_ns,
+				       uint32_t exec_id);
+struct rec_check *record_add_check(struct record *r);
+/* s (len bytes) stored once per record; the pointer lives as long as r. */
+char *record_intern(struct record *r, const char *s, size_t len);
+/* A new stack from frames (ownership passes to r); returns its index. */
+int record_add_stack(struct record *r, char **frames, size_t n);
+/* Takes frames (and the strings in them); returns the new ustack's index. */
+int record_add_ustack(struct record *r, struct rec_uframe *frames, size_t n);
+void rec_uframe_free(struct rec_uframe *f);
+/* A user frame as JSON: the record's ustack lines and report --format json
+ * write the same object (jansson's json_t). */
+struct json_t;
+struct json_t *rec_uframe_json(const struct rec_uframe *f);
+/* The check's user stack, or NULL. */
+const struct rec_ustack *check_ustack(const struct record *r, const struct rec_check *c);
+/* The stack of a check, or NULL. */
+const struct rec_stack *check_stack(const struct record *r, const struct rec_check *c);
+/* Whether a check is noaudit, and how that was decided: the hook's opts
+ * (fexit, kprobe), else the frames of its stack (docs/noaudit.md). */
+enum noaudit_source check_noaudit(const struct record *r, const struct rec_check *c);
+struct rec_process *record_find_process(const struct record *r, uint32_t pid, int64_t start_ns,
+					uint32_t exec_id);
+/* The image that made a check, or NULL. */
+struct rec_process *check_process(const struct record *r, const struct rec_check *c);
+/* Pids that more than one process had (each pid counted once per extra
+ * process), from the process lines. */
+uint64_t record_count_reused_pids(const struct record *r);
+void record_free(struct record *r);
+/* Move src's checks (appended in order) and interned strings into r;
+ * src keeps nothing of them. */
+void record_take_checks(struct record *r, struct record *src);
+/* A check's identity (what the recorder aggregates by): hash and equality. */
+uint64_t rec_check_key_hash(const struct rec_check *c);
+bool rec_check_same_key(const struct rec_check *a, const struct rec_check *b);
+/*
+ * Checks with the same identity: DEDUP_MERGE adds later ones into the
+ * first (the recorder, when aliased exec ids meet), DEDUP_DROP removes
+ * them (a lenient reader: a pasted file must not count twice), DEDUP_FAIL
+ * changes nothing and returns -1 with the indexes of the first duplicate
+ * and of the check it repeats. *removed: checks merged or dropped.
+ */
+enum dedup { DEDUP_FAIL, DEDUP_DROP, DEDUP_MERGE };
+int record_dedup_checks(struct record *r, enum dedup how, size_t *removed,
+			size_t *dup, size_t *orig);
+/*
+ * What the kernel side could not store, in words ("nothing lost", or the
+ * nonzero counters: "12 checks without process or call site (map full),
+ * 3 process events dropped (ringbuf full), ..."). Returns the sum of the
+ * counters (saturating). One wording for the report and the recorder's
+ * last line.
+ */
+uint64_t rec_lost_describe(const struct rec_lost *l, char *buf, size_t len);
+/* Free a header's contents and zero it. */
+void record_clear_header(struct rec_header *h);
+
+/* Write r as JSON Lines. Returns 0, or -1 with errno set. */
+int recfile_write(FILE *f, const struct record *r);
+
+/* How to read, and what reading found. */
+struct rec_read {
+	bool lenient;           /* skip bad lines instead of failing */
+	/* results */
+	size_t lines;           /* lines read */
+	size_t skipped;         /* lines left out (lenient) */
+	bool truncated;         /* no end line (lenient) */
+	size_t missing;         /* lines the end line counts that are neither here
+				 * nor skipped: lost from the middle (lenient) */
+	char first_problem[400];  /* "FILE:LINE: why" of the first skipped line */
+};
+
+/*
+ * Read a record file strictly. On error returns -1 and writes one line
+ * "FILE:LINE: what is wrong" into err. name is used in messages. The file
+ * must end with its "end" line, whose counts must match (so a file cut
+ * short is never taken for a complete one). rd may be NULL (strict).
+ */
+int recfile_read(FILE *f, const char *name, struct record *r, char *err, size_t errlen);
+int recfile_load(const char *path, struct record *r, char *err, size_t errlen);
+int recfile_read_opts(FILE *f, const char *name, struct record *r, struct rec_read *rd,
+		      char *err, size_t errlen);
+int recfile_load_opts(const char *path, struct record *r, struct rec_read *rd, char *err,
+		      size_t errlen);
+
+#endif

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The end of a recording: the kernel's aggregated checks and stacks turned
+ * into the record's check and stack lines, symbolized.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "record/session.h"
+#include "facts/callsite.h"
+#include "lib/util.h"
+#include "record/ustacks.h"
+
+/* ---- collecting the aggregated checks ---------------------------------- */
+
+/* A kernel stack (struct ca_key.kstack) and 1 + its record stack index. */
+struct stack_ref {
+	uint64_t kstack;
+	int idx;             /* 0: empty slot */
+};
+
+struct collect_ctx {
+	struct session *s;
+	struct ksyms *ks;
+	const char *ksyms_err;
+	struct stack_ref *stack_index;   /* open addressing, at most half full */
+	size_t stack_cap;
+	uint64_t orphan_results;  /* syscall results of checks without a key */
+};
+
+/* The slot of kstack in cc->stack_index: its record stack, or empty
+ * (the BPF side keeps at most CA_STACK_ENTRIES stacks). */
+static struct stack_ref *stack_slot(struct collect_ctx *cc, uint64_t kstack)
+{
+	size_t i = (size_t)(kstack * 0x9e3779b97f4a7c15ULL >> 20) & (cc->stack_cap - 1);
+
+	while (cc->stack_index[i].idx && cc->stack_index[i].kstack != kstack)
+		i = (i + 1) & (cc->stack_cap - 1);
+	return &cc->stack_index[i];
+}
+
+static int collect_one(void *ctx, const struct ca_key *k, const struct ca_val *v)
+{
+	struct collect_ctx *cc = ctx;
+	struct session *s = cc->s;
+	struct rec_check *c;
+
+	/* only a syscall result, for checks counted while the map was full */
+	if (!v->count) {
+		cc->orphan_results += v->sys_failed + v->sys_other + v->sys_restart;
+		return 0;
+	}
+	c = record_add_check(&s->rec);
+	uint64_t ips[CA_STACK_DEPTH];
+	char comm[CA_COMM_LEN + 1], frame[256];
+	struct stack_ref *si;
+	int n = 0, i;
+
+	memcpy(comm, v->meta.comm, CA_COMM_LEN);
+	comm[CA_COMM_LEN] = '\0';
+	c->stack = -1;
+	c->ustack = -1;
+	c->pid = k->tgid;
+	c->start_ns = to_epoch(s, k->pstart);
+	c->exec_id = alias_exec(s, k->tgid, k->pstart, k->exec_id);
+	c->tid = v->meta.tid;
+	c->uid = v->meta.uid;
+	c->comm = record_intern(&s->rec, comm, strlen(comm));
+	c->cgroup = v->meta.cgroup_id;
+	c->cap = k->cap;
+	c->ret = k->ret;
+	c->count = v->count;
+	c->syscall = k->syscall;
+	c->init_ns = k->flags & CA_F_INIT_NS;
+	c->userns = k->flags & CA_F_CRED_USERNS ? RU_INSIDE :
+		    k->flags & CA_F_NS_OWNER ? RU_OWNER : RU_HOST;
+	c->no_effect = k->flags & CA_F_NO_EFFECT;
+	c->opts_known = k->flags & CA_F_OPTS_KNOWN;
+	c->opt_noaudit = k->flags & CA_F_NOAUDIT;
+	c->opt_insetid = k->flags & CA_F_INSETID;
+	c->first_ns = to_epoch(s, v->meta.first_ns ? v->meta.first_ns : v->last_ns);
+	c->last_ns = to_epoch(s, v->last_ns);
+	c->sys_failed = v->sys_failed;
+	c->sys_other = v->sys_other;
+	c->sys_errno = (int)v->sys_errno;
+	c->sys_restart = v->sys_restart;
+	c->ustack = ustacks_resolve(s->us, &s->tr, &s->rec, k);
+	s->rec.hdr.checks += v->count;
+	if (!k->kstack) {
+		snprintf(frame, sizeof(frame), "stack not captured: %s",
+			 strerror(k->stack_err < 0 ? -k->stack_err : ENOENT));
+		c->stack_error = xstrdup(frame);
+	} else if (!(si = stack_slot(cc, k->kstack))->idx &&
+		   (n = tracer_stack(&s->tr, k->kstack, ips)) < 0) {
+		c->stack_error = xstrdup("stack not found in the stack map");
+	} else {
+		if (!cc->ks)
+			c->stack_error = xstrdup(cc->ksyms_err);
+		if (!si->idx) {   /* symbolize each stack once */
+			char **frames = xcalloc((size_t)n + 1, sizeof(char *));
+			size_t nf = 0;
+
+			for (i = 0; i < n; i++) {
+				ksyms_format(cc->ks, ips[i], frame, sizeof(frame));
+				/* the stack starts at the hook: drop the tracer's own frames */
+				if (!nf && cc->ks && frame_is_plumbing(frame))
+					continue;
+				frames[nf++] = xstrdup(frame);
+			}
+			si->kstack = k->kstack;
+			si->idx = record_add_stack(&s->rec, frames, nf) + 1;
+		}
+		c->stack = si->idx - 1;
+	}
+	/* an image that made checks but whose events were lost: named by its
+	 * first check (/proc cannot be tied to it without its boot time) */
+	if (!check_process(&s->rec, c)) {
+		struct rec_process *p = image(s, c->pid, k->pstart, c->exec_id, comm, 0);
+
+		p->uid = v->meta.uid;
+	}
+	return 0;
+}
+
+/* Kernel symbols once the recording is over (BPF programs loaded during
+ * it are included): iter/ksym needs CAP_BPF, so before the last drop. */
+/* /proc/modules (readable by anyone), to tell whether kernel symbols
+ * changed while recording; NULL if it cannot be read. */
+void collect(struct session *s, struct ksyms *ks, const char *kerr)
+{
+	struct collect_ctx cc = { .s = s, .ks = ks, .ksyms_err = kerr };
+	uint64_t st[CA_STAT_NR], ov[CA_OVERFLOW_SLOTS];
+	size_t i;
+
+	cc.stack_cap = 2 * CA_STACK_ENTRIES;   /* at most half full */
+	cc.stack_index = xcalloc(cc.stack_cap, sizeof(*cc.stack_index));
+	if (s->us) {
+		/* what names the user stacks' files: executables, live
+		 * processes' mappings, ours (the same libc, most often) */
+		for (i = 0; i < s->rec.nprocs; i++) {
+			ustacks_add_file(s->us, s->rec.procs[i].exe);
+			if (!kill((pid_t)s->rec.procs[i].pid, 0))
+				ustacks_scan_pid(s->us, (pid_t)s->rec.procs[i].pid);
+		}
+		ustacks_scan_pid(s->us, 0);
+	}
+	tracer_foreach_check(&s->tr, collect_one, &cc);
+	aggtab_free(&s->tr.tab);   /* all in s->rec now: not held while it is written */
+	free(cc.stack_index);
+	/* the child's checks before its exec are aliased to the command's
+	 * image (alias_exec): the same key can now appear twice */
+	{
+		size_t merged, unused_dup, unused_orig;
+
+		record_dedup_checks(&s->rec, DEDUP_MERGE, &merged, &unused_dup, &unused_orig);
+	}
+	ksyms_free(cc.ks);
+
+	tracer_stats(&s->tr, st);
+	s->rec.hdr.lost.map_full = st[CA_STAT_MAP_FULL];
+	s->rec.hdr.lost.ringbuf_full = st[CA_STAT_RINGBUF_FULL];
+	s->rec.hdr.lost.stack_errors = st[CA_STAT_STACK_ERR];
+	s->rec.hdr.lost.proc_full = st[CA_STAT_PROC_FULL];
+	s->rec.hdr.lost.result_lost = st[CA_STAT_RESULT_LOST] + cc.orphan_results;
+	s->rec.hdr.lost.hook_skipped = s->tr.skipped;
+	s->rec.hdr.has_cache = true;
+	s->rec.hdr.cache_misses = st[CA_STAT_CACHE_MISS];
+	s->rec.hdr.cache_hit_walks = st[CA_STAT_CACHE_VERIFY];
+	s->rec.hdr.cache_splits = st[CA_STAT_CACHE_MISMATCH];
+	s->rec.hdr.cache_unproven = st[CA_STAT_UNPROVEN];
+	s->rec.hdr.agg_drains = s->tr.drains;
+	s->rec.hdr.agg_keys = s->tr.agg_max_used;
+	s->rec.hdr.syscall_results = s->o->syscall_results;
+	tracer_overflow(&s->tr, ov);
+	for (i = 0; i < CA_OVERFLOW_SLOTS; i++) {
+		struct rec_overflow *o;
+
+		if (!ov[i])
+			continue;
+		s->rec.hdr.overflow = xrealloc(s->rec.hdr.overflow,
+					       (s->rec.hdr.noverflow + 1) * sizeof(*o));
+		o = &s->rec.hdr.overflow[s->rec.hdr.noverflow++];
+		o->cap = (int)(i / 2);
+		o->denied = i % 2;
+		o->count = ov[i];
+		s->rec.hdr.checks += ov[i];
+	}
+}
+

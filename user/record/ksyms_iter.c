@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Kernel symbols from the iter/ksym BPF iterator, or /proc/kallsyms. */
+#include "record/ksyms_iter.h"
+
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "record/bpfiter.h"
+#include "ksyms.skel.h"
+#include "record/probe.h"
+#include "lib/util.h"
+
+bool ksym_iter_supported(void)
+{
+	return btf_has_name("bpf_iter__ksym") > 0;
+}
+
+struct ksyms *ksyms_from_iter(char *err, size_t errlen)
+{
+	struct ksyms_bpf *skel;
+	struct ksyms *ks = NULL;
+	char *buf;
+	size_t len;
+
+	if (!ksym_iter_supported()) {
+		snprintf(err, errlen, "no iter/ksym BPF iterator (needs Linux 6.0+)");
+		return NULL;
+	}
+	skel = ksyms_bpf__open_and_load();
+	if (!skel) {
+		snprintf(err, errlen, "iter/ksym: load failed: %s", strerror(errno));
+		return NULL;
+	}
+	if (!bpf_iter_read_all(skel->progs.dump_ksym, "iter/ksym", &buf, &len, err, errlen))
+		ks = ksyms_parse_owned(buf, len, err, errlen);
+	ksyms_bpf__destroy(skel);
+	return ks;
+}
+
+struct ksyms *ksyms_best(const char **source, char *err, size_t errlen)
+{
+	char e1[256] = "", e2[256] = "";
+	struct ksyms *ks;
+
+	ks = ksyms_from_iter(e1, sizeof(e1));
+	if (ks) {
+		*source = "iter/ksym";
+		return ks;
+	}
+	ks = ksyms_load(e2, sizeof(e2));
+	if (ks) {
+		*source = "/proc/kallsyms";
+		return ks;
+	}
+	*source = NULL;
+	snprintf(err, errlen, "kernel symbols unavailable: %s; /proc/kallsyms: %s", e1, e2);
+	return NULL;
+}

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "record/launch.h"
+
+#include <errno.h>
+#include <grp.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/capability.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "facts/capnames.h"
+#include "lib/util.h"
+
+int parse_capset(const char *s, uint64_t *mask, char *bad, size_t badlen)
+{
+	char *copy, *tok, *save = NULL;
+	int rc = 0;
+
+	*mask = 0;
+	if (!s || !*s) {
+		snprintf(bad, badlen, "%s", "");
+		return -1;
+	}
+	if (!strcasecmp(s, "none"))
+		return 0;
+	copy = xstrdup(s);
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int c = cap_number(tok);
+
+		if (c < 0 || c > 63 || !CAP_IS_SUPPORTED(c)) {
+			snprintf(bad, badlen, "%s", tok);
+			rc = -1;
+			break;
+		}
+		*mask |= 1ULL << c;
+	}
+	free(copy);
+	return rc;
+}
+
+int launch_resolve_user(const char *name, struct launch *l)
+{
+	uint32_t id;
+	bool numeric = parse_u32(name, &id) == 0;
+	struct passwd *pw;
+
+	pw = numeric ? getpwuid((uid_t)id) : getpwnam(name);
+	if (!pw && numeric) {
+		/* a number with no passwd entry (containers, initramfs, a
+		 * static build without NSS): that uid, gid = uid, no groups */
+		l->set_user = true;
+		l->uid = l->gid = id;
+		l->user = NULL;
+		return 0;
+	}
+	if (!pw)
+		return -1;
+	l->set_user = true;
+	l->uid = pw->pw_uid;
+	l->gid = pw->pw_gid;
+	l->user = pw->pw_name;
+	return 0;
+}
+
+/* Effective := permitted, so that the next steps may use what we hold. */
+static int raise_effective(void)
+{
+	cap_t c = cap_get_proc();
+	cap_value_t v;
+	cap_flag_value_t f;
+	int rc;
+
+	if (!c)
+		return -1;
+	for (v = 0; v < (cap_value_t)cap_max_bits(); v++) {
+		cap_get_flag(c, v, CAP_PERMITTED, &f);
+		cap_set_flag(c, CAP_EFFECTIVE, 1, &v, f);
+	}
+	rc = cap_set_proc(c);
+	cap_free(c);
+	return rc;
+}
+
+int launch_apply(const struct launch *l, const char **stage)
+{
+	cap_value_t v, max = (cap_value_t)cap_max_bits();
+	cap_iab_t iab;
+	cap_t c;
+
+	*stage = "raising effective capabilities";
+	if (raise_effective())
+		return -1;
+	if (l->set_user) {
+		*stage = "changing groups";
+		if ((l->user ? initgroups(l->user, l->gid) : setgroups(0, NULL)) ||
+		    setresgid(l->gid, l->gid, l->gid))
+			return -1;
+		/* keep the permitted set across the uid change, then re-raise */
+		*stage = "changing user";
+		if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) ||
+		    setresuid(l->uid, l->uid, l->uid) || raise_effective())
+			return -1;
+	}
+	if (!l->set_caps)
+		return 0;
+	/* bounding (dropped bits), inheritable and ambient in one step */
+	*stage = "setting bounding, inheritable and ambient sets";
+	iab = cap_iab_init();
+	if (!iab)
+		return -1;
+	for (v = 0; v < max; v++) {
+		bool in = l->caps & (1ULL << v);
+
+		if (cap_iab_set_vector(iab, CAP_IAB_INH, v, in ? CAP_SET : CAP_CLEAR) ||
+		    cap_iab_set_vector(iab, CAP_IAB_AMB, v, in ? CAP_SET : CAP_CLEAR) ||
+		    cap_iab_set_vector(iab, CAP_IAB_BOUND, v, in ? CAP_CLEAR : CAP_SET)) {
+			cap_free(iab);
+			return -1;
+		}
+	}
+	if (cap_iab_set_proc(iab)) {
+		cap_free(iab);
+		return -1;
+	}
+	cap_free(iab);
+	/* permitted and effective last: they may only shrink */
+	*stage = "setting permitted and effective sets";
+	c = cap_init();
+	for (v = 0; v < max; v++) {
+		if (!(l->caps & (1ULL << v)))
+			continue;
+		cap_set_flag(c, CAP_PERMITTED, 1, &v, CAP_SET);
+		cap_set_flag(c, CAP_EFFECTIVE, 1, &v, CAP_SET);
+		cap_set_flag(c, CAP_INHERITABLE, 1, &v, CAP_SET);
+	}
+	if (cap_set_proc(c)) {
+		cap_free(c);
+		return -1;
+	}
+	cap_free(c);
+	if (!l->set_user)
+		return 0;
+	/* the ambient set was raised while permitted still held it */
+	return prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0);
+}
+
+int run_check(const char *test)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		if (dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+			_exit(127);
+		execl("/bin/sh", "sh", "-c", test, (char *)NULL);
+		_exit(127);
+	}
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}

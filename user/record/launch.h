@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Start the audited command with exactly a given capability set, as root
+ * or as another user (capaudit run --caps). Runs in the forked child, just
+ * before execvp().
+ */
+#ifndef CA_LAUNCH_H
+#define CA_LAUNCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct launch {
+	bool set_caps;           /* apply caps below */
+	uint64_t caps;           /* bit per capability */
+	bool set_user;
+	uid_t uid;
+	gid_t gid;
+	const char *user;        /* for initgroups() */
+};
+
+/* Resolve a user name or number; -1 if unknown. */
+int launch_resolve_user(const char *name, struct launch *l);
+
+/*
+ * In the child: supplementary groups, gid and uid of the user (keeping
+ * capabilities across the change), then bounding set, permitted,
+ * effective, inheritable and ambient all equal to l->caps. Returns 0, or
+ * -1 with errno set and *stage naming the step that failed.
+ */
+int launch_apply(const struct launch *l, const char **stage);
+
+/* Parse "CAP_NET_RAW,cap_chown,bpf" (or "none") into a mask; -1 with the
+ * offending name in *bad. */
+int parse_capset(const char *s, uint64_t *mask, char *bad, size_t badlen);
+
+/* sh -c TEST as the caller, its standard output on standard error; its
+ * shell-style exit status (-1 if it could not be started). */
+int run_check(const char *test);
+
+#endif

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * capaudit's own privileges: it records with CAP_BPF and CAP_PERFMON only.
+ * As root it drops everything else before it attaches; as an ordinary
+ * user it needs just those two (file capabilities or ambient).
+ */
+#ifndef CA_PRIVS_H
+#define CA_PRIVS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analyze/views.h"
+
+/* The capabilities the loader keeps. */
+#define PRIVS_NEEDED ((1ULL << 38) | (1ULL << 39))   /* CAP_PERFMON | CAP_BPF */
+
+
+int privs_read(struct privs *p);
+
+/* 0 if the permitted set holds CAP_BPF and CAP_PERFMON; else -1 and one
+ * line in err naming what is missing and how to grant it. */
+int privs_check(const char *argv0, char *err, size_t errlen);
+
+/*
+ * Keep only CAP_BPF and CAP_PERFMON: effective and permitted reduced to
+ * them, inheritable and ambient cleared, the bounding set reduced when
+ * CAP_SETPCAP allows, and PR_SET_NO_NEW_PRIVS. Returns 0 or -1 with err.
+ */
+int privs_drop(char *err, size_t errlen);
+/* The same, keeping nothing: for the subcommands that read files and load
+ * no BPF (report, check), before they read any input. */
+int privs_drop_all(char *err, size_t errlen);
+/* The same, keeping the capabilities of keep_mask (bit n: capability n). */
+int privs_reduce(uint64_t keep_mask, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "record/probe.h"
+
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+const char *tracefs_dir(void)
+{
+	static const char *const dirs[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+	char path[128];
+	size_t i;
+
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(path, sizeof(path), "%s/events", dirs[i]);
+		if (!access(path, F_OK))
+			return dirs[i];
+	}
+	return NULL;
+}
+
+int btf_has_name(const char *name)
+{
+	size_t nl = strlen(name), keep = nl + 1, n, have = 0;
+	char *buf, pat[160];
+	FILE *f;
+	int found = 0;
+
+	if (nl + 2 > sizeof(pat))
+		return 0;
+	f = fopen("/sys/kernel/btf/vmlinux", "r");
+	if (!f)
+		return -1;
+	/* "\0name\0": a whole string of the string section */
+	pat[0] = '\0';
+	memcpy(pat + 1, name, nl);
+	pat[nl + 1] = '\0';
+	buf = malloc((1 << 20) + keep);
+	while (buf && !found && (n = fread(buf + have, 1, 1 << 20, f)) > 0) {
+		have += n;
+		found = memmem(buf, have, pat, nl + 2) != NULL;
+		/* keep a tail: a match may straddle two reads */
+		if (have > keep) {
+			memmove(buf, buf + have - keep, keep);
+			have = keep;
+		}
+	}
+	free(buf);
+	fclose(f);
+	return found;
+}
+
+int attach_precheck(enum attach_mode m, char *why, size_t n)
+{
+	const char *tfs;
+	char path[160];
+	int r;
+
+	switch (m) {
+	case ATTACH_TP_BTF:
+		r = btf_has_name("btf_trace_cap_capable");
+		if (r < 0)
+			snprintf(why, n, "no kernel BTF (/sys/kernel/btf/vmlinux)");
+		else if (!r)
+			snprintf(why, n, "no capability:cap_capable trace event (needs Linux 6.14+)");
+		return r > 0 ? 0 : -1;
+	case ATTACH_TRACEPOINT:
+		tfs = tracefs_dir();
+		if (!tfs) {
+			if (!access("/sys/kernel/tracing", F_OK) &&
+			    access("/sys/kernel/tracing/events", F_OK) && errno == EACCES)
+				snprintf(why, n, "tracefs is not readable by this user (tp_btf needs "
+					 "no tracefs)");
+			else
+				snprintf(why, n, "tracefs is not mounted (mount -t tracefs nodev "
+					 "/sys/kernel/tracing)");
+			return -1;
+		}
+		snprintf(path, sizeof(path), "%s/events/capability/cap_capable/id", tfs);
+		if (access(path, R_OK)) {
+			if (errno == ENOENT)
+				snprintf(why, n, "no capability:cap_capable trace event (needs Linux 6.14+)");
+			else
+				snprintf(why, n, "%s: %s", path, strerror(errno));
+			return -1;
+		}
+		return 0;
+	case ATTACH_FEXIT:
+		r = btf_has_name("cap_capable");
+		if (r <= 0) {
+			snprintf(why, n, r < 0 ? "no kernel BTF (/sys/kernel/btf/vmlinux)" :
+				 "cap_capable is not in the kernel BTF");
+			return -1;
+		}
+		return 0;
+	case ATTACH_KPROBE:
+		if (access("/sys/bus/event_source/devices/kprobe/type", F_OK)) {
+			snprintf(why, n, "kprobes are not built into this kernel (no kprobe PMU)");
+			return -1;
+		}
+		return 0;
+	default:
+		snprintf(why, n, "not a concrete attach mode");
+		return -1;
+	}
+}
+
+long read_sysctl(const char *path, long unknown)
+{
+	FILE *f = fopen(path, "r");
+	long v;
+
+	if (!f)
+		return unknown;
+	if (fscanf(f, "%ld", &v) != 1)
+		v = unknown;
+	fclose(f);
+	return v;
+}
+
+/* "config:0" in the kprobe PMU's format/retprobe: the bit that makes a
+ * return probe */
+static int retprobe_bit(void)
+{
+	FILE *f = fopen("/sys/bus/event_source/devices/kprobe/format/retprobe", "r");
+	int bit = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "config:%d", &bit) != 1 || bit < 0 || bit > 63)
+		bit = -1;
+	fclose(f);
+	return bit;
+}
+
+static int open_probe(int type, int bit, bool ret)
+{
+	struct perf_event_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = (__u32)type;
+	attr.config = ret ? 1ULL << bit : 0;
+	attr.config1 = (__u64)(uintptr_t)"cap_capable";   /* kprobe_func */
+	attr.config2 = 0;                                 /* offset */
+	return (int)syscall(__NR_perf_event_open, &attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+void kprobe_events_open(struct kprobe_events *k)
+{
+	int type = (int)read_sysctl("/sys/bus/event_source/devices/kprobe/type", -1);
+	int bit = retprobe_bit();
+
+	k->entry = k->ret = -1;
+	k->err = 0;
+	if (type < 0 || bit < 0) {
+		k->err = ENOENT;
+		return;
+	}
+	k->entry = open_probe(type, bit, false);
+	if (k->entry < 0) {
+		k->err = errno;
+		return;
+	}
+	k->ret = open_probe(type, bit, true);
+	if (k->ret < 0) {
+		k->err = errno;
+		close(k->entry);
+		k->entry = -1;
+	}
+}
+
+void kprobe_events_close(struct kprobe_events *k)
+{
+	if (k->entry >= 0)
+		close(k->entry);
+	if (k->ret >= 0)
+		close(k->ret);
+	k->entry = k->ret = -1;
+}
+
+int perf_event_paranoid(void)
+{
+	return (int)read_sysctl("/proc/sys/kernel/perf_event_paranoid", -1);
+}

@@ -1,0 +1,452 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The process images of a recording: one line per (pid, start, exec), from
+ * the kernel's fork/exec/exit events and /proc, and which processes are
+ * followed (-p targets and their descendants, the command's tree).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "record/session.h"
+#include "facts/callsite.h"
+#include "lib/msg.h"
+#include "lib/util.h"
+#include "record/procinfo.h"
+#include "record/ustacks.h"
+
+/* ---- process table ---------------------------------------------------- */
+
+/* A kernel CLOCK_MONOTONIC time as ns since the epoch (one offset for the
+ * whole recording, so that equal kernel times stay equal). */
+int64_t to_epoch(const struct session *s, uint64_t mono)
+{
+	return (int64_t)mono + s->epoch_off;
+}
+
+void set_str(char **dst, const char *src)
+{
+	free(*dst);
+	*dst = src ? xstrdup(src) : NULL;
+}
+
+/*
+ * What /proc says of the process that started at boot_ns (start_boottime)
+ * with pid p->pid: nothing when another process has the pid by now. Its
+ * name and executable are taken only when /proc shows the name the kernel
+ * reported (comm NULL: trust /proc): it may have exec'd since.
+ */
+static void fill_from_proc(struct rec_process *p, const char *comm, uint64_t boot_ns)
+{
+	struct procinfo pi;
+
+	if (comm)
+		set_str(&p->comm, comm);
+	if (procinfo_read_exact((pid_t)p->pid, boot_ns, NULL, &pi))
+		return;
+	p->ppid = pi.ppid;
+	p->uid = pi.uid;
+	if (comm && strcmp(comm, pi.comm))
+		return;
+	set_str(&p->comm, pi.comm);
+	set_str(&p->exe, pi.exe[0] ? pi.exe : NULL);
+}
+
+/* The line of the image (pid, pstart, exec_id), added (empty) if new. */
+static struct rec_process *line(struct session *s, uint32_t pid, uint64_t pstart,
+				uint32_t exec_id, bool *added)
+{
+	int64_t start = to_epoch(s, pstart);
+	struct rec_process *p = record_find_process(&s->rec, pid, start, exec_id);
+
+	*added = !p;
+	return p ? p : record_add_process(&s->rec, pid, start, exec_id);
+}
+
+/* The image, with what /proc says when it is new (boot_ns: see above;
+ * 0: unknown, /proc is not read), or said before recording began. */
+struct rec_process *image(struct session *s, uint32_t pid, uint64_t pstart,
+				 uint32_t exec_id, const char *comm, uint64_t boot_ns)
+{
+	const struct ca_task *t = tasks_find(&s->before, pid);
+	bool added;
+	struct rec_process *p = line(s, pid, pstart, exec_id, &added);
+
+	if (added && t && t->pstart == pstart && t->exec_id == exec_id &&
+	    s->before_exe[t - s->before.t]) {
+		set_str(&p->comm, comm);
+		set_str(&p->exe, s->before_exe[t - s->before.t]);
+		p->ppid = t->ppid;
+		p->uid = t->uid;
+	} else if (added && boot_ns) {
+		fill_from_proc(p, comm, boot_ns);
+	} else if (added && comm) {
+		set_str(&p->comm, comm);
+	}
+	return p;
+}
+
+/* The command capaudit started (-- COMMAND): its pid alone is enough, as
+ * it is not reaped before the end. */
+bool is_child(const struct session *s, uint32_t pid, uint64_t pstart)
+{
+	return s->child > 0 && pid == (uint32_t)s->child && pstart == s->child_start;
+}
+
+/*
+ * The command's checks between fork and exec (the exec itself: opening the
+ * binary, setting up its memory) are made by capaudit's child before the
+ * command's image exists; count them as the command's.
+ */
+uint32_t alias_exec(struct session *s, uint32_t pid, uint64_t pstart, uint32_t exec_id)
+{
+	if (is_child(s, pid, pstart) && s->launcher_known && s->cmd_known &&
+	    exec_id == s->launcher_exec_id)
+		return s->cmd_exec_id;
+	return exec_id;
+}
+
+
+static const char *base_name(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	return b ? b + 1 : path;
+}
+
+/*
+ * The kernel gives the path as passed to execve(): possibly relative, or a
+ * name for a file descriptor (/proc/self/exe, /dev/fd/N: fexecve). By the
+ * time we read the event the process may have exec'd again, so take
+ * /proc/PID/exe only when it is the same process and program (the file
+ * name, or for fd names the task name the exec gave it).
+ */
+static const char *resolve_exe(uint32_t pid, const char *filename, const char *comm,
+			       uint64_t boot_ns, struct procinfo *pi)
+{
+	bool fd_name = !strncmp(filename, "/proc/", 6) || !strncmp(filename, "/dev/fd/", 8);
+
+	if (filename[0] == '/' && !fd_name)
+		return filename;
+	if (procinfo_read_exact((pid_t)pid, boot_ns, NULL, pi) || !pi->exe[0])
+		return filename;
+	if (fd_name ? !strcmp(pi->comm, comm) : !strcmp(base_name(pi->exe), base_name(filename)))
+		return pi->exe;
+	return filename;
+}
+
+int on_event(void *ctx, const struct ca_event *e)
+{
+	struct session *s = ctx;
+	struct rec_process *p, *parent;
+	char comm[CA_COMM_LEN + 1], exe[CA_PATH_LEN + 1];
+	struct procinfo pi;
+	bool child = is_child(s, e->tgid, e->pstart), added;
+
+	memcpy(comm, e->comm, CA_COMM_LEN);
+	comm[CA_COMM_LEN] = '\0';
+	switch (e->type) {
+	case CA_EV_FORK:
+		/* a copy of its parent's image: same exec_id, same program */
+		p = line(s, e->tgid, e->pstart, e->exec_id, &added);
+		p->ppid = e->ppid;
+		p->uid = e->uid;
+		set_str(&p->comm, comm);
+		parent = record_find_process(&s->rec, e->ppid, to_epoch(s, e->parent_start),
+					     e->exec_id);
+		if (parent && parent->exe)
+			set_str(&p->exe, parent->exe);
+		if (s->o->npids)
+			procset_add(&s->live, e->tgid, e->pstart);
+		break;
+	case CA_EV_EXEC:
+		if (child && !s->cmd_known) {
+			s->cmd_known = true;
+			s->cmd_exec_id = e->exec_id;
+		}
+		p = line(s, e->tgid, e->pstart, e->exec_id, &added);
+		p->ppid = e->ppid;
+		p->uid = e->uid;
+		set_str(&p->comm, comm);
+		memcpy(exe, e->filename, CA_PATH_LEN);
+		exe[CA_PATH_LEN] = '\0';
+		set_str(&p->exe, resolve_exe(e->tgid, exe, comm, e->boot_start, &pi));
+		/* gone already: /proc/self/exe named the image it replaced */
+		parent = !strcmp(p->exe, "/proc/self/exe") && e->exec_id ?
+			record_find_process(&s->rec, e->tgid, p->start_ns, e->exec_id - 1) : NULL;
+		if (parent && parent->exe)
+			set_str(&p->exe, parent->exe);
+		break;
+	case CA_EV_EXIT:
+		p = image(s, e->tgid, e->pstart, alias_exec(s, e->tgid, e->pstart, e->exec_id), comm,
+			  e->boot_start);
+		p->exited = true;
+		p->exit_code = status_to_exit(e->exit_code);
+		procset_del(&s->live, e->tgid, e->pstart);
+		break;
+	case CA_EV_FIRST:
+		if (child && !s->cmd_known) {
+			if (!s->launcher_known) {   /* our own child, before exec */
+				s->launcher_known = true;
+				s->launcher_exec_id = e->exec_id;
+				break;
+			}
+			if (e->exec_id == s->launcher_exec_id)
+				break;
+			/* the command's image checks before its exec event */
+			s->cmd_known = true;
+			s->cmd_exec_id = e->exec_id;
+		}
+		p = image(s, e->tgid, e->pstart, alias_exec(s, e->tgid, e->pstart, e->exec_id), comm,
+			  e->boot_start);
+		if (!p->ppid)
+			p->ppid = e->ppid;
+		/* its libraries are mapped by now; it may be gone at the end
+		 * (once per program name: under -a thousands of short-lived
+		 * copies of one program map the same files) */
+		ustacks_scan_new(s->us, (pid_t)e->tgid, comm);
+		break;
+	case CA_EV_CAPSET:
+		/* the sets it asked for: what a recommended set must let it keep */
+		p = image(s, e->tgid, e->pstart, alias_exec(s, e->tgid, e->pstart, e->exec_id), comm,
+			  0);
+		p->has_capset = true;
+		p->capset_eff |= e->set_effective;
+		p->capset_prm |= e->set_permitted;
+		p->capset_inh |= e->set_inheritable;
+		break;
+	}
+	return 0;
+}
+
+/* ---- the processes to follow --------------------------------------------- */
+
+/* A process of the snapshot gets its line (what /proc says, if it can be
+ * tied to it) and is followed from now on. */
+static void take_process(struct session *s, const struct ca_task *t, const struct ca_task *parent)
+{
+	char comm[CA_COMM_LEN + 1];
+	struct rec_process *p;
+
+	if (s->only_uid && t->euid != s->uid)
+		return;   /* another user's: not followed, not named (caller_policy) */
+	memcpy(comm, t->comm, CA_COMM_LEN);
+	comm[CA_COMM_LEN] = '\0';
+	p = image(s, t->tgid, t->pstart, t->exec_id, comm, t->boot_start);
+	p->ppid = t->ppid;
+	p->uid = t->uid;
+	/* /proc/PID/exe may be unreadable (after the privilege drop, another
+	 * user's process): a child that has not exec'd runs its parent's */
+	if (!p->exe && parent && parent->exec_id == t->exec_id) {
+		const struct rec_process *pp = record_find_process(&s->rec, parent->tgid,
+								   to_epoch(s, parent->pstart),
+								   parent->exec_id);
+
+		if (pp && pp->exe)
+			set_str(&p->exe, pp->exe);
+	}
+	procset_add(&s->live, t->tgid, t->pstart);
+	if (s->tr.skel)
+		tracer_follow(&s->tr, t->tgid, t->pstart);
+}
+
+/* The snapshot's parent of t, or NULL. */
+static const struct ca_task *parent_of(const struct task_snap *snap, const struct ca_task *t)
+{
+	const struct ca_task *p = tasks_find(snap, t->ppid);
+
+	return p && p->pstart == t->parent_start ? p : NULL;
+}
+
+/*
+ * -p: tie each PID to the process that had it when it was named (the
+ * pidfd opened then), and take it and its descendants. A target that has
+ * exited since is left out with a warning; none left is an error.
+ */
+static int take_targets(struct session *s, const struct task_snap *snap)
+{
+	const struct ca_task **roots = xcalloc(s->o->npids + 1, sizeof(*roots)), **desc = NULL;
+	size_t nroots = 0, nd, k;
+	int rc = -1;
+
+	for (k = 0; k < s->o->npids; k++) {
+		const struct ca_task *t = tasks_find(snap, (uint32_t)s->o->pids[k]);
+
+		/* alive now, after the snapshot: the snapshot's process with that
+		 * pid is the one the pidfd was opened for (a pid is not given out
+		 * again while its process exists) */
+		if (!t || (t->flags & CA_TASK_EXITING) || pidfd_alive(s->o->pidfds[k]) != 1) {
+			/* alive but not in the snapshot: the kernel's task iterator
+			 * does not show it (seen: a sandbox's own PID 1) */
+			fprintf(stderr, "capaudit: -p %d: %s\n", (int)s->o->pids[k],
+				!t && pidfd_alive(s->o->pidfds[k]) == 1 ?
+				"the kernel's task iterator (iter/task) does not show this process: it "
+				"cannot be followed" : "the process exited before recording began");
+			continue;
+		}
+		if (s->only_uid && t->euid != s->uid) {
+			p_err("-p %d: a process of uid %u: only root may follow another user's "
+			      "processes", (int)s->o->pids[k], (unsigned)t->euid);
+			goto out;
+		}
+		roots[nroots++] = t;
+	}
+	if (!nroots) {
+		p_err("-p: no process left to record");
+		goto out;
+	}
+	for (k = 0; k < nroots; k++)
+		take_process(s, roots[k], parent_of(snap, roots[k]));
+	nd = tasks_descendants(snap, roots, nroots, &desc);
+	for (k = 0; k < nd; k++)
+		if (!(desc[k]->flags & CA_TASK_EXITING) &&
+		    !procset_has(&s->live, desc[k]->tgid, desc[k]->pstart))
+			take_process(s, desc[k], parent_of(snap, desc[k]));
+	rc = 0;
+out:
+	free(roots);
+	free(desc);
+	return rc;
+}
+
+struct snap_ctx {
+	const struct task_snap *snap;
+	const struct ca_task **roots;
+	size_t nroots;
+};
+
+static void add_root(void *ctx, uint32_t tgid, uint64_t start)
+{
+	struct snap_ctx *sc = ctx;
+	const struct ca_task *t = tasks_find(sc->snap, tgid);
+
+	if (t && t->pstart == start)
+		sc->roots[sc->nroots++] = t;
+}
+
+/* Still in the snapshot, and not exiting. */
+static bool in_snapshot(void *ctx, uint32_t tgid, uint64_t start)
+{
+	const struct ca_task *t = tasks_find(((struct snap_ctx *)ctx)->snap, tgid);
+
+	return t && t->pstart == start && !(t->flags & CA_TASK_EXITING);
+}
+
+/*
+ * Once attached: the followed processes against a fresh snapshot. Children
+ * forked before the fork hook was attached are taken now (the hook covers
+ * those after); followed processes that exited before the exit hook was
+ * attached, whose exit event never comes, are no longer waited for.
+ */
+int refresh_followed(struct session *s)
+{
+	struct task_snap snap;
+	struct snap_ctx sc = { .snap = &snap };
+	const struct ca_task **roots, **desc = NULL;
+	size_t nroots = 0, nd, k;
+	char err[256];
+
+	if (tasks_snapshot(&snap, err, sizeof(err))) {
+		fprintf(stderr, "capaudit: warning: %s\n", err);
+		return -1;
+	}
+	procset_filter(&s->live, in_snapshot, &sc);
+	roots = xcalloc(s->live.n + 1, sizeof(*roots));
+	sc.roots = roots;
+	procset_foreach(&s->live, add_root, &sc);
+	nroots = sc.nroots;
+	nd = tasks_descendants(&snap, roots, nroots, &desc);
+	for (k = 0; k < nd; k++)
+		if (!(desc[k]->flags & CA_TASK_EXITING) &&
+		    !procset_has(&s->live, desc[k]->tgid, desc[k]->pstart))
+			take_process(s, desc[k], parent_of(&snap, desc[k]));
+	free(roots);
+	free(desc);
+	tasks_free(&snap);
+	return 0;
+}
+
+/* A followed process whose pid no process has is gone. */
+static bool pid_exists(void *ctx, uint32_t tgid, uint64_t start)
+{
+	return !(kill((pid_t)tgid, 0) && errno == ESRCH);
+}
+
+/* -p: are any followed processes left? Exit events remove them; a pid no
+ * process has means one exited unseen; when exit events were lost (ringbuf
+ * full), a snapshot says which are still there. */
+bool any_followed(struct session *s)
+{
+	uint64_t st[CA_STAT_NR];
+
+	procset_filter(&s->live, pid_exists, NULL);
+	tracer_stats(&s->tr, st);
+	if (s->live.n && st[CA_STAT_RINGBUF_FULL] != s->ringbuf_lost_seen &&
+	    !refresh_followed(s))
+		s->ringbuf_lost_seen = st[CA_STAT_RINGBUF_FULL];
+	return s->live.n > 0;
+}
+
+int name_processes(struct session *s)
+{
+	struct task_snap snap;
+	const struct ca_task *t;
+	char err[256];
+	int rc = 0;
+
+	if (s->o->all) {
+		/* every process, as it comes; after the privilege drop /proc
+		 * no longer shows another user's executable: read them now */
+		if (tasks_snapshot(&s->before, err, sizeof(err)))
+			fprintf(stderr, "capaudit: warning: %s\n", err);
+		s->before_exe = xcalloc(s->before.n + 1, sizeof(char *));
+		for (size_t i = 0; i < s->before.n; i++) {
+			struct procinfo pi;
+
+			t = &s->before.t[i];
+			if (!procinfo_read_exact((pid_t)t->tgid, t->boot_start, NULL, &pi) && pi.exe[0])
+				s->before_exe[i] = xstrdup(pi.exe);
+		}
+		return 0;
+	}
+	if (tasks_snapshot(&snap, err, sizeof(err))) {
+		p_err("cannot list the processes to follow: %s", err);
+		return -1;
+	}
+	if (s->o->npids)
+		rc = take_targets(s, &snap);
+	if (s->child > 0) {
+		/* our child: not reaped, so its pid is its own */
+		t = tasks_find(&snap, (uint32_t)s->child);
+		if (!t) {
+			p_err("cannot find the command's process %d", (int)s->child);
+			rc = -1;
+		} else {
+			s->child_start = t->pstart;
+			procset_add(&s->live, t->tgid, t->pstart);
+		}
+	}
+	tasks_free(&snap);
+	return rc;
+}
+
+/* Once attached: follow what was named, then what was forked meanwhile. */
+void follow_named(void *ctx, uint32_t tgid, uint64_t start)
+{
+	tracer_follow(&((struct session *)ctx)->tr, tgid, start);
+}
+
+/* The first size of each aggregation map: --max-keys (fixed), or under -a
+ * room for every live process's active keys between two drains; a command
+ * or -p tree starts small (the map grows when drains come fast). */

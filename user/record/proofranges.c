@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kernel text the call-site cache's proofs skip over: the capability
+ * API and the tracer's plumbing (user/callsite.c's lists), as address
+ * ranges from the running kernel's symbols, and the kernel's own text
+ * (_stext.._etext). capaudit.bpf.c explains the proofs.
+ */
+#include "record/proofranges.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "facts/callsite.h"
+#include "lib/ksyms.h"
+
+/* The names to skip, hashed once: a kernel has ~120,000 symbols, and a
+ * string compare against each of the ~50 names cost most of a read. */
+#define NAME_SLOTS 256
+static const char *name_set[NAME_SLOTS];
+
+static uint32_t name_hash(const char *s, size_t n)
+{
+	uint32_t h = 2166136261u;
+
+	while (n--)
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h;
+}
+
+static void name_set_init(void)
+{
+	const char *const *lists[2], *const *l;
+	int i;
+
+	if (name_set[0] || name_set[1])
+		return;
+	callsite_skipped_names(&lists[0], &lists[1]);
+	for (i = 0; i < 2; i++)
+		for (l = lists[i]; *l; l++) {
+			uint32_t h = name_hash(*l, strlen(*l));
+
+			while (name_set[h & (NAME_SLOTS - 1)])
+				h++;
+			name_set[h & (NAME_SLOTS - 1)] = *l;
+		}
+}
+
+/* The first n bytes of name are a name to skip. */
+static bool skipped_name(const char *name, size_t n)
+{
+	uint32_t h = name_hash(name, n);
+	const char *s;
+
+	if (n > 13 && !strncmp(name, "bpf_trace_run", 13))
+		return true;
+	while ((s = name_set[h & (NAME_SLOTS - 1)])) {
+		if (strlen(s) == n && !memcmp(s, name, n))
+			return true;
+		h++;
+	}
+	return false;
+}
+
+static int add_symbol(void *ctx, uint64_t addr, uint64_t end, const char *name, const char *mod)
+{
+	struct ca_ranges *r = ctx;
+	size_t n = strcspn(name, ".");
+
+	if (!mod && !strcmp(name, "_stext"))
+		r->text_lo = addr;
+	if (!mod && !strcmp(name, "_etext"))
+		r->text_hi = addr;
+	if (mod || !addr)
+		return 0;
+	if (!strcmp(name, "cap_capable")) {
+		r->capcap_lo = addr;
+		r->capcap_hi = end;
+	}
+	/* compiler clones keep their base name's meaning: foo.isra.0 */
+	if (!skipped_name(name, n))
+		return 0;
+	if (r->n && r->hi[r->n - 1] == addr) {
+		r->hi[r->n - 1] = end;   /* adjacent: one range */
+		return 0;
+	}
+	if (r->n == CA_SKIP_RANGES)
+		return 1;   /* more than the BPF side takes: no proofs */
+	r->lo[r->n] = addr;
+	r->hi[r->n] = end;
+	r->n++;
+	return 0;
+}
+
+int proof_ranges_from_ksyms(const struct ksyms *ks, struct ca_ranges *r)
+{
+	name_set_init();
+	memset(r, 0, sizeof(*r));
+	if (!ks || ksyms_foreach(ks, add_symbol, r) || !r->text_lo || r->text_hi <= r->text_lo ||
+	    !r->capcap_hi || !r->n) {
+		r->n = 0;
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Streaming /proc/kallsyms (sorted by address for the kernel's own text):
+ * each symbol ends where the next one starts. Only readable with real
+ * addresses with CAP_SYSLOG (or kernel.kptr_restrict 0 and
+ * perf_event_paranoid <= 1): the loader reads it as root, before it drops
+ * its privileges; then no table of every symbol is kept.
+ */
+int proof_ranges_from_kallsyms(struct ca_ranges *r)
+{
+	FILE *f = fopen("/proc/kallsyms", "re");
+	char *line = NULL, prev[256] = "";
+	unsigned long long prev_addr = 0;
+	size_t cap = 0;
+	ssize_t len;
+	int stop = 0;
+
+	name_set_init();
+	memset(r, 0, sizeof(*r));
+	if (!f)
+		return -1;
+	/* "ADDR TYPE NAME" for the kernel's own symbols, which come first;
+	 * module and BPF symbols have a fourth field */
+	while (!stop && (len = getline(&line, &cap, f)) > 0) {
+		char *p, *name, *end;
+		unsigned long long addr = strtoull(line, &p, 16);
+		size_t n;
+
+		if (p == line || p[0] != ' ' || !p[1] || p[2] != ' ')
+			break;
+		name = p + 3;
+		n = strcspn(name, " \t\n");
+		if (name[n] == '\t' || (name[n] == ' ' && name[n + 1]))
+			break;   /* "[module]" */
+		if (p[1] != 't' && p[1] != 'T')
+			continue;
+		end = name + n;
+		*end = '\0';
+		if (prev[0] && addr > prev_addr)
+			stop = add_symbol(r, prev_addr, addr, prev, NULL);
+		if (!strcmp(name, "_stext"))
+			r->text_lo = addr;
+		if (!strcmp(name, "_etext"))
+			r->text_hi = addr;
+		if (n < sizeof(prev)) {
+			memcpy(prev, name, n + 1);
+			prev_addr = addr;
+		}
+	}
+	free(line);
+	fclose(f);
+	if (stop || !r->text_lo || r->text_hi <= r->text_lo || !r->capcap_hi || !r->n) {
+		r->n = 0;
+		return -1;
+	}
+	return 0;
+}

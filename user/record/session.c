@@ -1,0 +1,546 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One recording, as named phases (record_run() at the end reads as the
+ * script): check the caller, start the command held, read what needs
+ * privileges, drop them, attach, release the command, loop until it ends,
+ * collect the maps, write the record.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "facts/attach.h"
+#include "lib/msg.h"
+#include "lib/util.h"
+#include "record/ksyms_iter.h"
+#include "record/privs.h"
+#include "record/procinfo.h"
+#include "record/proofranges.h"
+#include "record/session.h"
+
+#define GRACE_NS (5LL * 1000000000LL)  /* after a signal, wait this for the command */
+
+/* The state of one recording. */
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig) { stop_signal = sig; }
+static void on_sigchld(int sig) { (void)sig; }
+
+/* ---- the output file ---------------------------------------------------- */
+
+/* Opened before anything runs, so that a bad path fails first (outfile.h:
+ * complete or absent, never replacing what it should not). */
+static int open_out(const char *out, struct outfile *o)
+{
+	char err[1024];
+
+	if (!outfile_open(o, out, 0, err, sizeof(err)))
+		return 0;
+	p_err("%s%s", err, errno == EACCES && !geteuid() ? " (while recording capaudit keeps only "
+	      "CAP_BPF and CAP_PERFMON: root cannot write where CAP_DAC_OVERRIDE was needed)" : "");
+	return -1;
+}
+
+/* Write r, then put it in place. */
+static int finish_out(struct outfile *o, const struct record *r)
+{
+	char msg[1200];
+
+	if (recfile_write(o->f, r)) {
+		snprintf(msg, sizeof(msg), "cannot write %s: %s", o->path, strerror(errno));
+		outfile_discard(o);
+		p_err("%s", msg);
+		return -1;
+	}
+	if (outfile_commit(o, msg, sizeof(msg))) {
+		p_err("%s", msg);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- who may see what ----------------------------------------------------- */
+
+/* The caller is in group gid (primary or supplementary). */
+static bool in_group(gid_t gid)
+{
+	gid_t groups[256];
+	int n = getgroups(256, groups), i;
+
+	if (getegid() == gid)
+		return true;
+	for (i = 0; i < n; i++)
+		if (groups[i] == gid)
+			return true;
+	return false;
+}
+
+/*
+ * Root sees every process. Anyone else follows only processes acting as
+ * their own user (-p targets, a command's tree: a process that becomes
+ * another user, a setuid program, is no longer followed), and -a of the
+ * whole system needs membership of the group capaudit's executable
+ * belongs to (make install: root:capaudit, mode 0750): CAP_PERFMON and
+ * CAP_BPF would otherwise let any local user watch everyone's processes.
+ */
+static void caller_policy(struct session *s)
+{
+	struct stat st;
+	bool member;
+
+	s->uid = getuid();
+	if (!s->uid)
+		return;
+	member = !stat("/proc/self/exe", &st) && st.st_gid && in_group(st.st_gid);
+	s->only_uid = !(s->o->all && member);
+	if (s->o->all && !member) {
+		struct group *g = stat("/proc/self/exe", &st) ? NULL : getgrgid(st.st_gid);
+
+		fprintf(stderr, "capaudit: note: -a records only uid %u's processes: the whole "
+			"system needs root or membership of the group %s\n", (unsigned)s->uid,
+			g ? g->gr_name : "capaudit's executable belongs to");
+	}
+}
+
+/* ---- the recording loop ------------------------------------------------- */
+
+static void status_line(struct session *s, bool final)
+{
+	uint64_t st[CA_STAT_NR];
+
+	tracer_stats(&s->tr, st);
+	fprintf(stderr, "\rcapaudit: recording (%s): %llu checks, %zu processes, %llu lost\033[K%s",
+		attach_mode_name(s->tr.mode), (unsigned long long)tracer_checks(&s->tr),
+		s->rec.nprocs,
+		(unsigned long long)(st[CA_STAT_MAP_FULL] + st[CA_STAT_RINGBUF_FULL] +
+				     st[CA_STAT_PROC_FULL]),
+		final ? "\n" : "");
+}
+
+/* Why the recording ended (the record header's "stop"). */
+
+
+static const char *const stop_names[] = { "exited", "duration", "signal" };
+
+static enum stop_reason run_loop(struct session *s)
+{
+	struct rec_opts *o = s->o;
+	/* a status line only where it cannot mix with the command's own
+	 * output and input: never over a command capaudit runs (it owns the
+	 * terminal), only for -p and -a, and only on a terminal */
+	bool tty = !o->quiet && !o->cmd && isatty(STDERR_FILENO);
+	int64_t start = now_monotonic_ns(), last_status = 0, last_scan = 0, sig_at = 0;
+	int64_t last_drain = 0;
+	int64_t end = o->duration > 0 ? start + (int64_t)(o->duration * 1e9) : 0;
+	enum stop_reason why = STOP_EXITED;
+
+	for (;;) {
+		int64_t now;
+
+		tracer_poll(&s->tr, 100);
+		now = now_monotonic_ns();
+		reap_child(s);
+		if (s->child > 0 && s->child_done)
+			break;
+		if (end && now >= end) {
+			why = STOP_DURATION;
+			break;
+		}
+		if (stop_signal) {
+			why = STOP_SIGNAL;
+			if (s->child <= 0 || s->child_done)
+				break;
+			/* pass it on and give the command time to end */
+			if (!sig_at) {
+				sig_at = now;
+				kill(s->child, stop_signal);
+			} else if (now - sig_at > GRACE_NS) {
+				break;
+			}
+		}
+		/* a busy host fills the aggregation map in seconds: move it to
+		 * our table while recording (cheap to ask, 20 times a second) */
+		if (now - last_drain > 50000000LL) {
+			last_drain = now;
+			if (tracer_drain_if_full(&s->tr) < 0)
+				fprintf(stderr, "capaudit: warning: draining the aggregation map: %s\n",
+					strerror(errno));
+		}
+		if (o->npids && now - last_scan > 250000000LL) {
+			last_scan = now;
+			if (!any_followed(s))
+				break;  /* every followed process has exited */
+		}
+		if (tty && now - last_status > 500000000LL) {
+			last_status = now;
+			status_line(s, false);
+		}
+	}
+	if (tty)
+		status_line(s, true);
+	reap_child(s);   /* a command that ended on the forwarded signal */
+	if (s->child > 0 && s->child_done)
+		why = why == STOP_SIGNAL ? STOP_SIGNAL : STOP_EXITED;
+	return why;
+}
+
+static int check_pinned(const struct rec_opts *o)
+{
+	size_t k;
+
+	for (k = 0; k < o->npids; k++) {
+		if (o->pidfds[k] >= 0)
+			continue;
+		/* pidfd_open() of a thread: EINVAL before Linux 6.9, ENOENT since */
+		if ((o->pidfds[k] == -EINVAL || o->pidfds[k] == -ENOENT) && proc_is_thread(o->pids[k]))
+			p_err("-p %d: a thread, not a process (give its process id)", (int)o->pids[k]);
+		else if (o->pidfds[k] == -ESRCH)
+			p_err("-p %d: no such process", (int)o->pids[k]);
+		else
+			p_err("-p %d: %s", (int)o->pids[k], strerror(-o->pidfds[k]));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Before the privilege drop: name every process to follow by its identity
+ * (a snapshot of the live processes), and read what /proc says of them.
+ */
+static uint32_t agg_size(const struct session *s)
+{
+	uint32_t n = CA_AGG_KEYS;
+
+	if (s->o->max_keys)
+		return s->o->max_keys;
+	if (!s->o->all)
+		return CA_AGG_KEYS_TREE;
+	while (n < (1U << 20) && n < s->before.n * 16)
+		n *= 2;
+	return n;
+}
+
+/* ---- the phases ------------------------------------------------------ */
+
+/* May the caller record what it asked for? Signals noted from here on. */
+static int check_caller(struct session *s, const char *argv0)
+{
+	struct sigaction sa = { 0 };
+	char err[1024];
+
+	if (privs_check(argv0, err, sizeof(err))) {
+		p_err("%s", err);
+		return -1;
+	}
+	if (check_pinned(s->o))
+		return -1;
+	caller_policy(s);
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = on_sigchld;   /* interrupts poll when the command ends */
+	sigaction(SIGCHLD, &sa, NULL);
+	return 0;
+}
+
+/* -- COMMAND: forked now, with the caller's privileges, and held until
+ * the hooks follow it. */
+static int start_command(struct session *s)
+{
+	const struct rec_opts *o = s->o;
+	struct child_report cr = { 0 };
+
+	if (!o->cmd)
+		return 0;
+	s->child = spawn_stopped(o->cmd, o->launch, !strcmp(o->out, "-") || o->cmd_stdout_to_stderr,
+				 &s->go_fd, &s->exec_err_fd);
+	if (s->child < 0) {
+		p_err("cannot start %s: %s", o->cmd[0], strerror(errno));
+		return -1;
+	}
+	if (read_report(s->exec_err_fd, &cr) != sizeof(cr) || cr.msg != CHILD_READY) {
+		if (cr.msg == CHILD_LAUNCH_FAILED)
+			p_err("cannot start %s: %s: %s", o->cmd[0], cr.stage, strerror(cr.err));
+		else
+			p_err("cannot start %s", o->cmd[0]);
+		/* closed first: a child waiting for "go" then exits */
+		close(s->go_fd);
+		s->go_fd = -1;
+		waitpid(s->child, NULL, 0);
+		s->child_done = true;
+		return -1;
+	}
+	return 0;
+}
+
+/* What needs more than CAP_BPF + CAP_PERFMON happens before the drop: /proc
+ * of the followed processes, /proc/kallsyms when there is no iter/ksym to
+ * read symbols with later, the kprobe perf events, the call-site proofs'
+ * text ranges when /proc/kallsyms shows them to us (root). */
+static int read_before_drop(struct session *s)
+{
+	if (name_processes(s))
+		return -1;
+	if (!ksym_iter_supported())
+		s->ksyms = ksyms_load(s->ksyms_err, sizeof(s->ksyms_err));
+	if (attach_list_has(&s->o->modes, ATTACH_KPROBE))
+		kprobe_events_open(&s->kpe);
+	s->ranges_read = !proof_ranges_from_kallsyms(&s->ranges);
+	return 0;
+}
+
+/* Keep CAP_BPF and CAP_PERFMON only; the output file is created with the
+ * privileges the final rename will have: a directory we cannot write
+ * fails now, not after the recording. */
+static int drop_privileges(struct session *s)
+{
+	char err[1024];
+
+	if (privs_drop(err, sizeof(err))) {
+		p_err("%s", err);
+		return -1;
+	}
+	return open_out(s->o->out, &s->outf);
+}
+
+/* Load and attach the first attach mode that works, then follow what was
+ * named and what it forked meanwhile. */
+static int attach(struct session *s)
+{
+	const struct rec_opts *o = s->o;
+	struct tracer_cfg cfg = { 0 };
+	char err[1024];
+	int rc;
+
+	cfg.modes = o->modes;
+	cfg.all = o->all;
+	cfg.self_tgid = (uint32_t)getpid();
+	cfg.only_uid = s->only_uid;
+	cfg.uid = (uint32_t)s->uid;
+	cfg.verbose = o->verbose;
+	cfg.syscall_results = o->syscall_results;
+	cfg.exact_stacks = o->exact_stacks;
+	cfg.user_stacks = o->user_stacks;
+	if (o->user_stacks)
+		s->us = ustacks_new();
+	cfg.max_keys = agg_size(s);
+	cfg.fixed_keys = o->max_keys != 0;
+	/* -a: every fork, exec and exit of the host goes through it; a loader
+	 * kept from the CPU for a few seconds must not lose them */
+	cfg.ringbuf_bytes = (o->ringbuf_kb ? o->ringbuf_kb : o->all ? 4096 : 0) * 1024U;
+	cfg.kprobe_events = &s->kpe;
+	rc = tracer_start(&s->tr, &cfg, on_event, s, err, sizeof(err));
+	kprobe_events_close(&s->kpe);   /* attached ones live on in their links */
+	if (rc) {
+		p_err("%s", err);
+		return -1;
+	}
+	s->real0 = now_realtime_ns();
+	procset_foreach(&s->live, follow_named, s);
+	if (o->npids)
+		refresh_followed(s);
+	s->ranges_set = s->ranges_read && !tracer_set_ranges(&s->tr, &s->ranges);
+	return 0;
+}
+
+/* Let the command run: unless a signal came during the start-up (then it
+ * never runs), or its exec failed (a message on the pipe; EOF: it ran). */
+static int release_command(struct session *s, struct rec_opts *op)
+{
+	const struct rec_opts *o = s->o;
+	struct child_report cr = { 0 };
+	sigset_t block, old;
+	bool stopped;
+
+	if (s->child <= 0)
+		return 0;
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	stopped = stop_signal != 0;
+	if (!stopped && write(s->go_fd, "g", 1) != 1) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		p_err("cannot start %s: %s", o->cmd[0], strerror(errno));
+		return -1;
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (stopped) {
+		p_err("%s before %s started: it did not run, no record was written",
+		      strsignal(stop_signal), o->cmd[0]);
+		s->rc = 128 + stop_signal;
+		return -1;
+	}
+	close(s->go_fd);
+	s->go_fd = -1;
+	if (read_report(s->exec_err_fd, &cr) == sizeof(cr)) {
+		waitpid(s->child, NULL, 0);
+		s->child_done = true;
+		p_err("cannot run %s: %s", o->cmd[0], strerror(cr.err));
+		op->exec_errno = cr.err;
+		s->rc = 127;
+		return -1;
+	}
+	return 0;
+}
+
+/* Detach, and say in the header how the recording ended and of what. */
+static void end_recording(struct session *s, enum stop_reason why, int all_argc, char **all_argv)
+{
+	const struct rec_opts *o = s->o;
+	struct rec_header *h = &s->rec.hdr;
+	struct utsname uts;
+	int i;
+
+	tracer_stop(&s->tr);
+	tracer_poll(&s->tr, 0);   /* events that raced with the end */
+	if (s->child > 0 && !s->child_done) {
+		/* still running (-d ended the recording, or it outlived the
+		 * forwarded signal): leave it, but say so, in the record and in
+		 * the exit status */
+		fprintf(stderr, "capaudit: %s (pid %d) still runs; recording stopped (%s): the "
+			"record holds only what it did so far\n", o->cmd[0], (int)s->child,
+			why == STOP_DURATION ? "-d" : "signal");
+		h->command_running = true;
+	}
+	h->stop = xstrdup(stop_names[why]);
+	uname(&uts);
+	h->version = REC_VERSION;
+	h->capaudit_version = xstrdup(CAPAUDIT_VERSION);
+	h->kernel = xstrdup(uts.release);
+	h->machine = xstrdup(uts.machine);
+	h->attach = xstrdup(attach_mode_name(s->tr.mode));
+	h->scope = xstrdup(o->all ? "all" : o->cmd ? "command" : "pid");
+	h->argv = xcalloc((size_t)all_argc + 1, sizeof(char *));
+	for (i = 0; i < all_argc; i++)
+		h->argv[h->argc++] = xstrdup(all_argv[i]);
+	h->start_ns = s->real0;
+	h->end_ns = now_realtime_ns();
+	if (s->child > 0 && s->child_done) {
+		h->has_exit_status = true;
+		h->exit_status = status_to_exit(s->child_status);
+	}
+}
+
+/* The maps into the record: symbols first, then no capability at all for
+ * reading what the traced programs left (their ELF files, --user-stacks). */
+static int collect_record(struct session *s)
+{
+	struct rec_header *h = &s->rec.hdr;
+	char kerr[256] = "", err[1024];
+	struct ksyms *ks = end_symbols(s, kerr, sizeof(kerr));
+	struct rusage ru;
+
+	if (privs_drop_all(err, sizeof(err))) {
+		p_err("%s", err);
+		ksyms_free(ks);
+		return -1;
+	}
+	collect(s, ks, kerr);
+	getrusage(RUSAGE_SELF, &ru);
+	h->loader_cpu_s = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+			  ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+	h->loader_rss_kb = ru.ru_maxrss;
+	h->symbols = xstrdup(s->ksyms_source ? s->ksyms_source : "unavailable");
+	h->pids_reused = record_count_reused_pids(&s->rec);
+	return 0;
+}
+
+/* Write the file (nothing may interrupt that: it is complete or absent),
+ * say what it lacks, and decide the exit status. */
+static void write_record(struct session *s, enum stop_reason why, struct rec_opts *op)
+{
+	const struct rec_opts *o = s->o;
+	sigset_t block, old;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	s->rc = finish_out(&s->outf, &s->rec) ? 1 : 0;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (s->rc)
+		return;
+	/* the last line says what the record lacks, as the report will */
+	if (!o->quiet) {
+		char lost[600];
+
+		rec_lost_describe(&s->rec.hdr.lost, lost, sizeof(lost));
+		fprintf(stderr, "capaudit: wrote %s (%zu processes, %zu aggregated checks; %s%s)\n",
+			strcmp(o->out, "-") ? o->out : "the record to standard output",
+			s->rec.nprocs, s->rec.nchecks, lost,
+			s->rec.hdr.command_running ? "; the command was still running" : "");
+	}
+	op->recorded = true;
+	op->cmd_status = s->rec.hdr.exit_status;
+	if (s->rec.hdr.has_exit_status)
+		s->rc = s->rec.hdr.exit_status;
+	/* a command cut short is not a command that succeeded: 124 as
+	 * timeout(1) says for -d, 128 + the signal otherwise */
+	if (!s->rc && s->rec.hdr.command_running)
+		s->rc = why == STOP_DURATION ? 124 : 128 + (stop_signal ? stop_signal : SIGTERM);
+}
+
+static void cleanup(struct session *s)
+{
+	size_t k;
+
+	if (s->outf.f)
+		outfile_discard(&s->outf);
+	kprobe_events_close(&s->kpe);
+	ustacks_free(s->us);
+	if (s->go_fd >= 0) {
+		close(s->go_fd);  /* never released: the command exits without running */
+		if (s->child > 0 && !s->child_done)
+			waitpid(s->child, NULL, 0);
+	}
+	if (s->exec_err_fd >= 0)
+		close(s->exec_err_fd);
+	join_symbols(s);   /* before the maps it writes go */
+	tracer_close(&s->tr);
+	ksyms_free(s->ksyms);
+	ksyms_free(s->ksyms_start);
+	free(s->modules_start);
+	record_free(&s->rec);
+	procset_free(&s->live);
+	for (k = 0; k < s->before.n; k++)
+		free(s->before_exe[k]);
+	free(s->before_exe);
+	tasks_free(&s->before);
+	for (k = 0; k < s->o->npids; k++)
+		if (s->o->pidfds[k] >= 0)
+			close(s->o->pidfds[k]);
+}
+
+int record_run(struct rec_opts *op, int all_argc, char **all_argv)
+{
+	struct rec_opts o = *op;
+	struct session s = { .o = &o, .go_fd = -1, .exec_err_fd = -1, .rc = 1,
+			     .kpe = { .entry = -1, .ret = -1 }, .outf = { .fd = -1 } };
+	enum stop_reason why;
+
+	s.epoch_off = now_realtime_ns() - now_monotonic_ns();
+	if (!check_caller(&s, all_argv[0]) && !start_command(&s) && !read_before_drop(&s) &&
+	    !drop_privileges(&s) && !attach(&s) && !release_command(&s, op)) {
+		start_symbols(&s);   /* the command runs already: it never waits for this */
+		why = run_loop(&s);
+		end_recording(&s, why, all_argc, all_argv);
+		if (!collect_record(&s))
+			write_record(&s, why, op);
+	}
+	cleanup(&s);
+	return s.rc;
+}

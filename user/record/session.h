@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One recording, inside the record layer: the session's state and the
+ * functions its files share (session.c runs the phases; proctable.c keeps
+ * the process images and their events; spawn.c starts the command;
+ * symbols.c reads kernel symbols; collect.c turns the maps into a record).
+ */
+#ifndef CA_RECORD_SESSION_H
+#define CA_RECORD_SESSION_H
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "lib/ksyms.h"
+#include "lib/outfile.h"
+#include "record/probe.h"
+#include "recfile/recfile.h"
+#include "record/launch.h"
+#include "record/procset.h"
+#include "record/record.h"
+#include "record/tasks_iter.h"
+#include "record/tracer.h"
+#include "record/ustacks.h"
+
+struct session {
+	struct rec_opts *o;
+	struct tracer tr;
+	struct record rec;
+	int64_t epoch_off;        /* CLOCK_REALTIME - CLOCK_MONOTONIC, at the start */
+	int64_t real0;            /* when recording began (attached), epoch ns */
+	pid_t child;
+	uint64_t child_start;     /* its process start time (struct ca_key) */
+	int child_status;
+	bool child_done;
+	/* -p: the processes still followed, and whether an exit event may
+	 * have been lost (then they are checked against a snapshot) */
+	struct procset live;
+	uint64_t ringbuf_lost_seen;
+	/* -a: the processes that ran before recording, with the executables
+	 * /proc showed while we could read it (before the privilege drop) */
+	struct task_snap before;
+	char **before_exe;        /* [i]: of before.t[i], or NULL */
+	/* who may see what (caller_policy()) */
+	uid_t uid;
+	bool only_uid;            /* follow only processes acting as uid */
+	struct ksyms *ksyms;      /* read before dropping privileges, if needed */
+	struct ksyms *ksyms_start; /* read once attached (call-site proofs; the end) */
+	const char *ksyms_start_source;
+	char ksyms_start_err[256];
+	pthread_t symbols_tid;    /* reading them */
+	bool symbols_thread_started;
+	char *modules_start;      /* /proc/modules' names and sizes then */
+	struct ca_ranges ranges;  /* the call-site proofs' text ranges ... */
+	bool ranges_read, ranges_set; /* ... read as root at the start, and set */
+	const char *ksyms_source;
+	char ksyms_err[512];
+	/* see alias_exec() */
+	bool launcher_known, cmd_known;
+	uint32_t launcher_exec_id, cmd_exec_id;
+	struct ustacks *us;       /* --user-stacks: which files the build ids name */
+	/* the phases' own: the command's pipes, perf events opened before the
+	 * drop (kprobe mode), the output file, the exit status so far */
+	int go_fd, exec_err_fd;
+	struct kprobe_events kpe;
+	struct outfile outf;
+	int rc;
+};
+
+enum stop_reason { STOP_EXITED, STOP_DURATION, STOP_SIGNAL };
+
+
+/* What the command's child tells the recorder through its close-on-exec
+ * pipe (spawn.c). */
+enum child_msg { CHILD_READY = 1, CHILD_LAUNCH_FAILED, CHILD_EXEC_FAILED };
+
+struct child_report {
+	int msg;                 /* enum child_msg */
+	int err;                 /* errno */
+	char stage[64];          /* launch_apply's failing step */
+};
+
+
+/* proctable.c */
+int64_t to_epoch(const struct session *s, uint64_t mono);
+uint32_t alias_exec(struct session *s, uint32_t pid, uint64_t pstart, uint32_t exec_id);
+void set_str(char **dst, const char *src);
+struct rec_process *image(struct session *s, uint32_t pid, uint64_t pstart,
+				 uint32_t exec_id, const char *comm, uint64_t boot_ns);
+int on_event(void *ctx, const struct ca_event *e);
+int refresh_followed(struct session *s);
+bool any_followed(struct session *s);
+int name_processes(struct session *s);
+void follow_named(void *ctx, uint32_t tgid, uint64_t start);
+bool is_child(const struct session *s, uint32_t pid, uint64_t pstart);
+
+/* collect.c */
+void collect(struct session *s, struct ksyms *ks, const char *kerr);
+
+/* symbols.c */
+void start_symbols(struct session *s);
+void join_symbols(struct session *s);
+struct ksyms *end_symbols(struct session *s, char *kerr, size_t n);
+
+/* spawn.c */
+pid_t spawn_stopped(char **cmd, const struct launch *l, bool stdout_taken, int *go_fd,
+			   int *msg_fd);
+ssize_t read_report(int fd, struct child_report *r);
+void reap_child(struct session *s);
+int status_to_exit(int st);
+
+#endif

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Kernel symbols for a recording: the text ranges the call-site cache's
+ * proofs need, and the names of the stacks at the end.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "record/session.h"
+#include "lib/util.h"
+#include "record/ksyms_iter.h"
+#include "record/proofranges.h"
+
+static char *read_modules(void)
+{
+	FILE *f = fopen("/proc/modules", "re"), *m;
+	char *line = NULL, *buf = NULL, name[128];
+	size_t cap = 0, len = 0;
+	unsigned long size;
+
+	if (!f)   /* a kernel without modules: nothing to change */
+		return errno == ENOENT ? xstrdup("") : NULL;
+	m = open_memstream(&buf, &len);
+	if (!m) {
+		fclose(f);
+		return NULL;
+	}
+	/* name and size: use counts change by themselves */
+	while (getline(&line, &cap, f) > 0)
+		if (sscanf(line, "%127s %lu", name, &size) == 2)
+			fprintf(m, "%s %lu\n", name, size);
+	free(line);
+	fclose(f);
+	fclose(m);
+	return buf;
+}
+
+/*
+ * Once attached: the kernel's symbols, for the call-site cache's proofs
+ * (the capability API's text ranges; until they are set every cached hit
+ * walks the stack) and, when no module came or went meanwhile, for the
+ * stacks at the end. Read on a thread of its own while the main one
+ * handles the events (a quarter of a second here: events wait for no
+ * one, and /proc of short-lived processes is read while they are there).
+ * Root read them from /proc/kallsyms before dropping its privileges.
+ */
+static void *symbols_thread(void *arg)
+{
+	struct session *s = arg;
+	struct ca_ranges r;
+	sigset_t all;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);   /* signals are the main thread's */
+	s->ksyms_start = ksyms_best(&s->ksyms_start_source, s->ksyms_start_err,
+				    sizeof(s->ksyms_start_err));
+	if (!proof_ranges_from_ksyms(s->ksyms_start, &r) && !tracer_set_ranges(&s->tr, &r))
+		s->ranges_set = true;
+	return NULL;
+}
+
+void start_symbols(struct session *s)
+{
+	if (s->ranges_set)
+		return;   /* from /proc/kallsyms, before the privilege drop */
+	s->modules_start = read_modules();
+	if (s->ksyms) {   /* read before the drop: no iter/ksym here */
+		struct ca_ranges r;
+
+		s->ranges_set = !proof_ranges_from_ksyms(s->ksyms, &r) &&
+				!tracer_set_ranges(&s->tr, &r);
+		return;
+	}
+	s->symbols_thread_started = !pthread_create(&s->symbols_tid, NULL, symbols_thread, s);
+	if (!s->symbols_thread_started)
+		symbols_thread(s);
+}
+
+/* The thread of start_symbols() is done (its table and ranges set). */
+void join_symbols(struct session *s)
+{
+	if (!s->symbols_thread_started)
+		return;
+	pthread_join(s->symbols_tid, NULL);
+	s->symbols_thread_started = false;
+	if (!s->ranges_set && s->o->verbose)
+		fprintf(stderr, "capaudit: no call-site proofs (every cached check walked the "
+			"stack): %s\n", s->ksyms_start_err[0] ? s->ksyms_start_err :
+			"the capability API's symbols are missing");
+}
+
+struct ksyms *end_symbols(struct session *s, char *kerr, size_t n)
+{
+	struct ksyms *ks;
+	char *modules = read_modules();
+
+	join_symbols(s);
+	bool same = s->ksyms_start && modules && s->modules_start &&
+		    !strcmp(modules, s->modules_start);
+
+	free(modules);
+	if (!same) {   /* not needed any more: never two tables at once */
+		ksyms_free(s->ksyms_start);
+		s->ksyms_start = NULL;
+	}
+	if (same) {   /* the symbols read at the start still hold */
+		ks = s->ksyms_start;
+		s->ksyms_start = NULL;
+		s->ksyms_source = s->ksyms_start_source;
+		return ks;
+	}
+	ks = ksyms_best(&s->ksyms_source, kerr, n);
+
+	if (!ks && s->ksyms) {
+		ks = s->ksyms;   /* read at the start, while we could */
+		s->ksyms = NULL;
+		s->ksyms_source = "/proc/kallsyms (at start)";
+	}
+	if (!ks)
+		fprintf(stderr, "capaudit: warning: stacks left unsymbolized: %s\n", kerr);
+	return ks;
+}
+
+/* Into s->rec: the maps are read through their descriptors, and the
+ * executables symbolized (libdwfl), with no capability left. */

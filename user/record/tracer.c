@@ -1,0 +1,592 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "record/tracer.h"
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "capaudit.skel.h"
+#include "record/privs.h"
+#include "lib/util.h"
+
+/* The kernel's ENOTSUPP (include/linux/errno.h): what a map type without
+ * batch operations answers. */
+#define KERNEL_ENOTSUPP 524
+
+/* libbpf's log: kept quiet unless verbose, but its last line explains
+ * failures, so remember it. */
+static bool libbpf_verbose;
+static char libbpf_last[160];
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	char line[1024];
+	size_t n;
+
+	vsnprintf(line, sizeof(line), fmt, ap);
+	if (libbpf_verbose)
+		fputs(line, stderr);
+	if (level == LIBBPF_WARN) {
+		n = strcspn(line, "\n");
+		snprintf(libbpf_last, sizeof(libbpf_last), "%.*s", (int)n, line);
+	}
+	return 0;
+}
+
+static void choose_programs(struct capaudit_bpf *s, enum attach_mode m, bool results)
+{
+	/* sys_exit slows every syscall on the system: only when asked for */
+	bpf_program__set_autoload(s->progs.sys_exit, results);
+	bpf_program__set_autoload(s->progs.tp_btf_cap_capable, m == ATTACH_TP_BTF);
+	bpf_program__set_autoload(s->progs.tp_cap_capable, m == ATTACH_TRACEPOINT);
+	bpf_program__set_autoload(s->progs.fexit_cap_capable, m == ATTACH_FEXIT);
+	bpf_program__set_autoload(s->progs.kprobe_cap_capable, m == ATTACH_KPROBE);
+	bpf_program__set_autoload(s->progs.kretprobe_cap_capable, m == ATTACH_KPROBE);
+}
+
+/* A short reason for a load/attach failure, in the user's terms. */
+static void explain(char *why, size_t n, const char *stage, int err, enum attach_mode m)
+{
+	struct privs p;
+	bool have = !privs_read(&p) && (p.eff & PRIVS_NEEDED) == PRIVS_NEEDED;
+
+	err = err < 0 ? -err : err;
+	if ((err == EACCES || err == EPERM) && m == ATTACH_KPROBE && perf_event_paranoid() > 2)
+		snprintf(why, n, "%s refused by the kernel (%s): kernel.perf_event_paranoid=%d "
+			 "(a Debian/Ubuntu level) lets only CAP_SYS_ADMIN open perf events; run "
+			 "capaudit as root (it opens them before dropping to CAP_BPF and CAP_PERFMON) "
+			 "or set kernel.perf_event_paranoid=2", stage, strerror(err),
+			 perf_event_paranoid());
+	else if (err == EPERM && m == ATTACH_FEXIT && have)
+		snprintf(why, n, "%s refused by the kernel (EPERM): BPF trampolines are not "
+			 "permitted here", stage);
+	else if ((err == EPERM || err == EACCES) && have)
+		snprintf(why, n, "%s refused by the kernel (%s) although CAP_BPF and CAP_PERFMON "
+			 "are held", stage, strerror(err));
+	else if (err == EPERM || err == EACCES)
+		snprintf(why, n, "%s: permission denied (needs CAP_BPF and CAP_PERFMON)", stage);
+	else if (err == ENOENT || err == ESRCH)
+		snprintf(why, n, "%s: cap_capable hook not found in this kernel", stage);
+	else
+		snprintf(why, n, "%s failed: %s%s%s", stage, strerror(err),
+			 libbpf_last[0] ? "; libbpf: " : "", libbpf_last);
+}
+
+/* The kprobe programs onto the pre-opened perf events. The links take
+ * copies of the fds (a link closes its fd when destroyed; the originals
+ * stay for another try). */
+static int attach_kprobe_events(struct capaudit_bpf *s, const struct kprobe_events *k)
+{
+	int fd;
+
+	fd = fcntl(k->entry, F_DUPFD_CLOEXEC, 0);
+	s->links.kprobe_cap_capable = fd < 0 ? NULL :
+		bpf_program__attach_perf_event(s->progs.kprobe_cap_capable, fd);
+	if (!s->links.kprobe_cap_capable) {
+		if (fd >= 0)
+			close(fd);
+		return -errno;
+	}
+	fd = fcntl(k->ret, F_DUPFD_CLOEXEC, 0);
+	s->links.kretprobe_cap_capable = fd < 0 ? NULL :
+		bpf_program__attach_perf_event(s->progs.kretprobe_cap_capable, fd);
+	if (!s->links.kretprobe_cap_capable) {
+		if (fd >= 0)
+			close(fd);
+		return -errno;
+	}
+	return 0;
+}
+
+static int try_mode(struct tracer *t, const struct tracer_cfg *cfg, enum attach_mode m)
+{
+	char *why = t->why[m];
+
+	struct capaudit_bpf *s;
+	bool pre;
+	int err;
+
+	if (attach_precheck(m, why, sizeof(t->why[m])))
+		return -1;
+	libbpf_last[0] = '\0';
+	s = capaudit_bpf__open();
+	if (!s) {
+		explain(why, sizeof(t->why[m]), "open", errno, m);
+		return -1;
+	}
+	s->rodata->cfg_all = cfg->all;
+	s->rodata->self_tgid = cfg->self_tgid;
+	s->rodata->track_results = cfg->syscall_results;
+	s->rodata->verify_mask = cfg->exact_stacks ? 0 : 255;
+	s->rodata->cfg_user_stacks = cfg->user_stacks;
+	s->rodata->cfg_only_uid = cfg->only_uid;
+	s->rodata->cfg_uid = cfg->uid;
+	s->rodata->nr_capset = SYS_capset;
+	choose_programs(s, m, cfg->syscall_results);
+	t->agg_max[0] = t->agg_max[1] = cfg->max_keys ? cfg->max_keys : CA_AGG_KEYS;
+	/* kprobe mode with perf events opened before the privilege drop:
+	 * attached to those below, not by the skeleton (which would open new
+	 * ones, refused at perf_event_paranoid=3) */
+	pre = m == ATTACH_KPROBE && cfg->kprobe_events && cfg->kprobe_events->entry >= 0;
+	bpf_program__set_autoattach(s->progs.kprobe_cap_capable, !pre);
+	bpf_program__set_autoattach(s->progs.kretprobe_cap_capable, !pre);
+	/* the user stack map (build ids: 32 bytes a frame) only when used */
+	if ((!cfg->user_stacks && (err = bpf_map__set_max_entries(s->maps.ustacks, 1))) ||
+	    (err = bpf_map__set_max_entries(s->maps.agg0, t->agg_max[0])) ||
+	    (err = bpf_map__set_max_entries(s->maps.agg1, t->agg_max[1])) ||
+	    (cfg->ringbuf_bytes &&
+	     (err = bpf_map__set_max_entries(s->maps.events, cfg->ringbuf_bytes)))) {
+		explain(why, sizeof(t->why[m]), "map sizes", err, m);
+		capaudit_bpf__destroy(s);
+		return -1;
+	}
+	err = capaudit_bpf__load(s);
+	if (err) {
+		explain(why, sizeof(t->why[m]), "load", err, m);
+		capaudit_bpf__destroy(s);
+		return -1;
+	}
+	err = capaudit_bpf__attach(s);
+	if (!err && pre)
+		err = attach_kprobe_events(s, cfg->kprobe_events);
+	if (err) {
+		explain(why, sizeof(t->why[m]), "attach", err, m);
+		capaudit_bpf__destroy(s);
+		return -1;
+	}
+	t->skel = s;
+	t->mode = m;
+	t->agg_fd[0] = bpf_map__fd(s->maps.agg0);   /* aggs[0] at load */
+	t->agg_fd[1] = bpf_map__fd(s->maps.agg1);
+	t->agg_max_used = t->agg_max[0];
+	t->fixed_keys = cfg->fixed_keys;
+	t->last_swap_ns = now_monotonic_ns();
+	why[0] = '\0';
+	return 0;
+}
+
+static int rb_cb(void *ctx, void *data, size_t len)
+{
+	struct tracer *t = ctx;
+	const struct ca_event *e = data;
+
+	if (len < CA_EVENT_SMALL || (e->type == CA_EV_EXEC && len < sizeof(*e)))
+		return 0;
+	return t->on_event ? t->on_event(t->ctx, data) : 0;
+}
+
+int tracer_start(struct tracer *t, const struct tracer_cfg *cfg, tracer_event_fn fn, void *ctx,
+		 char *err, size_t errlen)
+{
+	struct attach_list order;
+	size_t i, o = 0;
+
+	memset(t, 0, sizeof(*t));
+	t->on_event = fn;
+	t->ctx = ctx;
+	libbpf_verbose = cfg->verbose;
+	libbpf_set_print(libbpf_print);
+
+	order = attach_list_resolve(&cfg->modes);
+	if (order.n == 1) {
+		if (try_mode(t, cfg, order.m[0])) {
+			snprintf(err, errlen, "attach mode %s: %s", attach_mode_name(order.m[0]),
+				 t->why[order.m[0]]);
+			return -1;
+		}
+	} else {
+		for (i = 0; i < order.n && !t->skel; i++)
+			try_mode(t, cfg, order.m[i]);
+		if (!t->skel) {
+			o = (size_t)snprintf(err, errlen, "no attach mode works here:");
+			for (i = 0; i < order.n && o < errlen; i++) {
+				enum attach_mode m = order.m[i];
+
+				o += (size_t)snprintf(err + o, errlen - o, " %s: %s;",
+						      attach_mode_name(m), t->why[m]);
+			}
+			if (o && o < errlen)
+				err[o - 1] = '\0';
+			return -1;
+		}
+	}
+	t->rb = ring_buffer__new(bpf_map__fd(t->skel->maps.events), rb_cb, t, NULL);
+	if (!t->rb) {
+		snprintf(err, errlen, "ring buffer: %s", strerror(errno));
+		tracer_close(t);
+		return -1;
+	}
+	return 0;
+}
+
+int tracer_follow(struct tracer *t, uint32_t tgid, uint64_t pstart)
+{
+	__u64 start = pstart;
+
+	return bpf_map__update_elem(t->skel->maps.procs, &tgid, sizeof(tgid), &start,
+				    sizeof(start), BPF_ANY);
+}
+
+int tracer_set_ranges(struct tracer *t, const struct ca_ranges *r)
+{
+	__u32 zero = 0;
+
+	return bpf_map__update_elem(t->skel->maps.ranges, &zero, sizeof(zero), r, sizeof(*r),
+				    BPF_ANY);
+}
+
+int tracer_poll(struct tracer *t, int timeout_ms)
+{
+	int n = ring_buffer__poll(t->rb, timeout_ms);
+
+	return n == -EINTR ? 0 : n;
+}
+
+static void percpu_sum(struct bpf_map *map, __u32 nkeys, uint64_t *out)
+{
+	int ncpu = libbpf_num_possible_cpus(), c;
+	__u64 *vals;
+	__u32 k;
+
+	memset(out, 0, nkeys * sizeof(*out));
+	if (ncpu <= 0)
+		return;
+	vals = calloc((size_t)ncpu, sizeof(*vals));
+	if (!vals)
+		return;
+	for (k = 0; k < nkeys; k++) {
+		if (bpf_map_lookup_elem(bpf_map__fd(map), &k, vals))
+			continue;
+		for (c = 0; c < ncpu; c++)
+			out[k] += vals[c];
+	}
+	free(vals);
+}
+
+void tracer_stats(struct tracer *t, uint64_t out[CA_STAT_NR])
+{
+	percpu_sum(t->skel->maps.stats, CA_STAT_NR, out);
+}
+
+void tracer_overflow(struct tracer *t, uint64_t out[CA_OVERFLOW_SLOTS])
+{
+	percpu_sum(t->skel->maps.overflow, CA_OVERFLOW_SLOTS, out);
+}
+
+/* One per-CPU counter, summed. */
+static uint64_t stat_one(struct tracer *t, enum ca_stat idx)
+{
+	int ncpu = libbpf_num_possible_cpus(), c;
+	__u32 k = idx;
+	__u64 *vals;
+	uint64_t n = 0;
+
+	if (ncpu <= 0 || !(vals = calloc((size_t)ncpu, sizeof(*vals))))
+		return 0;
+	if (!bpf_map_lookup_elem(bpf_map__fd(t->skel->maps.stats), &k, vals))
+		for (c = 0; c < ncpu; c++)
+			n += vals[c];
+	free(vals);
+	return n;
+}
+
+/* ---- draining the aggregation maps -------------------------------------- */
+
+#define AGG_KEYS_MAX (1U << 20)     /* growth stops here */
+#define GROW_WITHIN_NS (2000000000LL)  /* drains closer than this: grow */
+
+/* Move every entry of the map fd (no program writes it any more) into tab. */
+static int drain_map(struct tracer *t, int fd)
+{
+	size_t n = 1024, i;
+	struct ca_key *keys = xcalloc(n, sizeof(*keys)), key, next;
+	struct ca_val *vals = xcalloc(n, sizeof(*vals)), val;
+	__u64 batch = 0;
+	void *in = NULL;
+	int err;
+
+	LIBBPF_OPTS(bpf_map_batch_opts, opts);
+	for (;;) {
+		__u32 count = (__u32)n;
+
+		err = bpf_map_lookup_and_delete_batch(fd, in, &batch, keys, vals, &count, &opts);
+		if (err && errno == ENOSPC && n < (1U << 20)) {
+			/* one hash bucket holds more than n entries */
+			n *= 2;
+			keys = xrealloc(keys, n * sizeof(*keys));
+			vals = xrealloc(vals, n * sizeof(*vals));
+			continue;
+		}
+		for (i = 0; i < count && (!err || errno == ENOENT); i++)
+			aggtab_add(&t->tab, &keys[i], &vals[i]);
+		if (err)
+			break;
+		in = &batch;
+	}
+	free(keys);
+	free(vals);
+	if (errno == ENOENT)
+		return 0;   /* the end of the map */
+	if (errno != EINVAL && errno != KERNEL_ENOTSUPP && errno != EOPNOTSUPP)
+		return -1;
+	/* no batch operations (before Linux 5.6): one key at a time */
+	while (!bpf_map_get_next_key(fd, NULL, &next)) {
+		key = next;
+		if (!bpf_map_lookup_elem(fd, &key, &val))
+			aggtab_add(&t->tab, &key, &val);
+		if (bpf_map_delete_elem(fd, &key))
+			return -1;
+	}
+	return 0;
+}
+
+/* A new, empty aggregation map of max entries, or -1. */
+static int new_agg_map(uint32_t max)
+{
+	return bpf_map_create(BPF_MAP_TYPE_HASH, "agg", sizeof(struct ca_key),
+			      sizeof(struct ca_val), max, NULL);
+}
+
+/*
+ * Swap the spare map into aggs[0], then drain the old one. The update of a
+ * map-in-map returns only once every program that could still be using the
+ * old inner map has finished (kernel/bpf/syscall.c maybe_wait_bpf_programs,
+ * commit 1ae80cf31938): no count is ever added to a map being drained.
+ */
+int tracer_drain(struct tracer *t)
+{
+	int spare = !t->cur, aggs = bpf_map__fd(t->skel->maps.aggs), old = t->cur, fd;
+	int64_t now = now_monotonic_ns();
+	uint32_t want = t->agg_max[old];
+	__u32 zero = 0;
+
+	/* draining as often as this: the host makes keys faster than the map
+	 * holds them comfortably; the spare grows (and never shrinks back) */
+	if (!t->stopped && !t->fixed_keys && now - t->last_swap_ns < GROW_WITHIN_NS &&
+	    want < AGG_KEYS_MAX)
+		want *= 2;
+	if (!t->stopped && t->agg_max[spare] < want && (fd = new_agg_map(want)) >= 0) {
+		if (t->agg_owned[spare])
+			close(t->agg_fd[spare]);
+		t->agg_fd[spare] = fd;
+		t->agg_owned[spare] = true;
+		t->agg_max[spare] = want;
+	}
+	if (bpf_map_update_elem(aggs, &zero, &t->agg_fd[spare], BPF_ANY))
+		return -1;
+	t->cur = spare;
+	t->keys_at_swap = stat_one(t, CA_STAT_KEYS);
+	t->last_swap_ns = now;
+	if (t->agg_max[spare] > t->agg_max_used)
+		t->agg_max_used = t->agg_max[spare];
+	if (!t->stopped)
+		t->drains++;
+	return drain_map(t, t->agg_fd[old]);
+}
+
+int tracer_drain_if_full(struct tracer *t)
+{
+	uint64_t added = stat_one(t, CA_STAT_KEYS) - t->keys_at_swap;
+
+	if (added * 2 < t->agg_max[t->cur])
+		return 0;
+	return tracer_drain(t) ? -1 : 1;
+}
+
+static int add_count(void *ctx, const struct ca_key *k, const struct ca_val *v)
+{
+	*(uint64_t *)ctx += v->count;
+	return 0;
+}
+
+/* Every CPU's copy of the call-site cache; caller frees. */
+static struct ca_cache *read_caches(struct tracer *t, int *ncpu)
+{
+	struct ca_cache *c;
+	__u32 zero = 0;
+
+	*ncpu = libbpf_num_possible_cpus();
+	if (*ncpu <= 0)
+		return NULL;
+	c = calloc((size_t)*ncpu, sizeof(*c));
+	if (c && bpf_map_lookup_elem(bpf_map__fd(t->skel->maps.cache), &zero, c)) {
+		free(c);
+		return NULL;
+	}
+	return c;
+}
+
+uint64_t tracer_pending(struct tracer *t)
+{
+	struct ca_cache *c;
+	uint64_t n = 0;
+	int ncpu, cpu, i;
+
+	c = read_caches(t, &ncpu);
+	for (cpu = 0; c && cpu < ncpu; cpu++)
+		for (i = 0; i < CA_CACHE_SLOTS; i++)
+			if (c[cpu].slots[i].tag)
+				n += c[cpu].slots[i].count;
+	free(c);
+	return n;
+}
+
+/* Add every CPU's pending counts to tab (hooks detached: nothing races).
+ * Each slot knows its key and first check, so even a slot whose map entry
+ * could not be made keeps its attribution. */
+static void fold_pending(struct tracer *t)
+{
+	struct ca_cache *c;
+	int ncpu, cpu, i;
+
+	c = read_caches(t, &ncpu);
+	for (cpu = 0; c && cpu < ncpu; cpu++) {
+		for (i = 0; i < CA_CACHE_SLOTS; i++) {
+			struct ca_slot *s = &c[cpu].slots[i];
+			struct ca_val v = { 0 };
+
+			if (!s->tag || !s->count)
+				continue;
+			v.count = s->count;
+			v.last_ns = s->last_ns;
+			v.meta = s->meta;
+			aggtab_add(&t->tab, &s->key, &v);
+		}
+	}
+	free(c);
+}
+
+uint64_t tracer_checks(struct tracer *t)
+{
+	uint64_t n = t->tab.total, ov[CA_OVERFLOW_SLOTS];
+	struct ca_key key, next;
+	struct ca_val val;
+	void *prev = NULL;
+	int fd = t->agg_fd[t->cur];
+	size_t i;
+
+	while (!t->stopped && !bpf_map_get_next_key(fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (!bpf_map_lookup_elem(fd, &key, &val))
+			add_count(&n, &key, &val);
+	}
+	tracer_overflow(t, ov);
+	for (i = 0; i < CA_OVERFLOW_SLOTS; i++)
+		n += ov[i];
+	return n + (t->stopped ? 0 : tracer_pending(t));
+}
+
+/* Checks the kernel ran no program for: a run that would have nested on
+ * its CPU is skipped and counted in the program's recursion_misses. */
+static uint64_t hook_skipped(struct tracer *t)
+{
+	struct bpf_program *progs[] = { t->skel->progs.tp_btf_cap_capable,
+		t->skel->progs.tp_cap_capable, t->skel->progs.fexit_cap_capable,
+		t->skel->progs.kretprobe_cap_capable };
+	struct bpf_prog_info info;
+	__u32 len;
+	uint64_t n = 0;
+	size_t i;
+
+	for (i = 0; i < sizeof(progs) / sizeof(progs[0]); i++) {
+		int fd = bpf_program__fd(progs[i]);
+
+		if (fd < 0)
+			continue;
+		memset(&info, 0, sizeof(info));
+		len = sizeof(info);
+		if (!bpf_obj_get_info_by_fd(fd, &info, &len))
+			n += info.recursion_misses;
+	}
+	return n;
+}
+
+void tracer_stop(struct tracer *t)
+{
+	struct timespec settle = { 0, 20 * 1000 * 1000 };
+
+	if (!t->skel || t->stopped)
+		return;
+	capaudit_bpf__detach(t->skel);
+	t->stopped = true;
+	/* the swap waits for programs still running on another CPU; should it
+	 * fail, they finish within microseconds */
+	if (tracer_drain(t)) {
+		nanosleep(&settle, NULL);
+		drain_map(t, t->agg_fd[!t->cur]);
+		drain_map(t, t->agg_fd[t->cur]);
+	}
+	fold_pending(t);
+	t->skipped = hook_skipped(t);
+}
+
+int tracer_foreach_check(struct tracer *t,
+			 int (*fn)(void *ctx, const struct ca_key *k, const struct ca_val *v),
+			 void *ctx)
+{
+	size_t i;
+	int rc;
+
+	for (i = 0; i < t->tab.n; i++) {
+		rc = fn(ctx, &t->tab.e[i].key, &t->tab.e[i].val);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+int tracer_stack(struct tracer *t, uint64_t kstack, uint64_t ips[CA_STACK_DEPTH])
+{
+	__u64 key = kstack;
+	int n;
+
+	if (!kstack)
+		return -1;
+	memset(ips, 0, CA_STACK_DEPTH * sizeof(*ips));
+	if (bpf_map_lookup_elem(bpf_map__fd(t->skel->maps.kstacks), &key, ips))
+		return -1;
+	for (n = 0; n < CA_STACK_DEPTH && ips[n]; n++)
+		;
+	return n;
+}
+
+int tracer_ustack(struct tracer *t, uint64_t ustack, struct bpf_stack_build_id *out)
+{
+	__u64 key = ustack;
+	int n;
+
+	if (!ustack)
+		return -1;
+	memset(out, 0, CA_USTACK_DEPTH * sizeof(*out));
+	if (bpf_map_lookup_elem(bpf_map__fd(t->skel->maps.ustacks), &key, out))
+		return -1;
+	for (n = 0; n < CA_USTACK_DEPTH && out[n].status != BPF_STACK_BUILD_ID_EMPTY; n++)
+		;
+	return n;
+}
+
+void tracer_close(struct tracer *t)
+{
+	int i;
+
+	for (i = 0; i < 2; i++)
+		if (t->agg_owned[i])
+			close(t->agg_fd[i]);
+	t->agg_owned[0] = t->agg_owned[1] = false;
+	aggtab_free(&t->tab);
+	ring_buffer__free(t->rb);
+	t->rb = NULL;
+	if (t->skel)
+		capaudit_bpf__destroy(t->skel);
+	t->skel = NULL;
+}

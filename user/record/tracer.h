@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The BPF side's lifecycle: open, choose programs, load, attach, drain. */
+#ifndef CA_TRACER_H
+#define CA_TRACER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <linux/bpf.h>
+#include <linux/types.h>
+
+#include "record/aggtab.h"
+#include "capaudit.h"
+#include "record/probe.h"
+
+struct capaudit_bpf;
+struct ring_buffer;
+struct bpf_link;
+
+struct tracer_cfg {
+	struct attach_list modes;   /* tried in order; n == 0: auto */
+	bool all;                /* record every process but ours */
+	uint32_t self_tgid;
+	bool only_uid;           /* follow only processes acting as uid */
+	uint32_t uid;
+	bool verbose;            /* pass libbpf's log through */
+	bool syscall_results;    /* attach sys_exit: blocking vs advisory denials */
+	bool exact_stacks;       /* walk the stack on every check */
+	bool user_stacks;        /* capture user stacks with the kernel ones */
+	uint32_t max_keys;       /* entries of each aggregation map; 0: CA_AGG_KEYS */
+	bool fixed_keys;         /* keep max_keys (--max-keys); else grow when draining
+				  * cannot keep up */
+	uint32_t ringbuf_bytes;  /* event ringbuf size (power of 2 pages); 0: default */
+	/* kprobe mode: perf events opened before the privilege drop, or NULL */
+	const struct kprobe_events *kprobe_events;
+};
+
+typedef int (*tracer_event_fn)(void *ctx, const struct ca_event *e);
+
+struct tracer {
+	struct capaudit_bpf *skel;
+	struct ring_buffer *rb;
+	enum attach_mode mode;   /* the mode that attached */
+	bool stopped;
+	uint64_t skipped;        /* runs the kernel skipped (recursion_misses) */
+	/* Aggregation: the programs add to the map in aggs[0], agg_fd[cur];
+	 * tracer_drain() swaps in the other one and moves the old one's
+	 * entries into tab. */
+	struct aggtab tab;
+	int agg_fd[2];
+	uint32_t agg_max[2];     /* their max_entries */
+	bool agg_owned[2];       /* created here (grown): ours to close */
+	int cur;
+	bool fixed_keys;
+	uint64_t keys_at_swap;   /* CA_STAT_KEYS when agg_fd[cur] went in */
+	int64_t last_swap_ns;
+	uint64_t drains;         /* swaps done while recording */
+	uint32_t agg_max_used;   /* the largest map size used */
+	tracer_event_fn on_event;
+	void *ctx;
+	/* why each mode that was tried did not work, for messages and doctor */
+	char why[ATTACH_NR][320];
+};
+
+/* Load and attach the first of cfg->modes that works (auto: the
+ * attach_auto_order). On failure err holds one line naming each mode tried
+ * and why it failed. */
+int tracer_start(struct tracer *t, const struct tracer_cfg *cfg, tracer_event_fn fn, void *ctx,
+		 char *err, size_t errlen);
+/* Follow the process (tgid, pstart) (struct ca_key): another process given
+ * the pid later is not followed. */
+int tracer_follow(struct tracer *t, uint32_t tgid, uint64_t pstart);
+/* The text ranges the call-site cache's proofs need (until they are set,
+ * every cache hit walks the stack). */
+int tracer_set_ranges(struct tracer *t, const struct ca_ranges *r);
+int tracer_poll(struct tracer *t, int timeout_ms);
+/* Drain the aggregation map into t->tab when it is half full (swapping in
+ * the spare, grown if the last drain was recent). 1 if it drained. */
+int tracer_drain_if_full(struct tracer *t);
+/* Swap and drain now. */
+int tracer_drain(struct tracer *t);
+/* Checks counted so far, wherever they are (table, map, caches, overflow). */
+uint64_t tracer_checks(struct tracer *t);
+void tracer_stats(struct tracer *t, uint64_t out[CA_STAT_NR]);
+/* Checks counted in the per-task caches, not yet in the agg map. */
+uint64_t tracer_pending(struct tracer *t);
+/*
+ * End of recording: detach every hook, let programs in flight finish,
+ * drain the aggregation map and add every CPU's pending cache counts to
+ * t->tab. Stack maps stay readable. Idempotent.
+ */
+void tracer_stop(struct tracer *t);
+/* Iterate every aggregated check (after tracer_stop: all of them). */
+int tracer_foreach_check(struct tracer *t,
+			 int (*fn)(void *ctx, const struct ca_key *k, const struct ca_val *v),
+			 void *ctx);
+/* The frames of a kernel stack (struct ca_key.kstack); returns the number
+ * of frames, or -1. */
+int tracer_stack(struct tracer *t, uint64_t kstack, uint64_t ips[CA_STACK_DEPTH]);
+/* --user-stacks: a user stack's frames (build id + offset, or a bare ip)
+ * by its key (struct ca_key.ustack); the number of frames, -1 if it is not
+ * in the map */
+int tracer_ustack(struct tracer *t, uint64_t ustack, struct bpf_stack_build_id *out);
+/* Counts per [cap][denied] of checks that found the agg map full. */
+void tracer_overflow(struct tracer *t, uint64_t out[CA_OVERFLOW_SLOTS]);
+void tracer_close(struct tracer *t);
+
+#endif
