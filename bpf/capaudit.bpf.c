@@ -104,7 +104,7 @@ const volatile bool track_results = false;  /* --syscall-results */
 const volatile __u16 verify_mask = 255;
 const volatile bool cfg_user_stacks = false;  /* --user-stacks */
 /* Text ranges [lo, hi) of the capability API and tracing plumbing
- * (user/callsite.c's lists, resolved by the loader from the kernel's
+ * (user/facts/callsite.c's lists, resolved by the loader from the kernel's
  * symbols once the hooks are attached), of the kernel's own text (frames
  * outside it before the first API frame are BPF or ftrace trampolines),
  * and of cap_capable() (the frames up to it are the hook's). n 0 (not yet

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The libdwfl symbolizer (user/usym.c) on real binaries: this test binary
+ * The libdwfl symbolizer (user/lib/usym.c) on real binaries: this test binary
  * itself (its functions and lines, found through /proc/self/maps exactly as
  * the kernel's build-id stack map would give them: file offsets), libdw
  * (a stripped shared library: .dynsym only), libc (stripped; separate debug
