@@ -7,7 +7,6 @@
 #include "cli/cmd_check.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +14,7 @@
 #include <unistd.h>
 
 #include "analyze/check.h"
+#include "cli/options.h"
 #include "lib/msg.h"
 #include "lib/infile.h"
 #include "lib/outfile.h"
@@ -24,23 +24,36 @@
 #include "recfile/load.h"
 #include "lib/util.h"
 
-#define DEFAULT_RECORD "capaudit-record.jsonl"
+enum { O_STRICT = CLI_LONG_ONLY, O_UPDATE, O_LENIENT, O_SOURCE_ROOT };
 
-static const char check_usage[] =
-	"usage: capaudit check --baseline FILE [--format text|json|junit|sarif|github]\n"
-	"                      [--strict] [--update] [--program NAME] [--lenient]\n"
-	"                      [--source-root DIR]\n"
-	"                      [RECORD...]\n"
-	"  compare what the records show (required capabilities and their call sites,\n"
-	"  denials) with what the baseline allows; several records merge into one\n"
-	"  verdict (default record: " DEFAULT_RECORD ").\n"
-	"  --strict   capabilities the baseline allows but nothing used fail too\n"
-	"  --update   rewrite the baseline from the records, keeping notes\n"
-	"  --lenient  read what is valid in damaged records, warn what was skipped\n"
-	"  --source-root DIR  user-space places (records made with --user-stacks) are\n"
-	"             named relative to DIR in sarif and github output (default: the\n"
-	"             current directory, a checkout's root in CI)\n"
-	"  exit: 0 nothing new, 1 something new (or unused with --strict), 2 errors\n";
+static const struct cli_opt check_opts[] = {
+	{ "baseline", 'b', required_argument, "FILE",
+	  "the baseline: what the records may use (required)", NULL },
+	{ "format", 'f', required_argument, "FORMAT",
+	  "text (default), json, junit, sarif or github", NULL },
+	{ "strict", O_STRICT, no_argument, NULL,
+	  "capabilities the baseline allows but nothing used fail too", NULL },
+	{ "update", O_UPDATE, no_argument, NULL,
+	  "rewrite the baseline from the records, keeping notes", NULL },
+	{ "program", 'p', required_argument, "NAME",
+	  "judge only program images whose name or executable is NAME", NULL },
+	{ "lenient", O_LENIENT, no_argument, NULL,
+	  "read what is valid in damaged records, warn what was skipped", NULL },
+	{ "source-root", O_SOURCE_ROOT, required_argument, "DIR",
+	  "name user-space places relative to DIR in sarif and github output",
+	  "(places of records made with --user-stacks; default: the current directory, a "
+	  "checkout's root in CI)" },
+	{ 0 },
+};
+
+static const struct cli_cmd check_cmd = {
+	.synopsis = "capaudit check --baseline FILE [OPTIONS] [RECORD...]",
+	.about = "  compare what the records show (required capabilities and their call sites,\n"
+		 "  denials) with what the baseline allows; several records merge into one\n"
+		 "  verdict (default record: " DEFAULT_RECORD ").\n",
+	.opts = check_opts,
+	.tail = "  exit: 0 nothing new, 1 something new (or unused with --strict), 2 errors\n",
+};
 
 /* Write b into the baseline opened for it: complete or untouched, with
  * its owner and mode (outfile.h). */
@@ -132,20 +145,10 @@ static int open_files(struct check_files *cf, const char *bpath, char **records,
 
 int do_check(int argc, char **argv, int all_argc, char **all_argv)
 {
-	static const struct option longopts[] = {
-		{ "baseline", required_argument, NULL, 'b' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "strict", no_argument, NULL, 's' },
-		{ "update", no_argument, NULL, 'u' },
-		{ "program", required_argument, NULL, 'p' },
-		{ "lenient", no_argument, NULL, 'l' },
-		{ "source-root", required_argument, NULL, 'r' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
 	static char *default_records[] = { DEFAULT_RECORD, NULL };
 	const char *bpath = NULL, *fmt_name = "text";
 	const struct formatter *fmt;
+	struct cli_getopt g;
 	struct suggest_opts so = { 0 };
 	struct observation obs = { 0 };
 	struct baseline base, updated;
@@ -158,31 +161,23 @@ int do_check(int argc, char **argv, int all_argc, char **all_argv)
 	size_t nrecords, i;
 	int c, rc;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "b:f:p:h", longopts, NULL)) != -1) {
+	cli_getopt_init(&g, &check_cmd);
+	while ((c = cli_next(&g, argc, argv)) >= 0) {
 		switch (c) {
 		case 'b': bpath = optarg; break;
 		case 'f': fmt_name = optarg; break;
-		case 's': strict = true; break;
-		case 'u': update = true; break;
+		case O_STRICT: strict = true; break;
+		case O_UPDATE: update = true; break;
 		case 'p': so.program = optarg; break;
-		case 'l': lenient = true; break;
-		case 'r': source_root = optarg; break;
-		case 'h':
-			fputs(check_usage, stdout);
-			return EXIT_OK;
-		default:
-			fputs(check_usage, stderr);
-			return EXIT_USAGE;
+		case O_LENIENT: lenient = true; break;
+		case O_SOURCE_ROOT: source_root = optarg; break;
 		}
 	}
-	fmt = formatter_find(fmt_name);
-	if (fmt == &output_json)
-		cli_json_errors = true;
-	if (!fmt || !fmt->check) {
-		p_err("unknown format '%s' for check (text, json, junit, sarif, github)", fmt_name);
+	if (c != CLI_END)
+		return cli_exit_status(c);
+	fmt = formatter_select(fmt_name, FOR_CHECK);
+	if (!fmt)
 		return EXIT_USAGE;
-	}
 	if (!bpath) {
 		p_err("check needs --baseline FILE");
 		return EXIT_USAGE;

@@ -1,53 +1,44 @@
 // SPDX-License-Identifier: GPL-2.0
 /* capaudit doctor: its options, doctor_probe() (record/doctor.c), the output. */
-#include <getopt.h>
 #include <stdio.h>
 
 #include "analyze/views.h"
+#include "cli/options.h"
 #include "lib/msg.h"
 #include "output/output.h"
 #include "cli/cmd_doctor.h"
 #include "record/doctor.h"
 
-static const char doctor_usage[] =
-	"usage: capaudit doctor [--format text|json]\n"
-	"  what this host offers: kernel, BTF, lockdown, sysctls, attach modes that\n"
-	"  load and attach with the privileges `record` keeps, kernel symbols,\n"
-	"  privileges held against those needed. Exit 0 when record can work.\n";
+static const struct cli_opt doctor_opts[] = {
+	{ "format", 'f', required_argument, "FORMAT", "text (default) or json", NULL },
+	{ 0 },
+};
+
+static const struct cli_cmd doctor_cmd = {
+	.synopsis = "capaudit doctor [--format text|json]",
+	.about = "  what this host offers: kernel, BTF, lockdown, sysctls, attach modes that\n"
+		 "  load and attach with the privileges `record` keeps, kernel symbols,\n"
+		 "  privileges held against those needed. Exit 0 when record can work.\n",
+	.opts = doctor_opts,
+};
 
 int do_doctor(int argc, char **argv, int all_argc, char **all_argv)
 {
-	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
 	const char *fmt_name = "text";
 	const struct formatter *fmt;
+	struct cli_getopt g;
 	struct doctor d = { 0 };
 	int c, rc;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'f':
+	cli_getopt_init(&g, &doctor_cmd);
+	while ((c = cli_next(&g, argc, argv)) >= 0)
+		if (c == 'f')
 			fmt_name = optarg;
-			break;
-		case 'h':
-			fputs(doctor_usage, stdout);
-			return EXIT_OK;
-		default:
-			fputs(doctor_usage, stderr);
-			return EXIT_USAGE;
-		}
-	}
-	fmt = formatter_find(fmt_name);
-	if (fmt == &output_json)
-		cli_json_errors = true;
-	if (!fmt || !fmt->doctor) {
-		p_err("unknown format '%s' for doctor (text, json)", fmt_name);
+	if (c != CLI_END)
+		return cli_exit_status(c);
+	fmt = formatter_select(fmt_name, FOR_DOCTOR);
+	if (!fmt)
 		return EXIT_USAGE;
-	}
 	if (optind < argc) {
 		p_err("unexpected argument '%s'", argv[optind]);
 		return EXIT_USAGE;

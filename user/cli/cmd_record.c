@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* capaudit record: its options, then record_run() (record/session.c). */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,36 +11,55 @@
 #include "lib/util.h"
 #include "record/procinfo.h"
 #include "cli/cmd_record.h"
+#include "cli/options.h"
+#include "recfile/recfile.h"
 #include "record/record.h"
 
 /* ---- options ------------------------------------------------------------ */
 
-static const char record_usage[] =
-	"usage: capaudit record [-p PID[,PID...] | -a | -- COMMAND [ARGS...]]\n"
-	"                       [-o FILE] [-d SECONDS] [--attach MODE] [--syscall-results]\n"
-	"                       [--exact-stacks] [--user-stacks] [--max-keys N] [--ringbuf-kb N]\n"
-	"                       [-q] [-v]\n"
-	"  -p PID[,PID...]  follow these processes and every descendant\n"
-	"  -a               record every process on the system\n"
-	"  -- COMMAND       run COMMAND, record its process tree until it exits\n"
-	"  -o FILE          record file (default " DEFAULT_RECORD ")\n"
-	"  -d SECONDS       stop after SECONDS\n"
-	"  --attach MODE[,MODE...]  auto (tp_btf, tracepoint, fexit, kprobe: the first\n"
-	"                   that works), or the modes to try, in order\n"
-	"  --syscall-results  learn whether syscalls with a denied check then failed\n"
-	"                   (blocking) or went on (advisory); slows every syscall on\n"
-	"                   the system while recording\n"
-	"  --user-stacks    also capture the user stack where the kernel one is walked,\n"
-	"                   symbolized now (function, file:line where debug info exists)\n"
-	"  --exact-stacks   walk the kernel stack on every check instead of trusting\n"
-	"                   the call-site cache between re-checks (about 10x the cost)\n"
-	"  --max-keys N     entries of the kernel's aggregation map, fixed (default: sized\n"
-	"                   from the host, grown when it fills fast); it is drained while\n"
-	"                   recording, and what finds it full is counted per capability\n"
-	"  --ringbuf-kb N   process event buffer, a power of two >= 4 (default 1024,\n"
-	"                   4096 with -a)\n"
-	"  -q               no live status line\n"
-	"  -v               show libbpf's log\n";
+enum {
+	O_ATTACH = CLI_LONG_ONLY, O_SYSCALL_RESULTS, O_EXACT_STACKS, O_USER_STACKS,
+	O_MAX_KEYS, O_RINGBUF_KB,
+};
+
+static const struct cli_opt record_opts[] = {
+	{ "pid", 'p', required_argument, "PID[,PID...]",
+	  "follow these processes and every descendant", NULL },
+	{ "all", 'a', no_argument, NULL, "record every process on the system", NULL },
+	{ "output", 'o', required_argument, "FILE", "record file (default " DEFAULT_RECORD ")",
+	  NULL },
+	{ "duration", 'd', required_argument, "SECONDS", "stop after SECONDS", NULL },
+	{ "attach", O_ATTACH, required_argument, "MODE[,MODE...]",
+	  "auto, or the attach modes to try, in order",
+	  "(auto: tp_btf, tracepoint, fexit, kprobe, the first that works)" },
+	{ "syscall-results", O_SYSCALL_RESULTS, no_argument, NULL,
+	  "learn whether syscalls with a denied check failed",
+	  "(blocking) or went on (advisory); slows every syscall on the system while "
+	  "recording" },
+	{ "user-stacks", O_USER_STACKS, no_argument, NULL,
+	  "also capture the user stack where the kernel one is walked",
+	  "(symbolized at once: function, file:line where debug info exists)" },
+	{ "exact-stacks", O_EXACT_STACKS, no_argument, NULL,
+	  "walk the kernel stack on every check",
+	  "instead of trusting the call-site cache between re-checks (about 10x the cost)" },
+	{ "max-keys", O_MAX_KEYS, required_argument, "N",
+	  "entries of the kernel's aggregation map, fixed",
+	  "(default: sized from the host, grown when it fills fast); it is drained while "
+	  "recording, and what finds it full is counted per capability" },
+	{ "ringbuf-kb", O_RINGBUF_KB, required_argument, "N",
+	  "process event buffer in KiB, a power of two >= 4", "(default 1024, 4096 with -a)" },
+	{ "quiet", 'q', no_argument, NULL, "no live status line", NULL },
+	{ "verbose", 'v', no_argument, NULL, "show libbpf's log", NULL },
+	{ 0 },
+};
+
+static const struct cli_cmd record_cmd = {
+	.synopsis = "capaudit record [OPTIONS] (-p PID[,PID...] | -a | -- COMMAND [ARGS...])",
+	.about = "  record the capability checks of running processes and their descendants\n"
+		 "  (-p), of every process (-a), or of COMMAND's process tree until it exits.\n",
+	.opts = record_opts,
+	.in_order = 1,
+};
 
 static int parse_pids(struct rec_opts *o, const char *arg)
 {
@@ -76,114 +94,101 @@ static int parse_pids(struct rec_opts *o, const char *arg)
 	return rc;
 }
 
+/* One option of the table; 0, or -1 after saying what is wrong. */
+static int record_opt(struct rec_opts *o, int c)
+{
+	char bad_mode[256];
+
+	switch (c) {
+	case 'p':
+		return parse_pids(o, optarg);
+	case 'a':
+		o->all = true;
+		break;
+	case 'o':
+		o->out = optarg;
+		break;
+	case 'd':
+		if (parse_seconds(optarg, &o->duration)) {
+			p_err("invalid duration '%s': seconds > 0 expected", optarg);
+			return -1;
+		}
+		break;
+	case O_ATTACH:
+		if (attach_list_parse(optarg, &o->modes, bad_mode, sizeof(bad_mode))) {
+			p_err("%s", bad_mode);
+			return -1;
+		}
+		break;
+	case O_SYSCALL_RESULTS:
+		o->syscall_results = true;
+		break;
+	case O_USER_STACKS:
+		o->user_stacks = true;
+		break;
+	case O_EXACT_STACKS:
+		o->exact_stacks = true;
+		break;
+	case O_MAX_KEYS:
+		if (parse_u32(optarg, &o->max_keys) || o->max_keys < 1 ||
+		    o->max_keys > (1U << 24)) {
+			p_err("invalid --max-keys '%s': 1..16777216 expected", optarg);
+			return -1;
+		}
+		break;
+	case O_RINGBUF_KB:
+		if (parse_u32(optarg, &o->ringbuf_kb) || o->ringbuf_kb < 4 ||
+		    o->ringbuf_kb > (1U << 20) || (o->ringbuf_kb & (o->ringbuf_kb - 1))) {
+			p_err("invalid --ringbuf-kb '%s': a power of two from 4 to 1048576 "
+			      "expected", optarg);
+			return -1;
+		}
+		break;
+	case 'q':
+		o->quiet = true;
+		break;
+	case 'v':
+		o->verbose = true;
+		break;
+	}
+	return 0;
+}
+
+/* -1 to go on and record, else the exit status (0 after --help). */
 static int parse_opts(int argc, char **argv, struct rec_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "pid", required_argument, NULL, 'p' },
-		{ "all", no_argument, NULL, 'a' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "attach", required_argument, NULL, 'A' },
-		{ "syscall-results", no_argument, NULL, 'R' },
-		{ "exact-stacks", no_argument, NULL, 'X' },
-		{ "user-stacks", no_argument, NULL, 'U' },
-		{ "max-keys", required_argument, NULL, 'K' },
-		{ "ringbuf-kb", required_argument, NULL, 'B' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
+	struct cli_getopt g;
 	int c, scopes;
-	char bad_mode[256];
 
 	memset(o, 0, sizeof(*o));
 	o->out = DEFAULT_RECORD;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+p:ao:d:qvh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'p':
-			if (parse_pids(o, optarg))
-				return -1;
-			break;
-		case 'a':
-			o->all = true;
-			break;
-		case 'o':
-			o->out = optarg;
-			break;
-		case 'd':
-			if (parse_seconds(optarg, &o->duration)) {
-				p_err("invalid duration '%s': seconds > 0 expected", optarg);
-				return -1;
-			}
-			break;
-		case 'A':
-			if (attach_list_parse(optarg, &o->modes, bad_mode, sizeof(bad_mode))) {
-				p_err("%s", bad_mode);
-				return -1;
-			}
-			break;
-		case 'R':
-			o->syscall_results = true;
-			break;
-		case 'U':
-			o->user_stacks = true;
-			break;
-		case 'X':
-			o->exact_stacks = true;
-			break;
-		case 'K':
-			if (parse_u32(optarg, &o->max_keys) || o->max_keys < 1 ||
-			    o->max_keys > (1U << 24)) {
-				p_err("invalid --max-keys '%s': 1..16777216 expected", optarg);
-				return -1;
-			}
-			break;
-		case 'B':
-			if (parse_u32(optarg, &o->ringbuf_kb) || o->ringbuf_kb < 4 ||
-			    o->ringbuf_kb > (1U << 20) || (o->ringbuf_kb & (o->ringbuf_kb - 1))) {
-				p_err("invalid --ringbuf-kb '%s': a power of two from 4 to 1048576 "
-				      "expected", optarg);
-				return -1;
-			}
-			break;
-		case 'q':
-			o->quiet = true;
-			break;
-		case 'v':
-			o->verbose = true;
-			break;
-		case 'h':
-			fputs(record_usage, stdout);
-			exit(0);
-		default:
-			fputs(record_usage, stderr);
-			return -1;
-		}
-	}
+	cli_getopt_init(&g, &record_cmd);
+	while ((c = cli_next(&g, argc, argv)) >= 0)
+		if (record_opt(o, c))
+			return EXIT_USAGE;
+	if (c != CLI_END)
+		return cli_exit_status(c);
 	if (optind < argc)
 		o->cmd = &argv[optind];
 	scopes = (o->npids > 0) + o->all + (o->cmd != NULL);
 	if (scopes != 1) {
 		p_err(scopes ? "give only one of -p, -a and -- COMMAND" :
 		      "what to record? give -p PID, -a or -- COMMAND");
-		return -1;
+		return EXIT_USAGE;
 	}
 	if (!o->out[0]) {
 		p_err("-o: empty file name");
-		return -1;
+		return EXIT_USAGE;
 	}
-	return 0;
+	return -1;
 }
 
 int do_record(int argc, char **argv, int all_argc, char **all_argv)
 {
 	struct rec_opts o;
+	int rc = parse_opts(argc, argv, &o);
 
-	if (parse_opts(argc, argv, &o))
-		return 2;
+	if (rc >= 0)
+		return rc;
 	return record_run(&o, all_argc, all_argv);
 }
-
-/* -p: the PIDs that could not be pinned when named; 0 if none. */

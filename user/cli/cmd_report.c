@@ -2,11 +2,11 @@
 /* capaudit report: read a record file and print what it shows. */
 #include "cli/cmd_report.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/options.h"
 #include "lib/msg.h"
 #include "lib/infile.h"
 #include "output/output.h"
@@ -16,114 +16,140 @@
 #include "analyze/report.h"
 #include "analyze/suggest.h"
 
-#define DEFAULT_RECORD "capaudit-record.jsonl"
+enum { O_NOAUDIT = CLI_LONG_ONLY, O_SUGGEST, O_EMIT, O_PROGRAM, O_LENIENT, O_BY };
 
-static const char report_usage[] =
-	"usage: capaudit report [-i FILE] [--format text|json] [--all] [--by user-site]\n"
-	"       capaudit report --suggest [-i FILE] [--format text|json] [--program NAME]\n"
-	"       capaudit report --emit setcap|systemd|docker|kubernetes|capsh [-i FILE]\n"
-	"  -i FILE          record file (default " DEFAULT_RECORD ")\n"
-	"  --format FORMAT  text (default) or json\n"
-	"  --all            include noaudit checks (kernel probing, never required)\n"
-	"  --by user-site   also group the checks by the place in the program's own\n"
-	"                   code that led to them (a record made with --user-stacks)\n"
-	"  --suggest        least privilege: required set, CAP_SYS_ADMIN replacements,\n"
-	"                   sites that keep CAP_SYS_ADMIN, denials\n"
-	"  --emit KIND      only a ready snippet granting the required set\n"
-	"  --program NAME   only program images whose name or executable is NAME\n"
-	"  --lenient        read what is valid in a damaged record file, say what was\n"
-	"                   skipped (default: any fault is an error)\n";
+static const struct cli_opt report_opts[] = {
+	{ "input", 'i', required_argument, "FILE", "record file (default " DEFAULT_RECORD ")",
+	  NULL },
+	{ "format", 'f', required_argument, "FORMAT", "text (default) or json", NULL },
+	{ "noaudit", O_NOAUDIT, no_argument, NULL,
+	  "include noaudit checks (kernel probing, never required)", NULL },
+	/* its old name: record --all means the whole system */
+	{ "all", 'a', no_argument, NULL, "deprecated alias of --noaudit", NULL },
+	{ "by", O_BY, required_argument, "user-site",
+	  "also group the checks by the place in the program's own code that led to them",
+	  "(a record made with --user-stacks)" },
+	{ "suggest", O_SUGGEST, no_argument, NULL,
+	  "least privilege: the required set, CAP_SYS_ADMIN's replacements",
+	  "(and the sites that keep CAP_SYS_ADMIN, the denials)" },
+	{ "emit", O_EMIT, required_argument, "KIND",
+	  "only a ready snippet granting the required set",
+	  "(KIND: setcap, systemd, docker, kubernetes or capsh)" },
+	{ "program", O_PROGRAM, required_argument, "NAME",
+	  "only program images whose name or executable is NAME", "(with --suggest or --emit)" },
+	{ "lenient", O_LENIENT, no_argument, NULL,
+	  "read what is valid in a damaged record file",
+	  "and say what was skipped (default: any fault is an error)" },
+	{ 0 },
+};
 
-int do_report(int argc, char **argv, int all_argc, char **all_argv)
-{
-	static const struct option longopts[] = {
-		{ "input", required_argument, NULL, 'i' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "all", no_argument, NULL, 'a' },
-		{ "suggest", no_argument, NULL, 's' },
-		{ "emit", required_argument, NULL, 'e' },
-		{ "program", required_argument, NULL, 'p' },
-		{ "lenient", no_argument, NULL, 'l' },
-		{ "by", required_argument, NULL, 'b' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
-	const char *in = DEFAULT_RECORD, *fmt_name = "text", *emit = NULL;
+static const struct cli_cmd report_cmd = {
+	.synopsis = "capaudit report [-i FILE] [--format text|json] [--noaudit] [--by user-site]\n"
+		    "capaudit report --suggest [-i FILE] [--format text|json] [--program NAME]\n"
+		    "capaudit report --emit setcap|systemd|docker|kubernetes|capsh [-i FILE]",
+	.opts = report_opts,
+};
+
+/* What the command line asks for. */
+struct report_args {
+	const char *in, *emit;
 	const struct formatter *fmt;
-	struct report_opts ro = { 0 };
-	struct suggest_opts so = { 0 };
-	bool suggest = false, lenient = false;
-	size_t k;
-	struct record rec;
-	struct report rep;
-	char err[1024];
-	FILE *f;
-	int c, rc;
+	bool suggest, lenient;
+	struct report_opts ro;
+	struct suggest_opts so;
+};
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:f:ah", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'i':
-			in = optarg;
-			break;
-		case 'f':
-			fmt_name = optarg;
-			break;
-		case 'a':
-			ro.all = true;
-			break;
-		case 's':
-			suggest = true;
-			break;
-		case 'e':
-			emit = optarg;
-			break;
-		case 'p':
-			so.program = optarg;
-			break;
-		case 'l':
-			lenient = true;
-			break;
-		case 'b':
-			if (strcmp(optarg, "user-site")) {
-				p_err("unknown --by '%s' (user-site)", optarg);
-				return EXIT_USAGE;
-			}
-			ro.by_user_site = true;
-			break;
-		case 'h':
-			fputs(report_usage, stdout);
-			return EXIT_OK;
-		default:
-			fputs(report_usage, stderr);
-			return EXIT_USAGE;
+/* One option of the table; 0, or -1 after saying what is wrong. */
+static int report_opt(struct report_args *a, int c, const char **fmt_name)
+{
+	switch (c) {
+	case 'i':
+		a->in = optarg;
+		break;
+	case 'f':
+		*fmt_name = optarg;
+		break;
+	case O_NOAUDIT:
+	case 'a':
+		a->ro.all = true;
+		break;
+	case O_SUGGEST:
+		a->suggest = true;
+		break;
+	case O_EMIT:
+		a->emit = optarg;
+		break;
+	case O_PROGRAM:
+		a->so.program = optarg;
+		break;
+	case O_LENIENT:
+		a->lenient = true;
+		break;
+	case O_BY:
+		if (strcmp(optarg, "user-site")) {
+			p_err("unknown --by '%s' (user-site)", optarg);
+			return -1;
 		}
+		a->ro.by_user_site = true;
+		break;
 	}
-	fmt = formatter_find(fmt_name);
-	if (fmt == &output_json)
-		cli_json_errors = true;
-	if (!fmt || !fmt->report) {
-		p_err("unknown format '%s' for report (text, json)", fmt_name);
+	return 0;
+}
+
+/* -1 to go on and report, else the exit status (0 after --help). */
+static int parse_args(int argc, char **argv, struct report_args *a)
+{
+	const char *fmt_name = "text";
+	struct cli_getopt g;
+	size_t k;
+	int c;
+
+	memset(a, 0, sizeof(*a));
+	a->in = DEFAULT_RECORD;
+	cli_getopt_init(&g, &report_cmd);
+	while ((c = cli_next(&g, argc, argv)) >= 0)
+		if (report_opt(a, c, &fmt_name))
+			return EXIT_USAGE;
+	if (c != CLI_END)
+		return cli_exit_status(c);
+	a->fmt = formatter_select(fmt_name, FOR_REPORT);
+	if (!a->fmt)
 		return EXIT_USAGE;
-	}
 	if (optind < argc) {
 		p_err("unexpected argument '%s'", argv[optind]);
 		return EXIT_USAGE;
 	}
-	if (emit) {
-		for (k = 0; emit_kinds[k] && strcmp(emit_kinds[k], emit); k++)
+	if (a->emit) {
+		for (k = 0; emit_kinds[k] && strcmp(emit_kinds[k], a->emit); k++)
 			;
 		if (!emit_kinds[k]) {
 			p_err("unknown --emit kind '%s' (setcap, systemd, docker, kubernetes, capsh)",
-			      emit);
+			      a->emit);
 			return EXIT_USAGE;
 		}
-		suggest = true;
+		a->suggest = true;
 	}
-	if (so.program && !suggest) {
+	if (a->so.program && !a->suggest) {
 		p_err("--program goes with --suggest or --emit");
 		return EXIT_USAGE;
 	}
+	return -1;
+}
+
+int do_report(int argc, char **argv, int all_argc, char **all_argv)
+{
+	struct report_args a;
+	const char *in;
+	struct record rec;
+	struct report rep;
+	char err[1024];
+	FILE *f;
+	int rc;
+
+	rc = parse_args(argc, argv, &a);
+	if (rc >= 0)
+		return rc;
+	in = a.in;
 	/* opened with the caller's rights, parsed with none: the record is
 	 * untrusted input */
 	f = infile_open(in, err, sizeof(err));
@@ -138,24 +164,24 @@ int do_report(int argc, char **argv, int all_argc, char **all_argv)
 	}
 	if (!strcmp(in, "-"))
 		in = "standard input";   /* its name in messages and the report */
-	rc = load_record_file(f, in, lenient, &rec);
+	rc = load_record_file(f, in, a.lenient, &rec);
 	infile_close(f);
 	if (rc)
 		return EXIT_USAGE;
-	if (suggest) {
+	if (a.suggest) {
 		struct suggestion sg;
 
-		suggest_build(&rec, &so, &sg);
-		if (so.program && !sg.images_matched) {
-			p_err("--program %s: no program of that name in %s", so.program, in);
+		suggest_build(&rec, &a.so, &sg);
+		if (a.so.program && !sg.images_matched) {
+			p_err("--program %s: no program of that name in %s", a.so.program, in);
 			rc = -2;
 		} else {
-			rc = emit ? emit_snippet(stdout, emit, &sg) : fmt->suggest(stdout, &sg, in);
+			rc = a.emit ? emit_snippet(stdout, a.emit, &sg) : a.fmt->suggest(stdout, &sg, in);
 		}
 		suggest_free(&sg);
 	} else {
-		report_build(&rec, &ro, &rep);
-		rc = fmt->report(stdout, &rep, in);
+		report_build(&rec, &a.ro, &rep);
+		rc = a.fmt->report(stdout, &rep, in);
 		report_free(&rep);
 	}
 	record_free(&rec);

@@ -2,7 +2,7 @@
 #ifndef CA_REPORT_CMD_H
 #define CA_REPORT_CMD_H
 
-/* capaudit report [-i FILE] [--format text|json] [--all] */
+/* capaudit report [-i FILE] [--format text|json] [--noaudit] */
 int do_report(int argc, char **argv, int all_argc, char **all_argv);
 
 #endif

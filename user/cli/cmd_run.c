@@ -8,12 +8,12 @@
 #include "cli/cmd_run.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli/options.h"
 #include "facts/capnames.h"
 #include "lib/msg.h"
 #include "record/launch.h"
@@ -28,46 +28,46 @@
 #define CAP_SETUID_BIT (1ULL << 7)
 #define CAP_SETPCAP_BIT (1ULL << 8)
 
-static const char run_usage[] =
-	"usage: capaudit run --caps CAP[,CAP...]|none [--user USER] [--check TEST] [-o FILE]\n"
-	"                    [--format text|json] [--program NAME] [--attach MODE] [-q]\n"
-	"                    -- COMMAND [ARGS...]\n"
-	"  run COMMAND with exactly these capabilities (bounding, permitted, effective,\n"
-	"  inheritable and ambient), as root or as USER, record it, and list every\n"
-	"  denied check with its call site and whether it made a syscall fail.\n"
-	"  --caps SET       the set: names or numbers, comma-separated, or none\n"
-	"  --user USER      run as USER (name or uid) with exactly that set\n"
-	"  --check TEST     the set is enough when sh -c TEST (run as the caller after\n"
-	"                   the command) exits 0 too; for programs whose status says little\n"
-	"  -o FILE          record file (default " DEFAULT_RUN_RECORD ")\n"
-	"  --format FMT     text (default) or json; with json the command's standard\n"
-	"                   output goes to standard error\n"
-	"  --program NAME   judge the denials of that program only (comm or exe)\n"
-	"  --attach MODE    as record --attach\n"
-	"  -q               no status line while recording\n"
-	"  Exit status: 0 the set is enough (the command exited 0, and TEST passed),\n"
-	"  1 it is not, 2 usage errors or no verdict (capaudit could not record).\n";
+enum { O_ATTACH = CLI_LONG_ONLY, O_CHECK };
 
+static const struct cli_opt run_opts[] = {
+	{ "caps", 'c', required_argument, "SET",
+	  "the set: capability names or numbers, comma-separated, or none", NULL },
+	{ "user", 'u', required_argument, "USER", "run as USER (name or uid) with exactly that set",
+	  NULL },
+	{ "check", O_CHECK, required_argument, "TEST",
+	  "the set is enough when sh -c TEST exits 0 too",
+	  "(run as the caller after the command; for programs whose status says little)" },
+	{ "output", 'o', required_argument, "FILE", "record file (default " DEFAULT_RUN_RECORD ")",
+	  NULL },
+	{ "format", 'f', required_argument, "FORMAT", "text (default) or json",
+	  "(with json the command's standard output goes to standard error)" },
+	{ "program", 'p', required_argument, "NAME",
+	  "judge the denials of that program only (comm or exe)", NULL },
+	{ "attach", O_ATTACH, required_argument, "MODE[,MODE...]", "as record --attach", NULL },
+	{ "quiet", 'q', no_argument, NULL, "no status line while recording", NULL },
+	{ 0 },
+};
+
+static const struct cli_cmd run_cmd = {
+	.synopsis = "capaudit run --caps CAP[,CAP...]|none [OPTIONS] -- COMMAND [ARGS...]",
+	.about = "  run COMMAND with exactly these capabilities (bounding, permitted, effective,\n"
+		 "  inheritable and ambient), as root or as USER, record it, and list every\n"
+		 "  denied check with its call site and whether it made a syscall fail.\n",
+	.opts = run_opts,
+	.tail = "  Exit status: 0 the set is enough (the command exited 0, and TEST passed),\n"
+		"  1 it is not, 2 usage errors or no verdict (capaudit could not record).\n",
+	.in_order = 1,
+};
 
 int do_run(int argc, char **argv, int all_argc, char **all_argv)
 {
-	static const struct option longopts[] = {
-		{ "caps", required_argument, NULL, 'c' },
-		{ "user", required_argument, NULL, 'u' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "program", required_argument, NULL, 'p' },
-		{ "attach", required_argument, NULL, 'A' },
-		{ "check", required_argument, NULL, 'C' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
 	struct launch l = { 0 };
 	struct rec_opts o = { 0 };
 	struct suggest_opts so = { 0 };
 	const char *caps = NULL, *user = NULL, *fmt_name = "text", *check = NULL;
 	const struct formatter *fmt;
+	struct cli_getopt g;
 	struct run_result rr = { 0 };
 	struct suggestion sg;
 	struct record rec;
@@ -78,37 +78,29 @@ int do_run(int argc, char **argv, int all_argc, char **all_argv)
 	char bad_mode[256];
 
 	o.out = DEFAULT_RUN_RECORD;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+c:u:o:f:p:qh", longopts, NULL)) != -1) {
+	cli_getopt_init(&g, &run_cmd);
+	while ((c = cli_next(&g, argc, argv)) >= 0) {
 		switch (c) {
 		case 'c': caps = optarg; break;
 		case 'u': user = optarg; break;
 		case 'o': o.out = optarg; break;
 		case 'f': fmt_name = optarg; break;
 		case 'p': so.program = optarg; break;
-		case 'C': check = optarg; break;
+		case O_CHECK: check = optarg; break;
 		case 'q': o.quiet = true; break;
-		case 'A':
+		case O_ATTACH:
 			if (attach_list_parse(optarg, &o.modes, bad_mode, sizeof(bad_mode))) {
 				p_err("%s", bad_mode);
 				return EXIT_USAGE;
 			}
 			break;
-		case 'h':
-			fputs(run_usage, stdout);
-			return EXIT_OK;
-		default:
-			fputs(run_usage, stderr);
-			return EXIT_USAGE;
 		}
 	}
-	fmt = formatter_find(fmt_name);
-	if (fmt == &output_json)
-		cli_json_errors = true;
-	if (!fmt || !fmt->run) {
-		p_err("unknown format '%s' for run (text, json)", fmt_name);
+	if (c != CLI_END)
+		return cli_exit_status(c);
+	fmt = formatter_select(fmt_name, FOR_RUN);
+	if (!fmt)
 		return EXIT_USAGE;
-	}
 	if (!caps) {
 		p_err("run needs --caps CAP[,CAP...] (or --caps none)");
 		return EXIT_USAGE;

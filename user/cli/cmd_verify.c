@@ -2,11 +2,11 @@
 /* capaudit verify: its options, verify_prove() (record/verify.c), the output. */
 #include "cli/cmd_verify.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "analyze/views.h"
+#include "cli/options.h"
 #include "facts/attach.h"
 #include "lib/msg.h"
 #include "lib/util.h"
@@ -17,47 +17,45 @@
 
 #define MAX_EMIT 5
 
-static const char verify_usage[] =
-	"usage: capaudit verify [--user USER] [--check TEST] [--emit KIND]... [--program NAME]\n"
-	"                       [--format text|json] [--attach MODE] [--max-runs N] [-k DIR] [-q]\n"
-	"                       -- COMMAND [ARGS...]\n"
-	"  find the capability set COMMAND needs, with the kernel as the judge: record it\n"
-	"  with the caller's privileges, run it under exactly the suggested set, add what\n"
-	"  blocking denials reveal until it succeeds, then drop each member in turn and\n"
-	"  keep only those whose removal makes it fail.\n"
-	"  --user USER      run every time as USER (name or uid)\n"
-	"  --check TEST     success is COMMAND exiting 0 and sh -c TEST (run as the caller\n"
-	"                   after each run) exiting 0\n"
-	"  --emit KIND      also print a snippet for the proven set: setcap, systemd,\n"
-	"                   docker, kubernetes or capsh (may be repeated)\n"
-	"  --program NAME   start from what that program of the tree needs (comm or exe)\n"
-	"  --format FMT     text (default) or json; the command's output goes to stderr\n"
-	"  --attach MODE    as record --attach\n"
-	"  --max-runs N     give up after N runs (default 40)\n"
-	"  -k DIR           keep every run's record in DIR (created; default: removed)\n"
-	"  -q               no progress lines on standard error\n"
-	"  Exit status: 0 a set was proven, 1 none works (or COMMAND fails even with the\n"
-	"  caller's privileges), 2 usage errors.\n";
+static const struct cli_opt verify_opts[] = {
+	{ "user", 'u', required_argument, "USER", "run every time as USER (name or uid)", NULL },
+	{ "check", 'C', required_argument, "TEST",
+	  "success is COMMAND exiting 0 and sh -c TEST exiting 0",
+	  "(TEST runs as the caller after each run)" },
+	{ "emit", 'e', required_argument, "KIND",
+	  "also print a snippet of KIND for the proven set",
+	  "(setcap, systemd, docker, kubernetes or capsh; may be repeated)" },
+	{ "program", 'p', required_argument, "NAME",
+	  "start from what that program of the tree needs (comm or exe)", NULL },
+	{ "format", 'f', required_argument, "FORMAT", "text (default) or json",
+	  "(the command's output goes to standard error)" },
+	{ "attach", 'A', required_argument, "MODE[,MODE...]", "as record --attach", NULL },
+	{ "max-runs", 'm', required_argument, "N", "give up after N runs (default 40)", NULL },
+	{ "keep", 'k', required_argument, "DIR",
+	  "keep every run's record in DIR (created; default: removed)", NULL },
+	{ "quiet", 'q', no_argument, NULL, "no progress lines on standard error", NULL },
+	{ 0 },
+};
+
+static const struct cli_cmd verify_cmd = {
+	.synopsis = "capaudit verify [OPTIONS] -- COMMAND [ARGS...]",
+	.about = "  find the capability set COMMAND needs, with the kernel as the judge: record it\n"
+		 "  with the caller's privileges, run it under exactly the suggested set, add what\n"
+		 "  blocking denials reveal until it succeeds, then drop each member in turn and\n"
+		 "  keep only those whose removal makes it fail.\n",
+	.opts = verify_opts,
+	.tail = "  Exit status: 0 a set was proven, 1 none works (or COMMAND fails even with the\n"
+		"  caller's privileges), 2 usage errors.\n",
+	.in_order = 1,
+};
 
 /* One run of the command under a set. */
 int do_verify(int argc, char **argv, int all_argc, char **all_argv)
 {
-	static const struct option longopts[] = {
-		{ "user", required_argument, NULL, 'u' },
-		{ "check", required_argument, NULL, 'C' },
-		{ "emit", required_argument, NULL, 'e' },
-		{ "program", required_argument, NULL, 'p' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "attach", required_argument, NULL, 'A' },
-		{ "max-runs", required_argument, NULL, 'm' },
-		{ "keep", required_argument, NULL, 'k' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
 	struct verify_opts v = { .max_runs = 40 };
 	const char *emit[MAX_EMIT], *fmt_name = "text";
 	const struct formatter *fmt;
+	struct cli_getopt g;
 	struct verify_result res;
 	struct verify *vr = NULL;
 	size_t nemit = 0, i;
@@ -68,8 +66,8 @@ int do_verify(int argc, char **argv, int all_argc, char **all_argv)
 	long runs;
 	int c, rc;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+u:C:e:p:f:A:m:k:qh", longopts, NULL)) != -1) {
+	cli_getopt_init(&g, &verify_cmd);
+	while ((c = cli_next(&g, argc, argv)) >= 0) {
 		switch (c) {
 		case 'u': v.user = optarg; break;
 		case 'C': v.check = optarg; break;
@@ -105,21 +103,13 @@ int do_verify(int argc, char **argv, int all_argc, char **all_argv)
 			}
 			v.max_runs = (int)runs;
 			break;
-		case 'h':
-			fputs(verify_usage, stdout);
-			return EXIT_OK;
-		default:
-			fputs(verify_usage, stderr);
-			return EXIT_USAGE;
 		}
 	}
-	fmt = formatter_find(fmt_name);
-	if (fmt == &output_json)
-		cli_json_errors = true;
-	if (!fmt || !fmt->verify) {
-		p_err("unknown format '%s' for verify (text, json)", fmt_name);
+	if (c != CLI_END)
+		return cli_exit_status(c);
+	fmt = formatter_select(fmt_name, FOR_VERIFY);
+	if (!fmt)
 		return EXIT_USAGE;
-	}
 	if (optind >= argc) {
 		p_err("verify needs a command: capaudit verify [OPTIONS] -- COMMAND");
 		return EXIT_USAGE;

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "output/output.h"
 
+#include <stdbool.h>
 #include <string.h>
+
+#include "lib/msg.h"
 
 static const struct formatter *const all[] = {
 	&output_text, &output_json, &output_junit, &output_sarif, &output_github, NULL,
@@ -14,5 +17,43 @@ const struct formatter *formatter_find(const char *name)
 	for (i = 0; name && all[i]; i++)
 		if (!strcmp(all[i]->name, name))
 			return all[i];
+	return NULL;
+}
+
+/* the command each use is for, in error messages */
+static const char *const use_cmd[] = {
+	[FOR_REPORT] = "report", [FOR_CHECK] = "check", [FOR_RUN] = "run",
+	[FOR_VERIFY] = "verify", [FOR_DOCTOR] = "doctor",
+};
+
+static bool prints(const struct formatter *f, enum formatter_use use)
+{
+	switch (use) {
+	case FOR_REPORT: return f->report;
+	case FOR_CHECK: return f->check;
+	case FOR_RUN: return f->run;
+	case FOR_VERIFY: return f->verify;
+	case FOR_DOCTOR: return f->doctor;
+	}
+	return false;
+}
+
+const struct formatter *formatter_select(const char *name, enum formatter_use use)
+{
+	const struct formatter *f = formatter_find(name);
+	char names[128] = "";
+	size_t i, n = 0;
+
+	/* from here on stdout is JSON, errors included */
+	if (f == &output_json)
+		cli_json_errors = true;
+	if (f && prints(f, use))
+		return f;
+	/* the list is the formatters that can: it cannot go stale */
+	for (i = 0; all[i] && n < sizeof(names); i++)
+		if (prints(all[i], use))
+			n += snprintf(names + n, sizeof(names) - n, "%s%s", n ? ", " : "",
+				      all[i]->name);
+	p_err("unknown format '%s' for %s (%s)", name, use_cmd[use], names);
 	return NULL;
 }

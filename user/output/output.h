@@ -34,6 +34,14 @@ extern const struct formatter output_github;
 /* NULL when no formatter has that name. */
 const struct formatter *formatter_find(const char *name);
 
+/* What a command asks its formatter to print (formatter_select). */
+enum formatter_use { FOR_REPORT, FOR_CHECK, FOR_RUN, FOR_VERIFY, FOR_DOCTOR };
+
+/* The formatter --format NAME names, if it prints what use needs; else NULL
+ * after "unknown format 'NAME' for COMMAND (the formats that do)" (exit 2).
+ * json also makes later errors JSON on stdout too (msg.h). */
+const struct formatter *formatter_select(const char *name, enum formatter_use use);
+
 /* Ready-to-paste snippets for the required set (report --emit KIND). */
 extern const char *const emit_kinds[];   /* NULL-terminated */
 /* -1 if kind is unknown. */

@@ -192,7 +192,7 @@ static int text_report(FILE *f, const struct report *rep, const char *source)
 		if (!pr->ncaps)
 			fputs("  no capability checks\n", f);
 		if (pr->hidden)
-			fprintf(f, "  (%" PRIu64 " noaudit checks not shown; --all shows them)\n",
+			fprintf(f, "  (%" PRIu64 " noaudit checks not shown; --noaudit shows them)\n",
 				pr->hidden);
 	}
 	if (rep->by_user_site)
@@ -203,7 +203,7 @@ static int text_report(FILE *f, const struct report *rep, const char *source)
 	print_capset(f, rep->denied);
 	if (rep->hidden_checks)
 		fprintf(f, "Not shown: %" PRIu64 " noaudit checks (kernel probing, never a "
-			"requirement; --all shows them)\n", rep->hidden_checks);
+			"requirement; --noaudit shows them)\n", rep->hidden_checks);
 	if (!lost) {
 		fputs("Lost: none\n", f);
 	} else {

@@ -17,6 +17,8 @@
 #include "facts/callsite.h"
 
 #define REC_FORMAT  "capaudit-record"
+/* the record file when none is named: record -o, report -i, check */
+#define DEFAULT_RECORD "capaudit-record.jsonl"
 /* 2: processes named by (pid, start_ns, exec_id); 3: checks say what
  * decided them as to user namespaces (userns) and when their answer could
  * not matter (no_effect), processes the sets they asked capset() for, the

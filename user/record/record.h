@@ -8,7 +8,6 @@
 
 #include "facts/attach.h"
 
-#define DEFAULT_RECORD "capaudit-record.jsonl"
 #define MAX_PIDS 1024
 
 struct launch;

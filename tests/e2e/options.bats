@@ -1,0 +1,121 @@
+#!/usr/bin/env bats
+# Every command's options come from one table (user/cli/options.h): its
+# --help explains each option the parser accepts. The hidden --list-options
+# prints that table, one long option per line. No kernel needed: these run
+# without root.
+
+load helper
+
+GOOD="$ROOT/tests/fixtures/kernel-5.4-clone3.jsonl"
+
+setup() {
+	[ -x "$CAPAUDIT" ] || skip "build/capaudit is not built (run make)"
+	T=$(mktemp -d "${BATS_TMPDIR:-/tmp}/capaudit-opts.XXXXXX")
+}
+
+# The commands that take options: those `capaudit help` lists, but for
+# version and help themselves.
+commands() {
+	"$CAPAUDIT" help | sed -n '/^commands:/,/^$/s/^  \([a-z]*\) .*/\1/p' |
+		grep -vx 'version\|help'
+}
+
+# explained CMD OPT: CMD's --help has an option line for OPT ("  -x, --opt"
+# or "      --opt", then its argument and explanation)
+explained() {
+	grep -qE -- "^  (-[[:alnum:]], |    )$2( |\$)" "$T/$1.help"
+}
+
+@test "capaudit help lists the six commands with options" {
+	run commands
+	[ "$status" -eq 0 ]
+	[ "$(echo "$output" | sort | tr '\n' ' ')" = "check doctor record report run verify " ]
+}
+
+@test "every option of every command is explained in its --help" {
+	local cmd opt n
+	for cmd in $(commands); do
+		"$CAPAUDIT" "$cmd" --help >"$T/$cmd.help"
+		"$CAPAUDIT" "$cmd" --list-options >"$T/$cmd.opts"
+		n=$(wc -l <"$T/$cmd.opts")
+		[ "$n" -ge 2 ] || { echo "$cmd --list-options: $n options"; return 1; }
+		while IFS= read -r opt; do
+			[[ "$opt" == --[a-z]* ]] || { echo "$cmd --list-options: '$opt'"; return 1; }
+			explained "$cmd" "$opt" || { echo "$cmd --help does not explain $opt"; return 1; }
+		done <"$T/$cmd.opts"
+	done
+}
+
+@test "every option line of a --help is an option the command takes" {
+	local cmd opt
+	for cmd in $(commands); do
+		"$CAPAUDIT" "$cmd" --help >"$T/$cmd.help"
+		"$CAPAUDIT" "$cmd" --list-options >"$T/$cmd.opts"
+		for opt in $(sed -nE 's/^  (-[[:alnum:]], |    )(--[a-z-]+).*/\2/p' "$T/$cmd.help"); do
+			grep -qx -- "$opt" "$T/$cmd.opts" || { echo "$cmd --help shows $opt"; return 1; }
+		done
+		if grep -q -- '--list-options' "$T/$cmd.help"; then
+			echo "$cmd --help shows the hidden --list-options"
+			return 1
+		fi
+	done
+}
+
+@test "every option has an explanation, not only a name" {
+	local cmd
+	for cmd in $(commands); do
+		"$CAPAUDIT" "$cmd" --help >"$T/$cmd.help"
+		# an option line is followed on it or on the next line by its text
+		awk -v cmd="$cmd" '
+			pending { if ($0 !~ /^                          [^ ]/) { print cmd ": " pending; bad = 1 }
+				  pending = "" }
+			/^  (-[[:alnum:]], |    )--/ {
+				line = $0; sub(/^ +/, "", line)
+				if (split(line, w, /  +/) < 2) pending = line
+			}
+			END { if (pending) { print cmd ": " pending; bad = 1 }
+			      exit bad }' "$T/$cmd.help"
+	done
+}
+
+@test "the usage goes to stdout with --help (exit 0), to stderr on a bad option (exit 2)" {
+	local cmd
+	for cmd in $(commands); do
+		run --separate-stderr "$CAPAUDIT" "$cmd" --help
+		[ "$status" -eq 0 ]
+		[ -z "$stderr" ]
+		[[ "${lines[0]}" == "usage: capaudit $cmd"* ]]
+		run --separate-stderr "$CAPAUDIT" "$cmd" --no-such-option
+		[ "$status" -eq 2 ]
+		[ -z "$output" ]
+		[[ "$stderr" == *"unrecognized option '--no-such-option'"*"usage: capaudit $cmd"* ]]
+	done
+}
+
+@test "report --noaudit is documented; --all is its deprecated alias" {
+	"$CAPAUDIT" report --help >"$T/report.help"
+	grep -qE -- '^      --noaudit +include noaudit checks' "$T/report.help"
+	grep -qE -- '^  -a, --all +deprecated alias of --noaudit' "$T/report.help"
+	"$CAPAUDIT" report -i "$GOOD" --format json --noaudit >"$T/noaudit.json"
+	"$CAPAUDIT" report -i "$GOOD" --format json --all >"$T/all.json"
+	"$CAPAUDIT" report -i "$GOOD" --format json -a >"$T/a.json"
+	"$CAPAUDIT" report -i "$GOOD" --format json >"$T/audited.json"
+	cmp "$T/noaudit.json" "$T/all.json"
+	cmp "$T/noaudit.json" "$T/a.json"
+	run cmp -s "$T/noaudit.json" "$T/audited.json"
+	[ "$status" -eq 1 ]
+	run "$CAPAUDIT" report -i "$GOOD"
+	[[ "$output" == *"noaudit checks (kernel probing, never a requirement; --noaudit shows them)"* ]]
+}
+
+@test "an unknown --format names the formats that command has" {
+	run --separate-stderr "$CAPAUDIT" report --format junit -i "$GOOD"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "capaudit: unknown format 'junit' for report (text, json)" ]
+	run --separate-stderr "$CAPAUDIT" check --format xml --baseline "$ROOT/examples/ci/baseline.json" "$GOOD"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "capaudit: unknown format 'xml' for check (text, json, junit, sarif, github)" ]
+	run --separate-stderr "$CAPAUDIT" doctor --format sarif
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "capaudit: unknown format 'sarif' for doctor (text, json)" ]
+}

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Option tables -> getopt_long's inputs and the --help text (options.h). */
+#include "cli/options.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/msg.h"
+
+#define HELP_COL 26    /* where an option's explanation starts */
+#define WIDTH 80       /* explanations wrap before this column */
+
+/* getopt_long's value for --list-options: no table can hold it */
+#define LIST_OPTIONS (CLI_LONG_ONLY + 4096)
+
+/* every command has -h, --help; it is listed like the table's own */
+static const struct cli_opt help_opt = {
+	"help", 'h', no_argument, NULL, "print this help and exit", NULL,
+};
+
+static void add_opt(struct cli_getopt *g, size_t *n, const struct cli_opt *o)
+{
+	if (*n == CLI_MAX_OPTS) {
+		/* a table that outgrew CLI_MAX_OPTS: a programming error */
+		p_err("internal error: more than %d options", CLI_MAX_OPTS);
+		abort();
+	}
+	g->longs[(*n)++] = (struct option){ o->lng, o->has_arg, NULL, o->shrt };
+	if (o->shrt < CLI_LONG_ONLY) {
+		char *s = g->shorts + strlen(g->shorts);
+
+		*s++ = (char)o->shrt;
+		if (o->has_arg == required_argument)
+			*s++ = ':';
+		*s = '\0';
+	}
+}
+
+void cli_getopt_init(struct cli_getopt *g, const struct cli_cmd *cmd)
+{
+	const struct cli_opt *o;
+	size_t n = 0;
+
+	memset(g, 0, sizeof(*g));
+	g->cmd = cmd;
+	/* '+': what follows the first operand is the audited command's */
+	if (cmd->in_order)
+		g->shorts[0] = '+';
+	for (o = cmd->opts; o->lng; o++)
+		add_opt(g, &n, o);
+	add_opt(g, &n, &help_opt);
+	g->longs[n++] = (struct option){ "list-options", no_argument, NULL, LIST_OPTIONS };
+	optind = 1;
+}
+
+static void list_options(const struct cli_cmd *cmd)
+{
+	const struct cli_opt *o;
+
+	for (o = cmd->opts; o->lng; o++)
+		printf("--%s\n", o->lng);
+	printf("--%s\n", help_opt.lng);
+}
+
+int cli_next(struct cli_getopt *g, int argc, char **argv)
+{
+	int c = getopt_long(argc, argv, g->shorts, g->longs, NULL);
+
+	switch (c) {
+	case -1:
+		return CLI_END;
+	case 'h':
+		cli_usage(stdout, g->cmd);
+		return CLI_DONE;
+	case LIST_OPTIONS:
+		list_options(g->cmd);
+		return CLI_DONE;
+	case '?':
+		cli_usage(stderr, g->cmd);
+		return CLI_BAD;
+	default:
+		return c;
+	}
+}
+
+int cli_exit_status(int c)
+{
+	return c == CLI_DONE ? EXIT_OK : EXIT_USAGE;
+}
+
+/* The words of s from column col on, wrapped at WIDTH to HELP_COL; the
+ * column it ends at. A word after col > HELP_COL gets a space first. */
+static int put_words(FILE *f, const char *s, int col)
+{
+	s += strspn(s, " ");
+	while (*s) {
+		int n = (int)strcspn(s, " ");
+
+		if (col > HELP_COL && col + 1 + n > WIDTH) {
+			col = fprintf(f, "\n%*s", HELP_COL, "") - 1;
+		} else if (col > HELP_COL) {
+			fputc(' ', f);
+			col++;
+		}
+		col += fprintf(f, "%.*s", n, s);
+		s += n;
+		s += strspn(s, " ");
+	}
+	return col;
+}
+
+/* "  -x, --name ARG  help more" or "      --name ARG  help more" */
+static void put_opt(FILE *f, const struct cli_opt *o)
+{
+	int col;
+
+	if (o->shrt < CLI_LONG_ONLY)
+		col = fprintf(f, "  -%c, --%s", o->shrt, o->lng);
+	else
+		col = fprintf(f, "      --%s", o->lng);
+	if (o->arg)
+		col += fprintf(f, " %s", o->arg);
+	/* at least two spaces between the option and its explanation */
+	if (col + 2 > HELP_COL)
+		fprintf(f, "\n%*s", HELP_COL, "");
+	else
+		fprintf(f, "%*s", HELP_COL - col, "");
+	col = put_words(f, o->help, HELP_COL);
+	if (o->more)
+		put_words(f, o->more, col);
+	fputc('\n', f);
+}
+
+void cli_usage(FILE *f, const struct cli_cmd *cmd)
+{
+	const struct cli_opt *o;
+	const char *s;
+
+	fputs("usage: ", f);
+	for (s = cmd->synopsis; *s; s++) {
+		fputc(*s, f);
+		if (*s == '\n')
+			fputs("       ", f);   /* under the first line's command */
+	}
+	fputc('\n', f);
+	if (cmd->about)
+		fputs(cmd->about, f);
+	fputs("options:\n", f);
+	for (o = cmd->opts; o->lng; o++)
+		put_opt(f, o);
+	put_opt(f, &help_opt);
+	if (cmd->tail)
+		fputs(cmd->tail, f);
+}

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Each command's options, declared once in a table: getopt_long's short
+ * string and struct option array, the --help text and the hidden
+ * --list-options all come from it, so that no option can be parsed and
+ * left unexplained (tests/e2e/options.bats holds every command to that).
+ */
+#ifndef CA_CLI_OPTIONS_H
+#define CA_CLI_OPTIONS_H
+
+#include <getopt.h>
+#include <stdio.h>
+
+/* shrt of an option with no short form: getopt_long returns these */
+#define CLI_LONG_ONLY 256
+
+struct cli_opt {
+	const char *lng;      /* long name without "--"; NULL ends a table */
+	int shrt;             /* its letter (-x), or a value >= CLI_LONG_ONLY */
+	int has_arg;          /* no_argument or required_argument */
+	const char *arg;      /* the argument's name in the help, e.g. FILE */
+	const char *help;     /* one line: what it does */
+	const char *more;     /* NULL, or what else --help says about it */
+};
+
+struct cli_cmd {
+	const char *synopsis; /* usage lines after "usage: ", '\n' between */
+	const char *about;    /* NULL, or a paragraph before the options */
+	const struct cli_opt *opts;
+	const char *tail;     /* NULL, or what follows the options (exit status) */
+	int in_order;         /* stop at the first operand (-- COMMAND ARGS) */
+};
+
+#define CLI_MAX_OPTS 32
+
+/* getopt_long's inputs for one command, built from its table */
+struct cli_getopt {
+	const struct cli_cmd *cmd;
+	char shorts[3 * CLI_MAX_OPTS + 2];
+	struct option longs[CLI_MAX_OPTS + 3];
+};
+
+/* What cli_next() returns besides an option's shrt. */
+enum {
+	CLI_END = -1,         /* no more options: operands start at optind */
+	CLI_DONE = -2,        /* --help or --list-options printed: exit 0 */
+	CLI_BAD = -3,         /* an unknown option or a missing argument: the
+			       * usage is on stderr, exit 2 */
+};
+
+/* Build g from cmd and restart getopt (optind = 1). */
+void cli_getopt_init(struct cli_getopt *g, const struct cli_cmd *cmd);
+
+/* The next option's shrt (optarg set), or CLI_END, CLI_DONE, CLI_BAD.
+ * --help (-h) and the hidden --list-options (one long option per line, for
+ * tests and completion) are every command's and handled here. */
+int cli_next(struct cli_getopt *g, int argc, char **argv);
+
+/* CLI_DONE or CLI_BAD as the process exit status (EXIT_OK, EXIT_USAGE). */
+int cli_exit_status(int c);
+
+/* The whole --help text of cmd. */
+void cli_usage(FILE *f, const struct cli_cmd *cmd);
+
+#endif
