@@ -84,7 +84,7 @@ TEST(report_all_shows_noaudit_but_never_requires_it)
 {
 	struct record r;
 	struct report rep;
-	struct report_opts o = { .all = true };
+	struct report_opts o = { .noaudit = true };
 
 	make_record(&r);
 	report_build(&r, &o, &rep);

@@ -302,7 +302,6 @@ int report_build(const struct record *r, const struct report_opts *o, struct rep
 
 	memset(rep, 0, sizeof(*rep));
 	rep->rec = r;
-	rep->all = o->all;
 	rep->by_user_site = o->by_user_site;
 	rep->have_ustacks = r->nustacks > 0;
 	rep->procs = xcalloc(r->nprocs + 1, sizeof(*rep->procs));
@@ -324,7 +323,7 @@ int report_build(const struct record *r, const struct report_opts *o, struct rep
 		pr = proc_row(rep, p);
 		if (!pr)
 			continue;
-		if (na != NOAUDIT_NO && !o->all) {
+		if (na != NOAUDIT_NO && !o->noaudit) {
 			pr->hidden = sat_add(pr->hidden, c->count);
 			rep->hidden_checks = sat_add(rep->hidden_checks, c->count);
 			continue;

@@ -70,13 +70,12 @@ struct proc_row {
 };
 
 struct report_opts {
-	bool all;                /* include noaudit checks */
+	bool noaudit;            /* include noaudit checks (report --noaudit) */
 	bool by_user_site;       /* also group by user-space place */
 };
 
 struct report {
 	const struct record *rec;        /* borrowed */
-	bool all;
 	struct proc_row *procs;
 	size_t nprocs;
 	uint64_t required;       /* bit per cap: granted in an audited check */

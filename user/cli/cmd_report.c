@@ -71,7 +71,7 @@ static int report_opt(struct report_args *a, int c, const char **fmt_name)
 		break;
 	case O_NOAUDIT:
 	case 'a':
-		a->ro.all = true;
+		a->ro.noaudit = true;
 		break;
 	case O_SUGGEST:
 		a->suggest = true;
