@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
+/* Loading a record for a subcommand: the reader's error, or its lenient
+ * summary, as the one line the user sees (load.h). */
 #include "recfile/load.h"
 
 #include <stdio.h>

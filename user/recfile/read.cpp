@@ -1,9 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The strict record-file reader, on simdjson (On-Demand API): a record of a
- * million aggregated checks must be read in well under a second, which a
- * DOM-building parser cannot do. C interface in recfile.h; every message is
- * "FILE:LINE: what is wrong", terminal-safe.
+ * The record-file reader (strict, or lenient with --lenient), on simdjson's
+ * On-Demand API: a record of a million aggregated checks must be read in
+ * well under a second, which a DOM-building parser cannot do. C interface
+ * in recfile.h; every message is "FILE:LINE: what is wrong", terminal-safe.
+ *
+ * From the bottom up:
+ *  - values: one JSON value as a field of the record (range, type, escapes);
+ *  - fields: each_field() walks one object's known fields once, in file
+ *    order, rejecting duplicates and passing over unknown ones;
+ *  - line readers, one per line type (header, process, stack, ustack,
+ *    check, end) and per nested object (lost, overflow, loader,
+ *    aggregation, cache, capset, opts, user frames): each switches on an
+ *    enum of its fields, in the order of its names array;
+ *  - process_object(): a line's type, in the right order;
+ *  - fast paths: a chunk of lines through one document stream, and check
+ *    lines on two threads;
+ *  - Reader: the file in buffer-sized chunks, the slow path for the line a
+ *    fast path stops at, and what is checked once the last line is read.
  */
 #include <simdjson.h>
 
@@ -13,6 +27,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -29,10 +44,11 @@ using namespace simdjson;
 
 namespace {
 
+/* The line being read, and where its message goes. */
 struct Line {
 	char *why;
 	size_t wlen;
-	uint32_t lineno = 0;      /* the line being read */
+	uint32_t lineno = 0;
 	bool fail(const char *fmt, ...) __attribute__((format(printf, 2, 3)))
 	{
 		va_list ap;
@@ -61,6 +77,8 @@ const char *json_error_text(error_code e)
 	}
 }
 
+/* ---- values ---------------------------------------------------------- */
+
 bool get_i64(ondemand::value v, const char *key, int64_t lo, int64_t hi, int64_t *out, Line &l)
 {
 	int64_t x;
@@ -87,6 +105,18 @@ bool get_i64(ondemand::value v, const char *key, int64_t lo, int64_t hi, int64_t
 	return true;
 }
 
+/* An integer into the field's own type: lo..hi fit it. */
+template <typename T>
+bool get_int(ondemand::value v, const char *key, int64_t lo, int64_t hi, T *out, Line &l)
+{
+	int64_t x;
+
+	if (!get_i64(v, key, lo, hi, &x, l))
+		return false;
+	*out = static_cast<T>(x);
+	return true;
+}
+
 bool get_double(ondemand::value v, const char *key, double *out, Line &l)
 {
 	double x;
@@ -97,6 +127,7 @@ bool get_double(ondemand::value v, const char *key, double *out, Line &l)
 	return true;
 }
 
+/* *out points into the parser's buffer: valid until the next line. */
 bool get_str(ondemand::value v, const char *key, std::string_view *out, Line &l)
 {
 	ondemand::json_type t;
@@ -117,12 +148,37 @@ bool get_bool(ondemand::value v, const char *key, bool *out, Line &l)
 	return true;
 }
 
+bool is_null(ondemand::value v)
+{
+	bool null;
+
+	return !v.is_null().get(null) && null;
+}
+
+bool get_object(ondemand::value v, const char *key, ondemand::object *out, Line &l)
+{
+	if (v.get_object().get(*out))
+		return l.fail("field '%s' must be an object", key);
+	return true;
+}
+
 char *dup(std::string_view s)
 {
 	char *p = static_cast<char *>(xcalloc(s.size() + 1, 1));
 
 	memcpy(p, s.data(), s.size());
 	return p;
+}
+
+/* A string the record keeps: a copy in *out. */
+bool get_new_str(ondemand::value v, const char *key, char **out, Line &l)
+{
+	std::string_view s;
+
+	if (!get_str(v, key, &s, l))
+		return false;
+	*out = dup(s);
+	return true;
 }
 
 bool get_strv(ondemand::value v, const char *key, char ***out, size_t *n, Line &l)
@@ -147,9 +203,16 @@ bool get_strv(ondemand::value v, const char *key, char ***out, size_t *n, Line &
 	return true;
 }
 
+void free_strv(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
 /* "ENODEV" -> 19 (glibc's names), or -1; a number is taken as it is.
  * The table is made once (thread-safe static), not searched per line. */
-static int errno_number(std::string_view name)
+int errno_number(std::string_view name)
 {
 	static const std::unordered_map<std::string, int> names = [] {
 		std::unordered_map<std::string, int> m;
@@ -171,7 +234,7 @@ static int errno_number(std::string_view name)
 }
 
 /* An array of capability names ("CAP_CHOWN", ...) as a mask. */
-static bool get_capset(ondemand::value v, const char *key, uint64_t *out, Line &l)
+bool get_capset(ondemand::value v, const char *key, uint64_t *out, Line &l)
 {
 	ondemand::array a;
 	size_t i = 0;
@@ -198,32 +261,25 @@ static bool get_capset(ondemand::value v, const char *key, uint64_t *out, Line &
 	return true;
 }
 
-void free_strv(char **v, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
+/* ---- fields ---------------------------------------------------------- */
 
-/* The known fields of one line type: lengths, and the names as two
+/* The known fields of one object type: lengths, and the names as two
  * masked 8-byte words, so that matching a key is two loads and compares
  * (a memcmp call per key cost a sixth of reading a big record). */
-constexpr int FIELDS_MAX = 32;   /* per line type; Fields::seen has 64 bits */
+constexpr int FIELDS_MAX = 32;   /* per object type; Fields::seen has 64 bits */
+
+constexpr uint64_t bit(int field)
+{
+	return 1ULL << field;
+}
 
 struct FieldSet {
-	const char *const *names;
+	const char *const *names;   /* NULL-terminated */
 	size_t len[FIELDS_MAX] = { 0 };
 	uint64_t w[FIELDS_MAX][2] = {}, m[FIELDS_MAX][2] = {};
 
-	const char *const *req;   /* required fields (NULL-terminated) and their bits */
-	uint64_t req_mask = 0;
-
-	explicit FieldSet(const char *const *n, const char *const *r = nullptr) : names(n), req(r)
+	explicit FieldSet(const char *const *n) : names(n)
 	{
-		for (const char *const *q = req; q && *q; q++)
-			for (int i = 0; names[i]; i++)
-				if (!strcmp(names[i], *q))
-					req_mask |= 1ULL << i;
 		for (int i = 0; names[i]; i++) {
 			if (i >= FIELDS_MAX)
 				abort();   /* a programming error: raise FIELDS_MAX */
@@ -246,6 +302,8 @@ struct Fields {
 
 	explicit Fields(const FieldSet &f) : fs(f), names(f.names) {}
 
+	bool has(int field) const { return seen & bit(field); }
+
 	/* k: the raw key as written, up to its closing quote. Our names need
 	 * no escapes, so a key with escapes matches none (and is ignored). */
 	/* k is inside a padded buffer: reading 16 bytes from it is safe */
@@ -262,6 +320,7 @@ struct Fields {
 		return k[fs.len[i]] == '"';
 	}
 
+	/* The field named k, or -1. */
 	int index(const char *k)
 	{
 		if (names[next] && is(k, next))
@@ -276,692 +335,295 @@ struct Fields {
 	}
 };
 
-/* Each reader walks the object's fields once, in file order. */
-#define FOR_FIELDS(obj, F, l)                                                      \
-	for (auto field : obj)                                                     \
-		if (ondemand::raw_json_string key; field.key().get(key))           \
-			return l.fail("bad field name");                           \
-		else if (int fi = F.index(key.raw()); fi < 0)                      \
-			continue; /* unknown fields: later versions may add some */ \
-		else if (F.seen & (1ULL << fi))                                    \
-			return l.fail("duplicate field '%s'", F.names[fi]);        \
-		else if ((F.seen |= 1ULL << fi), false) {                          \
-		} else
-
-bool require(Fields &F, const char *const *req, Line &l)
+/*
+ * Walks obj's fields once, in file order, calling field(index, value) for
+ * each known one: unknown fields are passed over (later versions may add
+ * some), a field met twice is an error. Stops at the first false.
+ */
+template <typename Fn>
+bool each_field(ondemand::object obj, Fields &F, Line &l, Fn &&field)
 {
-	/* the usual case first: all required fields were seen */
-	if (req == F.fs.req && (F.seen & F.fs.req_mask) == F.fs.req_mask)
-		return true;
-	for (; *req; req++) {
-		int i;
+	for (auto kv : obj) {
+		ondemand::raw_json_string key;
+		ondemand::value v;
 
-		for (i = 0; F.names[i] && strcmp(F.names[i], *req); i++)
-			;
-		if (!(F.seen & (1ULL << i)))
-			return l.fail("missing field '%s'", *req);
+		if (kv.key().get(key))
+			return l.fail("bad field name");
+		int f = F.index(key.raw());
+
+		if (f < 0)
+			continue;
+		if (F.has(f))
+			return l.fail("duplicate field '%s'", F.names[f]);
+		F.seen |= bit(f);
+		if (kv.value().get(v))   /* cannot fail once key() has succeeded */
+			return l.fail("bad value for '%s'", F.names[f]);
+		if (!field(f, v))
+			return false;
 	}
 	return true;
+}
+
+/* The fields of `required` (bits) were all met; else the first missing
+ * one, in the order of the names, is named. */
+bool require(const Fields &F, uint64_t required, Line &l)
+{
+	uint64_t missing = required & ~F.seen;
+
+	if (!missing)
+		return true;
+	return l.fail("missing field '%s'", F.names[__builtin_ctzll(missing)]);
+}
+
+/* ---- the header line ------------------------------------------------- */
+
+bool get_format(ondemand::value v, Line &l)
+{
+	std::string_view s;
+
+	if (!get_str(v, "format", &s, l))
+		return false;
+	if (s != REC_FORMAT)
+		return l.fail("format is '%.40s', not a capaudit record ('%s')",
+			      std::string(s).c_str(), REC_FORMAT);
+	return true;
+}
+
+bool get_version(ondemand::value v, int *out, Line &l)
+{
+	int64_t x;
+
+	if (!get_i64(v, "version", 1, INT32_MAX, &x, l))
+		return false;
+	if (x > REC_VERSION)
+		return l.fail("record version %lld is newer than this capaudit reads (%d)",
+			      (long long)x, REC_VERSION);
+	*out = (int)x;
+	return true;
+}
+
+/* "lost": what the kernel side could not store. */
+bool read_lost(ondemand::value v, rec_lost *lost, Line &l)
+{
+	enum { MAP_FULL, RINGBUF_FULL, STACK_ERRORS, PROC_FULL, RESULT_LOST, HOOK_SKIPPED,
+	       NFIELDS };
+	static const char *const names[] = { "map_full", "ringbuf_full", "stack_errors",
+		"proc_full", "result_lost", "hook_skipped", nullptr };
+	static_assert(std::size(names) == NFIELDS + 1, "a name per field");
+	static const FieldSet fs(names);
+	Fields F(fs);
+	ondemand::object o;
+
+	if (!get_object(v, "lost", &o, l))
+		return false;
+	return each_field(o, F, l, [&](int f, ondemand::value fv) {
+		switch (f) {
+		case MAP_FULL:
+			return get_int(fv, "map_full", 0, INT64_MAX, &lost->map_full, l);
+		case RINGBUF_FULL:
+			return get_int(fv, "ringbuf_full", 0, INT64_MAX, &lost->ringbuf_full, l);
+		case STACK_ERRORS:
+			return get_int(fv, "stack_errors", 0, INT64_MAX, &lost->stack_errors, l);
+		case PROC_FULL:
+			return get_int(fv, "proc_full", 0, INT64_MAX, &lost->proc_full, l);
+		case RESULT_LOST:
+			return get_int(fv, "result_lost", 0, INT64_MAX, &lost->result_lost, l);
+		case HOOK_SKIPPED:
+			return get_int(fv, "hook_skipped", 0, INT64_MAX, &lost->hook_skipped, l);
+		}
+		return true;
+	});
+}
+
+/* One item of "overflow": checks counted while the aggregation map was full. */
+bool read_overflow_item(ondemand::object o, rec_overflow *ov, Line &l)
+{
+	enum { CAP, DENIED, COUNT, NFIELDS };
+	static const char *const names[] = { "cap", "denied", "count", nullptr };
+	static_assert(std::size(names) == NFIELDS + 1, "a name per field");
+	static const FieldSet fs(names);
+	Fields F(fs);
+
+	bool ok = each_field(o, F, l, [&](int f, ondemand::value v) {
+		switch (f) {
+		case CAP:
+			return get_int(v, "cap", 0, REC_MAX_CAP, &ov->cap, l);
+		case DENIED:
+			return get_bool(v, "denied", &ov->denied, l);
+		case COUNT:
+			return get_int(v, "count", 0, INT64_MAX, &ov->count, l);
+		}
+		return true;
+	});
+	return ok && require(F, bit(CAP) | bit(DENIED) | bit(COUNT), l);
+}
+
+bool read_overflow(ondemand::value v, rec_header *h, Line &l)
+{
+	ondemand::array a;
+	size_t cap = 0, i = 0;
+
+	if (v.get_array().get(a))
+		return l.fail("field 'overflow' must be an array");
+	for (auto item : a) {
+		ondemand::object o;
+		rec_overflow ov{};
+
+		if (item.get_object().get(o))
+			return l.fail("overflow item %zu must be an object", i);
+		if (!read_overflow_item(o, &ov, l))
+			return false;
+		grow_array(reinterpret_cast<void **>(&h->overflow), &cap, h->noverflow + 1,
+			   sizeof(*h->overflow));
+		h->overflow[h->noverflow++] = ov;
+		i++;
+	}
+	return true;
+}
+
+/* "loader": the recorder's own cost. */
+bool read_loader(ondemand::value v, rec_header *h, Line &l)
+{
+	enum { CPU_S, MAX_RSS_KB, NFIELDS };
+	static const char *const names[] = { "cpu_s", "max_rss_kb", nullptr };
+	static_assert(std::size(names) == NFIELDS + 1, "a name per field");
+	static const FieldSet fs(names);
+	Fields F(fs);
+	ondemand::object o;
+
+	if (!get_object(v, "loader", &o, l))
+		return false;
+	return each_field(o, F, l, [&](int f, ondemand::value fv) {
+		switch (f) {
+		case CPU_S:
+			return get_double(fv, "cpu_s", &h->loader_cpu_s, l);
+		case MAX_RSS_KB:
+			return get_int(fv, "max_rss_kb", 0, INT64_MAX, &h->loader_rss_kb, l);
+		}
+		return true;
+	});
+}
+
+/* "aggregation": the recorder's aggregation maps. */
+bool read_aggregation(ondemand::value v, rec_header *h, Line &l)
+{
+	enum { DRAINS, MAX_KEYS, NFIELDS };
+	static const char *const names[] = { "drains", "max_keys", nullptr };
+	static_assert(std::size(names) == NFIELDS + 1, "a name per field");
+	static const FieldSet fs(names);
+	Fields F(fs);
+	ondemand::object o;
+
+	if (!get_object(v, "aggregation", &o, l))
+		return false;
+	return each_field(o, F, l, [&](int f, ondemand::value fv) {
+		switch (f) {
+		case DRAINS:
+			return get_int(fv, "drains", 0, INT64_MAX, &h->agg_drains, l);
+		case MAX_KEYS:
+			return get_int(fv, "max_keys", 0, UINT32_MAX, &h->agg_keys, l);
+		}
+		return true;
+	});
+}
+
+/* "cache": the call-site cache's work (version 3). */
+bool read_cache(ondemand::value v, rec_header *h, Line &l)
+{
+	enum { MISSES, HIT_WALKS, SPLITS, UNPROVEN, NFIELDS };
+	static const char *const names[] = { "misses", "hit_walks", "splits", "unproven",
+		nullptr };
+	static_assert(std::size(names) == NFIELDS + 1, "a name per field");
+	static const FieldSet fs(names);
+	Fields F(fs);
+	ondemand::object o;
+
+	if (!get_object(v, "cache", &o, l))
+		return false;
+	return each_field(o, F, l, [&](int f, ondemand::value fv) {
+		switch (f) {
+		case MISSES:
+			return get_int(fv, "misses", 0, INT64_MAX, &h->cache_misses, l);
+		case HIT_WALKS:
+			return get_int(fv, "hit_walks", 0, INT64_MAX, &h->cache_hit_walks, l);
+		case SPLITS:
+			return get_int(fv, "splits", 0, INT64_MAX, &h->cache_splits, l);
+		case UNPROVEN:
+			return get_int(fv, "unproven", 0, INT64_MAX, &h->cache_unproven, l);
+		}
+		return true;
+	});
 }
 
 bool read_header_fields(ondemand::object obj, rec_header *h, Line &l)
 {
+	enum { TYPE, FORMAT, VERSION, CAPAUDIT, KERNEL, MACHINE, ATTACH, SCOPE, SYMBOLS, ARGV,
+	       START_NS, END_NS, CHECKS, LOST, OVERFLOW, EXIT_STATUS, SYSCALL_RESULTS, LOADER,
+	       PIDS_REUSED, AGGREGATION, STOP, COMMAND_RUNNING, CACHE, NFIELDS };
 	static const char *const names[] = { "type", "format", "version", "capaudit", "kernel",
 		"machine", "attach", "scope", "symbols", "argv", "start_ns", "end_ns", "checks",
 		"lost", "overflow", "exit_status", "syscall_results", "loader", "pids_reused",
 		"aggregation", "stop", "command_running", "cache", nullptr };
-	static const char *const req[] = { "format", "version", "kernel", "attach", "start_ns",
-		"end_ns", nullptr };
-	static const FieldSet F_set(names);
-	Fields F(F_set);
-	std::string_view s;
-	int64_t x;
+	static_assert(std::size(names) == NFIELDS + 1, "a name per field");
+	static const FieldSet fs(names);
+	Fields F(fs);
 
-	FOR_FIELDS(obj, F, l) {
-		ondemand::value v;
-
-		if (field.value().get(v))
-			return l.fail("bad value for '%s'", F.names[fi]);
-		switch (fi) {
-		case 0:
-			break;
-		case 1:
-			if (!get_str(v, "format", &s, l))
-				return false;
-			if (s != REC_FORMAT)
-				return l.fail("format is '%.40s', not a capaudit record ('%s')",
-					      std::string(s).c_str(), REC_FORMAT);
-			break;
-		case 2:
-			if (!get_i64(v, "version", 1, INT32_MAX, &x, l))
-				return false;
-			if (x > REC_VERSION)
-				return l.fail("record version %lld is newer than this capaudit reads (%d)",
-					      (long long)x, REC_VERSION);
-			h->version = (int)x;
-			break;
-		case 3: case 4: case 5: case 6: case 7: case 8: {
-			char **dst[] = { &h->capaudit_version, &h->kernel, &h->machine, &h->attach,
-					 &h->scope, &h->symbols };
-
-			if (!get_str(v, F.names[fi], &s, l))
-				return false;
-			*dst[fi - 3] = dup(s);
-			break;
+	bool ok = each_field(obj, F, l, [&](int f, ondemand::value v) {
+		switch (f) {
+		case TYPE:
+			return true;
+		case FORMAT:
+			return get_format(v, l);
+		case VERSION:
+			return get_version(v, &h->version, l);
+		case CAPAUDIT:
+			return get_new_str(v, "capaudit", &h->capaudit_version, l);
+		case KERNEL:
+			return get_new_str(v, "kernel", &h->kernel, l);
+		case MACHINE:
+			return get_new_str(v, "machine", &h->machine, l);
+		case ATTACH:
+			return get_new_str(v, "attach", &h->attach, l);
+		case SCOPE:
+			return get_new_str(v, "scope", &h->scope, l);
+		case SYMBOLS:
+			return get_new_str(v, "symbols", &h->symbols, l);
+		case ARGV:
+			return get_strv(v, "argv", &h->argv, &h->argc, l);
+		case START_NS:
+			return get_int(v, "start_ns", 0, INT64_MAX, &h->start_ns, l);
+		case END_NS:
+			return get_int(v, "end_ns", 0, INT64_MAX, &h->end_ns, l);
+		case CHECKS:
+			return get_int(v, "checks", 0, INT64_MAX, &h->checks, l);
+		case LOST:
+			return read_lost(v, &h->lost, l);
+		case OVERFLOW:
+			return read_overflow(v, h, l);
+		case EXIT_STATUS:
+			return get_int(v, "exit_status", 0, 255 + 128, &h->exit_status, l);
+		case SYSCALL_RESULTS:
+			return get_bool(v, "syscall_results", &h->syscall_results, l);
+		case LOADER:
+			return read_loader(v, h, l);
+		case PIDS_REUSED:
+			return get_int(v, "pids_reused", 0, INT64_MAX, &h->pids_reused, l);
+		case AGGREGATION:
+			return read_aggregation(v, h, l);
+		case STOP:
+			return get_new_str(v, "stop", &h->stop, l);
+		case COMMAND_RUNNING:
+			return get_bool(v, "command_running", &h->command_running, l);
+		case CACHE:
+			return read_cache(v, h, l);
 		}
-		case 9:
-			if (!get_strv(v, "argv", &h->argv, &h->argc, l))
-				return false;
-			break;
-		case 10:
-			if (!get_i64(v, "start_ns", 0, INT64_MAX, &h->start_ns, l))
-				return false;
-			break;
-		case 11:
-			if (!get_i64(v, "end_ns", 0, INT64_MAX, &h->end_ns, l))
-				return false;
-			break;
-		case 12:
-			if (!get_i64(v, "checks", 0, INT64_MAX, &x, l))
-				return false;
-			h->checks = (uint64_t)x;
-			break;
-		case 13: {
-			static const char *const lnames[] = { "map_full", "ringbuf_full",
-				"stack_errors", "proc_full", "result_lost", "hook_skipped", nullptr };
-			uint64_t *dst[] = { &h->lost.map_full, &h->lost.ringbuf_full,
-					    &h->lost.stack_errors, &h->lost.proc_full,
-					    &h->lost.result_lost, &h->lost.hook_skipped };
-			static const FieldSet LF_set(lnames);
-			Fields LF(LF_set);
-			ondemand::object lo;
-
-			if (v.get_object().get(lo))
-				return l.fail("field 'lost' must be an object");
-			FOR_FIELDS(lo, LF, l) {
-				ondemand::value lv;
-
-				if (field.value().get(lv) ||
-				    !get_i64(lv, LF.names[fi], 0, INT64_MAX, &x, l))
-					return false;
-				*dst[fi] = (uint64_t)x;
-			}
-			break;
-		}
-		case 14: {
-			ondemand::array a;
-			size_t cap = 0, i = 0;
-
-			if (v.get_array().get(a))
-				return l.fail("field 'overflow' must be an array");
-			for (auto item : a) {
-				static const char *const onames[] = { "cap", "denied", "count",
-								      nullptr };
-				static const char *const oreq[] = { "cap", "denied", "count", nullptr };
-				static const FieldSet OF_set(onames);
-				Fields OF(OF_set);
-				ondemand::object o;
-				rec_overflow ov{};
-
-				if (item.get_object().get(o))
-					return l.fail("overflow item %zu must be an object", i);
-				FOR_FIELDS(o, OF, l) {
-					ondemand::value ovv;
-					bool b;
-
-					if (field.value().get(ovv))
-						return l.fail("bad overflow item %zu", i);
-					if (fi == 1) {
-						if (!get_bool(ovv, "denied", &b, l))
-							return false;
-						ov.denied = b;
-					} else {
-						if (!get_i64(ovv, OF.names[fi], 0,
-							     fi == 0 ? REC_MAX_CAP : INT64_MAX, &x, l))
-							return false;
-						if (fi == 0)
-							ov.cap = (int)x;
-						else
-							ov.count = (uint64_t)x;
-					}
-				}
-				if (!require(OF, oreq, l))
-					return false;
-				grow_array(reinterpret_cast<void **>(&h->overflow), &cap,
-					   h->noverflow + 1, sizeof(*h->overflow));
-				h->overflow[h->noverflow++] = ov;
-				i++;
-			}
-			break;
-		}
-		case 15:
-			if (!get_i64(v, "exit_status", 0, 255 + 128, &x, l))
-				return false;
-			h->has_exit_status = true;
-			h->exit_status = (int)x;
-			break;
-		case 16:
-			if (!get_bool(v, "syscall_results", &h->syscall_results, l))
-				return false;
-			break;
-		case 17: {
-			static const char *const lnames[] = { "cpu_s", "max_rss_kb", nullptr };
-			static const FieldSet LF_set(lnames);
-			Fields LF(LF_set);
-			ondemand::object lo;
-
-			if (v.get_object().get(lo))
-				return l.fail("field 'loader' must be an object");
-			FOR_FIELDS(lo, LF, l) {
-				ondemand::value lv;
-
-				if (field.value().get(lv))
-					return l.fail("bad field 'loader'");
-				if (fi == 0 && !get_double(lv, "cpu_s", &h->loader_cpu_s, l))
-					return false;
-				if (fi == 1) {
-					if (!get_i64(lv, "max_rss_kb", 0, INT64_MAX, &x, l))
-						return false;
-					h->loader_rss_kb = (long)x;
-				}
-			}
-			break;
-		}
-		case 18:
-			if (!get_i64(v, "pids_reused", 0, INT64_MAX, &x, l))
-				return false;
-			h->pids_reused = (uint64_t)x;
-			break;
-		case 19: {
-			static const char *const anames[] = { "drains", "max_keys", nullptr };
-			static const FieldSet AF_set(anames);
-			Fields AF(AF_set);
-			ondemand::object ao;
-
-			if (v.get_object().get(ao))
-				return l.fail("field 'aggregation' must be an object");
-			FOR_FIELDS(ao, AF, l) {
-				ondemand::value av;
-
-				if (field.value().get(av) ||
-				    !get_i64(av, AF.names[fi], 0, fi ? UINT32_MAX : INT64_MAX, &x, l))
-					return false;
-				if (fi)
-					h->agg_keys = (uint32_t)x;
-				else
-					h->agg_drains = (uint64_t)x;
-			}
-			break;
-		}
-		case 20:
-			if (!get_str(v, "stop", &s, l))
-				return false;
-			h->stop = dup(s);
-			break;
-		case 21:
-			if (!get_bool(v, "command_running", &h->command_running, l))
-				return false;
-			break;
-		case 22: {
-			static const char *const cnames[] = { "misses", "hit_walks", "splits",
-							      "unproven", nullptr };
-			static const FieldSet CF_set(cnames);
-			uint64_t *dst[] = { &h->cache_misses, &h->cache_hit_walks, &h->cache_splits,
-					    &h->cache_unproven };
-			Fields CF(CF_set);
-			ondemand::object co;
-
-			if (v.get_object().get(co))
-				return l.fail("field 'cache' must be an object");
-			FOR_FIELDS(co, CF, l) {
-				ondemand::value cv;
-
-				if (field.value().get(cv) ||
-				    !get_i64(cv, CF.names[fi], 0, INT64_MAX, &x, l))
-					return false;
-				*dst[fi] = (uint64_t)x;
-			}
-			h->has_cache = true;
-			break;
-		}
-		}
-	}
-	return require(F, req, l);
-}
-
-bool read_process(ondemand::object obj, record *r, Line &l)
-{
-	enum { TYPE, PID, START_NS, EXEC_ID, PPID, UID, COMM, EXE, EXIT_CODE, CAPSET };
-	static const char *const names[] = { "type", "pid", "start_ns", "exec_id", "ppid", "uid",
-		"comm", "exe", "exit_code", "capset", nullptr };
-	static const char *const req_v1[] = { "pid", nullptr };
-	static const char *const req_v2[] = { "pid", "start_ns", nullptr };
-	static const FieldSet F_set(names);
-	static const int64_t lo[] = { 0, 1, 0, 0, 0, 0, 0, 0, 0, 0 };
-	static const int64_t hi[] = { 0, INT32_MAX, INT64_MAX, UINT32_MAX, INT32_MAX, UINT32_MAX,
-				      0, 0, 255, 0 };
-	Fields F(F_set);
-	int64_t x[CAPSET + 1] = { 0 };
-	std::string_view comm = "", exe;
-	bool has_exe = false;
-	uint64_t sets[3] = { 0 };
-
-	FOR_FIELDS(obj, F, l) {
-		ondemand::value v;
-
-		if (field.value().get(v))
-			return l.fail("bad value for '%s'", F.names[fi]);
-		if (fi == COMM) {
-			if (!get_str(v, "comm", &comm, l))
-				return false;
-		} else if (fi == EXE) {
-			if (!get_str(v, "exe", &exe, l))
-				return false;
-			has_exe = true;
-		} else if (fi == CAPSET) {
-			static const char *const snames[] = { "effective", "permitted",
-							      "inheritable", nullptr };
-			static const FieldSet SF_set(snames);
-			Fields SF(SF_set);
-			ondemand::object so;
-
-			if (v.get_object().get(so))
-				return l.fail("field 'capset' must be an object");
-			FOR_FIELDS(so, SF, l) {
-				ondemand::value sv;
-
-				if (field.value().get(sv) ||
-				    !get_capset(sv, SF.names[fi], &sets[fi], l))
-					return false;
-			}
-		} else if (fi != TYPE) {
-			if (!get_i64(v, F.names[fi], lo[fi], hi[fi], &x[fi], l))
-				return false;
-		}
-	}
-	/* version 1 named a process by pid alone (exec_id for its images) */
-	if (!require(F, r->hdr.version >= 2 ? req_v2 : req_v1, l))
+		return true;
+	});
+	if (!ok || !require(F, bit(FORMAT) | bit(VERSION) | bit(KERNEL) | bit(ATTACH) |
+			    bit(START_NS) | bit(END_NS), l))
 		return false;
-	if (record_find_process(r, (uint32_t)x[PID], x[START_NS], (uint32_t)x[EXEC_ID]))
-		return l.fail("process %lld (start_ns %lld, exec_id %lld) appears twice",
-			      (long long)x[PID], (long long)x[START_NS], (long long)x[EXEC_ID]);
-	rec_process *p = record_add_process(r, (uint32_t)x[PID], x[START_NS], (uint32_t)x[EXEC_ID]);
-	p->ppid = (uint32_t)x[PPID];
-	p->uid = (uint32_t)x[UID];
-	p->comm = dup(comm);
-	p->exe = has_exe ? dup(exe) : nullptr;
-	p->exited = F.seen & (1ULL << EXIT_CODE);
-	p->exit_code = (int)x[EXIT_CODE];
-	p->has_capset = F.seen & (1ULL << CAPSET);
-	p->capset_eff = sets[0];
-	p->capset_prm = sets[1];
-	p->capset_inh = sets[2];
-	return true;
-}
-
-/* holes: non-NULL when lenient, ids may then skip the stacks of lost
- * lines, counted there */
-bool read_stack(ondemand::object obj, record *r, size_t *holes, Line &l)
-{
-	static const char *const names[] = { "type", "id", "frames", nullptr };
-	static const char *const req[] = { "id", "frames", nullptr };
-	static const FieldSet F_set(names);
-	Fields F(F_set);
-	int64_t id = 0;
-	/* freed on every way out (FOR_FIELDS returns too) unless taken */
-	struct Frames {
-		char **v = nullptr;
-		size_t n = 0;
-		~Frames() { free_strv(v, n); }
-	} fr;
-
-	FOR_FIELDS(obj, F, l) {
-		ondemand::value v;
-
-		if (field.value().get(v))
-			return l.fail("bad value for '%s'", F.names[fi]);
-		if (fi == 1 && !get_i64(v, "id", 0, INT32_MAX, &id, l))
-			return false;
-		if (fi == 2 && !get_strv(v, "frames", &fr.v, &fr.n, l))
-			return false;
-	}
-	if (!require(F, req, l))
-		return false;
-	/* ids are below the line number, which bounds the placeholders */
-	if ((size_t)id < r->nstacks || (!holes && (size_t)id != r->nstacks) ||
-	    (uint64_t)id >= l.lineno)
-		return l.fail("stack id %lld out of order (expected %zu)", (long long)id,
-			      r->nstacks);
-	/* lenient: stacks on skipped lines stay as empty ones, so that the
-	 * checks naming them keep their counts (call site unknown) */
-	while (r->nstacks < (size_t)id) {
-		record_add_stack(r, static_cast<char **>(xcalloc(1, sizeof(char *))), 0);
-		(*holes)++;
-	}
-	record_add_stack(r, fr.v ? fr.v : static_cast<char **>(xcalloc(1, sizeof(char *))),
-			 fr.n);
-	fr.v = nullptr;
-	fr.n = 0;
-	return true;
-}
-
-/* One user frame object of a ustack line. */
-bool read_uframe(ondemand::value fv, rec_uframe *f, Line &l)
-{
-	static const char *const names[] = { "build_id", "offset", "object", "function",
-		"func_off", "source", "line", "leaf", "address", nullptr };
-	static const char *const req[] = { "offset", nullptr };
-	static const FieldSet F_set(names, req);
-	Fields F(F_set);
-	ondemand::object o;
-	std::string_view s;
-	int64_t x;
-
-	if (fv.get_object().get(o))
-		return l.fail("a user frame must be an object");
-	FOR_FIELDS(o, F, l) {
-		ondemand::value v;
-
-		if (field.value().get(v))
-			return l.fail("bad value for '%s'", F.names[fi]);
-		switch (fi) {
-		case 0:
-			if (!get_str(v, "build_id", &s, l))
-				return false;
-			if (s.empty() || s.size() > 64 ||
-			    s.find_first_not_of("0123456789abcdef") != std::string_view::npos)
-				return l.fail("field 'build_id' must be lowercase hex (at most 64 digits)");
-			f->build_id = dup(s);
-			break;
-		case 1: case 4:
-			if (!get_i64(v, F.names[fi], 0, INT64_MAX, &x, l))
-				return false;
-			*(fi == 1 ? &f->offset : &f->func_off) = (uint64_t)x;
-			break;
-		case 2: case 3: case 5: {
-			char **dst = fi == 2 ? &f->object : fi == 3 ? &f->function : &f->source;
-
-			if (!get_str(v, F.names[fi], &s, l))
-				return false;
-			*dst = dup(s);
-			break;
-		}
-		case 6:
-			if (!get_i64(v, "line", 1, INT32_MAX, &x, l))
-				return false;
-			f->line = (int)x;
-			break;
-		case 7: case 8:
-			if (!get_bool(v, F.names[fi], fi == 7 ? &f->leaf : &f->address, l))
-				return false;
-			break;
-		}
-	}
-	return require(F, req, l);
-}
-
-/* A user stack (record --user-stacks): ids in order, like stacks. */
-bool read_ustack(ondemand::object obj, record *r, size_t *holes, Line &l)
-{
-	static const char *const names[] = { "type", "id", "frames", nullptr };
-	static const char *const req[] = { "id", "frames", nullptr };
-	static const FieldSet F_set(names, req);
-	Fields F(F_set);
-	int64_t id = 0;
-	struct Frames {
-		rec_uframe *v = nullptr;
-		size_t n = 0;
-		~Frames()
-		{
-			for (size_t i = 0; i < n; i++)
-				rec_uframe_free(&v[i]);
-			free(v);
-		}
-	} fr;
-
-	FOR_FIELDS(obj, F, l) {
-		ondemand::value v;
-		ondemand::array a;
-
-		if (field.value().get(v))
-			return l.fail("bad value for '%s'", F.names[fi]);
-		if (fi == 1 && !get_i64(v, "id", 0, INT32_MAX, &id, l))
-			return false;
-		if (fi == 2) {
-			if (v.get_array().get(a))
-				return l.fail("field 'frames' must be an array");
-			for (auto e : a) {
-				ondemand::value fv;
-
-				if (e.get(fv))
-					return l.fail("bad value in 'frames'");
-				if (fr.n >= REC_MAX_UFRAMES)
-					return l.fail("more than %d user frames", REC_MAX_UFRAMES);
-				fr.v = static_cast<rec_uframe *>(xrealloc(fr.v, (fr.n + 1) * sizeof(*fr.v)));
-				fr.v[fr.n] = rec_uframe{};
-				fr.n++;
-				if (!read_uframe(fv, &fr.v[fr.n - 1], l))
-					return false;
-			}
-		}
-	}
-	if (!require(F, req, l))
-		return false;
-	if ((size_t)id < r->nustacks || (!holes && (size_t)id != r->nustacks) ||
-	    (uint64_t)id >= l.lineno)
-		return l.fail("ustack id %lld out of order (expected %zu)", (long long)id,
-			      r->nustacks);
-	while (r->nustacks < (size_t)id) {
-		record_add_ustack(r, nullptr, 0);
-		(*holes)++;
-	}
-	record_add_ustack(r, fr.v, fr.n);
-	fr.v = nullptr;
-	fr.n = 0;
-	return true;
-}
-
-/* r: where processes and stacks are looked up; sink: where the check and
- * its interned strings go (r itself, or a worker's private record). */
-bool read_check(ondemand::object obj, const record *r, record *sink, Line &l)
-{
-	/* in the order capaudit writes them (Fields tries that order first);
-	 * cap_name and syscall_name are derived, read and ignored */
-	enum { TYPE, PID, START_NS, EXEC_ID, TID, UID, COMM, CGROUP, CAP, CAP_NAME, RET, COUNT,
-	       SYSCALL, SYSCALL_NAME, INIT_NS, USERNS, NO_EFFECT, OPTS, FIRST_NS, LAST_NS,
-	       SYSCALL_FAILED, SYSCALL_OTHER, SYSCALL_ERRNO, SYSCALL_RESTART, STACK, STACK_ERROR,
-	       USTACK, NFIELDS };
-	static const char *const names[] = { "type", "pid", "start_ns", "exec_id", "tid", "uid",
-		"comm", "cgroup", "cap", "cap_name", "ret", "count", "syscall", "syscall_name",
-		"init_ns", "userns", "no_effect", "opts", "first_ns", "last_ns", "syscall_failed",
-		"syscall_other", "syscall_errno", "syscall_restart", "stack", "stack_error", "ustack",
-		nullptr };
-	static const char *const req[] = { "pid", "cap", "ret", "count", nullptr };
-	static const char *const req_v2[] = { "pid", "start_ns", "cap", "ret", "count", nullptr };
-	/* bounds of the integer fields, in field order */
-	static const int64_t lo[NFIELDS] = { 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, -4095, 1, -1, 0, 0, 0,
-					     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
-	static const int64_t hi[NFIELDS] = { 0, INT32_MAX, INT64_MAX, UINT32_MAX, INT32_MAX,
-		UINT32_MAX, 0, INT64_MAX, REC_MAX_CAP, 0, 0, INT64_MAX, 4095, 0, 0, 0, 0, 0,
-		INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX, 0, INT64_MAX, INT32_MAX, 0, INT32_MAX };
-	static const FieldSet F_set(names, req);
-	static const FieldSet F2_set(names, req_v2);
-	bool v2 = r->hdr.version >= 2;
-	int64_t x[NFIELDS] = { 0 };
-	Fields F(v2 ? F2_set : F_set);
-	std::string_view comm = "", serr;
-	rec_check c{};
-
-	x[SYSCALL] = -1;   /* none */
-	c.stack = -1;
-	c.ustack = -1;
-	FOR_FIELDS(obj, F, l) {
-		ondemand::value v;
-
-		if (field.value().get(v))
-			return l.fail("bad value for '%s'", F.names[fi]);
-		switch (fi) {
-		case PID: case START_NS: case EXEC_ID: case TID: case UID: case CGROUP: case CAP:
-		case RET:
-		case COUNT: case SYSCALL: case FIRST_NS: case LAST_NS: case SYSCALL_FAILED:
-		case SYSCALL_OTHER: case SYSCALL_RESTART:
-			if (!get_i64(v, F.names[fi], lo[fi], hi[fi], &x[fi], l))
-				return false;
-			break;
-		case STACK: {
-			bool null;
-
-			if (!v.is_null().get(null) && null)
-				break;
-			if (!get_i64(v, "stack", 0, INT32_MAX, &x[STACK], l))
-				return false;
-			if ((size_t)x[STACK] >= r->nstacks)
-				return l.fail("stack %lld is not defined before this line",
-					      (long long)x[STACK]);
-			c.stack = (int)x[STACK];
-			break;
-		}
-		case USTACK:
-			if (!get_i64(v, "ustack", 0, INT32_MAX, &x[USTACK], l))
-				return false;
-			if ((size_t)x[USTACK] >= r->nustacks)
-				return l.fail("ustack %lld is not defined before this line",
-					      (long long)x[USTACK]);
-			c.ustack = (int)x[USTACK];
-			break;
-		case COMM:
-			if (!get_str(v, "comm", &comm, l))
-				return false;
-			break;
-		case INIT_NS:
-			if (!get_bool(v, "init_ns", &c.init_ns, l))
-				return false;
-			break;
-		case USERNS: {
-			std::string_view u;
-
-			if (!get_str(v, "userns", &u, l))
-				return false;
-			if (u == "inside")
-				c.userns = RU_INSIDE;
-			else if (u == "owner")
-				c.userns = RU_OWNER;
-			else
-				return l.fail("field 'userns' is '%.20s', not inside or owner",
-					      std::string(u).c_str());
-			break;
-		}
-		case SYSCALL_ERRNO: {
-			std::string_view e;
-
-			if (!get_str(v, "syscall_errno", &e, l))
-				return false;
-			c.sys_errno = errno_number(e);
-			if (c.sys_errno <= 0)
-				return l.fail("field 'syscall_errno' is '%.20s', not an errno name",
-					      std::string(e).c_str());
-			break;
-		}
-		case NO_EFFECT:
-			if (!get_bool(v, "no_effect", &c.no_effect, l))
-				return false;
-			break;
-		case OPTS: {
-			static const char *const onames[] = { "noaudit", "insetid", nullptr };
-			static const FieldSet OF_set(onames);
-			Fields OF(OF_set);
-			ondemand::object o;
-
-			if (v.get_object().get(o))
-				return l.fail("field 'opts' must be an object");
-			FOR_FIELDS(o, OF, l) {
-				ondemand::value ov;
-
-				if (field.value().get(ov) ||
-				    !get_bool(ov, OF.names[fi], fi ? &c.opt_insetid : &c.opt_noaudit, l))
-					return false;
-			}
-			if (!require(OF, onames, l))
-				return false;
-			c.opts_known = true;
-			break;
-		}
-		case STACK_ERROR:
-			if (!get_str(v, "stack_error", &serr, l))
-				return false;
-			break;
-		default:
-			break;   /* type, cap_name, syscall_name */
-		}
-	}
-	if (!require(F, v2 ? req_v2 : req, l))
-		return false;
-	if (x[SYSCALL_FAILED] > x[COUNT] || x[SYSCALL_OTHER] > x[COUNT] || x[SYSCALL_RESTART] > x[COUNT])
-		return l.fail("a syscall result count exceeds 'count' (%lld)", (long long)x[COUNT]);
-	if (!x[SYSCALL_OTHER] != !c.sys_errno)
-		return l.fail("fields 'syscall_other' and 'syscall_errno' come together");
-	if (x[SYSCALL_FAILED] > x[COUNT])
-		return l.fail("field 'syscall_failed' (%lld) exceeds 'count' (%lld)",
-			      (long long)x[SYSCALL_FAILED], (long long)x[COUNT]);
-	if (!record_find_process(r, (uint32_t)x[PID], x[START_NS], (uint32_t)x[EXEC_ID]))
-		return l.fail("check for pid %lld (start_ns %lld, exec_id %lld) comes before (or "
-			      "without) its process line", (long long)x[PID], (long long)x[START_NS],
-			      (long long)x[EXEC_ID]);
-	/* before version 3 a check against a child namespace did not say
-	 * whether the credentials were inside one or owned it */
-	if (r->hdr.version < 3 && (F.seen & (1ULL << INIT_NS)) && !c.init_ns && c.userns == RU_HOST)
-		c.userns = RU_CHILD;
-	c.pid = (uint32_t)x[PID];
-	c.start_ns = x[START_NS];
-	c.exec_id = (uint32_t)x[EXEC_ID];
-	c.tid = (uint32_t)x[TID];
-	c.uid = (uint32_t)x[UID];
-	c.cgroup = (uint64_t)x[CGROUP];
-	c.cap = (int)x[CAP];
-	c.ret = (int)x[RET];
-	c.count = (uint64_t)x[COUNT];
-	c.syscall = (int)x[SYSCALL];
-	c.first_ns = x[FIRST_NS];
-	c.last_ns = x[LAST_NS];
-	c.sys_failed = (uint64_t)x[SYSCALL_FAILED];
-	c.sys_other = (uint64_t)x[SYSCALL_OTHER];
-	c.sys_restart = (uint64_t)x[SYSCALL_RESTART];
-	c.comm = record_intern(sink, comm.data(), comm.size());
-	c.stack_error = F.seen & (1ULL << STACK_ERROR) ? dup(serr) : nullptr;
-	c.line = l.lineno;
-	*record_add_check(sink) = c;
-	return true;
-}
-
-/* What the whole read has seen so far. */
-struct State {
-	record *r;
-	rec_read *rd;             /* options and results; never NULL here */
-	bool have_header = false;
-	bool have_end = false;
-	size_t holes = 0;         /* empty stacks standing for lost stack lines */
-	int64_t end_counts[4] = { 0, 0, 0, 0 };   /* processes, stacks, checks, ustacks */
-};
-
-bool read_end(ondemand::object obj, State &st, Line &l)
-{
-	static const char *const names[] = { "type", "processes", "stacks", "checks", "ustacks",
-		nullptr };
-	static const char *const req[] = { "processes", "stacks", "checks", nullptr };
-	static const FieldSet F_set(names, req);
-	Fields F(F_set);
-
-	FOR_FIELDS(obj, F, l) {
-		ondemand::value v;
-
-		if (field.value().get(v))
-			return l.fail("bad value for '%s'", F.names[fi]);
-		if (fi > 0 && !get_i64(v, F.names[fi], 0, INT64_MAX, &st.end_counts[fi - 1], l))
-			return false;
-	}
-	if (!require(F, req, l))
-		return false;
-	st.have_end = true;
+	h->has_exit_status = F.has(EXIT_STATUS);
+	h->has_cache = F.has(CACHE);
 	return true;
 }
 
@@ -977,6 +639,486 @@ bool read_header(ondemand::object obj, rec_header *h, Line &l)
 	}
 	record_clear_header(h);
 	*h = tmp;
+	return true;
+}
+
+/* ---- process lines --------------------------------------------------- */
+
+/* "capset": the union of the sets the image asked capset() for. */
+bool read_capset(ondemand::value v, rec_process *p, Line &l)
+{
+	enum { EFFECTIVE, PERMITTED, INHERITABLE, NFIELDS };
+	static const char *const names[] = { "effective", "permitted", "inheritable", nullptr };
+	static_assert(std::size(names) == NFIELDS + 1, "a name per field");
+	static const FieldSet fs(names);
+	Fields F(fs);
+	ondemand::object o;
+
+	if (!get_object(v, "capset", &o, l))
+		return false;
+	return each_field(o, F, l, [&](int f, ondemand::value sv) {
+		switch (f) {
+		case EFFECTIVE:
+			return get_capset(sv, "effective", &p->capset_eff, l);
+		case PERMITTED:
+			return get_capset(sv, "permitted", &p->capset_prm, l);
+		case INHERITABLE:
+			return get_capset(sv, "inheritable", &p->capset_inh, l);
+		}
+		return true;
+	});
+}
+
+bool read_process(ondemand::object obj, record *r, Line &l)
+{
+	enum { TYPE, PID, START_NS, EXEC_ID, PPID, UID, COMM, EXE, EXIT_CODE, CAPSET, NFIELDS };
+	static const char *const names[] = { "type", "pid", "start_ns", "exec_id", "ppid", "uid",
+		"comm", "exe", "exit_code", "capset", nullptr };
+	static_assert(std::size(names) == NFIELDS + 1, "a name per field");
+	static const FieldSet fs(names);
+	Fields F(fs);
+	std::string_view comm = "", exe;
+	rec_process p{};
+
+	bool ok = each_field(obj, F, l, [&](int f, ondemand::value v) {
+		switch (f) {
+		case TYPE:
+			return true;
+		case PID:
+			return get_int(v, "pid", 1, INT32_MAX, &p.pid, l);
+		case START_NS:
+			return get_int(v, "start_ns", 0, INT64_MAX, &p.start_ns, l);
+		case EXEC_ID:
+			return get_int(v, "exec_id", 0, UINT32_MAX, &p.exec_id, l);
+		case PPID:
+			return get_int(v, "ppid", 0, INT32_MAX, &p.ppid, l);
+		case UID:
+			return get_int(v, "uid", 0, UINT32_MAX, &p.uid, l);
+		case COMM:
+			return get_str(v, "comm", &comm, l);
+		case EXE:
+			return get_str(v, "exe", &exe, l);
+		case EXIT_CODE:
+			return get_int(v, "exit_code", 0, 255, &p.exit_code, l);
+		case CAPSET:
+			return read_capset(v, &p, l);
+		}
+		return true;
+	});
+	/* version 1 named a process by pid alone (exec_id for its images) */
+	if (!ok || !require(F, r->hdr.version >= 2 ? bit(PID) | bit(START_NS) : bit(PID), l))
+		return false;
+	if (record_find_process(r, p.pid, p.start_ns, p.exec_id))
+		return l.fail("process %lld (start_ns %lld, exec_id %lld) appears twice",
+			      (long long)p.pid, (long long)p.start_ns, (long long)p.exec_id);
+	p.comm = dup(comm);
+	p.exe = F.has(EXE) ? dup(exe) : nullptr;
+	p.exited = F.has(EXIT_CODE);
+	p.has_capset = F.has(CAPSET);
+	*record_add_process(r, p.pid, p.start_ns, p.exec_id) = p;
+	return true;
+}
+
+/* ---- stack and ustack lines ------------------------------------------ */
+
+/* A stack's or ustack's id, in order: the next one, or (lenient, holes
+ * non-NULL) one after the ids of lost lines. Ids are below the line
+ * number, which bounds the placeholders for those. */
+bool id_in_order(const char *what, int64_t id, size_t next, const size_t *holes, Line &l)
+{
+	if ((size_t)id < next || (!holes && (size_t)id != next) || (uint64_t)id >= l.lineno)
+		return l.fail("%s id %lld out of order (expected %zu)", what, (long long)id, next);
+	return true;
+}
+
+/* A stack line's frames, freed on every way out unless taken. */
+struct Frames {
+	char **v = nullptr;
+	size_t n = 0;
+	~Frames() { free_strv(v, n); }
+};
+
+/* holes: non-NULL when lenient, ids may then skip the stacks of lost
+ * lines, counted there */
+bool read_stack(ondemand::object obj, record *r, size_t *holes, Line &l)
+{
+	enum { TYPE, ID, FRAMES, NFIELDS };
+	static const char *const names[] = { "type", "id", "frames", nullptr };
+	static_assert(std::size(names) == NFIELDS + 1, "a name per field");
+	static const FieldSet fs(names);
+	Fields F(fs);
+	int64_t id = 0;
+	Frames fr;
+
+	bool ok = each_field(obj, F, l, [&](int f, ondemand::value v) {
+		switch (f) {
+		case TYPE:
+			return true;
+		case ID:
+			return get_i64(v, "id", 0, INT32_MAX, &id, l);
+		case FRAMES:
+			return get_strv(v, "frames", &fr.v, &fr.n, l);
+		}
+		return true;
+	});
+	if (!ok || !require(F, bit(ID) | bit(FRAMES), l) ||
+	    !id_in_order("stack", id, r->nstacks, holes, l))
+		return false;
+	/* lenient: stacks on skipped lines stay as empty ones, so that the
+	 * checks naming them keep their counts (call site unknown) */
+	while (r->nstacks < (size_t)id) {
+		record_add_stack(r, static_cast<char **>(xcalloc(1, sizeof(char *))), 0);
+		(*holes)++;
+	}
+	record_add_stack(r, fr.v ? fr.v : static_cast<char **>(xcalloc(1, sizeof(char *))),
+			 fr.n);
+	fr.v = nullptr;
+	fr.n = 0;
+	return true;
+}
+
+bool get_build_id(ondemand::value v, char **out, Line &l)
+{
+	std::string_view s;
+
+	if (!get_str(v, "build_id", &s, l))
+		return false;
+	if (s.empty() || s.size() > 64 ||
+	    s.find_first_not_of("0123456789abcdef") != std::string_view::npos)
+		return l.fail("field 'build_id' must be lowercase hex (at most 64 digits)");
+	*out = dup(s);
+	return true;
+}
+
+/* One user frame object of a ustack line. */
+bool read_uframe(ondemand::value fv, rec_uframe *uf, Line &l)
+{
+	enum { BUILD_ID, OFFSET, OBJECT, FUNCTION, FUNC_OFF, SOURCE, LINE, LEAF, ADDRESS,
+	       NFIELDS };
+	static const char *const names[] = { "build_id", "offset", "object", "function",
+		"func_off", "source", "line", "leaf", "address", nullptr };
+	static_assert(std::size(names) == NFIELDS + 1, "a name per field");
+	static const FieldSet fs(names);
+	Fields F(fs);
+	ondemand::object o;
+
+	if (fv.get_object().get(o))
+		return l.fail("a user frame must be an object");
+	bool ok = each_field(o, F, l, [&](int f, ondemand::value v) {
+		switch (f) {
+		case BUILD_ID:
+			return get_build_id(v, &uf->build_id, l);
+		case OFFSET:
+			return get_int(v, "offset", 0, INT64_MAX, &uf->offset, l);
+		case OBJECT:
+			return get_new_str(v, "object", &uf->object, l);
+		case FUNCTION:
+			return get_new_str(v, "function", &uf->function, l);
+		case FUNC_OFF:
+			return get_int(v, "func_off", 0, INT64_MAX, &uf->func_off, l);
+		case SOURCE:
+			return get_new_str(v, "source", &uf->source, l);
+		case LINE:
+			return get_int(v, "line", 1, INT32_MAX, &uf->line, l);
+		case LEAF:
+			return get_bool(v, "leaf", &uf->leaf, l);
+		case ADDRESS:
+			return get_bool(v, "address", &uf->address, l);
+		}
+		return true;
+	});
+	return ok && require(F, bit(OFFSET), l);
+}
+
+/* A ustack line's frames, freed on every way out unless taken. */
+struct UFrames {
+	rec_uframe *v = nullptr;
+	size_t n = 0;
+	~UFrames()
+	{
+		for (size_t i = 0; i < n; i++)
+			rec_uframe_free(&v[i]);
+		free(v);
+	}
+};
+
+bool read_uframes(ondemand::value v, UFrames *fr, Line &l)
+{
+	ondemand::array a;
+
+	if (v.get_array().get(a))
+		return l.fail("field 'frames' must be an array");
+	for (auto e : a) {
+		ondemand::value fv;
+
+		if (e.get(fv))
+			return l.fail("bad value in 'frames'");
+		if (fr->n >= REC_MAX_UFRAMES)
+			return l.fail("more than %d user frames", REC_MAX_UFRAMES);
+		fr->v = static_cast<rec_uframe *>(xrealloc(fr->v, (fr->n + 1) * sizeof(*fr->v)));
+		fr->v[fr->n] = rec_uframe{};
+		fr->n++;
+		if (!read_uframe(fv, &fr->v[fr->n - 1], l))
+			return false;
+	}
+	return true;
+}
+
+/* A user stack (record --user-stacks): ids in order, like stacks. */
+bool read_ustack(ondemand::object obj, record *r, size_t *holes, Line &l)
+{
+	enum { TYPE, ID, FRAMES, NFIELDS };
+	static const char *const names[] = { "type", "id", "frames", nullptr };
+	static_assert(std::size(names) == NFIELDS + 1, "a name per field");
+	static const FieldSet fs(names);
+	Fields F(fs);
+	int64_t id = 0;
+	UFrames fr;
+
+	bool ok = each_field(obj, F, l, [&](int f, ondemand::value v) {
+		switch (f) {
+		case TYPE:
+			return true;
+		case ID:
+			return get_i64(v, "id", 0, INT32_MAX, &id, l);
+		case FRAMES:
+			return read_uframes(v, &fr, l);
+		}
+		return true;
+	});
+	if (!ok || !require(F, bit(ID) | bit(FRAMES), l) ||
+	    !id_in_order("ustack", id, r->nustacks, holes, l))
+		return false;
+	while (r->nustacks < (size_t)id) {
+		record_add_ustack(r, nullptr, 0);
+		(*holes)++;
+	}
+	record_add_ustack(r, fr.v, fr.n);
+	fr.v = nullptr;
+	fr.n = 0;
+	return true;
+}
+
+/* ---- check lines ----------------------------------------------------- */
+
+/* A check's "stack" or "ustack": the id of such a line before it (n so far). */
+bool get_ref(ondemand::value v, const char *key, size_t n, int *out, Line &l)
+{
+	if (!get_int(v, key, 0, INT32_MAX, out, l))
+		return false;
+	if ((size_t)*out >= n)
+		return l.fail("%s %lld is not defined before this line", key, (long long)*out);
+	return true;
+}
+
+bool get_userns(ondemand::value v, rec_userns *out, Line &l)
+{
+	std::string_view u;
+
+	if (!get_str(v, "userns", &u, l))
+		return false;
+	if (u == "inside")
+		*out = RU_INSIDE;
+	else if (u == "owner")
+		*out = RU_OWNER;
+	else
+		return l.fail("field 'userns' is '%.20s', not inside or owner",
+			      std::string(u).c_str());
+	return true;
+}
+
+bool get_errno(ondemand::value v, int *out, Line &l)
+{
+	std::string_view e;
+
+	if (!get_str(v, "syscall_errno", &e, l))
+		return false;
+	*out = errno_number(e);
+	if (*out <= 0)
+		return l.fail("field 'syscall_errno' is '%.20s', not an errno name",
+			      std::string(e).c_str());
+	return true;
+}
+
+/* "opts": cap_capable()'s, in the attach modes that see them. */
+bool read_opts(ondemand::value v, rec_check *c, Line &l)
+{
+	enum { NOAUDIT, INSETID, NFIELDS };
+	static const char *const names[] = { "noaudit", "insetid", nullptr };
+	static_assert(std::size(names) == NFIELDS + 1, "a name per field");
+	static const FieldSet fs(names);
+	Fields F(fs);
+	ondemand::object o;
+
+	if (!get_object(v, "opts", &o, l))
+		return false;
+	bool ok = each_field(o, F, l, [&](int f, ondemand::value ov) {
+		switch (f) {
+		case NOAUDIT:
+			return get_bool(ov, "noaudit", &c->opt_noaudit, l);
+		case INSETID:
+			return get_bool(ov, "insetid", &c->opt_insetid, l);
+		}
+		return true;
+	});
+	if (!ok || !require(F, bit(NOAUDIT) | bit(INSETID), l))
+		return false;
+	c->opts_known = true;
+	return true;
+}
+
+/* What a check's fields must say together, and its process line before it. */
+bool check_agrees(const rec_check &c, const record *r, Line &l)
+{
+	if (c.sys_failed > c.count || c.sys_other > c.count || c.sys_restart > c.count)
+		return l.fail("a syscall result count exceeds 'count' (%lld)", (long long)c.count);
+	if (!c.sys_other != !c.sys_errno)
+		return l.fail("fields 'syscall_other' and 'syscall_errno' come together");
+	if (!record_find_process(r, c.pid, c.start_ns, c.exec_id))
+		return l.fail("check for pid %lld (start_ns %lld, exec_id %lld) comes before (or "
+			      "without) its process line", (long long)c.pid, (long long)c.start_ns,
+			      (long long)c.exec_id);
+	return true;
+}
+
+/* r: where processes and stacks are looked up; sink: where the check and
+ * its interned strings go (r itself, or a worker's private record). */
+bool read_check(ondemand::object obj, const record *r, record *sink, Line &l)
+{
+	/* in the order capaudit writes them (Fields tries that order first) */
+	enum { TYPE, PID, START_NS, EXEC_ID, TID, UID, COMM, CGROUP, CAP, CAP_NAME, RET, COUNT,
+	       SYSCALL, SYSCALL_NAME, INIT_NS, USERNS, NO_EFFECT, OPTS, FIRST_NS, LAST_NS,
+	       SYSCALL_FAILED, SYSCALL_OTHER, SYSCALL_ERRNO, SYSCALL_RESTART, STACK, STACK_ERROR,
+	       USTACK, NFIELDS };
+	static const char *const names[] = { "type", "pid", "start_ns", "exec_id", "tid", "uid",
+		"comm", "cgroup", "cap", "cap_name", "ret", "count", "syscall", "syscall_name",
+		"init_ns", "userns", "no_effect", "opts", "first_ns", "last_ns", "syscall_failed",
+		"syscall_other", "syscall_errno", "syscall_restart", "stack", "stack_error", "ustack",
+		nullptr };
+	static_assert(std::size(names) == NFIELDS + 1, "a name per field");
+	static const FieldSet fs(names);
+	const uint64_t required = bit(PID) | bit(CAP) | bit(RET) | bit(COUNT) |
+				  (r->hdr.version >= 2 ? bit(START_NS) : 0);
+	Fields F(fs);
+	std::string_view comm = "", stack_error;
+	rec_check c{};
+
+	c.syscall = -1;   /* none */
+	c.stack = -1;
+	c.ustack = -1;
+	bool ok = each_field(obj, F, l, [&](int f, ondemand::value v) {
+		switch (f) {
+		case TYPE: case CAP_NAME: case SYSCALL_NAME:
+			return true;   /* cap_name and syscall_name are derived: ignored */
+		case PID:
+			return get_int(v, "pid", 1, INT32_MAX, &c.pid, l);
+		case START_NS:
+			return get_int(v, "start_ns", 0, INT64_MAX, &c.start_ns, l);
+		case EXEC_ID:
+			return get_int(v, "exec_id", 0, UINT32_MAX, &c.exec_id, l);
+		case TID:
+			return get_int(v, "tid", 0, INT32_MAX, &c.tid, l);
+		case UID:
+			return get_int(v, "uid", 0, UINT32_MAX, &c.uid, l);
+		case COMM:
+			return get_str(v, "comm", &comm, l);
+		case CGROUP:
+			return get_int(v, "cgroup", 0, INT64_MAX, &c.cgroup, l);
+		case CAP:
+			return get_int(v, "cap", 0, REC_MAX_CAP, &c.cap, l);
+		case RET:
+			return get_int(v, "ret", -4095, 0, &c.ret, l);
+		case COUNT:
+			return get_int(v, "count", 1, INT64_MAX, &c.count, l);
+		case SYSCALL:
+			return get_int(v, "syscall", -1, 4095, &c.syscall, l);
+		case INIT_NS:
+			return get_bool(v, "init_ns", &c.init_ns, l);
+		case USERNS:
+			return get_userns(v, &c.userns, l);
+		case NO_EFFECT:
+			return get_bool(v, "no_effect", &c.no_effect, l);
+		case OPTS:
+			return read_opts(v, &c, l);
+		case FIRST_NS:
+			return get_int(v, "first_ns", 0, INT64_MAX, &c.first_ns, l);
+		case LAST_NS:
+			return get_int(v, "last_ns", 0, INT64_MAX, &c.last_ns, l);
+		case SYSCALL_FAILED:
+			return get_int(v, "syscall_failed", 0, INT64_MAX, &c.sys_failed, l);
+		case SYSCALL_OTHER:
+			return get_int(v, "syscall_other", 0, INT64_MAX, &c.sys_other, l);
+		case SYSCALL_ERRNO:
+			return get_errno(v, &c.sys_errno, l);
+		case SYSCALL_RESTART:
+			return get_int(v, "syscall_restart", 0, INT64_MAX, &c.sys_restart, l);
+		case STACK:   /* null: no stack */
+			return is_null(v) || get_ref(v, "stack", r->nstacks, &c.stack, l);
+		case STACK_ERROR:
+			return get_str(v, "stack_error", &stack_error, l);
+		case USTACK:
+			return get_ref(v, "ustack", r->nustacks, &c.ustack, l);
+		}
+		return true;
+	});
+	if (!ok || !require(F, required, l) || !check_agrees(c, r, l))
+		return false;
+	/* before version 3 a check against a child namespace did not say
+	 * whether the credentials were inside one or owned it */
+	if (r->hdr.version < 3 && F.has(INIT_NS) && !c.init_ns && c.userns == RU_HOST)
+		c.userns = RU_CHILD;
+	c.comm = record_intern(sink, comm.data(), comm.size());
+	c.stack_error = F.has(STACK_ERROR) ? dup(stack_error) : nullptr;
+	c.line = l.lineno;
+	*record_add_check(sink) = c;
+	return true;
+}
+
+/* ---- the end line, and lines by type --------------------------------- */
+
+/* The end line's counts of the lines before it. */
+struct EndCounts {
+	int64_t processes = 0, stacks = 0, checks = 0, ustacks = 0;
+};
+
+/* What the whole read has seen so far. */
+struct State {
+	record *r;
+	rec_read *rd;             /* options and results; never NULL here */
+	bool have_header = false;
+	bool have_end = false;
+	size_t holes = 0;         /* empty stacks standing for lost stack lines */
+	EndCounts end{};
+};
+
+bool read_end(ondemand::object obj, State &st, Line &l)
+{
+	enum { TYPE, PROCESSES, STACKS, CHECKS, USTACKS, NFIELDS };
+	static const char *const names[] = { "type", "processes", "stacks", "checks", "ustacks",
+		nullptr };
+	static_assert(std::size(names) == NFIELDS + 1, "a name per field");
+	static const FieldSet fs(names);
+	Fields F(fs);
+	EndCounts &e = st.end;
+
+	bool ok = each_field(obj, F, l, [&](int f, ondemand::value v) {
+		switch (f) {
+		case TYPE:
+			return true;
+		case PROCESSES:
+			return get_i64(v, "processes", 0, INT64_MAX, &e.processes, l);
+		case STACKS:
+			return get_i64(v, "stacks", 0, INT64_MAX, &e.stacks, l);
+		case CHECKS:
+			return get_i64(v, "checks", 0, INT64_MAX, &e.checks, l);
+		case USTACKS:
+			return get_i64(v, "ustacks", 0, INT64_MAX, &e.ustacks, l);
+		}
+		return true;
+	});
+	if (!ok || !require(F, bit(PROCESSES) | bit(STACKS) | bit(CHECKS), l))
+		return false;
+	st.have_end = true;
 	return true;
 }
 
@@ -1029,9 +1171,8 @@ bool read_line(ondemand::parser &parser, const char *p, size_t len, size_t cap, 
 {
 	ondemand::document doc;
 	ondemand::object obj;
-	error_code e;
-
 	std::string_view raw;
+	error_code e;
 
 	e = parser.iterate(p, len, cap).get(doc);
 	if (!e)
@@ -1058,6 +1199,8 @@ bool read_line(ondemand::parser &parser, const char *p, size_t len, size_t cap, 
 	return process_object(obj, st, l);
 }
 
+/* ---- fast paths ------------------------------------------------------ */
+
 /* The document at `at` of a stream over [p, p + len) alone on its line?
  * *nl is set to the end of that line. */
 bool one_per_line(const char *p, size_t len, size_t at, std::string_view src, const char **nl)
@@ -1072,6 +1215,23 @@ bool one_per_line(const char *p, size_t len, size_t at, std::string_view src, co
 		if (*c != ' ' && *c != '\t' && *c != '\r')
 			return false;   /* something else on its line */
 	return true;
+}
+
+/* The document at `it` of a stream over [p, p + len), when it is an
+ * object alone on the line that starts at `done`; *nl: that line's end. */
+bool line_object(ondemand::document_stream::iterator &it, const char *p, size_t len,
+		 size_t done, ondemand::object *obj, const char **nl)
+{
+	ondemand::document_reference doc;
+
+	if (it.error() || it.current_index() != done)
+		return false;
+	/* source() before the document is touched: after, it may span the
+	 * rest of the batch */
+	std::string_view src = it.source();
+
+	return one_per_line(p, len, done, src, nl) && !(*it).get(doc) &&
+	       !doc.get_object().get(*obj);
 }
 
 /*
@@ -1091,27 +1251,18 @@ size_t read_chunk_fast(ondemand::parser &parser, const char *p, size_t len, Stat
 	if (parser.iterate_many(p, len, len + 1).get(stream))
 		return 0;
 	for (auto it = stream.begin(); it != stream.end(); ++it) {
-		size_t at = it.current_index();
+		ondemand::object obj;
+		const char *nl;
 
 		/* a value starting inside the line just taken: that line held
 		 * more than one (its first is already read, so this is final) */
-		if (at < done) {
+		if (it.current_index() < done) {
 			l.lineno = (uint32_t)(line - 1);
 			*fatal = true;
 			l.fail("invalid JSON: %s", json_error_text(TRAILING_CONTENT));
 			return done;
 		}
-		if (it.error())
-			return done;
-		/* source() before the document is touched: after, it may span
-		 * the rest of the batch */
-		std::string_view src = it.source();
-		ondemand::document_reference doc;
-		ondemand::object obj;
-		const char *nl;
-
-		if (at != done || !one_per_line(p, len, at, src, &nl) || (*it).get(doc) ||
-		    doc.get_object().get(obj))
+		if (!line_object(it, p, len, done, &obj, &nl))
 			return done;
 		bool had_header = st.have_header;
 
@@ -1147,6 +1298,16 @@ struct Half {
 	size_t lines;             /* lines taken */
 };
 
+bool is_check_line(ondemand::object &obj)
+{
+	ondemand::value tv;
+	std::string_view type;
+	bool nonempty;
+
+	return !obj.find_field("type").get(tv) && !tv.get_string().get(type) &&
+	       type == "check" && !obj.reset().get(nonempty);
+}
+
 void parse_half(ondemand::parser *parser, Half *h)
 {
 	ondemand::document_stream stream;
@@ -1159,24 +1320,14 @@ void parse_half(ondemand::parser *parser, Half *h)
 	if (parser->iterate_many(h->p, h->len, h->len + 1).get(stream))
 		return;
 	for (auto it = stream.begin(); it != stream.end(); ++it) {
-		size_t at = it.current_index();
-
-		if (it.error() || at != done)
-			return;   /* the sequential path names the problem */
-		std::string_view src = it.source();   /* before the document is touched */
-		ondemand::document_reference doc;
 		ondemand::object obj;
-		ondemand::value tv;
-		std::string_view type;
-		bool nonempty;
 		const char *nl;
 
-		if (!one_per_line(h->p, h->len, at, src, &nl) || (*it).get(doc) ||
-		    doc.get_object().get(obj))
+		/* anything unusual: the sequential path names the problem */
+		if (!line_object(it, h->p, h->len, done, &obj, &nl))
 			return;
 		l.lineno = (uint32_t)line++;
-		if (obj.find_field("type").get(tv) || tv.get_string().get(type) || type != "check" ||
-		    obj.reset().get(nonempty) || !read_check(obj, h->r, &h->local, l))
+		if (!is_check_line(obj) || !read_check(obj, h->r, &h->local, l))
 			return;
 		done = (size_t)(nl - h->p) + 1;
 	}
@@ -1226,241 +1377,391 @@ size_t count_lines(const char *p, size_t n)
 	return k;
 }
 
-} // namespace
+/* ---- the whole file -------------------------------------------------- */
 
-extern "C" int recfile_read_opts(FILE *f, const char *name, struct record *r, struct rec_read *rdp,
-				 char *err, size_t errlen)
-{
-	/* streamed in chunks: a 300 MB record is not held in memory at once */
-	const size_t chunk = 8 << 20, bufcap = chunk + REC_MAX_LINE + 2 + SIMDJSON_PADDING;
-	char *buf = static_cast<char *>(xcalloc(bufcap, 1)), why[512], safe[600];
-	size_t len = 0, lineno = 0, off = 0, n, scan_q = 0, scan_whole = 0, fast_win = bufcap;
-	size_t scan_from = 0, scan_lines = 0;
-	bool eof = false, scan_ok = false, parallel_failed = false;   /* see below */
-	ondemand::parser parser(bufcap), parser2(bufcap);
+/*
+ * The file streamed through a buffer (a 300 MB record is not held in
+ * memory at once): the complete lines in it are taken by the fast paths
+ * while they can, the line they stop at by the slow path, and when the
+ * buffer holds no complete line any more, the partial one left is moved
+ * to its start and more is read after it.
+ */
+class Reader {
+public:
+	Reader(FILE *f, const char *name, record *r, rec_read &rd, char *err, size_t errlen);
+	~Reader() { free(buf); }
+	/* Every line, then what the file says as a whole. On false, err says why. */
+	bool read();
+
+private:
+	static constexpr size_t CHUNK = 8 << 20;
+	static constexpr size_t BUFCAP = CHUNK + REC_MAX_LINE + 2 + SIMDJSON_PADDING;
+
+	FILE *f;
+	const char *name;
+	record *r;
+	rec_read &rd;
+	char *err;
+	size_t errlen;
+	/* [0, len) read into buf; from off on not taken yet; lineno lines taken */
+	char *buf;
+	size_t len = 0, off = 0, lineno = 0;
+	bool eof = false;
+	ondemand::parser parser{ BUFCAP }, parser2{ BUFCAP };
+	char why[512];
 	Line l{ why, sizeof(why) };
-	rec_read local_rd{};
-	rec_read &rd = rdp ? *rdp : local_rd;
-	State st{ r, &rd };
-	int rc = 0;
+	State st;
+	/* where the lines of the buffer stop being fine (see scan()) */
+	bool scan_ok = false;
+	size_t scan_from = 0, scan_q = 0, scan_whole = 0, scan_lines = 0;
+	size_t fast_win = BUFCAP;          /* the document stream's window */
+	bool parallel_failed = false;      /* for this buffer fill */
 
+	bool read_lines();
+	size_t whole_lines_end() const;
+	bool fill();
+	bool fail_partial_line();
+	void scan(size_t whole);
+	enum class Next { TOP, SLOW_LINE, STOP };
+	Next read_fast(size_t whole);
+	bool read_parallel(size_t limit);
+	size_t window(size_t win) const;
+	bool read_slow(size_t whole);
+	bool skip_bad_line(size_t ll, bool has_nl, size_t whole);
+	bool whole_file();
+	size_t missing_lines() const;
+	bool no_duplicates();
+	bool end_counts_agree();
+};
+
+Reader::Reader(FILE *f_, const char *name_, record *r_, rec_read &rd_, char *err_, size_t errlen_)
+	: f(f_), name(name_), r(r_), rd(rd_), err(err_), errlen(errlen_),
+	  buf(static_cast<char *>(xcalloc(BUFCAP, 1))), st{ r_, &rd_ }
+{
 	memset(r, 0, sizeof(*r));
 	rd.lines = rd.skipped = 0;
 	rd.truncated = false;
 	rd.missing = 0;
 	rd.first_problem[0] = '\0';
-	for (;;) {
-		const char *p = buf + off, *last_nl, *q, *nl;
-		size_t whole, ll;
+}
 
+bool Reader::read()
+{
+	bool ok = read_lines();
+
+	free(buf);
+	buf = nullptr;
+	rd.lines = lineno;
+	return ok && whole_file();
+}
+
+bool Reader::read_lines()
+{
+	for (;;) {
 		/* a last line without its newline moved off one past len */
 		if (off > len)
 			off = len;
-		p = buf + off;
-		/* complete lines in [off, whole) */
-		last_nl = static_cast<const char *>(memrchr(p, '\n', len - off));
-		whole = last_nl ? (size_t)(last_nl - buf) + 1 : off;
-		if (eof)
-			whole = len;
+		size_t whole = whole_lines_end();
+
 		if (whole == off && !eof && len - off <= REC_MAX_LINE) {
-			/* keep the partial line, read more after it */
-			memmove(buf, buf + off, len - off);
-			len -= off;
-			off = 0;
-			scan_ok = false;   /* the buffer moved */
-			parallel_failed = false;
-			n = fread(buf + len, 1, bufcap - SIMDJSON_PADDING - len, f);
-			if (n == 0) {
-				if (ferror(f)) {
-					snprintf(err, errlen, "%s: read error: %s", name, strerror(errno));
-					rc = -1;
-					break;
-				}
-				eof = true;
-			}
-			len += n;
-			memset(buf + len, 0, SIMDJSON_PADDING);   /* what simdjson reads past the end */
+			if (!fill())
+				return false;
 			continue;
 		}
 		if (off >= len)
-			break;
-		if (!eof && whole == off) {
-			/* a partial line longer than allowed (binary data, often) */
-			snprintf(err, errlen, memchr(p, '\0', len - off) ?
-				 "%s:%zu: NUL byte: not a text record file" :
-				 "%s:%zu: line is longer than %d bytes", name, lineno + 1, REC_MAX_LINE);
-			rc = -1;
-			break;
-		}
-		/* line lengths and NUL bytes: the stream cannot tell us; the lines
-		 * before the first long or NUL one are fine. Scanned once per
-		 * buffer fill, not once per line the slow path takes (a file of
-		 * blank or bad lines would be read in quadratic time) */
-		if (!scan_ok || off > scan_q || scan_whole != whole) {
-			const char *nul = static_cast<const char *>(memchr(p, '\0', whole - off));
-			const char *stop = nul ? nul : buf + whole;
-
-			scan_lines = 0;
-			for (q = p; q < stop; q = nl + 1) {
-				nl = static_cast<const char *>(memchr(q, '\n', (size_t)(buf + whole - q)));
-				ll = nl ? (size_t)(nl - q) : (size_t)(buf + whole - q);
-				if (ll > REC_MAX_LINE || !nl || nl >= stop)
-					break;
-				scan_lines++;
-			}
-			scan_from = off;
-			scan_q = (size_t)(q - buf);
-			scan_whole = whole;
-			scan_ok = true;
-		}
-		/* fast paths up to the first bad, blank or rejected line */
-		{
-			size_t limit = scan_q, done = 0, win = limit - off;
-
-			/* once per buffer fill: a failed try means a line the
-			 * single-core path must see, and trying again after each
-			 * such line would read the rest again each time */
-			if (r->nchecks && !st.have_end && limit - off > (1 << 20) && !parallel_failed) {
-				if (read_checks_parallel(parser, parser2, p, limit - off, bufcap - off,
-							 lineno + 1, r)) {
-					lineno += off == scan_from ? scan_lines : count_lines(p, limit - off);
-					off = limit;
-					continue;
-				}
-				parallel_failed = true;
-			}
-			bool fatal = false;
-
-			/* the document stream indexes all it is given before the
-			 * first line: give it a window that grows while whole
-			 * windows are read and shrinks to what was read when it
-			 * stops early (at a blank or bad line), so that many such
-			 * lines cost what they hold, not the rest of the buffer */
-			if (fast_win < win) {
-				const char *e = static_cast<const char *>(memchr(p + fast_win, '\n',
-										 win - fast_win));
-
-				win = e ? (size_t)(e - p) + 1 : win;
-			}
-			if (win)
-				done = read_chunk_fast(parser, p, win, st, lineno + 1, l, &fatal);
-			fast_win = done == win ? std::min(2 * win + 256, bufcap) :
-				   std::max<size_t>(256, 2 * done);
-			if (fatal) {
-				snprintf(err, errlen, "%s:%u: %s", name, l.lineno,
-					 text_escape(why, safe, sizeof(safe)));
-				rc = -1;
-				break;
-			}
-			/* what it took: the scan counted the usual case */
-			lineno += off == scan_from && done == limit - off ? scan_lines : count_lines(p, done);
-			off += done;
-			if (off >= whole)
-				continue;
-		}
-		/* slow path: one line, with a precise message */
-		p = buf + off;
-		nl = static_cast<const char *>(memchr(p, '\n', whole - off));
-		ll = nl ? (size_t)(nl - p) : whole - off;
-		lineno++;
-		why[0] = '\0';
-		l.lineno = (uint32_t)lineno;
-		if (ll > REC_MAX_LINE) {
-			snprintf(why, sizeof(why), "line is longer than %d bytes", REC_MAX_LINE);
-		} else if (memchr(p, '\0', ll)) {
-			snprintf(why, sizeof(why), "NUL byte: not a text record file");
-		} else if (strspn(p, " \t\r") >= ll) {
-			off += ll + 1;   /* a blank line */
+			return true;
+		if (!eof && whole == off)
+			return fail_partial_line();
+		scan(whole);
+		switch (read_fast(whole)) {
+		case Next::STOP:
+			return false;
+		case Next::TOP:
 			continue;
-		} else if (read_line(parser, p, ll, bufcap - off, st, l)) {
-			off += ll + 1;
-			continue;
-		}
-		/* the line is bad: an error, or (lenient) skipped and counted; a
-		 * file without a valid header is never read */
-		if (!rd.lenient || !st.have_header) {
-			snprintf(err, errlen, "%s:%zu: %s", name, lineno,
-				 text_escape(why, safe, sizeof(safe)));
-			rc = -1;
+		case Next::SLOW_LINE:
 			break;
 		}
-		if (!rd.skipped++)
-			snprintf(rd.first_problem, sizeof(rd.first_problem), "%s:%zu: %s", name, lineno,
-				 text_escape(why, safe, sizeof(safe)));
-		if (ll > REC_MAX_LINE && !nl) {   /* skip the rest of an endless line */
-			rc = 0;
-			off = whole;
-		} else {
-			off += ll + 1;
-		}
+		if (!read_slow(whole))
+			return false;
 	}
-	free(buf);
-	rd.lines = lineno;
-	if (!rc && !st.have_header) {
+}
+
+/* The end of the complete lines from off (all of the rest at the end of
+ * the file). */
+size_t Reader::whole_lines_end() const
+{
+	const char *last_nl = static_cast<const char *>(memrchr(buf + off, '\n', len - off));
+
+	if (eof)
+		return len;
+	return last_nl ? (size_t)(last_nl - buf) + 1 : off;
+}
+
+/* Keep the partial line, read more after it. */
+bool Reader::fill()
+{
+	size_t n;
+
+	memmove(buf, buf + off, len - off);
+	len -= off;
+	off = 0;
+	scan_ok = false;   /* the buffer moved */
+	parallel_failed = false;
+	n = fread(buf + len, 1, BUFCAP - SIMDJSON_PADDING - len, f);
+	if (n == 0) {
+		if (ferror(f)) {
+			snprintf(err, errlen, "%s: read error: %s", name, strerror(errno));
+			return false;
+		}
+		eof = true;
+	}
+	len += n;
+	memset(buf + len, 0, SIMDJSON_PADDING);   /* what simdjson reads past the end */
+	return true;
+}
+
+/* A partial line longer than allowed (binary data, often). */
+bool Reader::fail_partial_line()
+{
+	if (memchr(buf + off, '\0', len - off))
+		snprintf(err, errlen, "%s:%zu: NUL byte: not a text record file", name, lineno + 1);
+	else
+		snprintf(err, errlen, "%s:%zu: line is longer than %d bytes", name, lineno + 1,
+			 REC_MAX_LINE);
+	return false;
+}
+
+/*
+ * Line lengths and NUL bytes: the stream cannot tell us; the lines before
+ * the first long or NUL one (scan_q) are fine, and there are scan_lines of
+ * them from scan_from. Scanned once per buffer fill, not once per line the
+ * slow path takes (a file of blank or bad lines would be read in quadratic
+ * time).
+ */
+void Reader::scan(size_t whole)
+{
+	if (scan_ok && off <= scan_q && scan_whole == whole)
+		return;
+	const char *p = buf + off, *q, *nl;
+	const char *nul = static_cast<const char *>(memchr(p, '\0', whole - off));
+	const char *stop = nul ? nul : buf + whole;
+
+	scan_lines = 0;
+	for (q = p; q < stop; q = nl + 1) {
+		nl = static_cast<const char *>(memchr(q, '\n', (size_t)(buf + whole - q)));
+		size_t ll = nl ? (size_t)(nl - q) : (size_t)(buf + whole - q);
+
+		if (ll > REC_MAX_LINE || !nl || nl >= stop)
+			break;
+		scan_lines++;
+	}
+	scan_from = off;
+	scan_q = (size_t)(q - buf);
+	scan_whole = whole;
+	scan_ok = true;
+}
+
+/* The fast paths, up to the first bad, blank or rejected line. */
+Reader::Next Reader::read_fast(size_t whole)
+{
+	const char *p = buf + off;
+	size_t limit = scan_q, done = 0, win;
+	bool fatal = false;
+
+	if (read_parallel(limit))
+		return Next::TOP;
+	win = window(limit - off);
+	if (win)
+		done = read_chunk_fast(parser, p, win, st, lineno + 1, l, &fatal);
+	fast_win = done == win ? std::min(2 * win + 256, BUFCAP) : std::max<size_t>(256, 2 * done);
+	if (fatal) {
+		char safe[600];
+
+		snprintf(err, errlen, "%s:%u: %s", name, l.lineno,
+			 text_escape(why, safe, sizeof(safe)));
+		return Next::STOP;
+	}
+	/* what it took: the scan counted the usual case */
+	lineno += off == scan_from && done == limit - off ? scan_lines : count_lines(p, done);
+	off += done;
+	return off >= whole ? Next::TOP : Next::SLOW_LINE;
+}
+
+/* Check lines on two cores, up to limit. Tried once per buffer fill: a
+ * failed try means a line the single-core path must see, and trying again
+ * after each such line would read the rest again each time. */
+bool Reader::read_parallel(size_t limit)
+{
+	const char *p = buf + off;
+
+	if (!r->nchecks || st.have_end || limit - off <= (1 << 20) || parallel_failed)
+		return false;
+	if (!read_checks_parallel(parser, parser2, p, limit - off, BUFCAP - off, lineno + 1, r)) {
+		parallel_failed = true;
+		return false;
+	}
+	lineno += off == scan_from ? scan_lines : count_lines(p, limit - off);
+	off = limit;
+	return true;
+}
+
+/* The document stream indexes all it is given before the first line: it
+ * is given a window that grows while whole windows are read and shrinks to
+ * what was read when it stops early (at a blank or bad line), so that many
+ * such lines cost what they hold, not the rest of the buffer. */
+size_t Reader::window(size_t win) const
+{
+	const char *p = buf + off;
+
+	if (fast_win >= win)
+		return win;
+	const char *e = static_cast<const char *>(memchr(p + fast_win, '\n', win - fast_win));
+
+	return e ? (size_t)(e - p) + 1 : win;
+}
+
+/* One line, with a precise message: blank, too long, with a NUL byte, or
+ * one the fast paths stopped at. */
+bool Reader::read_slow(size_t whole)
+{
+	const char *p = buf + off;
+	const char *nl = static_cast<const char *>(memchr(p, '\n', whole - off));
+	size_t ll = nl ? (size_t)(nl - p) : whole - off;
+
+	lineno++;
+	why[0] = '\0';
+	l.lineno = (uint32_t)lineno;
+	if (ll > REC_MAX_LINE) {
+		snprintf(why, sizeof(why), "line is longer than %d bytes", REC_MAX_LINE);
+	} else if (memchr(p, '\0', ll)) {
+		snprintf(why, sizeof(why), "NUL byte: not a text record file");
+	} else if (strspn(p, " \t\r") >= ll || read_line(parser, p, ll, BUFCAP - off, st, l)) {
+		off += ll + 1;   /* a blank line, or one read */
+		return true;
+	}
+	return skip_bad_line(ll, nl, whole);
+}
+
+/* The line is bad: an error, or (lenient) skipped and counted; a file
+ * without a valid header is never read. */
+bool Reader::skip_bad_line(size_t ll, bool has_nl, size_t whole)
+{
+	char safe[600];
+
+	if (!rd.lenient || !st.have_header) {
+		snprintf(err, errlen, "%s:%zu: %s", name, lineno,
+			 text_escape(why, safe, sizeof(safe)));
+		return false;
+	}
+	if (!rd.skipped++)
+		snprintf(rd.first_problem, sizeof(rd.first_problem), "%s:%zu: %s", name, lineno,
+			 text_escape(why, safe, sizeof(safe)));
+	if (ll > REC_MAX_LINE && !has_nl)   /* skip the rest of an endless line */
+		off = whole;
+	else
+		off += ll + 1;
+	return true;
+}
+
+/* What is checked once every line is read: a header, the end line (a
+ * lenient read notes its absence), no check twice, and the end line's
+ * counts (a lenient read counts the lines missing instead). */
+bool Reader::whole_file()
+{
+	if (!st.have_header) {
 		snprintf(err, errlen, "%s:%zu: empty file: no record header", name, lineno + 1);
-		rc = -1;
+		return false;
 	}
-	if (!rc && !st.have_end) {
+	if (!st.have_end) {
 		if (!rd.lenient) {
-			snprintf(err, errlen, "%s:%zu: truncated: the file ends without its end line "
-				 "(recording cut short, or the file was cut)", name, lineno);
-			rc = -1;
-		} else {
-			rd.truncated = true;
+			snprintf(err, errlen, "%s:%zu: truncated: the file ends without its end "
+				 "line (recording cut short, or the file was cut)", name, lineno);
+			return false;
 		}
+		rd.truncated = true;
 	}
-	if (!rc && st.have_end && rd.lenient) {
-		/* lines the recorder wrote that are neither here nor skipped */
-		/* each count is at most INT64_MAX: summed unsigned, saturating */
-		uint64_t want = sat_add(sat_add((uint64_t)st.end_counts[0], (uint64_t)st.end_counts[1]),
-					sat_add((uint64_t)st.end_counts[2], (uint64_t)st.end_counts[3]));
-		uint64_t got = (uint64_t)(r->nprocs + r->nstacks + r->nustacks - st.holes + r->nchecks +
-					  rd.skipped);
+	if (st.have_end && rd.lenient)
+		rd.missing = missing_lines();
+	if (!no_duplicates())
+		return false;
+	return !st.have_end || rd.lenient || end_counts_agree();
+}
 
-		rd.missing = want > got ? (size_t)(want - got) : 0;
-	}
-	if (!rc) {
-		size_t removed = 0, dup = 0, orig = 0;
+/* Lines the recorder wrote (the end line says) that are neither here nor
+ * skipped. */
+size_t Reader::missing_lines() const
+{
+	const EndCounts &e = st.end;
+	/* each count is at most INT64_MAX: summed unsigned, saturating */
+	uint64_t want = sat_add(sat_add((uint64_t)e.processes, (uint64_t)e.stacks),
+				sat_add((uint64_t)e.checks, (uint64_t)e.ustacks));
+	uint64_t got = (uint64_t)(r->nprocs + r->nstacks + r->nustacks - st.holes + r->nchecks +
+				  rd.skipped);
 
-		if (record_dedup_checks(r, rd.lenient ? DEDUP_DROP : DEDUP_FAIL, &removed, &dup,
-					&orig)) {
-			snprintf(err, errlen, "%s:%u: the same check as line %u (pid, image, capability, "
-				 "verdict, stack and syscall): it would be counted twice", name,
-				 r->checks[dup].line, r->checks[orig].line);
-			rc = -1;
-		} else if (removed) {
-			rd.skipped += removed;
-			if (!rd.first_problem[0])
-				snprintf(rd.first_problem, sizeof(rd.first_problem),
-					 "%s: duplicate check lines", name);
-		}
+	return want > got ? (size_t)(want - got) : 0;
+}
+
+/* The same check twice: an error, or (lenient) dropped and counted. */
+bool Reader::no_duplicates()
+{
+	size_t removed = 0, dup = 0, orig = 0;
+
+	if (record_dedup_checks(r, rd.lenient ? DEDUP_DROP : DEDUP_FAIL, &removed, &dup, &orig)) {
+		snprintf(err, errlen, "%s:%u: the same check as line %u (pid, image, capability, "
+			 "verdict, stack and syscall): it would be counted twice", name,
+			 r->checks[dup].line, r->checks[orig].line);
+		return false;
 	}
-	if (!rc && st.have_end && !rd.lenient &&
-	    (st.end_counts[0] != (int64_t)r->nprocs || st.end_counts[1] != (int64_t)r->nstacks ||
-	     st.end_counts[2] != (int64_t)r->nchecks || st.end_counts[3] != (int64_t)r->nustacks)) {
-		if (st.end_counts[3] || r->nustacks)
-			snprintf(err, errlen, "%s:%zu: the end line counts %lld processes, %lld stacks, "
-				 "%lld checks, %lld user stacks; the file holds %zu, %zu, %zu, %zu",
-				 name, lineno, (long long)st.end_counts[0], (long long)st.end_counts[1],
-				 (long long)st.end_counts[2], (long long)st.end_counts[3], r->nprocs,
-				 r->nstacks, r->nchecks, r->nustacks);
-		else
-			snprintf(err, errlen, "%s:%zu: the end line counts %lld processes, %lld stacks, "
-				 "%lld checks; the file holds %zu, %zu, %zu", name, lineno,
-				 (long long)st.end_counts[0], (long long)st.end_counts[1],
-				 (long long)st.end_counts[2], r->nprocs, r->nstacks, r->nchecks);
-		rc = -1;
+	if (removed) {
+		rd.skipped += removed;
+		if (!rd.first_problem[0])
+			snprintf(rd.first_problem, sizeof(rd.first_problem),
+				 "%s: duplicate check lines", name);
 	}
-	if (rc) {
+	return true;
+}
+
+bool Reader::end_counts_agree()
+{
+	const EndCounts &e = st.end;
+
+	if (e.processes == (int64_t)r->nprocs && e.stacks == (int64_t)r->nstacks &&
+	    e.checks == (int64_t)r->nchecks && e.ustacks == (int64_t)r->nustacks)
+		return true;
+	if (e.ustacks || r->nustacks)
+		snprintf(err, errlen, "%s:%zu: the end line counts %lld processes, %lld stacks, "
+			 "%lld checks, %lld user stacks; the file holds %zu, %zu, %zu, %zu",
+			 name, lineno, (long long)e.processes, (long long)e.stacks,
+			 (long long)e.checks, (long long)e.ustacks, r->nprocs, r->nstacks,
+			 r->nchecks, r->nustacks);
+	else
+		snprintf(err, errlen, "%s:%zu: the end line counts %lld processes, %lld stacks, "
+			 "%lld checks; the file holds %zu, %zu, %zu", name, lineno,
+			 (long long)e.processes, (long long)e.stacks, (long long)e.checks,
+			 r->nprocs, r->nstacks, r->nchecks);
+	return false;
+}
+
+} // namespace
+
+extern "C" int recfile_read_opts(FILE *f, const char *name, struct record *r, struct rec_read *rdp,
+				 char *err, size_t errlen)
+{
+	rec_read local_rd{};
+	rec_read &rd = rdp ? *rdp : local_rd;
+
+	if (!Reader(f, name, r, rd, err, errlen).read()) {
 		record_free(r);
-	} else if (rd.lenient) {
+		return -1;
+	}
+	if (rd.lenient) {
 		r->input.lenient = true;
 		r->input.truncated = rd.truncated;
 		r->input.lines = rd.lines;
 		r->input.skipped = rd.skipped;
 		r->input.missing = rd.missing;
 	}
-	return rc;
+	return 0;
 }
 
 extern "C" int recfile_read(FILE *f, const char *name, struct record *r, char *err, size_t errlen)

@@ -2,9 +2,11 @@
 /*
  * The record file: JSON Lines. Line 1 is the header, then one line per
  * process (program image), one per distinct kernel stack (symbolized at
- * record time) and one per aggregated check. The format is documented in
- * docs/record-format.md. Pure C (the reader uses simdjson through a C
- * interface): no libbpf.
+ * record time), one per user stack (--user-stacks), one per aggregated
+ * check, and the end line with their counts. The format is documented in
+ * docs/record-format.md. A C interface without libbpf: model.c holds the
+ * record in memory, write.c the writer, read.cpp the reader (C++ on
+ * simdjson); load.h loads a record for a subcommand.
  */
 #ifndef CA_RECFILE_H
 #define CA_RECFILE_H
