@@ -67,7 +67,7 @@ static uint64_t total_count(const struct record *r)
 static void analyse(const struct record *r)
 {
 	const struct formatter *fmts[] = { &output_text, &output_json };
-	struct report_opts ro = { .all = true, .by_user_site = true };
+	struct report_opts ro = { .noaudit = true, .by_user_site = true };
 	struct suggest_opts so = { 0 };
 	struct report rep;
 	struct suggestion sg;
