@@ -450,8 +450,7 @@ static struct load_result load_test(int seconds)
 	       seconds, procs, made, n.churn, oprocs, omade, n.other, n.noise, n.no_site, n.unrelated,
 	       res.lost || res.misattributed ? "LOST OR MISATTRIBUTED" : "none lost or misattributed",
 	       seen_procs, r.hdr.pids_reused, r.hdr.agg_drains, r.hdr.agg_keys,
-	       r.hdr.lost.map_full + r.hdr.lost.ringbuf_full + r.hdr.lost.stack_errors +
-	       r.hdr.lost.proc_full + r.hdr.lost.hook_skipped, r.hdr.loader_cpu_s,
+	       rec_lost_total(&r.hdr.lost), r.hdr.loader_cpu_s,
 	       100 * r.hdr.loader_cpu_s / (now_s() - t0), r.hdr.loader_rss_kb / 1024,
 	       sb.st_size / 1e6);
 	record_free(&r);

@@ -17,7 +17,7 @@
 static json_t *header_json(const struct record *r, const char *source)
 {
 	const struct rec_header *h = &r->hdr;
-	json_t *o = json_object(), *argv = json_array(), *lost = json_object();
+	json_t *o = json_object(), *argv = json_array();
 	size_t i;
 
 	json_set_bytes(o, "file", source);
@@ -34,13 +34,7 @@ static json_t *header_json(const struct record *r, const char *source)
 	json_set_bytes(o, "stop", h->stop);
 	if (h->command_running)
 		json_set(o, "command_running", json_true());
-	json_set(lost, "map_full", json_uint(h->lost.map_full));
-	json_set(lost, "ringbuf_full", json_uint(h->lost.ringbuf_full));
-	json_set(lost, "stack_errors", json_uint(h->lost.stack_errors));
-	json_set(lost, "proc_full", json_uint(h->lost.proc_full));
-	json_set(lost, "result_lost", json_uint(h->lost.result_lost));
-	json_set(lost, "hook_skipped", json_uint(h->lost.hook_skipped));
-	json_set(o, "lost", lost);
+	json_set(o, "lost", rec_lost_json(&h->lost));
 	json_set(o, "pids_reused", json_uint(h->pids_reused));
 	if (r->input.lenient) {
 		/* read with --lenient: what was left out of this report */
