@@ -179,7 +179,7 @@ static int json_report(FILE *f, const struct report *rep, const char *source)
 
 /* ---- report --suggest (schema: docs/suggest.md) ------------------------- */
 
-static json_t *sys_json(const struct sg_sys *sys, size_t n)
+static json_t *sys_json(const struct sys_count *sys, size_t n)
 {
 	json_t *a = json_array();
 	size_t i;

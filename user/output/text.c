@@ -218,7 +218,7 @@ static int text_report(FILE *f, const struct report *rep, const char *source)
 
 /* ---- report --suggest ---------------------------------------------------- */
 
-static void print_sys_list(FILE *f, const struct sg_sys *sys, size_t n)
+static void print_sys_list(FILE *f, const struct sys_count *sys, size_t n)
 {
 	size_t i;
 
