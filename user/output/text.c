@@ -18,19 +18,9 @@
 
 static void print_capset(FILE *f, uint64_t mask)
 {
-	char name[CAP_NAME_LEN];
-	bool first = true;
-	int c;
+	char buf[CAPSET_STR_LEN];
 
-	for (c = 0; c < 64; c++) {
-		if (!(mask & (1ULL << c)))
-			continue;
-		fprintf(f, "%s%s", first ? "" : ", ", cap_name(c, name));
-		first = false;
-	}
-	if (first)
-		fputs("none", f);
-	fputc('\n', f);
+	fprintf(f, "%s\n", capset_str(mask, buf, sizeof(buf)));
 }
 
 static void print_header(FILE *f, const struct record *r, const char *source)
