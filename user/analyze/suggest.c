@@ -12,9 +12,8 @@
 #include <string.h>
 
 #include "facts/callsite.h"
+#include "facts/capnames.h"
 #include "lib/util.h"
-
-#define CAP_SYS_ADMIN 21
 
 /* One audited check row of the record, with what the analysis learns. */
 struct row {
@@ -32,7 +31,7 @@ struct row {
 
 const char *cap_alias(int cap)
 {
-	return cap == 40 ? "CAP_RESTORE" : NULL;
+	return cap == CAP_CHECKPOINT_RESTORE ? "CAP_RESTORE" : NULL;
 }
 
 /* Interned in the record: equal names are equal pointers. */
@@ -161,7 +160,7 @@ static int cmp_cand(const void *x, const void *y)
  * fallback, within one image and syscall (rows [lo, hi)). The fallback is
  * the one at the same call site offset (an out-of-line helper such as
  * bpf_token_capable() makes both checks from one call), else the nearest
- * one after it in the same function (inline `capable(X) || capable(21)`);
+ * one after it in the same function (inline `capable(X) || capable(CAP_SYS_ADMIN)`);
  * and it must not have happened only before the narrow check. The
  * candidates are looked up by path, not searched: a group of a hundred
  * thousand rows (a crafted record) is paired in n log n.

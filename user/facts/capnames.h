@@ -1,8 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Capability names, from libcap: "CAP_BPF" for 39, "41" for an unknown 41. */
+/*
+ * Capabilities by name and number. The numbers are the kernel's (records
+ * store them): CAP_SYS_ADMIN, CAP_BPF, ... come from <linux/capability.h>,
+ * the header libcap's <sys/capability.h> includes itself, so a file may
+ * include both. Names as text come from libcap: "CAP_BPF" for 39, "41" for
+ * an unknown 41.
+ */
 #ifndef CA_CAPNAMES_H
 #define CA_CAPNAMES_H
 
+#include <linux/capability.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -10,6 +17,9 @@
 #define CAP_NAME_LEN 32
 /* Room for capset_str() of any mask: 64 names and their separators. */
 #define CAPSET_STR_LEN (64 * (CAP_NAME_LEN + 2))
+
+/* The bit of capability cap in a mask (bit n: capability n, 0..63). */
+#define CAP_BIT(cap) (1ULL << (cap))
 
 /* Whether capability cap is in mask (bit n: capability n); false for a
  * number outside 0..63. */

@@ -367,7 +367,7 @@ static int text_suggest(FILE *f, const struct suggestion *s, const char *source)
 	for (i = 0; i < s->nkeep; i++) {
 		const struct sg_keep *k = &s->keep[i];
 
-		if (k->cap != 21)
+		if (k->cap != CAP_SYS_ADMIN)
 			continue;
 		fputs("\nCAP_SYS_ADMIN stays required: it cannot be dropped. No narrower capability "
 		      "was accepted at:\n", f);

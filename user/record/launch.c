@@ -12,8 +12,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "analyze/views.h"
 #include "facts/capnames.h"
 #include "lib/util.h"
+
+bool launch_privileged(const struct privs *p, bool set_user)
+{
+	uint64_t need = CAP_BIT(CAP_SETPCAP) |
+			(set_user ? CAP_BIT(CAP_SETUID) | CAP_BIT(CAP_SETGID) : 0);
+
+	return (p->prm & need) == need;
+}
 
 int parse_capset(const char *s, uint64_t *mask, char *bad, size_t badlen)
 {
@@ -36,7 +45,7 @@ int parse_capset(const char *s, uint64_t *mask, char *bad, size_t badlen)
 			rc = -1;
 			break;
 		}
-		*mask |= 1ULL << c;
+		*mask |= CAP_BIT(c);
 	}
 	free(copy);
 	return rc;

@@ -30,8 +30,6 @@
 #include "recfile/recfile.h"
 #include "record/launch.h"
 
-#define CAP_SYS_ADMIN 21
-
 struct vrun {
 	uint64_t caps;
 	bool ok;                 /* it succeeded */
