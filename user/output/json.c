@@ -488,6 +488,16 @@ static int json_check(FILE *f, const struct check_view *v)
 		if (x->replaces_sys_admin)
 			json_set(o, "instead_of", json_string("CAP_SYS_ADMIN"));
 		json_set_bytes(o, "note", x->note);
+		if (x->usrc) {
+			/* the user place, named as report --format json names
+			 * a user frame (source as recorded) */
+			json_t *w = json_object();
+
+			json_set_bytes(w, "source", x->usrc);
+			json_set(w, "line", json_integer(x->uline));
+			json_set_bytes(w, "function", x->ufunc);
+			json_set(o, "where", w);
+		}
 		json_array_append_new(fa, o);
 	}
 	json_set(root, "findings", fa);
