@@ -86,6 +86,12 @@ char LICENSE[] SEC("license") = "GPL";
 #define PF_KTHREAD       0x00200000 /* include/linux/sched.h */
 #define VM_EXEC          0x00000004 /* include/linux/mm.h */
 
+/* Capability numbers, include/uapi/linux/capability.h. Macros are not in
+ * vmlinux.h, and that header cannot be included beside it (both define
+ * struct __user_cap_header_struct); user space takes them from the header
+ * itself (facts/capnames.h). */
+#define CAP_SETPCAP      8
+
 /* cap_capable() opts bits, include/linux/security.h (Linux 5.1+). */
 #define CAP_OPT_NOAUDIT  (1U << 1)
 #define CAP_OPT_INSETID  (1U << 2)
@@ -855,7 +861,7 @@ static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags)
 	if (cap < 0 || cap > CA_MAX_CAP)
 		cap = CA_MAX_CAP;
 	req.ok = false;
-	if (cap == 8 && nr == nr_capset && nr >= 0) {
+	if (cap == CAP_SETPCAP && nr == nr_capset && nr >= 0) {
 		__u64 old_inh, old_prm;
 
 		/* rare: every capset() of every process comes here */

@@ -184,10 +184,11 @@ struct ca_event {
  * that the ringbuf holds four times as many forks and exits. */
 #define CA_EVENT_SMALL __builtin_offsetof(struct ca_event, filename)
 
-/* Indices into the per-CPU "stats" array. */
+/* Indices into the per-CPU "stats" array. (No counter of all checks: the
+ * loader adds up the aggregated counts, tracer_checks(), and the hook
+ * does not pay for a second increment.) */
 enum ca_stat {
-	CA_STAT_CHECKS = 0,     /* checks by traced tasks */
-	CA_STAT_MAP_FULL,       /* checks not attributed: agg map full */
+	CA_STAT_MAP_FULL = 0,   /* checks not attributed: agg map full */
 	CA_STAT_RINGBUF_FULL,   /* events dropped: ringbuf full */
 	CA_STAT_STACK_ERR,      /* stacks not stored (map full, collision) */
 	CA_STAT_CACHE_MISS,     /* call-site cache misses: stack walked */

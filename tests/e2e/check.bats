@@ -80,6 +80,17 @@ teardown_file() {
 	[ "$status" -eq 0 ]
 }
 
+@test "check warns about a record that lost something, syscall results included; the verdict stays" {
+	run --separate-stderr "$CAPAUDIT" check --baseline "$BASE" "$CI_OUT/v1.jsonl"
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	sed '1s/"result_lost":0/"result_lost":3/' "$CI_OUT/v1.jsonl" >"$T/lost.jsonl"
+	run --separate-stderr "$CAPAUDIT" check --baseline "$BASE" "$T/lost.jsonl"
+	[ "$status" -eq 0 ]
+	[ "${lines[1]}" = "OK: nothing new (2 allowed call sites seen)" ]
+	[ "$stderr" = "capaudit: warning: $T/lost.jsonl: lost while recording: 3 syscall results not kept; the verdict covers what was recorded" ]
+}
+
 @test "check merges several records into one verdict" {
 	run "$CAPAUDIT" check --baseline "$BASE" "$CI_OUT/v1.jsonl" "$CI_OUT/v2.jsonl"
 	[ "$status" -eq 1 ]

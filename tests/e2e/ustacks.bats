@@ -69,7 +69,7 @@ record_privops() {
 	[[ "$output" == *"unknown --by 'kernel-site' (user-site)"* ]]
 }
 
-@test "check: SARIF physicalLocation, GitHub annotations and JUnit file/line on those lines" {
+@test "check: SARIF physicalLocation, GitHub annotations, JUnit file/line and JSON where on those lines" {
 	record_privops "$PRIVOPS"
 	local c s
 	c=$(line_of chown) s=$(line_of sethostname)
@@ -96,6 +96,21 @@ record_privops() {
 	[ "$(xmllint --xpath 'string(//testcase[@classname="capaudit.CAP_CHOWN"]/@file)' "$T/out.xml")" = \
 	  examples/privops.c ]
 	[ "$(xmllint --xpath 'string(//testcase[@classname="capaudit.CAP_CHOWN"]/@line)' "$T/out.xml")" = "$c" ]
+	# JSON: the place as report --format json names a user frame
+	run "$CAPAUDIT" check --baseline "$T/base.json" --format json --source-root "$ROOT" "$T/rec.jsonl"
+	[ "$status" -eq 1 ]
+	echo "$output" >"$T/out.json"
+	[ "$(jq -r '.findings[] | select(.cap == "CAP_CHOWN" or .cap == "CAP_SYS_ADMIN")
+		| "\(.where.source):\(.where.line) \(.where.function)"' "$T/out.json")" = \
+	  "$(printf '%s:%s do_chown\n%s:%s do_sethostname' "$SRC" "$c" "$SRC" "$s")" ]
+	# the same fields as the report's user frames
+	report_json
+	[ "$(jq -c '.findings[] | select(.cap == "CAP_CHOWN") | .where' "$T/out.json")" = \
+	  "$(jqr -c '.processes[] | select(.comm == "privops") | .capabilities[]
+		| select(.cap == "CAP_CHOWN") | .callsites[0].user[0].where | {source, line, function}')" ]
+	# a finding without a user place has none
+	[ "$(jq '[.findings[] | select(.where == null)] | length' "$T/out.json")" = \
+	  "$(jq '[.findings[] | select(.cap != "CAP_CHOWN" and .cap != "CAP_SYS_ADMIN")] | length' "$T/out.json")" ]
 }
 
 @test "a stripped binary degrades to build id + offset, no error" {

@@ -37,3 +37,41 @@ TEST(capset_str_lists_names_in_number_order)
 	ASSERT_STR(capset_str(0, b, sizeof(b)), "none");
 	ASSERT_STR(capset_str(1ULL << 50, b, sizeof(b)), "50");
 }
+
+TEST(for_each_cap_visits_set_bits_lowest_first)
+{
+	uint64_t masks[] = { 0, 1, 1ULL << 63, (1ULL << 63) | 1, 0x8000000100000202ULL, ~0ULL };
+	size_t i;
+
+	for (i = 0; i < sizeof(masks) / sizeof(masks[0]); i++) {
+		uint64_t seen = 0;
+		int c, prev = -1, n = 0;
+
+		for_each_cap(c, masks[i]) {
+			ASSERT_TRUE(c > prev && c < 64);
+			ASSERT_TRUE(capset_has(masks[i], c));
+			seen |= 1ULL << c;
+			prev = c;
+			n++;
+		}
+		ASSERT_U64(seen, masks[i]);
+		ASSERT_EQ(n, __builtin_popcountll(masks[i]));
+	}
+	ASSERT_EQ(cap_next(1ULL << 63, 62), 63);
+	ASSERT_EQ(cap_next(1ULL << 63, 63), -1);
+	ASSERT_FALSE(capset_has(~0ULL, 64));
+	ASSERT_FALSE(capset_has(~0ULL, -1));
+}
+
+TEST(capset_join_separator_and_empty)
+{
+	char b[CAPSET_STR_LEN];
+
+	ASSERT_STR(capset_join((1ULL << 0) | (1ULL << 13), ",", "", b, sizeof(b)),
+		   "CAP_CHOWN,CAP_NET_RAW");
+	ASSERT_STR(capset_join(0, ",", "", b, sizeof(b)), "");
+	/* every capability fits */
+	capset_join(~0ULL, ", ", "none", b, sizeof(b));
+	ASSERT_TRUE(strlen(b) + 1 < sizeof(b));
+	ASSERT_TRUE(strstr(b, ", 63") != NULL);
+}

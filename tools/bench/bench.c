@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "bench_empty.skel.h"
+#include "facts/capnames.h"
 #include "recfile/recfile.h"
 
 #define MAX_ROUNDS 15
@@ -169,12 +170,12 @@ static int count_seen(const char *path, uint64_t *seen, double *cpu, long *rss)
 	for (i = 0; i < r.nchecks; i++) {
 		const struct rec_process *p = check_process(&r, &r.checks[i]);
 
-		if (r.checks[i].cap == 34 && p && p->comm && !strcmp(p->comm, "bench-workload"))
+		if (r.checks[i].cap == CAP_SYSLOG && p && p->comm && !strcmp(p->comm, "bench-workload"))
 			*seen += r.checks[i].count;
 	}
 	*seen += 0;
 	for (i = 0; i < r.hdr.noverflow; i++)
-		if (r.hdr.overflow[i].cap == 34)
+		if (r.hdr.overflow[i].cap == CAP_SYSLOG)
 			*seen += r.hdr.overflow[i].count;
 	*cpu = r.hdr.loader_cpu_s;
 	*rss = r.hdr.loader_rss_kb;
@@ -298,7 +299,7 @@ static void load_count(const struct record *r, const char *churn_exe, const char
 		const struct rec_process *p = check_process(r, c);
 		const char *exe = p ? p->exe : NULL, *comm = p && p->comm ? p->comm : "";
 
-		if (c->cap != 34)
+		if (c->cap != CAP_SYSLOG)
 			continue;
 		if (same_path(exe, churn_exe) || same_path(exe, other_exe)) {
 			*(same_path(exe, churn_exe) ? &n->churn : &n->other) += c->count;
@@ -450,8 +451,7 @@ static struct load_result load_test(int seconds)
 	       seconds, procs, made, n.churn, oprocs, omade, n.other, n.noise, n.no_site, n.unrelated,
 	       res.lost || res.misattributed ? "LOST OR MISATTRIBUTED" : "none lost or misattributed",
 	       seen_procs, r.hdr.pids_reused, r.hdr.agg_drains, r.hdr.agg_keys,
-	       r.hdr.lost.map_full + r.hdr.lost.ringbuf_full + r.hdr.lost.stack_errors +
-	       r.hdr.lost.proc_full + r.hdr.lost.hook_skipped, r.hdr.loader_cpu_s,
+	       rec_lost_total(&r.hdr.lost), r.hdr.loader_cpu_s,
 	       100 * r.hdr.loader_cpu_s / (now_s() - t0), r.hdr.loader_rss_kb / 1024,
 	       sb.st_size / 1e6);
 	record_free(&r);
@@ -677,7 +677,9 @@ static int write_synthetic(const char *path, long procs, long checks)
 	static const char *const funcs[] = { "alloc_pid", "map_create", "bpf_prog_load",
 		"setattr_prepare", "__inet_bind", "inet_create", "path_mount", "do_syslog",
 		"unshare_nsproxy_namespaces", "pid_ns_ctl_handler" };
-	static const int caps[] = { 40, 39, 38, 0, 10, 13, 21, 34, 21, 40 };
+	static const int caps[] = { CAP_CHECKPOINT_RESTORE, CAP_BPF, CAP_PERFMON, CAP_CHOWN,
+		CAP_NET_BIND_SERVICE, CAP_NET_RAW, CAP_SYS_ADMIN, CAP_SYSLOG, CAP_SYS_ADMIN,
+		CAP_CHECKPOINT_RESTORE };
 	FILE *f = fopen(path, "w");
 	long p, k, per = checks / procs, nstacks = 1000;
 

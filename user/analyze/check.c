@@ -26,7 +26,7 @@ const char *finding_kind_name(enum finding_kind k)
 }
 
 /* "socket, bind" from a syscall list. */
-static void append_syscalls(char **dst, const struct sg_sys *sys, size_t n)
+static void append_syscalls(char **dst, const struct sys_count *sys, size_t n)
 {
 	size_t i;
 

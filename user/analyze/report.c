@@ -61,20 +61,6 @@ static struct cap_row *cap_row(struct proc_row *pr, int cap, bool noaudit,
 	return cr;
 }
 
-static void add_sys(struct cap_row *cr, int nr, uint64_t count)
-{
-	size_t i;
-
-	for (i = 0; i < cr->nsys; i++) {
-		if (cr->sys[i].nr == nr) {
-			cr->sys[i].count = sat_add(cr->sys[i].count, count);
-			return;
-		}
-	}
-	grow_array((void **)&cr->sys, &cr->capsys, cr->nsys + 1, sizeof(*cr->sys));
-	cr->sys[cr->nsys++] = (struct sys_stat){ nr, count };
-}
-
 /* A check's user place: its user stack and the frame in the program's
  * own code (own < 0: none). Found once per check. */
 struct uplace {
@@ -244,15 +230,6 @@ static int cmp_site(const void *a, const void *b)
 	return strcmp(x->func, y->func);
 }
 
-static int cmp_sys(const void *a, const void *b)
-{
-	const struct sys_stat *x = a, *y = b;
-
-	if (x->count != y->count)
-		return x->count > y->count ? -1 : 1;
-	return x->nr - y->nr;
-}
-
 static int cmp_user(const void *a, const void *b)
 {
 	const struct site_user *x = a, *y = b;
@@ -337,7 +314,7 @@ int report_build(const struct record *r, const struct report_opts *o, struct rep
 			cr->init_ns = true;
 		else
 			cr->other_ns = true;
-		add_sys(cr, c->syscall, c->count);
+		sys_count_add(&cr->sys, &cr->nsys, &cr->capsys, c->syscall, c->count);
 		up.us = check_ustack(r, c);
 		up.own = usite_own_frame(up.us, p->exe);
 		add_site(cr, c, st, up);
@@ -359,7 +336,7 @@ int report_build(const struct record *r, const struct report_opts *o, struct rep
 		for (j = 0; j < pr->ncaps; j++) {
 			sort_array(pr->caps[j].sites, pr->caps[j].nsites, sizeof(struct site_stat),
 			      cmp_site);
-			sort_array(pr->caps[j].sys, pr->caps[j].nsys, sizeof(struct sys_stat), cmp_sys);
+			sys_count_sort(pr->caps[j].sys, pr->caps[j].nsys);
 			for (k = 0; k < pr->caps[j].nsites; k++)
 				sort_array(pr->caps[j].sites[k].users, pr->caps[j].sites[k].nusers,
 					   sizeof(struct site_user), cmp_user);

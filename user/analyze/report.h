@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "facts/callsite.h"
+#include "analyze/syscount.h"
 #include "lib/hindex.h"
 #include "recfile/recfile.h"
 
@@ -43,11 +44,6 @@ struct usite_row {
 	uint64_t granted, denied;
 };
 
-struct sys_stat {
-	int nr;                  /* -1: not in a syscall */
-	uint64_t count;
-};
-
 struct cap_row {
 	int cap;
 	bool noaudit;
@@ -55,7 +51,7 @@ struct cap_row {
 	uint64_t granted, denied;
 	bool init_ns, other_ns;  /* checked against init / another user ns */
 	enum rec_userns userns;  /* what decided them: a row per kind */
-	struct sys_stat *sys;
+	struct sys_count *sys;
 	size_t nsys, capsys;
 	struct site_stat *sites;
 	size_t nsites, capsites;

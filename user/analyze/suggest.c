@@ -12,9 +12,8 @@
 #include <string.h>
 
 #include "facts/callsite.h"
+#include "facts/capnames.h"
 #include "lib/util.h"
-
-#define CAP_SYS_ADMIN 21
 
 /* One audited check row of the record, with what the analysis learns. */
 struct row {
@@ -32,7 +31,7 @@ struct row {
 
 const char *cap_alias(int cap)
 {
-	return cap == 40 ? "CAP_RESTORE" : NULL;
+	return cap == CAP_CHECKPOINT_RESTORE ? "CAP_RESTORE" : NULL;
 }
 
 /* Interned in the record: equal names are equal pointers. */
@@ -161,7 +160,7 @@ static int cmp_cand(const void *x, const void *y)
  * fallback, within one image and syscall (rows [lo, hi)). The fallback is
  * the one at the same call site offset (an out-of-line helper such as
  * bpf_token_capable() makes both checks from one call), else the nearest
- * one after it in the same function (inline `capable(X) || capable(21)`);
+ * one after it in the same function (inline `capable(X) || capable(CAP_SYS_ADMIN)`);
  * and it must not have happened only before the narrow check. The
  * candidates are looked up by path, not searched: a group of a hundred
  * thousand rows (a crafted record) is paired in n log n.
@@ -211,20 +210,6 @@ static void pair_group(struct row *rows, size_t lo, size_t hi)
 
 /* ---- accumulating results --------------------------------------------- */
 
-static void add_sys(struct sg_sys **sys, size_t *n, size_t *cap, int nr, uint64_t count)
-{
-	size_t i;
-
-	for (i = 0; i < *n; i++) {
-		if ((*sys)[i].nr == nr) {
-			(*sys)[i].count = sat_add((*sys)[i].count, count);
-			return;
-		}
-	}
-	grow_array((void **)sys, cap, *n + 1, sizeof(**sys));
-	(*sys)[(*n)++] = (struct sg_sys){ nr, count };
-}
-
 struct site_ctx {
 	const struct sg_site *sites;
 	const char *func;
@@ -255,7 +240,7 @@ static void add_site(struct sg_site **sites, size_t *n, size_t *cap, struct hind
 		hindex_add(idx, h, (*n)++);
 	}
 	s->count = sat_add(s->count, c->count);
-	add_sys(&s->sys, &s->nsys, &s->capsys, c->syscall, c->count);
+	sys_count_add(&s->sys, &s->nsys, &s->capsys, c->syscall, c->count);
 }
 
 static void add_replace(struct suggestion *s, int with, enum evidence ev,
@@ -393,7 +378,7 @@ static void add_denial(struct suggestion *s, const struct row *r, int alt, struc
 	d->sys_restart = sat_add(d->sys_restart, out.restart);
 	if (out.other)
 		d->sys_errno = out.errno_;
-	add_sys(&d->sys, &d->nsys, &d->capsys, c->syscall, c->count);
+	sys_count_add(&d->sys, &d->nsys, &d->capsys, c->syscall, c->count);
 }
 
 static void add_aside(struct suggestion *s, int cap, enum sg_aside_why why, const char *func,
@@ -516,22 +501,13 @@ static int cmp_site(const void *x, const void *y)
 	return strcmp(a->func, b->func);
 }
 
-static int cmp_sys(const void *x, const void *y)
-{
-	const struct sg_sys *a = x, *b = y;
-
-	if (a->count != b->count)
-		return a->count > b->count ? -1 : 1;
-	return a->nr - b->nr;
-}
-
 static void sort_sites(struct sg_site *sites, size_t n)
 {
 	size_t i;
 
 	sort_array(sites, n, sizeof(*sites), cmp_site);
 	for (i = 0; i < n; i++)
-		sort_array(sites[i].sys, sites[i].nsys, sizeof(struct sg_sys), cmp_sys);
+		sys_count_sort(sites[i].sys, sites[i].nsys);
 }
 
 static int cmp_keep(const void *x, const void *y)
@@ -633,7 +609,7 @@ int suggest_build(const struct record *rec, const struct suggest_opts *o, struct
 	for (i = 0; i < s->nrepl; i++)
 		sort_sites(s->repl[i].sites, s->repl[i].nsites);
 	for (i = 0; i < s->ndeny; i++)
-		sort_array(s->deny[i].sys, s->deny[i].nsys, sizeof(struct sg_sys), cmp_sys);
+		sys_count_sort(s->deny[i].sys, s->deny[i].nsys);
 	return 0;
 }
 

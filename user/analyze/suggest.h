@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analyze/syscount.h"
 #include "facts/kfacts.h"
 #include "lib/hindex.h"
 #include "recfile/recfile.h"
@@ -32,18 +33,12 @@ enum denial_kind {
 int denial_kind_rank(enum denial_kind k);
 const char *denial_kind_name(enum denial_kind k);
 
-/* A syscall and how often it led here. */
-struct sg_sys {
-	int nr;
-	uint64_t count;
-};
-
 /* Where a capability was asked for. */
 struct sg_site {
 	const char *func;           /* interned in the record */
 	const struct kfact *fact;   /* replacements: the fact about this site, or NULL */
 	uint64_t count;
-	struct sg_sys *sys;
+	struct sys_count *sys;
 	size_t nsys, capsys;
 };
 
@@ -98,7 +93,7 @@ struct sg_denial {
 	bool in_ack;                /* a netlink request: its error is in the netlink
 				     * ack, not in the syscall's return value */
 	const struct kfact *fact;   /* KF_ONLY or KF_ADVISORY explanation, or NULL */
-	struct sg_sys *sys;
+	struct sys_count *sys;
 	size_t nsys, capsys;
 };
 

@@ -208,6 +208,7 @@ int do_check(int argc, char **argv, int all_argc, char **all_argv)
 			close_files(&cf);
 			return EXIT_USAGE;
 		}
+		warn_lost(strcmp(records[i], "-") ? records[i] : "standard input", &rec);
 		suggest_build(&rec, &so, &sg);
 		observation_add(&obs, &sg);
 		observation_add_user_sites(&obs, &rec);

@@ -24,9 +24,6 @@
 #include "analyze/suggest.h"
 
 #define DEFAULT_RUN_RECORD "capaudit-run.jsonl"
-#define CAP_SETGID_BIT (1ULL << 6)
-#define CAP_SETUID_BIT (1ULL << 7)
-#define CAP_SETPCAP_BIT (1ULL << 8)
 
 enum { O_ATTACH = CLI_LONG_ONLY, O_CHECK };
 
@@ -73,7 +70,6 @@ int do_run(int argc, char **argv, int all_argc, char **all_argv)
 	struct record rec;
 	struct privs pv;
 	char err[1024], bad[64], uidname[32];
-	uint64_t need;
 	int c;
 	char bad_mode[256];
 
@@ -123,8 +119,7 @@ int do_run(int argc, char **argv, int all_argc, char **all_argv)
 		return EXIT_USAGE;
 	}
 	/* setting another process's sets takes more than recording does */
-	need = CAP_SETPCAP_BIT | (user ? CAP_SETUID_BIT | CAP_SETGID_BIT : 0);
-	if (privs_read(&pv) || (pv.prm & need) != need) {
+	if (privs_read(&pv) || !launch_privileged(&pv, user)) {
 		p_err("run --caps needs root (CAP_SETPCAP%s) to set the command's capabilities",
 		      user ? ", CAP_SETUID, CAP_SETGID" : "");
 		return EXIT_FAIL;

@@ -120,8 +120,7 @@ int do_verify(int argc, char **argv, int all_argc, char **all_argv)
 		return EXIT_USAGE;
 	}
 	/* every run sets its command's sets: root's work */
-	if (privs_read(&pv) || !(pv.prm & (1ULL << 8)) ||
-	    (v.user && (pv.prm & 0xc0) != 0xc0)) {
+	if (privs_read(&pv) || !launch_privileged(&pv, v.user)) {
 		p_err("verify needs root (CAP_SETPCAP%s) to run the command with each set",
 		      v.user ? ", CAP_SETUID, CAP_SETGID" : "");
 		return EXIT_FAIL;

@@ -9,8 +9,7 @@ json_t *json_capset(uint64_t mask)
 	char name[CAP_NAME_LEN];
 	int c;
 
-	for (c = 0; c < 64; c++)
-		if (mask & (1ULL << c))
-			json_array_append_new(a, json_string(cap_name(c, name)));
+	for_each_cap(c, mask)
+		json_array_append_new(a, json_string(cap_name(c, name)));
 	return a;
 }

@@ -54,17 +54,25 @@ int cap_number(const char *name)
 	return (int)v;
 }
 
-const char *capset_str(uint64_t mask, char *buf, size_t len)
+const char *capset_join(uint64_t mask, const char *sep, const char *none, char *buf,
+			size_t len)
 {
 	char name[CAP_NAME_LEN];
 	size_t o = 0;
 	int c;
 
 	buf[0] = '\0';
-	for (c = 0; c < 64 && o < len; c++)
-		if (mask & (1ULL << c))
-			o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? ", " : "", cap_name(c, name));
+	for_each_cap(c, mask) {
+		if (o >= len)
+			break;
+		o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? sep : "", cap_name(c, name));
+	}
 	if (!o)
-		snprintf(buf, len, "none");
+		snprintf(buf, len, "%s", none);
 	return buf;
+}
+
+const char *capset_str(uint64_t mask, char *buf, size_t len)
+{
+	return capset_join(mask, ", ", "none", buf, len);
 }

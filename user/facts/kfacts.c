@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "facts/capnames.h"
+
 #define OBS "observed on 6.18.44 (docs/kernel-facts.md)"
 #define CR "include/linux/capability.h checkpoint_restore_ns_capable(), merged for 5.9 " \
 	"(CAP_CHECKPOINT_RESTORE, first proposed as CAP_RESTORE)"
@@ -21,87 +23,88 @@
 #define PERFMON "include/linux/capability.h perfmon_capable(); CAP_PERFMON merged for 5.8"
 
 static const struct kfact facts[] = {
-	/* checkpoint_restore_ns_capable(): CAP_CHECKPOINT_RESTORE (40) || CAP_SYS_ADMIN */
-	{ "alloc_pid", 40, KF_NARROW_OR_SYSADMIN, "5.9", NULL,
+	/* checkpoint_restore_ns_capable(): CAP_CHECKPOINT_RESTORE || CAP_SYS_ADMIN */
+	{ "alloc_pid", CAP_CHECKPOINT_RESTORE, KF_NARROW_OR_SYSADMIN, "5.9", NULL,
 	  "clone3() with set_tid", NULL, "kernel/pid.c alloc_pid(); " CR "; " OBS },
-	{ "pid_ns_ctl_handler", 40, KF_NARROW_OR_SYSADMIN, "5.9", NULL,
+	{ "pid_ns_ctl_handler", CAP_CHECKPOINT_RESTORE, KF_NARROW_OR_SYSADMIN, "5.9", NULL,
 	  "write to /proc/sys/kernel/ns_last_pid", NULL,
 	  "kernel/pid_namespace.c pid_ns_ctl_handler(); " CR "; " OBS },
-	{ "proc_map_files_get_link", 40, KF_NARROW_OR_SYSADMIN, "5.9", NULL,
+	{ "proc_map_files_get_link", CAP_CHECKPOINT_RESTORE, KF_NARROW_OR_SYSADMIN, "5.9", NULL,
 	  "open /proc/PID/map_files/*", NULL,
 	  "fs/proc/base.c proc_map_files_get_link(); " CR "; " OBS },
-	{ "prctl_set_mm_map", 40, KF_NARROW_OR_SYSADMIN, NULL, NULL,
+	{ "prctl_set_mm_map", CAP_CHECKPOINT_RESTORE, KF_NARROW_OR_SYSADMIN, NULL, NULL,
 	  "prctl(PR_SET_MM, PR_SET_MM_MAP) with exe_fd", NULL,
 	  "kernel/sys.c prctl_set_mm_map(); " OBS },
-	{ "tty_mode_ioctl", 40, KF_NARROW_OR_SYSADMIN, NULL, NULL,
+	{ "tty_mode_ioctl", CAP_CHECKPOINT_RESTORE, KF_NARROW_OR_SYSADMIN, NULL, NULL,
 	  "ioctl(TIOCSLCKTRMIOS)", NULL, "drivers/tty/tty_ioctl.c tty_mode_ioctl(); " OBS },
 
-	/* bpf_capable() / bpf_token_capable(): CAP_BPF (39) || CAP_SYS_ADMIN */
-	{ "map_create", 39, KF_NARROW_OR_SYSADMIN, "5.8", NULL,
+	/* bpf_capable() / bpf_token_capable(): CAP_BPF || CAP_SYS_ADMIN */
+	{ "map_create", CAP_BPF, KF_NARROW_OR_SYSADMIN, "5.8", NULL,
 	  "bpf(BPF_MAP_CREATE)", NULL, "kernel/bpf/syscall.c map_create(); " BPFCAP "; " OBS },
-	{ "bpf_prog_load", 39, KF_NARROW_OR_SYSADMIN, "5.8", NULL, "bpf(BPF_PROG_LOAD)",
+	{ "bpf_prog_load", CAP_BPF, KF_NARROW_OR_SYSADMIN, "5.8", NULL, "bpf(BPF_PROG_LOAD)",
 	  "CAP_PERFMON for kprobe/tracepoint/perf_event/tracing programs, CAP_NET_ADMIN for "
 	  "tc/XDP and other networking programs",
 	  "kernel/bpf/syscall.c bpf_prog_load() (is_perfmon_prog_type(), "
 	  "is_net_admin_prog_type()); " BPFCAP "; " OBS },
-	{ "__sys_bpf", 39, KF_NARROW_OR_SYSADMIN, "5.8", NULL, "bpf(BPF_BTF_LOAD)", NULL,
+	{ "__sys_bpf", CAP_BPF, KF_NARROW_OR_SYSADMIN, "5.8", NULL, "bpf(BPF_BTF_LOAD)", NULL,
 	  "kernel/bpf/syscall.c bpf_btf_load() (inlined in __sys_bpf); " BPFCAP "; " OBS },
-	{ "bpf_prog_get_info_by_fd", 39, KF_NARROW_OR_SYSADMIN, NULL, NULL,
+	{ "bpf_prog_get_info_by_fd", CAP_BPF, KF_NARROW_OR_SYSADMIN, NULL, NULL,
 	  "bpf(BPF_OBJ_GET_INFO_BY_FD) on a program", NULL,
 	  "kernel/bpf/syscall.c bpf_prog_get_info_by_fd(); " OBS },
 
-	/* perfmon_capable(): CAP_PERFMON (38) || CAP_SYS_ADMIN */
-	{ "perf_allow_kernel", 38, KF_NARROW_OR_SYSADMIN, "5.8", NULL,
+	/* perfmon_capable(): CAP_PERFMON || CAP_SYS_ADMIN */
+	{ "perf_allow_kernel", CAP_PERFMON, KF_NARROW_OR_SYSADMIN, "5.8", NULL,
 	  "perf_event_open() including kernel samples", NULL,
 	  "kernel/events/core.c perf_allow_kernel(); " PERFMON "; " OBS },
-	{ "find_get_context", 38, KF_NARROW_OR_SYSADMIN, "5.8", NULL,
+	{ "find_get_context", CAP_PERFMON, KF_NARROW_OR_SYSADMIN, "5.8", NULL,
 	  "CPU-wide perf_event_open()", NULL,
 	  "kernel/events/core.c find_get_context() (perf_allow_cpu()); " PERFMON "; " OBS },
-	{ "perf_trace_event_init", 38, KF_NARROW_OR_SYSADMIN, "5.8", NULL,
+	{ "perf_trace_event_init", CAP_PERFMON, KF_NARROW_OR_SYSADMIN, "5.8", NULL,
 	  "perf_event_open() of a tracepoint with raw samples", NULL,
 	  "kernel/trace/trace_event_perf.c perf_trace_event_init(); " PERFMON "; " OBS },
-	{ "__do_sys_perf_event_open", 38, KF_NARROW_OR_SYSADMIN, "5.8", NULL,
+	{ "__do_sys_perf_event_open", CAP_PERFMON, KF_NARROW_OR_SYSADMIN, "5.8", NULL,
 	  "perf_event_open() on another task", NULL,
 	  "kernel/events/core.c perf_check_permission(); " PERFMON "; " OBS },
-	{ "mm_access", 38, KF_NARROW_OR_SYSADMIN, NULL, NULL,
+	{ "mm_access", CAP_PERFMON, KF_NARROW_OR_SYSADMIN, NULL, NULL,
 	  "read /proc/PID/maps (and similar) of another user's process", NULL,
 	  "kernel/fork.c mm_access() (may_access_mm(): perfmon_capable() after "
 	  "ptrace_may_access()); " OBS },
 
 	/* only the narrow capability: CAP_SYS_ADMIN does not substitute */
-	{ "audit_multicast_bind", 37, KF_ONLY, "3.16", NULL,
+	{ "audit_multicast_bind", CAP_AUDIT_READ, KF_ONLY, "3.16", NULL,
 	  "bind a NETLINK_AUDIT socket to the read-log group", NULL,
 	  "kernel/audit.c audit_multicast_bind(), commit 3a101b8de0d3 (3.16); " OBS },
-	{ "do_syslog", 34, KF_ONLY, NULL, "6.8", "syslog(2), klogctl(), /proc/kmsg", NULL,
+	{ "do_syslog", CAP_SYSLOG, KF_ONLY, NULL, "6.8", "syslog(2), klogctl(), /proc/kmsg", NULL,
 	  "kernel/printk/printk.c check_syslog_permissions(): CAP_SYS_ADMIN fallback removed "
 	  "by commit 09ce61e27db8 (6.9); " OBS },
-	{ "devkmsg_open", 34, KF_ONLY, NULL, "6.8", "open /dev/kmsg for reading", NULL,
+	{ "devkmsg_open", CAP_SYSLOG, KF_ONLY, NULL, "6.8", "open /dev/kmsg for reading", NULL,
 	  "kernel/printk/printk.c devkmsg_open() (check_syslog_permissions()): CAP_SYS_ADMIN "
 	  "fallback removed by commit 09ce61e27db8 (6.9); " OBS },
-	{ "bpf_token_create", 39, KF_ONLY, NULL, NULL, "bpf(BPF_TOKEN_CREATE)", NULL,
+	{ "bpf_token_create", CAP_BPF, KF_ONLY, NULL, NULL, "bpf(BPF_TOKEN_CREATE)", NULL,
 	  "kernel/bpf/token.c bpf_token_create(): ns_capable(userns, CAP_BPF), no fallback" },
 
 	/* only CAP_SYS_ADMIN: nothing narrower is accepted */
-	{ "bpf_obj_get_next_id", 21, KF_SYSADMIN_ONLY, NULL, NULL,
+	{ "bpf_obj_get_next_id", CAP_SYS_ADMIN, KF_SYSADMIN_ONLY, NULL, NULL,
 	  "bpf(BPF_*_GET_NEXT_ID): iterating BPF objects", NULL,
 	  "kernel/bpf/syscall.c bpf_obj_get_next_id(): capable(CAP_SYS_ADMIN); " OBS },
-	{ "perf_uprobe_event_init", 21, KF_SYSADMIN_ONLY, NULL, NULL,
+	{ "perf_uprobe_event_init", CAP_SYS_ADMIN, KF_SYSADMIN_ONLY, NULL, NULL,
 	  "perf_event_open() of a uprobe (libbpf/bpftrace uprobes)", NULL,
 	  "kernel/trace/trace_event_perf.c perf_uprobe_init() via perf_uprobe_event_init(): "
 	  "CAP_SYS_ADMIN; CAP_PERFMON refused (EACCES), " OBS },
 
 	/* denials that change nothing for the caller */
-	{ "bpf_check", 38, KF_ADVISORY, NULL, NULL, "BPF verifier: pointer leaks, spectre",
+	{ "bpf_check", CAP_PERFMON, KF_ADVISORY, NULL, NULL, "BPF verifier: pointer leaks, spectre",
 	  NULL, "kernel/bpf/verifier.c bpf_check(): allow_ptr_leaks, allow_uninit_stack, "
 	  "bypass_spec_v1/v4 (bpf_token_capable(CAP_PERFMON)); the load succeeds without, " OBS },
-	{ "bpf_check", 39, KF_ADVISORY, NULL, NULL, "BPF verifier: bounded loops, limits",
+	{ "bpf_check", CAP_BPF, KF_ADVISORY, NULL, NULL, "BPF verifier: bounded loops, limits",
 	  NULL, "kernel/bpf/verifier.c bpf_check(): env->bpf_capable; " OBS },
-	{ "array_map_alloc", 38, KF_ADVISORY, NULL, NULL, "array map spectre hardening", NULL,
+	{ "array_map_alloc", CAP_PERFMON, KF_ADVISORY, NULL, NULL, "array map spectre hardening",
+	  NULL,
 	  "kernel/bpf/arraymap.c array_map_alloc(): bpf_bypass_spec_v1(); the map is created "
 	  "without, " OBS },
-	{ "bpf_prog_kallsyms_add", 39, KF_ADVISORY, NULL, NULL, "program in kallsyms", NULL,
+	{ "bpf_prog_kallsyms_add", CAP_BPF, KF_ADVISORY, NULL, NULL, "program in kallsyms", NULL,
 	  "kernel/bpf/core.c bpf_prog_kallsyms_add(): the program is loaded either way" },
-	{ "bpf_prog_alloc_no_stats", 39, KF_ADVISORY, NULL, NULL, "JIT constant blinding",
+	{ "bpf_prog_alloc_no_stats", CAP_BPF, KF_ADVISORY, NULL, NULL, "JIT constant blinding",
 	  NULL, "kernel/bpf/core.c bpf_jit_blinding_enabled() (bpf_jit_harden 1): blinding "
 	  "or not, the program loads" },
 };
@@ -146,11 +149,12 @@ int kver_cmp(const char *a, const char *b)
 const char *cap_since(int cap)
 {
 	switch (cap) {
-	case 34: return "2.6.37";   /* CAP_SYSLOG, include/uapi/linux/capability.h */
-	case 37: return "3.16";     /* CAP_AUDIT_READ */
-	case 38: return "5.8";      /* CAP_PERFMON */
-	case 39: return "5.8";      /* CAP_BPF */
-	case 40: return "5.9";      /* CAP_CHECKPOINT_RESTORE */
+	/* include/uapi/linux/capability.h */
+	case CAP_SYSLOG: return "2.6.37";
+	case CAP_AUDIT_READ: return "3.16";
+	case CAP_PERFMON: return "5.8";
+	case CAP_BPF: return "5.8";
+	case CAP_CHECKPOINT_RESTORE: return "5.9";
 	default: return NULL;
 	}
 }

@@ -23,9 +23,7 @@ static void caps(FILE *f, uint64_t mask, const char *sep, bool lower, bool strip
 	bool first = true;
 	int c, i;
 
-	for (c = 0; c < 64; c++) {
-		if (!(mask & (1ULL << c)))
-			continue;
+	for_each_cap(c, mask) {
 		cap_name(c, n);
 		if (lower)
 			for (i = 0; n[i]; i++)
@@ -141,9 +139,7 @@ static int emit_docker(FILE *f, const struct suggestion *s)
 	int c;
 
 	fputs("--cap-drop=ALL", f);
-	for (c = 0; c < 64; c++) {
-		if (!(s->required & (1ULL << c)))
-			continue;
+	for_each_cap(c, s->required) {
 		cap_name(c, n);
 		fprintf(f, " --cap-add=%s", strncmp(n, "CAP_", 4) ? n : n + 4);
 	}
@@ -158,9 +154,7 @@ static int emit_kubernetes(FILE *f, const struct suggestion *s)
 	int c;
 
 	fputs("securityContext:\n  capabilities:\n    drop: [\"ALL\"]\n    add: [", f);
-	for (c = 0; c < 64; c++) {
-		if (!(s->required & (1ULL << c)))
-			continue;
+	for_each_cap(c, s->required) {
 		cap_name(c, n);
 		fprintf(f, "%s\"%s\"", first ? "" : ", ", strncmp(n, "CAP_", 4) ? n : n + 4);
 		first = false;

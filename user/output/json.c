@@ -17,7 +17,7 @@
 static json_t *header_json(const struct record *r, const char *source)
 {
 	const struct rec_header *h = &r->hdr;
-	json_t *o = json_object(), *argv = json_array(), *lost = json_object();
+	json_t *o = json_object(), *argv = json_array();
 	size_t i;
 
 	json_set_bytes(o, "file", source);
@@ -34,13 +34,7 @@ static json_t *header_json(const struct record *r, const char *source)
 	json_set_bytes(o, "stop", h->stop);
 	if (h->command_running)
 		json_set(o, "command_running", json_true());
-	json_set(lost, "map_full", json_uint(h->lost.map_full));
-	json_set(lost, "ringbuf_full", json_uint(h->lost.ringbuf_full));
-	json_set(lost, "stack_errors", json_uint(h->lost.stack_errors));
-	json_set(lost, "proc_full", json_uint(h->lost.proc_full));
-	json_set(lost, "result_lost", json_uint(h->lost.result_lost));
-	json_set(lost, "hook_skipped", json_uint(h->lost.hook_skipped));
-	json_set(o, "lost", lost);
+	json_set(o, "lost", rec_lost_json(&h->lost));
 	json_set(o, "pids_reused", json_uint(h->pids_reused));
 	if (r->input.lenient) {
 		/* read with --lenient: what was left out of this report */
@@ -185,7 +179,7 @@ static int json_report(FILE *f, const struct report *rep, const char *source)
 
 /* ---- report --suggest (schema: docs/suggest.md) ------------------------- */
 
-static json_t *sys_json(const struct sg_sys *sys, size_t n)
+static json_t *sys_json(const struct sys_count *sys, size_t n)
 {
 	json_t *a = json_array();
 	size_t i;
@@ -494,6 +488,16 @@ static int json_check(FILE *f, const struct check_view *v)
 		if (x->replaces_sys_admin)
 			json_set(o, "instead_of", json_string("CAP_SYS_ADMIN"));
 		json_set_bytes(o, "note", x->note);
+		if (x->usrc) {
+			/* the user place, named as report --format json names
+			 * a user frame (source as recorded) */
+			json_t *w = json_object();
+
+			json_set_bytes(w, "source", x->usrc);
+			json_set(w, "line", json_integer(x->uline));
+			json_set_bytes(w, "function", x->ufunc);
+			json_set(o, "where", w);
+		}
 		json_array_append_new(fa, o);
 	}
 	json_set(root, "findings", fa);

@@ -18,19 +18,9 @@
 
 static void print_capset(FILE *f, uint64_t mask)
 {
-	char name[CAP_NAME_LEN];
-	bool first = true;
-	int c;
+	char buf[CAPSET_STR_LEN];
 
-	for (c = 0; c < 64; c++) {
-		if (!(mask & (1ULL << c)))
-			continue;
-		fprintf(f, "%s%s", first ? "" : ", ", cap_name(c, name));
-		first = false;
-	}
-	if (first)
-		fputs("none", f);
-	fputc('\n', f);
+	fprintf(f, "%s\n", capset_str(mask, buf, sizeof(buf)));
 }
 
 static void print_header(FILE *f, const struct record *r, const char *source)
@@ -218,7 +208,7 @@ static int text_report(FILE *f, const struct report *rep, const char *source)
 
 /* ---- report --suggest ---------------------------------------------------- */
 
-static void print_sys_list(FILE *f, const struct sg_sys *sys, size_t n)
+static void print_sys_list(FILE *f, const struct sys_count *sys, size_t n)
 {
 	size_t i;
 
@@ -377,7 +367,7 @@ static int text_suggest(FILE *f, const struct suggestion *s, const char *source)
 	for (i = 0; i < s->nkeep; i++) {
 		const struct sg_keep *k = &s->keep[i];
 
-		if (k->cap != 21)
+		if (k->cap != CAP_SYS_ADMIN)
 			continue;
 		fputs("\nCAP_SYS_ADMIN stays required: it cannot be dropped. No narrower capability "
 		      "was accepted at:\n", f);

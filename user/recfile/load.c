@@ -52,3 +52,14 @@ int load_record_file(FILE *f, const char *path, bool lenient, struct record *r)
 	fprintf(stderr, "capaudit: warning: %s\n", text_sanitize(msg, safe, sizeof(safe)));
 	return 0;
 }
+
+void warn_lost(const char *name, const struct record *r)
+{
+	char lost[600], msg[1200], safe[2400];
+
+	if (!rec_lost_describe(&r->hdr.lost, lost, sizeof(lost)))
+		return;
+	snprintf(msg, sizeof(msg), "%s: lost while recording: %s; the verdict covers what was "
+		 "recorded", name, lost);
+	fprintf(stderr, "capaudit: warning: %s\n", text_sanitize(msg, safe, sizeof(safe)));
+}

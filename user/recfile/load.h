@@ -16,5 +16,8 @@
 int load_record(const char *path, bool lenient, struct record *r);
 /* The same from an open stream (name for messages). */
 int load_record_file(FILE *f, const char *name, bool lenient, struct record *r);
+/* A verdict from a record that lost checks (rec_lost_total()) may miss
+ * what they used: one warning line on stderr saying what was lost. */
+void warn_lost(const char *name, const struct record *r);
 
 #endif

@@ -11,6 +11,7 @@
 
 #include <inttypes.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -441,32 +442,49 @@ static void free_strv(char **v, size_t n)
 	free(v);
 }
 
+/* The one list of loss kinds, in the order the "lost" object has always
+ * had in records and in report --format json. */
+#define LOST(key, what) { #key, what, offsetof(struct rec_lost, key) }
+const struct rec_lost_kind rec_lost_kinds[] = {
+	LOST(map_full, "checks without process or call site (map full)"),
+	LOST(ringbuf_full, "process events dropped (ringbuf full)"),
+	LOST(stack_errors, "checks without a stack"),
+	LOST(proc_full, "processes not followed (table full)"),
+	LOST(result_lost, "syscall results not kept"),
+	LOST(hook_skipped, "checks the kernel ran no hook for (recursion)"),
+};
+#undef LOST
+const size_t rec_lost_nkinds = ARRAY_SIZE(rec_lost_kinds);
+/* a counter added to struct rec_lost and not to the list would be missed */
+_Static_assert(sizeof(struct rec_lost) == ARRAY_SIZE(rec_lost_kinds) * sizeof(uint64_t),
+	       "every member of struct rec_lost is in rec_lost_kinds");
+
+uint64_t rec_lost_total(const struct rec_lost *l)
+{
+	uint64_t total = 0;
+	size_t i;
+
+	for (i = 0; i < rec_lost_nkinds; i++)
+		total = sat_add(total, rec_lost_count(l, &rec_lost_kinds[i]));
+	return total;
+}
+
 uint64_t rec_lost_describe(const struct rec_lost *l, char *buf, size_t len)
 {
-	const struct { uint64_t n; const char *what; } parts[] = {
-		{ l->map_full, "checks without process or call site (map full)" },
-		{ l->ringbuf_full, "process events dropped (ringbuf full)" },
-		{ l->stack_errors, "checks without a stack" },
-		{ l->proc_full, "processes not followed (table full)" },
-		{ l->hook_skipped, "checks the kernel ran no hook for (recursion)" },
-		{ l->result_lost, "syscall results not kept" },
-	};
-	uint64_t total = 0;
 	size_t i, o = 0;
 
 	if (len)
 		buf[0] = '\0';
-	for (i = 0; i < ARRAY_SIZE(parts); i++) {
-		if (!parts[i].n)
-			continue;
-		total = sat_add(total, parts[i].n);
-		if (o < len)
-			o += (size_t)snprintf(buf + o, len - o, "%s%" PRIu64 " %s", o ? ", " : "",
-					      parts[i].n, parts[i].what);
+	for (i = 0; i < rec_lost_nkinds; i++) {
+		uint64_t n = rec_lost_count(l, &rec_lost_kinds[i]);
+
+		if (n && o < len)
+			o += (size_t)snprintf(buf + o, len - o, "%s%" PRIu64 " %s", o ? ", " : "", n,
+					      rec_lost_kinds[i].what);
 	}
-	if (!total && len)
+	if (!rec_lost_total(l) && len)
 		snprintf(buf, len, "nothing lost");
-	return total;
+	return rec_lost_total(l);
 }
 
 void record_clear_header(struct rec_header *h)

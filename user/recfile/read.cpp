@@ -402,36 +402,32 @@ bool get_version(ondemand::value v, int *out, Line &l)
 	return true;
 }
 
+/* The names of "lost", from the one list of loss kinds (rec_lost_kinds,
+ * model.c), so a kind added there is read here too. */
+const char *const *lost_names()
+{
+	static const char *names[FIELDS_MAX + 1];
+
+	if (rec_lost_nkinds > FIELDS_MAX)
+		abort();   /* a programming error: raise FIELDS_MAX */
+	for (size_t i = 0; i < rec_lost_nkinds; i++)
+		names[i] = rec_lost_kinds[i].key;
+	return names;
+}
+
 /* "lost": what the kernel side could not store. */
 bool read_lost(ondemand::value v, rec_lost *lost, Line &l)
 {
-	enum { MAP_FULL, RINGBUF_FULL, STACK_ERRORS, PROC_FULL, RESULT_LOST, HOOK_SKIPPED,
-	       NFIELDS };
-	static const char *const names[] = { "map_full", "ringbuf_full", "stack_errors",
-		"proc_full", "result_lost", "hook_skipped", nullptr };
-	static_assert(std::size(names) == NFIELDS + 1, "a name per field");
-	static const FieldSet fs(names);
+	static const FieldSet fs(lost_names());
 	Fields F(fs);
 	ondemand::object o;
 
 	if (!get_object(v, "lost", &o, l))
 		return false;
 	return each_field(o, F, l, [&](int f, ondemand::value fv) {
-		switch (f) {
-		case MAP_FULL:
-			return get_int(fv, "map_full", 0, INT64_MAX, &lost->map_full, l);
-		case RINGBUF_FULL:
-			return get_int(fv, "ringbuf_full", 0, INT64_MAX, &lost->ringbuf_full, l);
-		case STACK_ERRORS:
-			return get_int(fv, "stack_errors", 0, INT64_MAX, &lost->stack_errors, l);
-		case PROC_FULL:
-			return get_int(fv, "proc_full", 0, INT64_MAX, &lost->proc_full, l);
-		case RESULT_LOST:
-			return get_int(fv, "result_lost", 0, INT64_MAX, &lost->result_lost, l);
-		case HOOK_SKIPPED:
-			return get_int(fv, "hook_skipped", 0, INT64_MAX, &lost->hook_skipped, l);
-		}
-		return true;
+		const rec_lost_kind &k = rec_lost_kinds[f];
+
+		return get_int(fv, k.key, 0, INT64_MAX, (uint64_t *)(void *)((char *)lost + k.off), l);
 	});
 }
 

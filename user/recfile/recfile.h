@@ -30,7 +30,10 @@
 #define REC_MAX_LINE (1 << 20)   /* longer lines are rejected */
 #define REC_MAX_UFRAMES 128     /* user frames per ustack line */
 
-/* Counts of what the kernel side could not store. Never silent. */
+/* Counts of what the kernel side could not store. Never silent. Every
+ * member is a kind of loss in rec_lost_kinds[] (recfile.c), the one list
+ * that the record, the report (text and JSON), the recorder's status and
+ * last lines and check read. */
 struct rec_lost {
 	uint64_t map_full;      /* checks counted only per capability */
 	uint64_t ringbuf_full;  /* process events dropped */
@@ -239,14 +242,31 @@ bool rec_check_same_key(const struct rec_check *a, const struct rec_check *b);
 enum dedup { DEDUP_FAIL, DEDUP_DROP, DEDUP_MERGE };
 int record_dedup_checks(struct record *r, enum dedup how, size_t *removed,
 			size_t *dup, size_t *orig);
+/* A kind of loss: its key in the record's and report --format json's
+ * "lost" object, its words, its counter in struct rec_lost. */
+struct rec_lost_kind {
+	const char *key;        /* "map_full" */
+	const char *what;       /* "checks without process or call site (map full)" */
+	size_t off;             /* offsetof(struct rec_lost, map_full) */
+};
+extern const struct rec_lost_kind rec_lost_kinds[];
+extern const size_t rec_lost_nkinds;
+static inline uint64_t rec_lost_count(const struct rec_lost *l, const struct rec_lost_kind *k)
+{
+	return *(const uint64_t *)(const void *)((const char *)l + k->off);
+}
+/* Everything lost: the sum of every kind (saturating). 0 is "nothing lost". */
+uint64_t rec_lost_total(const struct rec_lost *l);
 /*
  * What the kernel side could not store, in words ("nothing lost", or the
  * nonzero counters: "12 checks without process or call site (map full),
- * 3 process events dropped (ringbuf full), ..."). Returns the sum of the
- * counters (saturating). One wording for the report and the recorder's
- * last line.
+ * 3 process events dropped (ringbuf full), ..."). Returns rec_lost_total().
+ * One wording for the report and the recorder's last line.
  */
 uint64_t rec_lost_describe(const struct rec_lost *l, char *buf, size_t len);
+/* The "lost" object, every kind by its key (the record's header and
+ * report --format json write the same object; jansson's json_t). */
+struct json_t *rec_lost_json(const struct rec_lost *l);
 /* Free a header's contents and zero it. */
 void record_clear_header(struct rec_header *h);
 

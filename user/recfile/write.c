@@ -3,7 +3,8 @@
  * Writing a record file (docs/record-format.md): JSON Lines, one jansson
  * object per line, in the order the reader expects (header, processes,
  * stacks, user stacks, checks) and ending with the counts of the end line.
- * rec_uframe_json() is also how report --format json shows a user frame.
+ * rec_uframe_json() and rec_lost_json() are also how report --format json
+ * shows a user frame and what was lost.
  */
 #include "recfile/recfile.h"
 
@@ -17,9 +18,19 @@
 #include "lib/jsonutil.h"
 #include "lib/util.h"
 
+json_t *rec_lost_json(const struct rec_lost *l)
+{
+	json_t *o = json_object();
+	size_t i;
+
+	for (i = 0; i < rec_lost_nkinds; i++)
+		json_set(o, rec_lost_kinds[i].key, json_uint(rec_lost_count(l, &rec_lost_kinds[i])));
+	return o;
+}
+
 static json_t *header_json(const struct rec_header *h)
 {
-	json_t *o = json_object(), *argv = json_array(), *lost = json_object();
+	json_t *o = json_object(), *argv = json_array();
 	json_t *ov = json_array();
 	char ts[40], name[CAP_NAME_LEN];
 	size_t i;
@@ -43,13 +54,7 @@ static json_t *header_json(const struct rec_header *h)
 	json_set(o, "start_ns", json_integer(h->start_ns));
 	json_set(o, "end_ns", json_integer(h->end_ns));
 	json_set(o, "checks", json_uint(h->checks));
-	json_set(lost, "map_full", json_uint(h->lost.map_full));
-	json_set(lost, "ringbuf_full", json_uint(h->lost.ringbuf_full));
-	json_set(lost, "stack_errors", json_uint(h->lost.stack_errors));
-	json_set(lost, "proc_full", json_uint(h->lost.proc_full));
-	json_set(lost, "result_lost", json_uint(h->lost.result_lost));
-	json_set(lost, "hook_skipped", json_uint(h->lost.hook_skipped));
-	json_set(o, "lost", lost);
+	json_set(o, "lost", rec_lost_json(&h->lost));
 	json_set(o, "syscall_results", json_boolean(h->syscall_results));
 	for (i = 0; i < h->noverflow; i++) {
 		json_t *e = json_object();

@@ -134,6 +134,20 @@ static int collect_one(void *ctx, const struct ca_key *k, const struct ca_val *v
 	return 0;
 }
 
+void lost_so_far(struct session *s, struct rec_lost *l)
+{
+	uint64_t st[CA_STAT_NR];
+
+	tracer_stats(&s->tr, st);
+	memset(l, 0, sizeof(*l));
+	l->map_full = st[CA_STAT_MAP_FULL];
+	l->ringbuf_full = st[CA_STAT_RINGBUF_FULL];
+	l->stack_errors = st[CA_STAT_STACK_ERR];
+	l->proc_full = st[CA_STAT_PROC_FULL];
+	l->result_lost = st[CA_STAT_RESULT_LOST];
+	l->hook_skipped = tracer_skipped(&s->tr);
+}
+
 /* Kernel symbols once the recording is over (BPF programs loaded during
  * it are included): iter/ksym needs CAP_BPF, so before the last drop. */
 /* /proc/modules (readable by anyone), to tell whether kernel symbols
@@ -169,12 +183,8 @@ void collect(struct session *s, struct ksyms *ks, const char *kerr)
 	ksyms_free(cc.ks);
 
 	tracer_stats(&s->tr, st);
-	s->rec.hdr.lost.map_full = st[CA_STAT_MAP_FULL];
-	s->rec.hdr.lost.ringbuf_full = st[CA_STAT_RINGBUF_FULL];
-	s->rec.hdr.lost.stack_errors = st[CA_STAT_STACK_ERR];
-	s->rec.hdr.lost.proc_full = st[CA_STAT_PROC_FULL];
-	s->rec.hdr.lost.result_lost = st[CA_STAT_RESULT_LOST] + cc.orphan_results;
-	s->rec.hdr.lost.hook_skipped = s->tr.skipped;
+	lost_so_far(s, &s->rec.hdr.lost);
+	s->rec.hdr.lost.result_lost = sat_add(s->rec.hdr.lost.result_lost, cc.orphan_results);
 	s->rec.hdr.has_cache = true;
 	s->rec.hdr.cache_misses = st[CA_STAT_CACHE_MISS];
 	s->rec.hdr.cache_hit_walks = st[CA_STAT_CACHE_VERIFY];

@@ -12,8 +12,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "analyze/views.h"
 #include "facts/capnames.h"
 #include "lib/util.h"
+
+bool launch_privileged(const struct privs *p, bool set_user)
+{
+	uint64_t need = CAP_BIT(CAP_SETPCAP) |
+			(set_user ? CAP_BIT(CAP_SETUID) | CAP_BIT(CAP_SETGID) : 0);
+
+	return (p->prm & need) == need;
+}
 
 int parse_capset(const char *s, uint64_t *mask, char *bad, size_t badlen)
 {
@@ -36,7 +45,7 @@ int parse_capset(const char *s, uint64_t *mask, char *bad, size_t badlen)
 			rc = -1;
 			break;
 		}
-		*mask |= 1ULL << c;
+		*mask |= CAP_BIT(c);
 	}
 	free(copy);
 	return rc;
@@ -113,7 +122,7 @@ int launch_apply(const struct launch *l, const char **stage)
 	if (!iab)
 		return -1;
 	for (v = 0; v < max; v++) {
-		bool in = l->caps & (1ULL << v);
+		bool in = capset_has(l->caps, v);
 
 		if (cap_iab_set_vector(iab, CAP_IAB_INH, v, in ? CAP_SET : CAP_CLEAR) ||
 		    cap_iab_set_vector(iab, CAP_IAB_AMB, v, in ? CAP_SET : CAP_CLEAR) ||
@@ -130,9 +139,9 @@ int launch_apply(const struct launch *l, const char **stage)
 	/* permitted and effective last: they may only shrink */
 	*stage = "setting permitted and effective sets";
 	c = cap_init();
-	for (v = 0; v < max; v++) {
-		if (!(l->caps & (1ULL << v)))
-			continue;
+	for_each_cap(v, l->caps) {
+		if (v >= max)
+			break;
 		cap_set_flag(c, CAP_PERMITTED, 1, &v, CAP_SET);
 		cap_set_flag(c, CAP_EFFECTIVE, 1, &v, CAP_SET);
 		cap_set_flag(c, CAP_INHERITABLE, 1, &v, CAP_SET);

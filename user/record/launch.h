@@ -20,6 +20,12 @@ struct launch {
 	const char *user;        /* for initgroups() */
 };
 
+/* Whether p (privs_read()) holds what launch_apply() needs: CAP_SETPCAP
+ * to set the command's sets, and CAP_SETUID and CAP_SETGID to change its
+ * user (set_user). */
+struct privs;
+bool launch_privileged(const struct privs *p, bool set_user);
+
 /* Resolve a user name or number; -1 if unknown. */
 int launch_resolve_user(const char *name, struct launch *l);
 

@@ -80,8 +80,8 @@ int privs_reduce(uint64_t keep_mask, char *err, size_t errlen)
 	int c, max = (int)cap_max_bits(), nkeep = 0;
 	char what[64];
 
-	for (c = 0; c < 64 && c < max; c++)
-		if (keep_mask & (1ULL << c))
+	for_each_cap(c, keep_mask)
+		if (c < max)
 			keep[nkeep++] = (cap_value_t)c;
 	snprintf(what, sizeof(what), keep_mask == PRIVS_NEEDED ? "to CAP_BPF and CAP_PERFMON" :
 		 keep_mask ? "" : "to none");
@@ -94,7 +94,7 @@ int privs_reduce(uint64_t keep_mask, char *err, size_t errlen)
 	cap_get_flag(caps, CAP_SETPCAP, CAP_EFFECTIVE, &setpcap);
 	if (setpcap == CAP_SET) {
 		for (c = 0; c < max; c++) {
-			if ((c < 64 && (keep_mask & (1ULL << c))) || CAP_IS_SUPPORTED(c) == 0)
+			if (capset_has(keep_mask, c) || CAP_IS_SUPPORTED(c) == 0)
 				continue;
 			if (cap_drop_bound((cap_value_t)c) && errno != EINVAL) {
 				snprintf(err, errlen, "cannot drop %d from the bounding set: %s", c,

@@ -12,9 +12,10 @@
 #include <stdint.h>
 
 #include "analyze/views.h"
+#include "facts/capnames.h"
 
 /* The capabilities the loader keeps. */
-#define PRIVS_NEEDED ((1ULL << 38) | (1ULL << 39))   /* CAP_PERFMON | CAP_BPF */
+#define PRIVS_NEEDED (CAP_BIT(CAP_PERFMON) | CAP_BIT(CAP_BPF))
 
 
 int privs_read(struct privs *p);

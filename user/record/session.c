@@ -116,15 +116,12 @@ static void caller_policy(struct session *s)
 
 static void status_line(struct session *s, bool final)
 {
-	uint64_t st[CA_STAT_NR];
+	struct rec_lost lost;
 
-	tracer_stats(&s->tr, st);
+	lost_so_far(s, &lost);
 	fprintf(stderr, "\rcapaudit: recording (%s): %llu checks, %zu processes, %llu lost\033[K%s",
 		attach_mode_name(s->tr.mode), (unsigned long long)tracer_checks(&s->tr),
-		s->rec.nprocs,
-		(unsigned long long)(st[CA_STAT_MAP_FULL] + st[CA_STAT_RINGBUF_FULL] +
-				     st[CA_STAT_PROC_FULL]),
-		final ? "\n" : "");
+		s->rec.nprocs, (unsigned long long)rec_lost_total(&lost), final ? "\n" : "");
 }
 
 /* Why the recording ended (the record header's "stop"). */

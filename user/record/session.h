@@ -98,6 +98,9 @@ bool is_child(const struct session *s, uint32_t pid, uint64_t pstart);
 
 /* collect.c */
 void collect(struct session *s, struct ksyms *ks, const char *kerr);
+/* What the kernel side could not store so far (the record header's
+ * "lost"; while recording, what the hooks have counted until now). */
+void lost_so_far(struct session *s, struct rec_lost *l);
 
 /* symbols.c */
 void start_symbols(struct session *s);

@@ -511,6 +511,11 @@ static uint64_t hook_skipped(struct tracer *t)
 	return n;
 }
 
+uint64_t tracer_skipped(struct tracer *t)
+{
+	return t->stopped ? t->skipped : hook_skipped(t);
+}
+
 void tracer_stop(struct tracer *t)
 {
 	struct timespec settle = { 0, 20 * 1000 * 1000 };

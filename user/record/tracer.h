@@ -83,6 +83,9 @@ int tracer_drain(struct tracer *t);
 /* Checks counted so far, wherever they are (table, map, caches, overflow). */
 uint64_t tracer_checks(struct tracer *t);
 void tracer_stats(struct tracer *t, uint64_t out[CA_STAT_NR]);
+/* Checks the kernel ran no program for (recursion_misses), so far; after
+ * tracer_stop(), all of them (t->skipped). */
+uint64_t tracer_skipped(struct tracer *t);
 /* Checks counted in the per-task caches, not yet in the agg map. */
 uint64_t tracer_pending(struct tracer *t);
 /*

@@ -30,8 +30,6 @@
 #include "recfile/recfile.h"
 #include "record/launch.h"
 
-#define CAP_SYS_ADMIN 21
-
 struct vrun {
 	uint64_t caps;
 	bool ok;                 /* it succeeded */
@@ -78,14 +76,7 @@ static void vrun_free(struct vrun *r)
 /* "CAP_CHOWN,CAP_NET_RAW": run --caps's form */
 static void caps_arg(uint64_t caps, char *buf, size_t len)
 {
-	char nb[CAP_NAME_LEN];
-	size_t o = 0;
-	int c;
-
-	buf[0] = '\0';
-	for (c = 0; c < 64 && o < len; c++)
-		if (caps & (1ULL << c))
-			o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? "," : "", cap_name(c, nb));
+	capset_join(caps, ",", "", buf, len);
 }
 
 /*
@@ -313,9 +304,8 @@ static int shrink(struct verify *v, uint64_t *set, char *err, size_t errlen)
 	int order[64], n = 0, i, c;
 	char buf[1024], nb[CAP_NAME_LEN];
 
-	for (c = 0; c < 64; c++)
-		if (*set & (1ULL << c))
-			order[n++] = c;
+	for_each_cap(c, *set)
+		order[n++] = c;
 	qsort(order, (size_t)n, sizeof(order[0]), cmp_order);
 	for (i = 0; i < n; i++) {
 		struct verify_member *m = &v->res.members[v->res.nmembers++];

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "analyze/syscount.h"
+
+#include "lib/util.h"
+
+void sys_count_add(struct sys_count **v, size_t *n, size_t *cap, int nr, uint64_t count)
+{
+	size_t i;
+
+	for (i = 0; i < *n; i++) {
+		if ((*v)[i].nr == nr) {
+			(*v)[i].count = sat_add((*v)[i].count, count);
+			return;
+		}
+	}
+	grow_array((void **)v, cap, *n + 1, sizeof(**v));
+	(*v)[(*n)++] = (struct sys_count){ nr, count };
+}
+
+static int cmp_sys(const void *a, const void *b)
+{
+	const struct sys_count *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return x->nr - y->nr;
+}
+
+void sys_count_sort(struct sys_count *v, size_t n)
+{
+	sort_array(v, n, sizeof(*v), cmp_sys);
+}
