@@ -61,13 +61,7 @@ static int write_baseline(struct outfile *out, const struct baseline *b)
 {
 	char msg[1200];
 
-	if (baseline_write(out->f, b)) {
-		snprintf(msg, sizeof(msg), "cannot write %s: %s", out->path, strerror(errno));
-		outfile_discard(out);
-		p_err("%s", msg);
-		return -1;
-	}
-	if (outfile_commit(out, msg, sizeof(msg))) {
+	if (outfile_finish(out, baseline_write(out->f, b), msg, sizeof(msg))) {
 		p_err("%s", msg);
 		return -1;
 	}

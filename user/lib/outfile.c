@@ -421,3 +421,13 @@ void outfile_discard(struct outfile *o)
 		unlink(o->tmpname);
 	close_out(o);
 }
+
+int outfile_finish(struct outfile *o, int write_rc, char *msg, size_t msglen)
+{
+	if (write_rc) {
+		snprintf(msg, msglen, "cannot write %s: %s", o->path, strerror(errno));
+		outfile_discard(o);
+		return -1;
+	}
+	return outfile_commit(o, msg, msglen);
+}

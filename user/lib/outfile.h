@@ -56,6 +56,12 @@ int outfile_open(struct outfile *o, const char *path, unsigned int flags, char *
  * closed either way.
  */
 int outfile_commit(struct outfile *o, char *msg, size_t msglen);
+/*
+ * The end of every write: write_rc is what the writer returned (non-zero:
+ * it failed, errno says why), then the file is discarded, or committed.
+ * 0, or -1 with one line in msg ("cannot write PATH: why", or commit's).
+ */
+int outfile_finish(struct outfile *o, int write_rc, char *msg, size_t msglen);
 /* Drop an unfinished output: nothing of it stays. */
 void outfile_discard(struct outfile *o);
 

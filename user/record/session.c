@@ -56,13 +56,7 @@ static int finish_out(struct outfile *o, const struct record *r)
 {
 	char msg[1200];
 
-	if (recfile_write(o->f, r)) {
-		snprintf(msg, sizeof(msg), "cannot write %s: %s", o->path, strerror(errno));
-		outfile_discard(o);
-		p_err("%s", msg);
-		return -1;
-	}
-	if (outfile_commit(o, msg, sizeof(msg))) {
+	if (outfile_finish(o, recfile_write(o->f, r), msg, sizeof(msg))) {
 		p_err("%s", msg);
 		return -1;
 	}
