@@ -31,7 +31,7 @@
 #define REC_MAX_UFRAMES 128     /* user frames per ustack line */
 
 /* Counts of what the kernel side could not store. Never silent. Every
- * member is a kind of loss in rec_lost_kinds[] (recfile.c), the one list
+ * member is a kind of loss in rec_lost_kinds[] (model.c), the one list
  * that the record, the report (text and JSON), the recorder's status and
  * last lines and check read. */
 struct rec_lost {

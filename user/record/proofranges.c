@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The kernel text the call-site cache's proofs skip over: the capability
- * API and the tracer's plumbing (user/callsite.c's lists), as address
+ * API and the tracer's plumbing (facts/callsite.c's lists), as address
  * ranges from the running kernel's symbols, and the kernel's own text
  * (_stext.._etext). capaudit.bpf.c explains the proofs.
  */
