@@ -82,6 +82,12 @@ $(BUILD)/%.bpf.o: bpf/%.bpf.c bpf/capaudit.h vmlinux/vmlinux.h | $(BUILD)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 	$(Q)$(LLVM_STRIP) -g $@
 
+# the benchmark's floor: an empty program on the same hook
+$(BUILD)/bench_empty.bpf.o: tools/bench/bench_empty.bpf.c vmlinux/vmlinux.h | $(BUILD)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+	$(Q)$(LLVM_STRIP) -g $@
+
 $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name $*_bpf > $@.tmp && mv $@.tmp $@
