@@ -137,101 +137,111 @@ static int open_files(struct check_files *cf, const char *bpath, char **records,
 	return 0;
 }
 
-int do_check(int argc, char **argv, int all_argc, char **all_argv)
+/* What the command line asked for. */
+struct check_args {
+	const char *bpath, *source_root;
+	const struct formatter *fmt;
+	struct suggest_opts so;
+	bool strict, update, lenient;
+	char **records;
+	size_t nrecords;
+};
+
+/* Options and operands; 0, or the exit status of a usage error. */
+static int parse_args(int argc, char **argv, struct check_args *a)
 {
 	static char *default_records[] = { DEFAULT_RECORD, NULL };
-	const char *bpath = NULL, *fmt_name = "text";
-	const struct formatter *fmt;
+	const char *fmt_name = "text";
 	struct cli_getopt g;
-	struct suggest_opts so = { 0 };
-	struct observation obs = { 0 };
-	struct baseline base, updated;
-	struct check_files cf;
-	struct check_result res;
-	struct check_view view;
-	bool strict = false, update = false, missing = false, have_base, lenient = false;
-	char **records, err[1024], cwd[4096];
-	const char *source_root = NULL;
-	size_t nrecords, i;
-	int c, rc;
+	int c;
 
 	cli_getopt_init(&g, &check_cmd);
 	while ((c = cli_next(&g, argc, argv)) >= 0) {
 		switch (c) {
-		case 'b': bpath = optarg; break;
+		case 'b': a->bpath = optarg; break;
 		case 'f': fmt_name = optarg; break;
-		case O_STRICT: strict = true; break;
-		case O_UPDATE: update = true; break;
-		case 'p': so.program = optarg; break;
-		case O_LENIENT: lenient = true; break;
-		case O_SOURCE_ROOT: source_root = optarg; break;
+		case O_STRICT: a->strict = true; break;
+		case O_UPDATE: a->update = true; break;
+		case 'p': a->so.program = optarg; break;
+		case O_LENIENT: a->lenient = true; break;
+		case O_SOURCE_ROOT: a->source_root = optarg; break;
 		}
 	}
 	if (c != CLI_END)
 		return cli_exit_status(c);
-	fmt = formatter_select(fmt_name, FOR_CHECK);
-	if (!fmt)
+	a->fmt = formatter_select(fmt_name, FOR_CHECK);
+	if (!a->fmt)
 		return EXIT_USAGE;
-	if (!bpath) {
+	if (!a->bpath) {
 		p_err("check needs --baseline FILE");
 		return EXIT_USAGE;
 	}
-	records = optind < argc ? &argv[optind] : default_records;
-	nrecords = optind < argc ? (size_t)(argc - optind) : 1;
+	a->records = optind < argc ? &argv[optind] : default_records;
+	a->nrecords = optind < argc ? (size_t)(argc - optind) : 1;
+	return 0;
+}
 
-	if (open_files(&cf, bpath, records, nrecords, update, &missing)) {
-		close_files(&cf);
-		return EXIT_USAGE;
-	}
-	have_base = cf.base && !baseline_read(cf.base, strcmp(bpath, "-") ? bpath : "standard input",
-					      &base, err, sizeof(err));
-	if (cf.base && !have_base) {
-		p_err("%s", err);   /* never overwritten: its notes would be lost */
-		close_files(&cf);
-		return EXIT_USAGE;
-	}
-	for (i = 0; i < nrecords; i++) {
+static const char *input_name(const char *path)
+{
+	return strcmp(path, "-") ? path : "standard input";
+}
+
+/* Every record into one observation; 0, or -1 when a record is unreadable
+ * (said; obs is then freed). */
+static int observe(const struct check_args *a, struct check_files *cf, struct observation *obs)
+{
+	size_t i;
+
+	for (i = 0; i < a->nrecords; i++) {
 		struct record rec;
 		struct suggestion sg;
 
-		if (load_record_file(cf.rec[i], strcmp(records[i], "-") ? records[i] :
-				     "standard input", lenient, &rec)) {
-			observation_free(&obs);
-			if (have_base)
-				baseline_free(&base);
-			close_files(&cf);
-			return EXIT_USAGE;
+		if (load_record_file(cf->rec[i], input_name(a->records[i]), a->lenient, &rec)) {
+			observation_free(obs);
+			return -1;
 		}
-		warn_lost(strcmp(records[i], "-") ? records[i] : "standard input", &rec);
-		suggest_build(&rec, &so, &sg);
-		observation_add(&obs, &sg);
-		observation_add_user_sites(&obs, &rec);
+		warn_lost(input_name(a->records[i]), &rec);
+		suggest_build(&rec, &a->so, &sg);
+		observation_add(obs, &sg);
+		observation_add_user_sites(obs, &rec);
 		suggest_free(&sg);
 		record_free(&rec);
 	}
+	return 0;
+}
 
-	if (update) {
-		check_updated_baseline(&obs, have_base ? &base : NULL, &updated);
-		rc = write_baseline(&cf.out, &updated) ? EXIT_FAIL : EXIT_OK;
-		close_files(&cf);
-		if (!rc)
-			fprintf(stderr, "capaudit: %s %s: %zu capabilities, %zu expected denials\n",
-				have_base ? "updated" : "created", bpath, updated.ncaps,
-				updated.ndenied);
-		baseline_free(&updated);
-		if (have_base)
-			baseline_free(&base);
-		observation_free(&obs);
-		return rc;
-	}
+/* --update: the baseline rewritten from what was observed, notes kept. */
+static int update_baseline(const struct check_args *a, struct check_files *cf,
+			   const struct observation *obs, const struct baseline *base)
+{
+	struct baseline updated;
+	int rc;
 
-	check_compare(&obs, &base, strict, &res);
+	check_updated_baseline(obs, base, &updated);
+	rc = write_baseline(&cf->out, &updated) ? EXIT_FAIL : EXIT_OK;
+	if (!rc)
+		fprintf(stderr, "capaudit: %s %s: %zu capabilities, %zu expected denials\n",
+			base ? "updated" : "created", a->bpath, updated.ncaps, updated.ndenied);
+	baseline_free(&updated);
+	return rc;
+}
+
+/* The verdict: what was observed against the baseline, printed. */
+static int compare(const struct check_args *a, const struct observation *obs,
+		   struct baseline *base)
+{
+	struct check_result res;
+	struct check_view view;
+	char cwd[4096];
+	int rc;
+
+	check_compare(obs, base, a->strict, &res);
 	view.r = &res;
-	view.baseline = bpath;
-	view.records = records;
-	view.nrecords = nrecords;
-	view.source_root = source_root ? source_root : getcwd(cwd, sizeof(cwd));
-	rc = fmt->check(stdout, &view);
+	view.baseline = a->bpath;
+	view.records = a->records;
+	view.nrecords = a->nrecords;
+	view.source_root = a->source_root ? a->source_root : getcwd(cwd, sizeof(cwd));
+	rc = a->fmt->check(stdout, &view);
 	if (fflush(stdout) || rc) {
 		p_err("cannot write the verdict: output error");
 		rc = EXIT_USAGE;
@@ -239,8 +249,42 @@ int do_check(int argc, char **argv, int all_argc, char **all_argv)
 		rc = res.nfail ? EXIT_FAIL : EXIT_OK;
 	}
 	check_result_free(&res);
-	baseline_free(&base);
-	observation_free(&obs);
+	return rc;
+}
+
+int do_check(int argc, char **argv, int all_argc, char **all_argv)
+{
+	struct check_args a = { 0 };
+	struct observation obs = { 0 };
+	struct baseline base;
+	struct check_files cf;
+	bool missing = false, have_base;
+	char err[1024];
+	int rc;
+
+	if ((rc = parse_args(argc, argv, &a)))
+		return rc;
+	if (open_files(&cf, a.bpath, a.records, a.nrecords, a.update, &missing)) {
+		close_files(&cf);
+		return EXIT_USAGE;
+	}
+	have_base = cf.base && !baseline_read(cf.base, input_name(a.bpath), &base, err, sizeof(err));
+	if (cf.base && !have_base) {
+		p_err("%s", err);   /* never overwritten: its notes would be lost */
+		close_files(&cf);
+		return EXIT_USAGE;
+	}
+	if (observe(&a, &cf, &obs)) {
+		rc = EXIT_USAGE;
+	} else {
+		if (a.update)
+			rc = update_baseline(&a, &cf, &obs, have_base ? &base : NULL);
+		else
+			rc = compare(&a, &obs, &base);
+		observation_free(&obs);
+	}
+	if (have_base)
+		baseline_free(&base);
 	close_files(&cf);
 	return rc;
 }

@@ -57,36 +57,37 @@ static const struct cli_cmd run_cmd = {
 	.in_order = 1,
 };
 
-int do_run(int argc, char **argv, int all_argc, char **all_argv)
-{
-	struct launch l = { 0 };
-	struct rec_opts o = { 0 };
-	struct suggest_opts so = { 0 };
-	const char *caps = NULL, *user = NULL, *fmt_name = "text", *check = NULL;
+/* What the command line asked for. */
+struct run_args {
+	struct launch l;
+	struct rec_opts o;
+	struct suggest_opts so;
+	const char *user, *check;
 	const struct formatter *fmt;
-	struct cli_getopt g;
-	struct run_result rr = { 0 };
-	struct suggestion sg;
-	struct record rec;
-	struct privs pv;
-	char err[1024], bad[64], uidname[32];
-	int c;
-	char bad_mode[256];
+};
 
-	o.out = DEFAULT_RUN_RECORD;
+/* Options and operands; 0, or the exit status of a usage error. */
+static int parse_args(int argc, char **argv, struct run_args *a)
+{
+	const char *caps = NULL, *fmt_name = "text";
+	struct cli_getopt g;
+	char bad[256];
+	int c;
+
+	a->o.out = DEFAULT_RUN_RECORD;
 	cli_getopt_init(&g, &run_cmd);
 	while ((c = cli_next(&g, argc, argv)) >= 0) {
 		switch (c) {
 		case 'c': caps = optarg; break;
-		case 'u': user = optarg; break;
-		case 'o': o.out = optarg; break;
+		case 'u': a->user = optarg; break;
+		case 'o': a->o.out = optarg; break;
 		case 'f': fmt_name = optarg; break;
-		case 'p': so.program = optarg; break;
-		case O_CHECK: check = optarg; break;
-		case 'q': o.quiet = true; break;
+		case 'p': a->so.program = optarg; break;
+		case O_CHECK: a->check = optarg; break;
+		case 'q': a->o.quiet = true; break;
 		case O_ATTACH:
-			if (attach_list_parse(optarg, &o.modes, bad_mode, sizeof(bad_mode))) {
-				p_err("%s", bad_mode);
+			if (attach_list_parse(optarg, &a->o.modes, bad, sizeof(bad))) {
+				p_err("%s", bad);
 				return EXIT_USAGE;
 			}
 			break;
@@ -94,82 +95,114 @@ int do_run(int argc, char **argv, int all_argc, char **all_argv)
 	}
 	if (c != CLI_END)
 		return cli_exit_status(c);
-	fmt = formatter_select(fmt_name, FOR_RUN);
-	if (!fmt)
+	a->fmt = formatter_select(fmt_name, FOR_RUN);
+	if (!a->fmt)
 		return EXIT_USAGE;
 	if (!caps) {
 		p_err("run needs --caps CAP[,CAP...] (or --caps none)");
 		return EXIT_USAGE;
 	}
-	if (parse_capset(caps, &l.caps, bad, sizeof(bad))) {
+	if (parse_capset(caps, &a->l.caps, bad, sizeof(bad))) {
 		p_err("unknown capability '%s' in --caps %s", bad, caps);
 		return EXIT_USAGE;
 	}
-	l.set_caps = true;
-	if (user && launch_resolve_user(user, &l)) {
-		p_err("--user %s: no such user", user);
+	a->l.set_caps = true;
+	if (a->user && launch_resolve_user(a->user, &a->l)) {
+		p_err("--user %s: no such user", a->user);
 		return EXIT_USAGE;
 	}
 	if (optind >= argc) {
 		p_err("run needs a command: capaudit run --caps ... -- COMMAND");
 		return EXIT_USAGE;
 	}
-	if (!strcmp(o.out, "-")) {
+	if (!strcmp(a->o.out, "-")) {
 		p_err("run -o -: run reads its record back to report on it; give a file");
 		return EXIT_USAGE;
 	}
-	/* setting another process's sets takes more than recording does */
-	if (privs_read(&pv) || !launch_privileged(&pv, user)) {
-		p_err("run --caps needs root (CAP_SETPCAP%s) to set the command's capabilities",
-		      user ? ", CAP_SETUID, CAP_SETGID" : "");
-		return EXIT_FAIL;
-	}
-	/* a capability outside our own bounding set cannot be handed on (a
-	 * container, or a machine that dropped some): say which, up front */
-	if (l.caps & ~(pv.bnd & pv.prm)) {
-		char name[CAP_NAME_LEN];
-		int cap = __builtin_ctzll(l.caps & ~(pv.bnd & pv.prm));
+	a->o.cmd = &argv[optind];
+	return 0;
+}
 
-		p_err("--caps: %s is not in capaudit's own %s set, so the command cannot be given it",
-		      cap_name(cap, name), pv.bnd & (1ULL << cap) ? "permitted" : "bounding");
+/* Setting another process's sets takes more than recording does, and a
+ * capability outside capaudit's own bounding set cannot be handed on (a
+ * container, or a machine that dropped some): say which, up front. */
+static int can_hand_on(const struct run_args *a)
+{
+	struct privs pv;
+	char name[CAP_NAME_LEN];
+	int cap;
+
+	if (privs_read(&pv) || !launch_privileged(&pv, a->user)) {
+		p_err("run --caps needs root (CAP_SETPCAP%s) to set the command's capabilities",
+		      a->user ? ", CAP_SETUID, CAP_SETGID" : "");
 		return EXIT_FAIL;
 	}
-	o.cmd = &argv[optind];
-	o.launch = &l;
-	o.syscall_results = true;   /* the point of run: which denials blocked */
-	/* stdout is the report's */
-	o.cmd_stdout_to_stderr = fmt == &output_json;
-	record_run(&o, all_argc, all_argv);
+	if (!(a->l.caps & ~(pv.bnd & pv.prm)))
+		return 0;
+	cap = __builtin_ctzll(a->l.caps & ~(pv.bnd & pv.prm));
+	p_err("--caps: %s is not in capaudit's own %s set, so the command cannot be given it",
+	      cap_name(cap, name), pv.bnd & CAP_BIT(cap) ? "permitted" : "bounding");
+	return EXIT_FAIL;
+}
+
+/* Record the command under the set; 0 when there is a record to judge. */
+static int record_under_set(struct run_args *a, int all_argc, char **all_argv)
+{
+	a->o.launch = &a->l;
+	a->o.syscall_results = true;   /* the point of run: which denials blocked */
+	a->o.cmd_stdout_to_stderr = a->fmt == &output_json;   /* stdout is the report's */
+	record_run(&a->o, all_argc, all_argv);
 	/* the kernel refused to start it with this set (a file with
 	 * capabilities and its effective bit needs them in the bounding set:
 	 * EPERM): not enough, and no record */
-	if (!o.recorded && o.exec_errno == EPERM) {
+	if (!a->o.recorded && a->o.exec_errno == EPERM) {
 		fprintf(stderr, "capaudit: this set is not enough: the kernel refused to execute "
-			"%s with it\n", o.cmd[0]);
+			"%s with it\n", a->o.cmd[0]);
 		return EXIT_FAIL;
 	}
-	if (!o.recorded)
+	if (!a->o.recorded)
 		return EXIT_USAGE;   /* no verdict: record said why */
+	return 0;
+}
 
-	if (recfile_load(o.out, &rec, err, sizeof(err))) {
+/* Read the record back, judge it and print the verdict. */
+static int verdict(const struct run_args *a)
+{
+	struct run_result rr = { 0 };
+	struct suggestion sg;
+	struct record rec;
+	char err[1024], uidname[32];
+
+	if (recfile_load(a->o.out, &rec, err, sizeof(err))) {
 		p_err("%s", err);
 		return EXIT_FAIL;
 	}
-	suggest_build(&rec, &so, &sg);
-	rr.cmd = o.cmd;
-	rr.caps = l.caps;
-	if (l.set_user && !l.user)   /* a bare uid without a passwd entry */
-		snprintf(uidname, sizeof(uidname), "uid %u", l.uid);
-	rr.user = !l.set_user ? NULL : l.user ? l.user : uidname;
-	rr.exit_status = o.cmd_status;
-	rr.check = check;
-	rr.check_status = check ? run_check(check) : 0;
+	suggest_build(&rec, &a->so, &sg);
+	rr.cmd = a->o.cmd;
+	rr.caps = a->l.caps;
+	if (a->l.set_user && !a->l.user)   /* a bare uid without a passwd entry */
+		snprintf(uidname, sizeof(uidname), "uid %u", a->l.uid);
+	rr.user = !a->l.set_user ? NULL : a->l.user ? a->l.user : uidname;
+	rr.exit_status = a->o.cmd_status;
+	rr.check = a->check;
+	rr.check_status = a->check ? run_check(a->check) : 0;
 	rr.enough = rr.exit_status == 0 && rr.check_status == 0;
-	rr.record = o.out;
+	rr.record = a->o.out;
 	rr.sg = &sg;
-	if (fmt->run(stdout, &rr) || fflush(stdout))
+	if (a->fmt->run(stdout, &rr) || fflush(stdout))
 		p_err("cannot write the report: output error");
 	suggest_free(&sg);
 	record_free(&rec);
 	return rr.enough ? EXIT_OK : EXIT_FAIL;
+}
+
+int do_run(int argc, char **argv, int all_argc, char **all_argv)
+{
+	struct run_args a = { 0 };
+	int rc;
+
+	if ((rc = parse_args(argc, argv, &a)) || (rc = can_hand_on(&a)) ||
+	    (rc = record_under_set(&a, all_argc, all_argv)))
+		return rc;
+	return verdict(&a);
 }

@@ -49,96 +49,137 @@ static const struct cli_cmd verify_cmd = {
 	.in_order = 1,
 };
 
-/* One run of the command under a set. */
-int do_verify(int argc, char **argv, int all_argc, char **all_argv)
-{
-	struct verify_opts v = { .max_runs = 40 };
-	const char *emit[MAX_EMIT], *fmt_name = "text";
+/* What the command line asked for. */
+struct verify_args {
+	struct verify_opts v;
 	const struct formatter *fmt;
-	struct cli_getopt g;
-	struct verify_result res;
-	struct verify *vr = NULL;
-	size_t nemit = 0, i;
-	struct launch l = { 0 };
-	struct privs pv;
-	char err[1024], bad[256];
-	struct attach_list modes;
-	long runs;
-	int c, rc;
+	const char *emit[MAX_EMIT];
+	size_t nemit;
+};
 
+/* --emit KIND, once more. */
+static int add_emit(struct verify_args *a, const char *kind)
+{
+	size_t i;
+
+	for (i = 0; emit_kinds[i] && strcmp(emit_kinds[i], kind); i++)
+		;
+	if (!emit_kinds[i]) {
+		p_err("unknown --emit kind '%s' (setcap, systemd, docker, kubernetes, capsh)", kind);
+		return EXIT_USAGE;
+	}
+	if (a->nemit == MAX_EMIT) {
+		p_err("--emit: at most %d kinds", MAX_EMIT);
+		return EXIT_USAGE;
+	}
+	a->emit[a->nemit++] = kind;
+	return 0;
+}
+
+/* Options and operands; 0, or the exit status of a usage error. */
+static int parse_args(int argc, char **argv, struct verify_args *a)
+{
+	const char *fmt_name = "text";
+	struct attach_list modes;
+	struct cli_getopt g;
+	struct launch l = { 0 };
+	char bad[256];
+	long runs;
+	int c;
+
+	a->v.max_runs = 40;
 	cli_getopt_init(&g, &verify_cmd);
 	while ((c = cli_next(&g, argc, argv)) >= 0) {
 		switch (c) {
-		case 'u': v.user = optarg; break;
-		case 'C': v.check = optarg; break;
-		case 'p': v.program = optarg; break;
+		case 'u': a->v.user = optarg; break;
+		case 'C': a->v.check = optarg; break;
+		case 'p': a->v.program = optarg; break;
 		case 'f': fmt_name = optarg; break;
-		case 'k': v.keep_dir = optarg; break;
-		case 'q': v.quiet = true; break;
+		case 'k': a->v.keep_dir = optarg; break;
+		case 'q': a->v.quiet = true; break;
 		case 'A':
 			if (attach_list_parse(optarg, &modes, bad, sizeof(bad))) {
 				p_err("%s", bad);
 				return EXIT_USAGE;
 			}
-			v.attach = optarg;
+			a->v.attach = optarg;
 			break;
 		case 'e':
-			for (i = 0; emit_kinds[i] && strcmp(emit_kinds[i], optarg); i++)
-				;
-			if (!emit_kinds[i]) {
-				p_err("unknown --emit kind '%s' (setcap, systemd, docker, kubernetes, "
-				      "capsh)", optarg);
+			if (add_emit(a, optarg))
 				return EXIT_USAGE;
-			}
-			if (nemit == MAX_EMIT) {
-				p_err("--emit: at most %d kinds", MAX_EMIT);
-				return EXIT_USAGE;
-			}
-			emit[nemit++] = optarg;
 			break;
 		case 'm':
 			if (parse_int_range(optarg, 2, 1000, &runs)) {
 				p_err("--max-runs '%s': a number from 2 to 1000", optarg);
 				return EXIT_USAGE;
 			}
-			v.max_runs = (int)runs;
+			a->v.max_runs = (int)runs;
 			break;
 		}
 	}
 	if (c != CLI_END)
 		return cli_exit_status(c);
-	fmt = formatter_select(fmt_name, FOR_VERIFY);
-	if (!fmt)
+	a->fmt = formatter_select(fmt_name, FOR_VERIFY);
+	if (!a->fmt)
 		return EXIT_USAGE;
 	if (optind >= argc) {
 		p_err("verify needs a command: capaudit verify [OPTIONS] -- COMMAND");
 		return EXIT_USAGE;
 	}
-	v.cmd = &argv[optind];
-	if (v.user && launch_resolve_user(v.user, &l)) {
-		p_err("--user %s: no such user", v.user);
+	a->v.cmd = &argv[optind];
+	if (a->v.user && launch_resolve_user(a->v.user, &l)) {
+		p_err("--user %s: no such user", a->v.user);
 		return EXIT_USAGE;
 	}
-	/* every run sets its command's sets: root's work */
-	if (privs_read(&pv) || !launch_privileged(&pv, v.user)) {
+	return 0;
+}
+
+/* Every run sets its command's sets: root's work. What capaudit holds
+ * (permitted and bounding) is all it can hand on. */
+static int can_set_sets(struct verify_args *a)
+{
+	struct privs pv;
+
+	if (privs_read(&pv) || !launch_privileged(&pv, a->v.user)) {
 		p_err("verify needs root (CAP_SETPCAP%s) to run the command with each set",
-		      v.user ? ", CAP_SETUID, CAP_SETGID" : "");
+		      a->v.user ? ", CAP_SETUID, CAP_SETGID" : "");
 		return EXIT_FAIL;
 	}
-	v.all = pv.prm & pv.bnd;
-	rc = verify_prove(&v, &vr, err, sizeof(err));
+	a->v.all = pv.prm & pv.bnd;
+	return 0;
+}
+
+/* The search (record/verify.c), then the proven set printed. */
+static int prove_and_print(struct verify_args *a)
+{
+	struct verify_result res;
+	struct verify *vr = NULL;
+	char err[1024];
+	int rc;
+
+	rc = verify_prove(&a->v, &vr, err, sizeof(err));
 	if (rc < 0) {
 		p_err("%s", err);
 		verify_free(vr);
 		return EXIT_USAGE;
 	}
 	res = *verify_result(vr);
-	res.emit = emit;
-	res.nemit = nemit;
-	if (fmt->verify(stdout, &res) || fflush(stdout))
+	res.emit = a->emit;
+	res.nemit = a->nemit;
+	if (a->fmt->verify(stdout, &res) || fflush(stdout))
 		p_err("cannot write the report: output error");
 	verify_free(vr);
+	return rc ? EXIT_FAIL : EXIT_OK;
+}
+
+int do_verify(int argc, char **argv, int all_argc, char **all_argv)
+{
+	struct verify_args a = { 0 };
+	int rc;
+
 	(void)all_argc;
 	(void)all_argv;
-	return rc ? EXIT_FAIL : EXIT_OK;
+	if ((rc = parse_args(argc, argv, &a)) || (rc = can_set_sets(&a)))
+		return rc;
+	return prove_and_print(&a);
 }
