@@ -147,7 +147,7 @@ struct check_args {
 	size_t nrecords;
 };
 
-/* Options and operands; 0, or the exit status of a usage error. */
+/* Options and operands: CLI_GO_ON, or the exit status (EXIT_OK after --help). */
 static int parse_args(int argc, char **argv, struct check_args *a)
 {
 	static char *default_records[] = { DEFAULT_RECORD, NULL };
@@ -178,7 +178,7 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 	}
 	a->records = optind < argc ? &argv[optind] : default_records;
 	a->nrecords = optind < argc ? (size_t)(argc - optind) : 1;
-	return 0;
+	return CLI_GO_ON;
 }
 
 static const char *input_name(const char *path)
@@ -262,7 +262,7 @@ int do_check(int argc, char **argv, int all_argc, char **all_argv)
 	char err[1024];
 	int rc;
 
-	if ((rc = parse_args(argc, argv, &a)))
+	if ((rc = parse_args(argc, argv, &a)) != CLI_GO_ON)
 		return rc;
 	if (open_files(&cf, a.bpath, a.records, a.nrecords, a.update, &missing)) {
 		close_files(&cf);

@@ -96,7 +96,7 @@ static int report_opt(struct report_args *a, int c, const char **fmt_name)
 	return 0;
 }
 
-/* -1 to go on and report, else the exit status (0 after --help). */
+/* CLI_GO_ON to go on and report, else the exit status (0 after --help). */
 static int parse_args(int argc, char **argv, struct report_args *a)
 {
 	const char *fmt_name = "text";
@@ -133,7 +133,7 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		p_err("--program goes with --suggest or --emit");
 		return EXIT_USAGE;
 	}
-	return -1;
+	return CLI_GO_ON;
 }
 
 int do_report(int argc, char **argv, int all_argc, char **all_argv)
@@ -147,7 +147,7 @@ int do_report(int argc, char **argv, int all_argc, char **all_argv)
 	int rc;
 
 	rc = parse_args(argc, argv, &a);
-	if (rc >= 0)
+	if (rc != CLI_GO_ON)
 		return rc;
 	in = a.in;
 	/* opened with the caller's rights, parsed with none: the record is

@@ -66,7 +66,7 @@ struct run_args {
 	const struct formatter *fmt;
 };
 
-/* Options and operands; 0, or the exit status of a usage error. */
+/* Options and operands: CLI_GO_ON, or the exit status (EXIT_OK after --help). */
 static int parse_args(int argc, char **argv, struct run_args *a)
 {
 	const char *caps = NULL, *fmt_name = "text";
@@ -120,7 +120,7 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 		return EXIT_USAGE;
 	}
 	a->o.cmd = &argv[optind];
-	return 0;
+	return CLI_GO_ON;
 }
 
 /* Setting another process's sets takes more than recording does, and a
@@ -201,7 +201,7 @@ int do_run(int argc, char **argv, int all_argc, char **all_argv)
 	struct run_args a = { 0 };
 	int rc;
 
-	if ((rc = parse_args(argc, argv, &a)) || (rc = can_hand_on(&a)) ||
+	if ((rc = parse_args(argc, argv, &a)) != CLI_GO_ON || (rc = can_hand_on(&a)) ||
 	    (rc = record_under_set(&a, all_argc, all_argv)))
 		return rc;
 	return verdict(&a);

@@ -76,7 +76,7 @@ static int add_emit(struct verify_args *a, const char *kind)
 	return 0;
 }
 
-/* Options and operands; 0, or the exit status of a usage error. */
+/* Options and operands: CLI_GO_ON, or the exit status (EXIT_OK after --help). */
 static int parse_args(int argc, char **argv, struct verify_args *a)
 {
 	const char *fmt_name = "text";
@@ -131,7 +131,7 @@ static int parse_args(int argc, char **argv, struct verify_args *a)
 		p_err("--user %s: no such user", a->v.user);
 		return EXIT_USAGE;
 	}
-	return 0;
+	return CLI_GO_ON;
 }
 
 /* Every run sets its command's sets: root's work. What capaudit holds
@@ -179,7 +179,7 @@ int do_verify(int argc, char **argv, int all_argc, char **all_argv)
 
 	(void)all_argc;
 	(void)all_argv;
-	if ((rc = parse_args(argc, argv, &a)) || (rc = can_set_sets(&a)))
+	if ((rc = parse_args(argc, argv, &a)) != CLI_GO_ON || (rc = can_set_sets(&a)))
 		return rc;
 	return prove_and_print(&a);
 }

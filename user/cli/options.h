@@ -56,6 +56,10 @@ void cli_getopt_init(struct cli_getopt *g, const struct cli_cmd *cmd);
  * tests and completion) are every command's and handled here. */
 int cli_next(struct cli_getopt *g, int argc, char **argv);
 
+/* What a command's parse_args() returns when the command is to go on;
+ * anything else is its exit status (EXIT_OK after --help). */
+#define CLI_GO_ON (-1)
+
 /* CLI_DONE or CLI_BAD as the process exit status (EXIT_OK, EXIT_USAGE). */
 int cli_exit_status(int c);
 
