@@ -32,6 +32,19 @@ TEST(recfile_round_trip)
 	p = record_add_process(&w, 42, 1234567, 3);
 	p->comm = xstrdup("evil\x1b\xff");
 	p->exe = xstrdup("/bin/x");
+	p->cgroup = xstrdup("/libpod_parent/libpod-abc");
+	p->container_id = xstrdup("abc");
+	p->container_name = xstrdup("web");
+	p->container_runtime = xstrdup("podman");
+	p->secure_exec = true;
+	p = record_add_process(&w, 43, 1234567, 0);
+	p->comm = xstrdup("cron");
+	p->cgroup = xstrdup("/system.slice/cron.service");
+	p->unit = xstrdup("cron.service");
+	w.hdr.scope = xstrdup("container");
+	w.hdr.target_cgroup = xstrdup("/libpod_parent/libpod-abc");
+	w.hdr.target_container = xstrdup("abc");
+	w.hdr.target_name = xstrdup("web");
 	c = record_add_check(&w);
 	c->pid = 42;
 	c->start_ns = 1234567;
@@ -61,8 +74,23 @@ TEST(recfile_round_trip)
 	ASSERT_STR(r.hdr.kernel, "6.18.44");
 	ASSERT_U64(r.hdr.lost.stack_errors, 3);
 	ASSERT_EQ(r.hdr.exit_status, 3);
-	ASSERT_EQ(r.nprocs, 1);
+	ASSERT_EQ(r.nprocs, 2);
 	ASSERT_EQ(r.procs[0].exec_id, 3);
+	/* where they ran (version 4) */
+	ASSERT_STR(r.procs[0].cgroup, "/libpod_parent/libpod-abc");
+	ASSERT_STR(r.procs[0].container_id, "abc");
+	ASSERT_STR(r.procs[0].container_name, "web");
+	ASSERT_STR(r.procs[0].container_runtime, "podman");
+	ASSERT_TRUE(r.procs[0].secure_exec);
+	ASSERT_TRUE(r.procs[0].unit == NULL);
+	ASSERT_STR(r.procs[1].unit, "cron.service");
+	ASSERT_TRUE(r.procs[1].container_id == NULL);
+	ASSERT_FALSE(r.procs[1].secure_exec);
+	ASSERT_STR(r.hdr.scope, "container");
+	ASSERT_STR(r.hdr.target_cgroup, "/libpod_parent/libpod-abc");
+	ASSERT_STR(r.hdr.target_container, "abc");
+	ASSERT_STR(r.hdr.target_name, "web");
+	ASSERT_TRUE(r.hdr.target_unit == NULL);
 	ASSERT_EQ(r.checks[0].exec_id, 3);
 	ASSERT_EQ(r.hdr.version, REC_VERSION);
 	ASSERT_EQ(r.procs[0].start_ns, 1234567);
@@ -115,9 +143,16 @@ TEST(recfile_rejects_foreign_and_newer_formats)
 {
 	expect_error("{\"type\":\"header\",\"format\":\"other\",\"version\":1}\n",
 		     "t.jsonl:1: format is 'other', not a capaudit record");
-	expect_error("{\"type\":\"header\",\"format\":\"capaudit-record\",\"version\":4,"
+	expect_error("{\"type\":\"header\",\"format\":\"capaudit-record\",\"version\":5,"
 		     "\"kernel\":\"k\",\"attach\":\"a\",\"start_ns\":1,\"end_ns\":2}\n",
-		     "t.jsonl:1: record version 4 is newer than this capaudit reads (3)");
+		     "t.jsonl:1: record version 5 is newer than this capaudit reads (4)");
+	/* version 4's fields are checked as strictly as the others */
+	expect_error(HDR "{\"type\":\"process\",\"pid\":10,\"cgroup\":\"x\"}\n",
+		     "t.jsonl:2: field 'cgroup' must be a path starting with '/'");
+	expect_error(HDR "{\"type\":\"process\",\"pid\":10,\"container\":{\"name\":\"w\"}}\n",
+		     "t.jsonl:2: ");
+	expect_error(HDR "{\"type\":\"process\",\"pid\":10,\"container\":{\"id\":\"\"}}\n",
+		     "t.jsonl:2: field 'id' of 'container' is empty");
 }
 
 /* Version 2: a process is (pid, start_ns); a pid given out again is a

@@ -494,6 +494,11 @@ void record_clear_header(struct rec_header *h)
 	free(h->machine);
 	free(h->attach);
 	free(h->scope);
+	free(h->target_cgroup);
+	free(h->target_container);
+	free(h->target_name);
+	free(h->target_unit);
+	free(h->target_service);
 	free(h->symbols);
 	free(h->stop);
 	free_strv(h->argv, h->argc);
@@ -507,8 +512,15 @@ void record_free(struct record *r)
 
 	record_clear_header(&r->hdr);
 	for (i = 0; i < r->nprocs; i++) {
-		free(r->procs[i].comm);
-		free(r->procs[i].exe);
+		struct rec_process *p = &r->procs[i];
+
+		free(p->comm);
+		free(p->exe);
+		free(p->cgroup);
+		free(p->container_id);
+		free(p->container_name);
+		free(p->container_runtime);
+		free(p->unit);
 	}
 	free(r->procs);
 	for (i = 0; i < r->nchecks; i++)

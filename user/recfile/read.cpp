@@ -551,15 +551,45 @@ bool read_cache(ondemand::value v, rec_header *h, Line &l)
 	});
 }
 
+/* "target": what a scoped recording recorded (version 4). */
+bool read_target(ondemand::value v, rec_header *h, Line &l)
+{
+	enum { CGROUP, CONTAINER, NAME, UNIT, SERVICE, NFIELDS };
+	static const char *const names[] = { "cgroup", "container", "name", "unit", "service",
+		nullptr };
+	static_assert(std::size(names) == NFIELDS + 1, "a name per field");
+	static const FieldSet fs(names);
+	Fields F(fs);
+	ondemand::object o;
+
+	if (!get_object(v, "target", &o, l))
+		return false;
+	return each_field(o, F, l, [&](int f, ondemand::value sv) {
+		switch (f) {
+		case CGROUP:
+			return get_new_str(sv, "cgroup", &h->target_cgroup, l);
+		case CONTAINER:
+			return get_new_str(sv, "container", &h->target_container, l);
+		case NAME:
+			return get_new_str(sv, "name", &h->target_name, l);
+		case UNIT:
+			return get_new_str(sv, "unit", &h->target_unit, l);
+		case SERVICE:
+			return get_new_str(sv, "service", &h->target_service, l);
+		}
+		return true;
+	});
+}
+
 bool read_header_fields(ondemand::object obj, rec_header *h, Line &l)
 {
 	enum { TYPE, FORMAT, VERSION, CAPAUDIT, KERNEL, MACHINE, ATTACH, SCOPE, SYMBOLS, ARGV,
 	       START_NS, END_NS, CHECKS, LOST, OVERFLOW, EXIT_STATUS, SYSCALL_RESULTS, LOADER,
-	       PIDS_REUSED, AGGREGATION, STOP, COMMAND_RUNNING, CACHE, NFIELDS };
+	       PIDS_REUSED, AGGREGATION, STOP, COMMAND_RUNNING, CACHE, TARGET, NFIELDS };
 	static const char *const names[] = { "type", "format", "version", "capaudit", "kernel",
 		"machine", "attach", "scope", "symbols", "argv", "start_ns", "end_ns", "checks",
 		"lost", "overflow", "exit_status", "syscall_results", "loader", "pids_reused",
-		"aggregation", "stop", "command_running", "cache", nullptr };
+		"aggregation", "stop", "command_running", "cache", "target", nullptr };
 	static_assert(std::size(names) == NFIELDS + 1, "a name per field");
 	static const FieldSet fs(names);
 	Fields F(fs);
@@ -612,6 +642,8 @@ bool read_header_fields(ondemand::object obj, rec_header *h, Line &l)
 			return get_bool(v, "command_running", &h->command_running, l);
 		case CACHE:
 			return read_cache(v, h, l);
+		case TARGET:
+			return read_target(v, h, l);
 		}
 		return true;
 	});
@@ -665,15 +697,55 @@ bool read_capset(ondemand::value v, rec_process *p, Line &l)
 	});
 }
 
-bool read_process(ondemand::object obj, record *r, Line &l)
+/* "container": the container a process ran in (version 4). */
+struct ContainerView {
+	std::string_view id, name, runtime;
+	bool has_name = false, has_runtime = false;
+};
+
+bool read_container(ondemand::value v, ContainerView *c, Line &l)
 {
-	enum { TYPE, PID, START_NS, EXEC_ID, PPID, UID, COMM, EXE, EXIT_CODE, CAPSET, NFIELDS };
-	static const char *const names[] = { "type", "pid", "start_ns", "exec_id", "ppid", "uid",
-		"comm", "exe", "exit_code", "capset", nullptr };
+	enum { ID, NAME, RUNTIME, NFIELDS };
+	static const char *const names[] = { "id", "name", "runtime", nullptr };
 	static_assert(std::size(names) == NFIELDS + 1, "a name per field");
 	static const FieldSet fs(names);
 	Fields F(fs);
-	std::string_view comm = "", exe;
+	ondemand::object o;
+
+	if (!get_object(v, "container", &o, l))
+		return false;
+	bool ok = each_field(o, F, l, [&](int f, ondemand::value sv) {
+		switch (f) {
+		case ID:
+			return get_str(sv, "id", &c->id, l);
+		case NAME:
+			return get_str(sv, "name", &c->name, l);
+		case RUNTIME:
+			return get_str(sv, "runtime", &c->runtime, l);
+		}
+		return true;
+	});
+	if (!ok || !require(F, bit(ID), l))
+		return false;
+	if (c->id.empty())
+		return l.fail("field 'id' of 'container' is empty");
+	c->has_name = F.has(NAME);
+	c->has_runtime = F.has(RUNTIME);
+	return true;
+}
+
+bool read_process(ondemand::object obj, record *r, Line &l)
+{
+	enum { TYPE, PID, START_NS, EXEC_ID, PPID, UID, COMM, EXE, EXIT_CODE, CAPSET, CGROUP,
+	       CONTAINER, UNIT, SECURE_EXEC, NFIELDS };
+	static const char *const names[] = { "type", "pid", "start_ns", "exec_id", "ppid", "uid",
+		"comm", "exe", "exit_code", "capset", "cgroup", "container", "unit", "secure_exec",
+		nullptr };
+	static_assert(std::size(names) == NFIELDS + 1, "a name per field");
+	static const FieldSet fs(names);
+	Fields F(fs);
+	std::string_view comm = "", exe, cgroup, unit;
+	ContainerView ct;
 	rec_process p{};
 
 	bool ok = each_field(obj, F, l, [&](int f, ondemand::value v) {
@@ -698,6 +770,19 @@ bool read_process(ondemand::object obj, record *r, Line &l)
 			return get_int(v, "exit_code", 0, 255, &p.exit_code, l);
 		case CAPSET:
 			return read_capset(v, &p, l);
+		case CGROUP:
+			if (!get_str(v, "cgroup", &cgroup, l))
+				return false;
+			return cgroup.substr(0, 1) == "/" ||
+			       l.fail("field 'cgroup' must be a path starting with '/'");
+		case CONTAINER:
+			return read_container(v, &ct, l);
+		case UNIT:
+			if (!get_str(v, "unit", &unit, l))
+				return false;
+			return !unit.empty() || l.fail("field 'unit' is empty");
+		case SECURE_EXEC:
+			return get_bool(v, "secure_exec", &p.secure_exec, l);
 		}
 		return true;
 	});
@@ -711,6 +796,13 @@ bool read_process(ondemand::object obj, record *r, Line &l)
 	p.exe = F.has(EXE) ? dup(exe) : nullptr;
 	p.exited = F.has(EXIT_CODE);
 	p.has_capset = F.has(CAPSET);
+	p.cgroup = F.has(CGROUP) ? dup(cgroup) : nullptr;
+	p.unit = F.has(UNIT) ? dup(unit) : nullptr;
+	if (F.has(CONTAINER)) {
+		p.container_id = dup(ct.id);
+		p.container_name = ct.has_name ? dup(ct.name) : nullptr;
+		p.container_runtime = ct.has_runtime ? dup(ct.runtime) : nullptr;
+	}
 	*record_add_process(r, p.pid, p.start_ns, p.exec_id) = p;
 	return true;
 }

@@ -24,8 +24,10 @@
 /* 2: processes named by (pid, start_ns, exec_id); 3: checks say what
  * decided them as to user namespaces (userns) and when their answer could
  * not matter (no_effect), processes the sets they asked capset() for, the
- * header the call-site cache's work */
-#define REC_VERSION 3
+ * header the call-site cache's work; 4: processes say where they ran
+ * (cgroup, container, unit) and whether their exec gained privilege, the
+ * header the scope's target */
+#define REC_VERSION 4
 #define REC_MAX_CAP 63
 #define REC_MAX_LINE (1 << 20)   /* longer lines are rejected */
 #define REC_MAX_UFRAMES 128     /* user frames per ustack line */
@@ -56,7 +58,11 @@ struct rec_header {
 	char *kernel;           /* uname -r of the recording machine */
 	char *machine;          /* uname -m */
 	char *attach;           /* tp_btf | tracepoint | fexit | kprobe */
-	char *scope;            /* pid | all | command */
+	char *scope;            /* pid | all | command | cgroup | container | unit | service */
+	/* version 4, the scope's target (NULL when not known or not scoped
+	 * so): the cgroup v2 path recorded, the container (id, name), the
+	 * unit, the unit file (record --service) */
+	char *target_cgroup, *target_container, *target_name, *target_unit, *target_service;
 	char *symbols;          /* where kernel symbols came from, or "unavailable" */
 	char **argv;            /* capaudit's own command line */
 	size_t argc;
@@ -100,6 +106,17 @@ struct rec_process {
 	/* capset(2) (version 3): the union of the sets the image asked for */
 	bool has_capset;
 	uint64_t capset_eff, capset_prm, capset_inh;
+	/* where it ran (version 4; NULL when not known): its cgroup v2 path
+	 * below the hierarchy's root ("/system.slice/cron.service"), and
+	 * what that path names (facts/workload.h): a container, by id, the
+	 * runtime's name for it and the runtime, or a systemd unit */
+	uint64_t cgroup_id;     /* the recorder's: not in the file */
+	char *cgroup;
+	char *container_id, *container_name, *container_runtime;
+	char *unit;
+	/* its exec gained privilege (setuid, setgid or file capabilities:
+	 * the kernel set AT_SECURE, bprm->secureexec), version 4 */
+	bool secure_exec;
 };
 
 /* What decided a check as to user namespaces. */

@@ -43,6 +43,16 @@ static json_t *header_json(const struct rec_header *h)
 	json_set_bytes(o, "machine", h->machine);
 	json_set_bytes(o, "attach", h->attach);
 	json_set_bytes(o, "scope", h->scope);
+	if (h->target_cgroup || h->target_container || h->target_unit || h->target_service) {
+		json_t *t = json_object();
+
+		json_set_bytes(t, "cgroup", h->target_cgroup);
+		json_set_bytes(t, "container", h->target_container);
+		json_set_bytes(t, "name", h->target_name);
+		json_set_bytes(t, "unit", h->target_unit);
+		json_set_bytes(t, "service", h->target_service);
+		json_set(o, "target", t);
+	}
 	json_set_bytes(o, "symbols", h->symbols);
 	for (i = 0; i < h->argc; i++)
 		json_array_append_new(argv, json_bytes(h->argv[i]));
@@ -167,6 +177,22 @@ static json_t *process_json(const struct rec_process *p)
 		json_set(cs, "inheritable", json_capset(p->capset_inh));
 		json_set(o, "capset", cs);
 	}
+	if (p->cgroup)
+		json_set_bytes(o, "cgroup", p->cgroup);
+	if (p->container_id) {
+		json_t *ct = json_object();
+
+		json_set_bytes(ct, "id", p->container_id);
+		if (p->container_name)
+			json_set_bytes(ct, "name", p->container_name);
+		if (p->container_runtime)
+			json_set_bytes(ct, "runtime", p->container_runtime);
+		json_set(o, "container", ct);
+	}
+	if (p->unit)
+		json_set_bytes(o, "unit", p->unit);
+	if (p->secure_exec)
+		json_set(o, "secure_exec", json_true());
 	return o;
 }
 
