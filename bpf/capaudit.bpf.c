@@ -109,6 +109,11 @@ const volatile bool track_results = false;  /* --syscall-results */
  * is 0: 255 re-checks every 256th hit; 0 (--exact-stacks) every hit. */
 const volatile __u16 verify_mask = 255;
 const volatile bool cfg_user_stacks = false;  /* --user-stacks */
+/* --cgroup, --container, --unit: with cfg_all, only tasks in the cgroup v2
+ * subtree held in scope_cgroup[0] (the loader puts its directory's fd
+ * there), decided in the kernel so that the rest of the host costs one
+ * ancestry walk per check */
+const volatile bool cfg_cgroup = false;
 /* Text ranges [lo, hi) of the capability API and tracing plumbing
  * (user/facts/callsite.c's lists, resolved by the loader from the kernel's
  * symbols once the hooks are attached), of the kernel's own text (frames
@@ -182,6 +187,14 @@ struct {
 	__type(key, __u32);
 	__type(value, struct ca_ustack);
 } ustack_buf SEC(".maps");
+
+/* The scope's cgroup (cfg_cgroup). */
+struct {
+	__uint(type, BPF_MAP_TYPE_CGROUP_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} scope_cgroup SEC(".maps");
 
 /* Processes followed when not recording the whole system: tgid -> the
  * process's start time, so that another process given the pid is not. */
@@ -276,7 +289,9 @@ static __always_inline bool uid_allowed(struct task_struct *t)
 	return !cfg_only_uid || BPF_CORE_READ(t, cred, euid.val) == cfg_uid;
 }
 
-/* The process (tgid, pstart) is followed. */
+/* The process (tgid, pstart) is followed. Every caller passes the current
+ * task's process (the hooks run in its context: a check, a fork in the
+ * parent, an exec, an exit), which the cgroup scope relies on. */
 static __always_inline bool followed(__u32 tgid, __u64 pstart)
 {
 	__u64 *start;
@@ -284,7 +299,7 @@ static __always_inline bool followed(__u32 tgid, __u64 pstart)
 	if (tgid == self_tgid)
 		return false;
 	if (cfg_all)
-		return true;
+		return !cfg_cgroup || bpf_current_task_under_cgroup(&scope_cgroup, 0) == 1;
 	start = bpf_map_lookup_elem(&procs, &tgid);
 	return start && *start == pstart;
 }
@@ -1198,6 +1213,8 @@ int BPF_PROG(sched_process_exec, struct task_struct *p, pid_t old_pid, struct li
 	if (!e)
 		return 0;
 	e->cgroup_id = bpf_get_current_cgroup_id();
+	if (BPF_CORE_READ_BITFIELD_PROBED(bprm, secureexec))
+		e->flags |= CA_EVF_SECURE_EXEC;
 	bpf_probe_read_kernel_str(e->filename, sizeof(e->filename), BPF_CORE_READ(bprm, filename));
 	bpf_ringbuf_submit(e, 0);
 	return 0;
@@ -1215,6 +1232,8 @@ int BPF_PROG(sched_process_exit, struct task_struct *p)
 	e = new_event(CA_EV_EXIT, p);
 	if (e) {
 		e->exit_code = BPF_CORE_READ(p, exit_code);
+		/* still in its cgroup: do_exit() leaves it later (cgroup_exit()) */
+		e->cgroup_id = bpf_get_current_cgroup_id();
 		bpf_ringbuf_submit(e, 0);
 	}
 	bpf_map_delete_elem(&seen, &tgid);

@@ -161,7 +161,7 @@ struct ca_event {
 	__u32 uid;
 	__u32 exec_id;   /* task->self_exec_id after the event */
 	__s32 exit_code; /* CA_EV_EXIT: wait(2)-style status */
-	__u32 pad;
+	__u32 flags;     /* CA_EVF_* */
 	__u64 pstart;    /* the process (tgid, pstart): see struct ca_key */
 	union {
 		struct {
@@ -179,6 +179,11 @@ struct ca_event {
 	char comm[CA_COMM_LEN];
 	char filename[CA_PATH_LEN]; /* CA_EV_EXEC only: the others end before it */
 };
+
+/* ca_event.flags */
+/* CA_EV_EXEC: the exec gained privilege (setuid, setgid, file
+ * capabilities): bprm->secureexec, which sets AT_SECURE */
+#define CA_EVF_SECURE_EXEC 0x01
 
 /* The size of every event but CA_EV_EXEC: a quarter of an exec event, so
  * that the ringbuf holds four times as many forks and exits. */
@@ -214,6 +219,7 @@ struct ca_task {
 	__u64 pstart;    /* see struct ca_key */
 	__u64 parent_start;
 	__u64 boot_start;
+	__u64 cgroup_id; /* its cgroup v2 id (the directory's inode number) */
 	char comm[CA_COMM_LEN];
 };
 

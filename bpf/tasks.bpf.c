@@ -39,6 +39,8 @@ int dump_task(struct bpf_iter__task *ctx)
 	r.boot_start = t->start_boottime;
 	r.ppid = BPF_CORE_READ(parent, tgid);
 	r.parent_start = BPF_CORE_READ(parent, group_leader, start_time);
+	/* what bpf_get_current_cgroup_id() gives the hooks for it */
+	r.cgroup_id = BPF_CORE_READ(t, cgroups, dfl_cgrp, kn, id);
 	BPF_CORE_READ_STR_INTO(&r.comm, t, comm);
 	bpf_seq_write(seq, &r, sizeof(r));
 	return 0;

@@ -14,18 +14,28 @@
 #include "cli/options.h"
 #include "recfile/recfile.h"
 #include "record/record.h"
+#include "record/scope.h"
 
 /* ---- options ------------------------------------------------------------ */
 
 enum {
 	O_ATTACH = CLI_LONG_ONLY, O_SYSCALL_RESULTS, O_EXACT_STACKS, O_USER_STACKS,
-	O_MAX_KEYS, O_RINGBUF_KB,
+	O_MAX_KEYS, O_RINGBUF_KB, O_CGROUP, O_CONTAINER, O_UNIT,
 };
 
 static const struct cli_opt record_opts[] = {
 	{ "pid", 'p', required_argument, "PID[,PID...]",
 	  "follow these processes and every descendant", NULL },
 	{ "all", 'a', no_argument, NULL, "record every process on the system", NULL },
+	{ "cgroup", O_CGROUP, required_argument, "PATH",
+	  "record every process in this cgroup v2 subtree",
+	  "(below the v2 mount point, or a full path), also those that join later; stops "
+	  "when it is empty" },
+	{ "container", O_CONTAINER, required_argument, "NAME|ID",
+	  "record a running container (podman, docker, containerd, CRI-O, Kubernetes)",
+	  "by name, id or unique id prefix; stops when it exits" },
+	{ "unit", O_UNIT, required_argument, "NAME[.service]",
+	  "record a systemd unit's processes (its cgroup)", "stops when they have exited" },
 	{ "output", 'o', required_argument, "FILE", "record file (default " DEFAULT_RECORD ")",
 	  NULL },
 	{ "duration", 'd', required_argument, "SECONDS", "stop after SECONDS", NULL },
@@ -54,9 +64,11 @@ static const struct cli_opt record_opts[] = {
 };
 
 static const struct cli_cmd record_cmd = {
-	.synopsis = "capaudit record [OPTIONS] (-p PID[,PID...] | -a | -- COMMAND [ARGS...])",
+	.synopsis = "capaudit record [OPTIONS] (-p PID[,PID...] | -a | --cgroup PATH |\n"
+		    "                          --container NAME|ID | --unit NAME | -- COMMAND [ARGS...])",
 	.about = "  record the capability checks of running processes and their descendants\n"
-		 "  (-p), of every process (-a), or of COMMAND's process tree until it exits.\n",
+		 "  (-p), of every process (-a), of a cgroup, container or systemd unit, or of\n"
+		 "  COMMAND's process tree until it exits.\n",
 	.opts = record_opts,
 	.in_order = 1,
 };
@@ -104,6 +116,17 @@ static int record_opt(struct rec_opts *o, int c)
 		return parse_pids(o, optarg);
 	case 'a':
 		o->all = true;
+		break;
+	case O_CGROUP:
+	case O_CONTAINER:
+	case O_UNIT:
+		if (o->scope_kind) {
+			p_err("give only one of --cgroup, --container and --unit");
+			return -1;
+		}
+		o->scope_kind = c == O_CGROUP ? SCOPE_CGROUP : c == O_CONTAINER ? SCOPE_CONTAINER :
+				SCOPE_UNIT;
+		o->scope_arg = optarg;
 		break;
 	case 'o':
 		o->out = optarg;
@@ -170,10 +193,11 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 		return cli_exit_status(c);
 	if (optind < argc)
 		o->cmd = &argv[optind];
-	scopes = (o->npids > 0) + o->all + (o->cmd != NULL);
+	scopes = (o->npids > 0) + o->all + (o->cmd != NULL) + (o->scope_kind != 0);
 	if (scopes != 1) {
-		p_err(scopes ? "give only one of -p, -a and -- COMMAND" :
-		      "what to record? give -p PID, -a or -- COMMAND");
+		p_err(scopes ? "give only one of -p, -a, --cgroup, --container, --unit and "
+		      "-- COMMAND" : "what to record? give -p PID, -a, --cgroup PATH, "
+		      "--container NAME, --unit NAME or -- COMMAND");
 		return EXIT_USAGE;
 	}
 	if (!o->out[0]) {

@@ -89,6 +89,7 @@ struct rec_process *image(struct session *s, uint32_t pid, uint64_t pstart,
 		set_str(&p->exe, s->before_exe[t - s->before.t]);
 		p->ppid = t->ppid;
 		p->uid = t->uid;
+		attribute_note(s, p, t->cgroup_id);
 	} else if (added && boot_ns) {
 		fill_from_proc(p, comm, boot_ns);
 	} else if (added && comm) {
@@ -167,6 +168,7 @@ int on_event(void *ctx, const struct ca_event *e)
 					     e->exec_id);
 		if (parent && parent->exe)
 			set_str(&p->exe, parent->exe);
+		attribute_note(s, p, e->cgroup_id);
 		if (s->o->npids)
 			procset_add(&s->live, e->tgid, e->pstart);
 		break;
@@ -187,12 +189,15 @@ int on_event(void *ctx, const struct ca_event *e)
 			record_find_process(&s->rec, e->tgid, p->start_ns, e->exec_id - 1) : NULL;
 		if (parent && parent->exe)
 			set_str(&p->exe, parent->exe);
+		p->secure_exec = e->flags & CA_EVF_SECURE_EXEC;
+		attribute_note(s, p, e->cgroup_id);
 		break;
 	case CA_EV_EXIT:
 		p = image(s, e->tgid, e->pstart, alias_exec(s, e->tgid, e->pstart, e->exec_id), comm,
 			  e->boot_start);
 		p->exited = true;
 		p->exit_code = status_to_exit(e->exit_code);
+		attribute_note(s, p, e->cgroup_id);
 		procset_del(&s->live, e->tgid, e->pstart);
 		break;
 	case CA_EV_FIRST:
@@ -212,6 +217,7 @@ int on_event(void *ctx, const struct ca_event *e)
 			  e->boot_start);
 		if (!p->ppid)
 			p->ppid = e->ppid;
+		attribute_note(s, p, e->cgroup_id);
 		/* its libraries are mapped by now; it may be gone at the end
 		 * (once per program name: under -a thousands of short-lived
 		 * copies of one program map the same files) */
@@ -398,6 +404,19 @@ bool any_followed(struct session *s)
 	return s->live.n > 0;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The scope's ids are sorted (find_scope()). */
+static bool in_scope_ids(const struct session *s, uint64_t id)
+{
+	return s->nscope_ids && bsearch(&id, s->scope_ids, s->nscope_ids, sizeof(id), cmp_u64);
+}
+
 int name_processes(struct session *s)
 {
 	struct task_snap snap;
@@ -405,9 +424,10 @@ int name_processes(struct session *s)
 	char err[256];
 	int rc = 0;
 
-	if (s->o->all) {
+	if (s->o->all || s->scope.kind) {
 		/* every process, as it comes; after the privilege drop /proc
-		 * no longer shows another user's executable: read them now */
+		 * no longer shows another user's executable: read them now
+		 * (of a scope, its processes only) */
 		if (tasks_snapshot(&s->before, err, sizeof(err)))
 			fprintf(stderr, "capaudit: warning: %s\n", err);
 		s->before_exe = xcalloc(s->before.n + 1, sizeof(char *));
@@ -415,6 +435,8 @@ int name_processes(struct session *s)
 			struct procinfo pi;
 
 			t = &s->before.t[i];
+			if (s->scope.kind && !in_scope_ids(s, t->cgroup_id))
+				continue;
 			if (!procinfo_read_exact((pid_t)t->tgid, t->boot_start, NULL, &pi) && pi.exe[0])
 				s->before_exe[i] = xstrdup(pi.exe);
 		}

@@ -18,6 +18,10 @@ struct rec_opts {
 				   * (-errno if it could not be) */
 	size_t npids;
 	bool all;
+	/* --cgroup, --container, --unit: a cgroup v2 subtree (record/scope.h's
+	 * enum scope_kind; 0: none) and the argument that names it */
+	int scope_kind;
+	const char *scope_arg;
 	char **cmd;               /* -- COMMAND ARGS */
 	const struct launch *launch;  /* how to start cmd (run --caps), or NULL */
 	const char *out;

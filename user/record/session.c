@@ -96,12 +96,14 @@ static void caller_policy(struct session *s)
 	if (!s->uid)
 		return;
 	member = !stat("/proc/self/exe", &st) && st.st_gid && in_group(st.st_gid);
-	s->only_uid = !(s->o->all && member);
-	if (s->o->all && !member) {
+	s->only_uid = !((s->o->all || s->o->scope_kind) && member);
+	if ((s->o->all || s->o->scope_kind) && !member) {
 		struct group *g = stat("/proc/self/exe", &st) ? NULL : getgrgid(st.st_gid);
 
-		fprintf(stderr, "capaudit: note: -a records only uid %u's processes: the whole "
-			"system needs root or membership of the group %s\n", (unsigned)s->uid,
+		fprintf(stderr, "capaudit: note: %s records only uid %u's processes: %s needs root "
+			"or membership of the group %s\n",
+			s->o->all ? "-a" : scope_option(s->scope.kind), (unsigned)s->uid,
+			s->o->all ? "the whole system" : "every user's",
 			g ? g->gr_name : "capaudit's executable belongs to");
 	}
 }
@@ -172,6 +174,12 @@ static enum stop_reason run_loop(struct session *s)
 			if (!any_followed(s))
 				break;  /* every followed process has exited */
 		}
+		if (s->scope.kind && now - last_scan > 250000000LL) {
+			last_scan = now;
+			/* its last process has exited (or its cgroup is gone) */
+			if (scope_populated(&s->scope) != 1 && s->scope.seen_populated)
+				break;
+		}
 		if (tty && now - last_status > 500000000LL) {
 			last_status = now;
 			status_line(s, false);
@@ -223,6 +231,51 @@ static uint32_t agg_size(const struct session *s)
 
 /* ---- the phases ------------------------------------------------------ */
 
+static int cmp_id(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The ids of the scope's subtree now. */
+static int note_scope_id(void *ctx, const char *path, uint64_t id)
+{
+	struct session *s = ctx;
+
+	(void)path;
+	if (!(s->nscope_ids & (s->nscope_ids + 1)) || !s->nscope_ids)
+		s->scope_ids = xrealloc(s->scope_ids, (s->nscope_ids * 2 + 2) * sizeof(uint64_t));
+	s->scope_ids[s->nscope_ids++] = id;
+	return 0;
+}
+
+/* --cgroup, --container, --unit: found and opened before anything runs. A
+ * scope without a process is an error unless -d says how long to wait for
+ * one. */
+static int find_scope(struct session *s)
+{
+	char err[1400];
+
+	cgroup_names_init(&s->cgn);
+	if (!s->o->scope_kind)
+		return 0;
+	if (scope_resolve(&s->scope, (enum scope_kind)s->o->scope_kind, s->o->scope_arg, err,
+			  sizeof(err))) {
+		p_err("%s", err);
+		return -1;
+	}
+	if (scope_populated(&s->scope) != 1 && s->o->duration <= 0) {
+		p_err("%s %s: no process in %s%s now (give -d SECONDS to wait for some)",
+		      scope_option(s->scope.kind), s->o->scope_arg, s->scope.root, s->scope.path);
+		return -1;
+	}
+	cgroup_walk(s->scope.root, s->scope.path, 100000, note_scope_id, s);
+	if (s->nscope_ids)
+		qsort(s->scope_ids, s->nscope_ids, sizeof(uint64_t), cmp_id);
+	return 0;
+}
+
 /* May the caller record what it asked for? Signals noted from here on. */
 static int check_caller(struct session *s, const char *argv0)
 {
@@ -233,7 +286,7 @@ static int check_caller(struct session *s, const char *argv0)
 		p_err("%s", err);
 		return -1;
 	}
-	if (check_pinned(s->o))
+	if (check_pinned(s->o) || find_scope(s))
 		return -1;
 	caller_policy(s);
 	sa.sa_handler = on_signal;
@@ -315,7 +368,10 @@ static int attach(struct session *s)
 	int rc;
 
 	cfg.modes = o->modes;
-	cfg.all = o->all;
+	/* a scope: every process, as -a, but only those under its cgroup */
+	cfg.all = o->all || s->scope.kind != SCOPE_NONE;
+	cfg.cgroup = s->scope.kind != SCOPE_NONE;
+	cfg.cgroup_fd = s->scope.fd;
 	cfg.self_tgid = (uint32_t)getpid();
 	cfg.only_uid = s->only_uid;
 	cfg.uid = (uint32_t)s->uid;
@@ -413,7 +469,18 @@ static void end_recording(struct session *s, enum stop_reason why, int all_argc,
 	h->kernel = xstrdup(uts.release);
 	h->machine = xstrdup(uts.machine);
 	h->attach = xstrdup(attach_mode_name(s->tr.mode));
-	h->scope = xstrdup(o->all ? "all" : o->cmd ? "command" : "pid");
+	h->scope = xstrdup(o->all ? "all" : s->scope.kind ? scope_name(s->scope.kind) :
+			   o->cmd ? "command" : "pid");
+	if (s->scope.kind) {
+		h->target_cgroup = xstrdup(s->scope.path);
+		if (s->scope.kind == SCOPE_CONTAINER) {
+			h->target_container = xstrdup(s->scope.ct.id);
+			if (s->scope.ct.name[0])
+				h->target_name = xstrdup(s->scope.ct.name);
+		}
+		if (s->scope.kind == SCOPE_UNIT)
+			h->target_unit = xstrdup(s->scope.unit);
+	}
 	h->argv = xcalloc((size_t)all_argc + 1, sizeof(char *));
 	for (i = 0; i < all_argc; i++)
 		h->argv[h->argc++] = xstrdup(all_argv[i]);
@@ -440,6 +507,7 @@ static int collect_record(struct session *s)
 		return -1;
 	}
 	collect(s, ks, kerr);
+	attribute_processes(s);
 	getrusage(RUSAGE_SELF, &ru);
 	h->loader_cpu_s = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
 			  ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
@@ -507,6 +575,10 @@ static void cleanup(struct session *s)
 	free(s->modules_start);
 	record_free(&s->rec);
 	procset_free(&s->live);
+	scope_close(&s->scope);
+	free(s->scope_ids);
+	cgroup_names_free(&s->cgn);
+	container_names_free();
 	for (k = 0; k < s->before.n; k++)
 		free(s->before_exe[k]);
 	free(s->before_exe);

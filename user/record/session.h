@@ -19,8 +19,10 @@
 #include "record/probe.h"
 #include "recfile/recfile.h"
 #include "record/launch.h"
+#include "lib/cgroup.h"
 #include "record/procset.h"
 #include "record/record.h"
+#include "record/scope.h"
 #include "record/tasks_iter.h"
 #include "record/tracer.h"
 #include "record/ustacks.h"
@@ -43,6 +45,14 @@ struct session {
 	 * /proc showed while we could read it (before the privilege drop) */
 	struct task_snap before;
 	char **before_exe;        /* [i]: of before.t[i], or NULL */
+	/* --cgroup, --container, --unit: what is recorded, and the cgroup ids
+	 * of its subtree when recording began (which processes of the
+	 * snapshot are in it) */
+	struct scope scope;
+	uint64_t *scope_ids;
+	size_t nscope_ids;
+	/* every process's cgroup path, container and unit (attribute.c) */
+	struct cgroup_names cgn;
 	/* who may see what (caller_policy()) */
 	uid_t uid;
 	bool only_uid;            /* follow only processes acting as uid */
@@ -101,6 +111,13 @@ void collect(struct session *s, struct ksyms *ks, const char *kerr);
 /* What the kernel side could not store so far (the record header's
  * "lost"; while recording, what the hooks have counted until now). */
 void lost_so_far(struct session *s, struct rec_lost *l);
+
+/* attribute.c */
+/* A process's cgroup, noted at its first event (while its path can still
+ * be read); the rest is looked up at the end. */
+void attribute_note(struct session *s, struct rec_process *p, uint64_t cgroup_id);
+/* Every process line's cgroup path, container and unit. */
+void attribute_processes(struct session *s);
 
 /* symbols.c */
 void start_symbols(struct session *s);

@@ -130,6 +130,7 @@ static int try_mode(struct tracer *t, const struct tracer_cfg *cfg, enum attach_
 	s->rodata->cfg_user_stacks = cfg->user_stacks;
 	s->rodata->cfg_only_uid = cfg->only_uid;
 	s->rodata->cfg_uid = cfg->uid;
+	s->rodata->cfg_cgroup = cfg->cgroup;
 	s->rodata->nr_capset = SYS_capset;
 	choose_programs(s, m, cfg->syscall_results);
 	t->agg_max[0] = t->agg_max[1] = cfg->max_keys ? cfg->max_keys : CA_AGG_KEYS;
@@ -154,6 +155,17 @@ static int try_mode(struct tracer *t, const struct tracer_cfg *cfg, enum attach_
 		explain(why, sizeof(t->why[m]), "load", err, m);
 		capaudit_bpf__destroy(s);
 		return -1;
+	}
+	if (cfg->cgroup) {
+		__u32 zero = 0, fd = (__u32)cfg->cgroup_fd;
+
+		/* before the hooks run: an empty slot would follow no one */
+		if (bpf_map_update_elem(bpf_map__fd(s->maps.scope_cgroup), &zero, &fd, BPF_ANY)) {
+			err = -errno;
+			explain(why, sizeof(t->why[m]), "the cgroup scope", err, m);
+			capaudit_bpf__destroy(s);
+			return -1;
+		}
 	}
 	err = capaudit_bpf__attach(s);
 	if (!err && pre)

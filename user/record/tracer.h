@@ -32,6 +32,10 @@ struct tracer_cfg {
 	bool fixed_keys;         /* keep max_keys (--max-keys); else grow when draining
 				  * cannot keep up */
 	uint32_t ringbuf_bytes;  /* event ringbuf size (power of 2 pages); 0: default */
+	/* with all: only tasks in the subtree of the cgroup v2 directory
+	 * open as cgroup_fd */
+	bool cgroup;
+	int cgroup_fd;
 	/* kprobe mode: perf events opened before the privilege drop, or NULL */
 	const struct kprobe_events *kprobe_events;
 };

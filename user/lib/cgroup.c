@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The cgroup v2 hierarchy as files (cgroup.h). */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lib/cgroup.h"
+#include "lib/util.h"
+
+/*
+ * /proc/self/mountinfo's cgroup2 mounts: /sys/fs/cgroup when it is one
+ * (pure v2 hosts), else the first (hybrid: /sys/fs/cgroup/unified).
+ * Fields: id parent major:minor root mountpoint options... - fstype ...
+ */
+int cgroup_v2_root(char *root, size_t n)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char line[4096], mnt[4096], first[4096] = "";
+	int found = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		const char *sep = strstr(line, " - ");
+
+		if (!sep || strncmp(sep + 3, "cgroup2 ", 8) ||
+		    sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1)
+			continue;
+		if (!strcmp(mnt, "/sys/fs/cgroup")) {
+			snprintf(first, sizeof(first), "%s", mnt);
+			found = 0;
+			break;
+		}
+		if (found < 0) {
+			snprintf(first, sizeof(first), "%s", mnt);
+			found = 0;
+		}
+	}
+	fclose(f);
+	if (found < 0 || strlen(first) >= n)
+		return -1;
+	snprintf(root, n, "%s", first);
+	return 0;
+}
+
+static int join(char *out, size_t n, const char *root, const char *path)
+{
+	int len = snprintf(out, n, "%s%s%s", root, path[0] == '/' ? "" : "/", path);
+
+	return len < 0 || (size_t)len >= n ? -1 : 0;
+}
+
+uint64_t cgroup_id_of(const char *root, const char *path)
+{
+	char full[4096];
+	struct stat st;
+
+	if (join(full, sizeof(full), root, path) || stat(full, &st) || !S_ISDIR(st.st_mode))
+		return 0;
+	return (uint64_t)st.st_ino;
+}
+
+int cgroup_of_pid(pid_t pid, char *out, size_t n)
+{
+	char name[64], line[4096];
+	FILE *f;
+	int rc = -1;
+
+	snprintf(name, sizeof(name), "/proc/%d/cgroup", (int)pid);
+	f = fopen(name, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		size_t len;
+
+		if (strncmp(line, "0::", 3))
+			continue;
+		len = strcspn(line + 3, "\n");
+		if (len < n && line[3] == '/') {
+			memcpy(out, line + 3, len);
+			out[len] = '\0';
+			rc = 0;
+		}
+		break;
+	}
+	fclose(f);
+	return rc;
+}
+
+int cgroup_populated(const char *root, const char *path)
+{
+	char full[4096], line[256];
+	int rc = -1;
+	FILE *f;
+
+	if (join(full, sizeof(full) - 16, root, path))
+		return -1;
+	strcat(full, "/cgroup.events");
+	f = fopen(full, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "populated ", 10))
+			rc = line[10] == '1';
+	fclose(f);
+	return rc;
+}
+
+/* One level of the walk: path's subdirectories, recursively. */
+static int walk(const char *root, char *path, size_t plen, size_t cap, size_t *budget,
+		int (*fn)(void *, const char *, uint64_t), void *ctx)
+{
+	char full[4096];
+	struct dirent *d;
+	DIR *dir;
+	int rc;
+
+	if (join(full, sizeof(full), root, path) || !(dir = opendir(full)))
+		return 0;   /* gone meanwhile: nothing below it */
+	rc = 0;
+	while (!rc && (d = readdir(dir))) {
+		size_t len = strlen(d->d_name);
+
+		if (d->d_type != DT_DIR || d->d_name[0] == '.' || plen + 1 + len >= cap)
+			continue;
+		if (!*budget)
+			break;
+		(*budget)--;
+		snprintf(path + plen, cap - plen, "%s%s", plen == 1 ? "" : "/", d->d_name);
+		rc = fn(ctx, path, (uint64_t)d->d_ino);
+		if (!rc)
+			rc = walk(root, path, strlen(path), cap, budget, fn, ctx);
+		path[plen] = '\0';
+	}
+	closedir(dir);
+	return rc;
+}
+
+int cgroup_walk(const char *root, const char *path, size_t max_dirs,
+		int (*fn)(void *ctx, const char *path, uint64_t id), void *ctx)
+{
+	char p[4096];
+	uint64_t id = cgroup_id_of(root, path);
+	size_t budget = max_dirs;
+	int rc;
+
+	if (!id || strlen(path) >= sizeof(p))
+		return 0;
+	snprintf(p, sizeof(p), "%s", path[0] ? path : "/");
+	rc = fn(ctx, p, id);
+	return rc ? rc : walk(root, p, strlen(p), sizeof(p), &budget, fn, ctx);
+}
+
+/* ---- ids to paths ---------------------------------------------------- */
+
+void cgroup_names_init(struct cgroup_names *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->have_root = !cgroup_v2_root(c->root, sizeof(c->root));
+}
+
+static bool same_id(const void *ctx, size_t pos)
+{
+	const struct { const struct cgroup_names *c; uint64_t id; } *k = ctx;
+
+	return k->c->e[pos].id == k->id;
+}
+
+static long find(const struct cgroup_names *c, uint64_t id)
+{
+	struct { const struct cgroup_names *c; uint64_t id; } k = { c, id };
+
+	return hindex_find(&c->ix, hash_u64(0, id), same_id, &k);
+}
+
+static const char *learn(struct cgroup_names *c, uint64_t id, const char *path)
+{
+	long at = find(c, id);
+
+	if (at >= 0) {
+		if (!c->e[at].path && path)
+			c->e[at].path = xstrdup(path);
+		return c->e[at].path;
+	}
+	if (c->n == c->cap) {
+		c->cap = c->cap ? c->cap * 2 : 64;
+		c->e = xrealloc(c->e, c->cap * sizeof(*c->e));
+	}
+	c->e[c->n] = (struct cgn_entry){ id, path ? xstrdup(path) : NULL };
+	hindex_add(&c->ix, hash_u64(0, id), c->n);
+	return c->e[c->n++].path;
+}
+
+/* A walk learns every cgroup it passes, so one walk answers many ids. */
+static int learn_one(void *ctx, const char *path, uint64_t id)
+{
+	struct cgroup_names *c = ctx;
+
+	if (find(c, id) < 0 || !c->e[find(c, id)].path)
+		learn(c, id, path);
+	return 0;
+}
+
+#define WALK_MAX_DIRS 100000
+
+const char *cgroup_names_get(struct cgroup_names *c, uint64_t id, pid_t pid)
+{
+	char path[4096];
+	long at;
+
+	if (!id || !c->have_root)
+		return NULL;
+	at = find(c, id);
+	if (at >= 0)
+		return c->e[at].path;
+	if (pid > 0 && !cgroup_of_pid(pid, path, sizeof(path)) &&
+	    cgroup_id_of(c->root, path) == id)
+		return learn(c, id, path);
+	c->walks++;
+	cgroup_walk(c->root, "/", WALK_MAX_DIRS, learn_one, c);
+	return learn(c, id, NULL);   /* NULL if the walk did not find it either */
+}
+
+void cgroup_names_free(struct cgroup_names *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		free(c->e[i].path);
+	free(c->e);
+	hindex_free(&c->ix);
+	memset(c, 0, sizeof(*c));
+}

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Where each process ran: its cgroup v2 path, and the container or unit
+ * that path names (facts/workload.h). The kernel gives a cgroup id with a
+ * process's events and with each check; the path is looked up at the
+ * first event, while the process and its cgroup are most likely still
+ * there (a container run with --rm takes its cgroup with it), and the
+ * lookups are kept, so that a cgroup costs one lookup however many
+ * processes ran in it. An image's cgroup is the one of its first event:
+ * runc moves a container's first process into the container's cgroup
+ * before its exec, so the exec'd image is the container's.
+ */
+#include <string.h>
+
+#include "facts/workload.h"
+#include "lib/util.h"
+#include "record/containers.h"
+#include "record/session.h"
+
+void attribute_note(struct session *s, struct rec_process *p, uint64_t cgroup_id)
+{
+	struct workload w;
+	const char *path;
+	char name[256];
+
+	if (p->cgroup_id || !cgroup_id)
+		return;
+	p->cgroup_id = cgroup_id;
+	path = cgroup_names_get(&s->cgn, cgroup_id, (pid_t)p->pid);
+	/* the runtime's name while the container is still known to it */
+	if (path && workload_from_cgroup(path, &w) && w.container_id[0])
+		container_name(w.container_id, w.runtime, name, sizeof(name));
+}
+
+static void attribute(struct session *s, struct rec_process *p)
+{
+	const char *path = cgroup_names_get(&s->cgn, p->cgroup_id, 0);
+	struct workload w;
+	char name[256];
+
+	if (!path)
+		return;
+	set_str(&p->cgroup, path);
+	if (!workload_from_cgroup(path, &w))
+		return;
+	if (w.unit[0])
+		set_str(&p->unit, w.unit);
+	if (!w.container_id[0])
+		return;
+	set_str(&p->container_id, w.container_id);
+	set_str(&p->container_runtime, w.runtime);
+	container_name(w.container_id, w.runtime, name, sizeof(name));
+	if (name[0])
+		set_str(&p->container_name, name);
+}
+
+void attribute_processes(struct session *s)
+{
+	size_t i;
+
+	/* an image seen only through its checks: the first check's cgroup */
+	for (i = 0; i < s->rec.nchecks; i++) {
+		struct rec_process *p = check_process(&s->rec, &s->rec.checks[i]);
+
+		if (p && !p->cgroup_id)
+			p->cgroup_id = s->rec.checks[i].cgroup;
+	}
+	for (i = 0; i < s->rec.nprocs; i++)
+		attribute(s, &s->rec.procs[i]);
+}

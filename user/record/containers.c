@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Containers as the host shows them (containers.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "lib/cgroup.h"
+#include "lib/util.h"
+#include "record/containers.h"
+
+/* podman's (rootful) container list, with names; docker's per-container
+ * config. Paths of the runtimes' default storage. */
+#define PODMAN_CONTAINERS "/var/lib/containers/storage/overlay-containers/containers.json"
+#define DOCKER_CONTAINERS "/var/lib/docker/containers"
+#define CLI_TIMEOUT_MS 10000
+#define FIND_MAX_DIRS 100000
+#define MAX_FOUND 4096
+
+/* ---- names from the runtimes' files ------------------------------------- */
+
+static struct { char *id, *name; } *names;
+static size_t nnames, capnames;
+static bool podman_read;
+
+static void remember(const char *id, const char *name)
+{
+	if (nnames == capnames) {
+		capnames = capnames ? capnames * 2 : 32;
+		names = xrealloc(names, capnames * sizeof(*names));
+	}
+	names[nnames].id = xstrdup(id);
+	names[nnames++].name = xstrdup(name);
+}
+
+static const char *known_name(const char *id)
+{
+	for (size_t i = 0; i < nnames; i++)
+		if (!strcmp(names[i].id, id))
+			return names[i].name;
+	return NULL;
+}
+
+/* containers.json: [{"id": "...", "names": ["web"], ...}, ...] */
+static void read_podman(void)
+{
+	json_t *all, *c;
+	size_t i;
+
+	if (podman_read)
+		return;
+	podman_read = true;
+	all = json_load_file(PODMAN_CONTAINERS, 0, NULL);
+	if (!json_is_array(all)) {
+		json_decref(all);
+		return;
+	}
+	json_array_foreach(all, i, c) {
+		const char *id = json_string_value(json_object_get(c, "id"));
+		const char *name = json_string_value(json_array_get(json_object_get(c, "names"), 0));
+
+		if (id && name && !known_name(id))
+			remember(id, name);
+	}
+	json_decref(all);
+}
+
+/* config.v2.json's "Name": "/web" */
+static void read_docker(const char *id)
+{
+	char path[512];
+	const char *name;
+	json_t *cfg;
+
+	snprintf(path, sizeof(path), "%s/%s/config.v2.json", DOCKER_CONTAINERS, id);
+	cfg = json_load_file(path, 0, NULL);
+	name = json_string_value(json_object_get(cfg, "Name"));
+	if (name)
+		remember(id, name[0] == '/' ? name + 1 : name);
+	json_decref(cfg);
+}
+
+void container_name(const char *id, const char *runtime, char *name, size_t n)
+{
+	const char *k = known_name(id);
+
+	if (!k && runtime && !strcmp(runtime, "docker"))
+		read_docker(id);
+	else if (!k) {
+		podman_read = false;   /* a container created since the last read */
+		read_podman();
+	}
+	k = known_name(id);
+	if (!k) {
+		remember(id, "");   /* asked once */
+		k = "";
+	}
+	snprintf(name, n, "%s", k);
+}
+
+void container_names_free(void)
+{
+	for (size_t i = 0; i < nnames; i++) {
+		free(names[i].id);
+		free(names[i].name);
+	}
+	free(names);
+	names = NULL;
+	nnames = capnames = 0;
+	podman_read = false;
+}
+
+/* ---- the runtimes' CLIs ------------------------------------------------ */
+
+/* Run argv (found on PATH) and keep the first line of its output; -1 if
+ * it is not installed, fails, or takes longer than CLI_TIMEOUT_MS. */
+static int run_cli(char *const argv[], char *out, size_t n)
+{
+	posix_spawn_file_actions_t fa;
+	int pfd[2], st, rc = -1;
+	size_t len = 0;
+	pid_t pid;
+
+	if (pipe2(pfd, O_CLOEXEC))
+		return -1;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, pfd[1], STDOUT_FILENO);
+	posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+	if (posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ)) {
+		posix_spawn_file_actions_destroy(&fa);
+		close(pfd[0]);
+		close(pfd[1]);
+		return -1;
+	}
+	posix_spawn_file_actions_destroy(&fa);
+	close(pfd[1]);
+	for (;;) {
+		struct pollfd p = { .fd = pfd[0], .events = POLLIN };
+		ssize_t r;
+
+		if (poll(&p, 1, CLI_TIMEOUT_MS) <= 0) {
+			kill(pid, SIGKILL);
+			break;
+		}
+		r = read(pfd[0], out + len, n - 1 - len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0 || (len += (size_t)r) == n - 1)
+			break;
+	}
+	close(pfd[0]);
+	out[len] = '\0';
+	out[strcspn(out, "\n")] = '\0';
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (WIFEXITED(st) && !WEXITSTATUS(st) && out[0])
+		rc = 0;
+	return rc;
+}
+
+/* The id a runtime's CLI gives for arg. */
+static int id_from_cli(const char *arg, char *id, size_t n, const char **who)
+{
+	char *podman[] = { "podman", "container", "inspect", "--format", "{{.Id}}",
+			   (char *)arg, NULL };
+	char *docker[] = { "docker", "container", "inspect", "--format", "{{.Id}}",
+			   (char *)arg, NULL };
+	char *crictl[] = { "crictl", "inspect", "--output", "go-template", "--template",
+			   "{{.status.id}}", (char *)arg, NULL };
+	char *const *clis[] = { podman, docker, crictl };
+
+	for (size_t i = 0; i < 3; i++) {
+		if (!run_cli(clis[i], id, n) && workload_is_id(id, strlen(id))) {
+			*who = clis[i][0];
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* ---- finding a running container ----------------------------------------- */
+
+struct found {
+	struct container_ref *c;
+	size_t n;
+};
+
+/* Every container's outermost cgroup (a container's own subcgroups,
+ * libpod-<id>.scope/container, name the same id). */
+static int note_container(void *ctx, const char *path, uint64_t id)
+{
+	struct found *f = ctx;
+	struct workload w;
+
+	(void)id;
+	if (!workload_from_cgroup(path, &w) || !w.container_id[0] || f->n == MAX_FOUND)
+		return 0;
+	for (size_t i = 0; i < f->n; i++)
+		if (!strcmp(f->c[i].id, w.container_id))
+			return 0;
+	memset(&f->c[f->n], 0, sizeof(f->c[f->n]));
+	memcpy(f->c[f->n].id, w.container_id, sizeof(w.container_id));
+	f->c[f->n].runtime = w.runtime;
+	snprintf(f->c[f->n].cgroup, sizeof(f->c[f->n].cgroup), "%s", path);
+	f->n++;
+	return 0;
+}
+
+static bool is_hex(const char *s)
+{
+	return s[strspn(s, "0123456789abcdef")] == '\0';
+}
+
+/* The running containers, for the error message: "591d49a5940b (web), ..." */
+static void list_running(const struct found *f, char *buf, size_t n)
+{
+	size_t len = 0;
+
+	if (!f->n) {
+		snprintf(buf, n, "none");
+		return;
+	}
+	buf[0] = '\0';
+	for (size_t i = 0; i < f->n && len + 1 < n; i++) {
+		int w = snprintf(buf + len, n - len, "%s%.12s%s%s%s", i ? ", " : "", f->c[i].id,
+				 f->c[i].name[0] ? " (" : "", f->c[i].name,
+				 f->c[i].name[0] ? ")" : "");
+		if (w < 0)
+			break;
+		len += (size_t)w;
+	}
+}
+
+int container_find(const char *root, const char *arg, struct container_ref *out, char *err,
+		   size_t errlen)
+{
+	struct found f = { xcalloc(MAX_FOUND, sizeof(*f.c)), 0 };
+	const char *who = NULL;
+	char id[256], running[600];
+	size_t i, hits = 0, at = 0;
+	int rc = -1;
+
+	cgroup_walk(root, "/", FIND_MAX_DIRS, note_container, &f);
+	for (i = 0; i < f.n; i++)
+		container_name(f.c[i].id, f.c[i].runtime, f.c[i].name, sizeof(f.c[i].name));
+	/* a name, then an id or a unique prefix of one */
+	for (i = 0; i < f.n && !hits; i++)
+		if (!strcmp(f.c[i].name, arg))
+			hits = 1, at = i;
+	if (!hits && strlen(arg) >= 3 && is_hex(arg))
+		for (i = 0; i < f.n; i++)
+			if (!strncmp(f.c[i].id, arg, strlen(arg)))
+				hits++, at = i;
+	if (!hits && !id_from_cli(arg, id, sizeof(id), &who))
+		for (i = 0; i < f.n; i++)
+			if (!strcmp(f.c[i].id, id))
+				hits = 1, at = i;
+	list_running(&f, running, sizeof(running));
+	if (hits == 1) {
+		*out = f.c[at];
+		rc = 0;
+	} else if (hits > 1) {
+		snprintf(err, errlen, "--container %s: %zu running containers have ids starting so "
+			 "(give more digits): %s", arg, hits, running);
+	} else if (who) {
+		snprintf(err, errlen, "--container %s: %s knows it as %.12s, but it is not running "
+			 "(no cgroup of it under %s); running: %s", arg, who, id, root, running);
+	} else {
+		snprintf(err, errlen, "--container %s: no running container has that name or id "
+			 "(looked for cgroups libpod-<id>, docker-<id>.scope, /docker/<id>, "
+			 "cri-containerd-<id>.scope, crio-<id>, kubepods/.../pod<uid>/<id> under %s, "
+			 "names in %s and %s/*/config.v2.json, and asked podman, docker and crictl "
+			 "where installed); running: %s", arg, root, PODMAN_CONTAINERS,
+			 DOCKER_CONTAINERS, running);
+	}
+	free(f.c);
+	return rc;
+}
