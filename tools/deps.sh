@@ -3,13 +3,15 @@
 # Runs apt-get only when a package is absent, so repeated `make` is quiet.
 # Extra packages (make fuzz: libclang-rt-14-dev) come as arguments.
 # liblzma-dev and libbz2-dev: the static libdw link of the kernel matrix.
+# podman, runc and busybox-static: tests/e2e/containers.bats runs real
+# containers of a busybox image made from a tarball (no registry).
 # qemu-system-x86 runs the kernel matrix (tools/vmtest.sh); the guest
 # kernels and busybox-static are downloaded there, never installed.
 set -eu
 
 PKGS="make gcc g++ clang llvm pkg-config libbpf-dev bpftool libelf-dev zlib1g-dev
 libcap-dev libcap2-bin libjansson-dev libsimdjson-dev libdw-dev liblzma-dev libbz2-dev linux-libc-dev util-linux bats jq libxml2-utils
-valgrind qemu-system-x86 iputils-ping iproute2 socat python3 $*"
+valgrind qemu-system-x86 iputils-ping iproute2 socat python3 podman runc busybox-static $*"
 
 missing=""
 for p in $PKGS; do

@@ -78,3 +78,17 @@ TEST(workload_innermost_unit_or_container_wins)
 	/* ".service" alone is no unit name */
 	ASSERT_FALSE(workload_from_cgroup("/system.slice/.service", &w));
 }
+
+TEST(workload_runtime_setup_is_runc_or_crun)
+{
+	ASSERT_TRUE(workload_is_runtime_setup("runc:[2:INIT]", "/dev/fd/6"));
+	ASSERT_TRUE(workload_is_runtime_setup("runc:[0:PARENT]", NULL));
+	ASSERT_TRUE(workload_is_runtime_setup("runc", "/dev/fd/6"));
+	ASSERT_TRUE(workload_is_runtime_setup("exe", "/usr/sbin/runc"));
+	ASSERT_TRUE(workload_is_runtime_setup("crun", "/usr/bin/crun"));
+	ASSERT_FALSE(workload_is_runtime_setup("sh", "/bin/sh"));
+	/* busybox re-exec'ing itself: the container's own program */
+	ASSERT_FALSE(workload_is_runtime_setup("exe", "/bin/sh"));
+	ASSERT_FALSE(workload_is_runtime_setup("exe", NULL));
+	ASSERT_FALSE(workload_is_runtime_setup("runcible", "/usr/bin/runcible"));
+}

@@ -123,3 +123,17 @@ bool workload_from_cgroup(const char *path, struct workload *w)
 	}
 	return w->container_id[0] || w->unit[0];
 }
+
+bool workload_is_runtime_setup(const char *comm, const char *exe)
+{
+	const char *base = exe ? strrchr(exe, '/') : NULL;
+
+	base = base ? base + 1 : exe;
+	if (comm && (!strncmp(comm, "runc:[", 6) || !strcmp(comm, "runc") ||
+		     !strcmp(comm, "crun")))
+		return true;
+	if (!exe)
+		return false;
+	return !strncmp(exe, "/dev/fd/", 8) || !strncmp(exe, "/memfd:runc", 11) ||
+	       !strcmp(base, "runc") || !strcmp(base, "crun");
+}

@@ -33,6 +33,14 @@ struct workload {
  * true when it names a container or a unit. */
 bool workload_from_cgroup(const char *path, struct workload *w);
 
+/*
+ * The program image (comm, exe: either may be NULL) is a container runtime
+ * setting a container up in the container's cgroup: runc names its stages
+ * "runc:[0:PARENT]", "runc:[1:CHILD]", "runc:[2:INIT]" (prctl) and runs
+ * from a sealed copy of itself (/dev/fd/N, memfd:runc); crun as "crun".
+ */
+bool workload_is_runtime_setup(const char *comm, const char *exe);
+
 /* s is a container id: 64 lowercase hex digits. */
 bool workload_is_id(const char *s, size_t len);
 

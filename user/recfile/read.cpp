@@ -737,10 +737,10 @@ bool read_container(ondemand::value v, ContainerView *c, Line &l)
 bool read_process(ondemand::object obj, record *r, Line &l)
 {
 	enum { TYPE, PID, START_NS, EXEC_ID, PPID, UID, COMM, EXE, EXIT_CODE, CAPSET, CGROUP,
-	       CONTAINER, UNIT, SECURE_EXEC, NFIELDS };
+	       CONTAINER, UNIT, SECURE_EXEC, RUNTIME_SETUP, NFIELDS };
 	static const char *const names[] = { "type", "pid", "start_ns", "exec_id", "ppid", "uid",
 		"comm", "exe", "exit_code", "capset", "cgroup", "container", "unit", "secure_exec",
-		nullptr };
+		"runtime_setup", nullptr };
 	static_assert(std::size(names) == NFIELDS + 1, "a name per field");
 	static const FieldSet fs(names);
 	Fields F(fs);
@@ -783,6 +783,8 @@ bool read_process(ondemand::object obj, record *r, Line &l)
 			return !unit.empty() || l.fail("field 'unit' is empty");
 		case SECURE_EXEC:
 			return get_bool(v, "secure_exec", &p.secure_exec, l);
+		case RUNTIME_SETUP:
+			return get_bool(v, "runtime_setup", &p.runtime_setup, l);
 		}
 		return true;
 	});

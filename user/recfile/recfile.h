@@ -117,6 +117,10 @@ struct rec_process {
 	/* its exec gained privilege (setuid, setgid or file capabilities:
 	 * the kernel set AT_SECURE, bprm->secureexec), version 4 */
 	bool secure_exec;
+	/* a container runtime setting the container up (runc init before it
+	 * execs the container's program: facts/workload.h), version 4; its
+	 * checks are the runtime's, never the container's requirement */
+	bool runtime_setup;
 };
 
 /* What decided a check as to user namespaces. */

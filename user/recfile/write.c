@@ -193,6 +193,8 @@ static json_t *process_json(const struct rec_process *p)
 		json_set_bytes(o, "unit", p->unit);
 	if (p->secure_exec)
 		json_set(o, "secure_exec", json_true());
+	if (p->runtime_setup)
+		json_set(o, "runtime_setup", json_true());
 	return o;
 }
 

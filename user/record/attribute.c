@@ -47,11 +47,33 @@ static void attribute(struct session *s, struct rec_process *p)
 		set_str(&p->unit, w.unit);
 	if (!w.container_id[0])
 		return;
+	p->runtime_setup = workload_is_runtime_setup(p->comm, p->exe);
 	set_str(&p->container_id, w.container_id);
 	set_str(&p->container_runtime, w.runtime);
 	container_name(w.container_id, w.runtime, name, sizeof(name));
 	if (name[0])
 		set_str(&p->container_name, name);
+}
+
+/* The runtime's fork of itself before it exec'd its sealed copy (runc:
+ * "exe" with no file of its own) is the runtime too: an image whose next
+ * image in the same process is the runtime's, back to the first. */
+static void mark_runtime_forks(struct record *r)
+{
+	bool changed = true;
+
+	while (changed) {
+		changed = false;
+		for (size_t i = 0; i < r->nprocs; i++) {
+			struct rec_process *p = &r->procs[i], *next;
+
+			if (p->runtime_setup || !p->container_id || p->exe)
+				continue;
+			next = record_find_process(r, p->pid, p->start_ns, p->exec_id + 1);
+			if (next && next->runtime_setup)
+				p->runtime_setup = changed = true;
+		}
+	}
 }
 
 void attribute_processes(struct session *s)
@@ -67,4 +89,5 @@ void attribute_processes(struct session *s)
 	}
 	for (i = 0; i < s->rec.nprocs; i++)
 		attribute(s, &s->rec.procs[i]);
+	mark_runtime_forks(&s->rec);
 }

@@ -1,0 +1,162 @@
+#!/usr/bin/env bats
+# Services and containers (issue 17): record --container, --cgroup and
+# --unit against real rootful podman (runc) containers and a cgroup made
+# the way systemd makes a service's. The image is busybox-static imported
+# from a tarball (no registry). Checks of the host and of a second
+# container must not be in a container's record.
+
+load helper
+
+IMAGE=localhost/capaudit-test-busybox:1
+PARENT=/capaudit-e2e   # the containers' cgroup parent (cgroupfs manager)
+
+podman_run() {
+	podman --runtime runc --cgroup-manager cgroupfs run -d --network none \
+		--ulimit nofile=1024:1024 --ulimit nproc=1024:1024 \
+		--cgroup-parent "$PARENT" "$@"
+}
+
+setup_file() {
+	command -v podman >/dev/null && command -v runc >/dev/null || return 0
+	[ -x /bin/busybox ] || return 0
+	local d
+	d=$(mktemp -d)
+	mkdir -p "$d/root/bin" "$d/root/tmp" "$d/root/etc"
+	cp /bin/busybox "$d/root/bin/"
+	for a in $(/bin/busybox --list); do
+		[ "$a" = busybox ] || ln -sf busybox "$d/root/bin/$a"
+	done
+	echo 'root:x:0:0::/:/bin/sh' >"$d/root/etc/passwd"
+	tar -C "$d/root" -cf "$d/bb.tar" .
+	podman import -q "$d/bb.tar" "$IMAGE" >/dev/null
+	rm -rf "$d"
+}
+
+teardown_file() {
+	command -v podman >/dev/null || return 0
+	for c in ca-e2e-a ca-e2e-b ca-e2e-late; do podman rm -f -t 0 "$c" >/dev/null 2>&1; done; true
+}
+
+setup() {
+	e2e_setup
+	command -v podman >/dev/null || skip "podman is not installed (tools/deps.sh installs it)"
+	command -v runc >/dev/null || skip "runc is not installed"
+	podman image exists "$IMAGE" || skip "the busybox test image could not be built"
+	V2=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
+	[ -n "$V2" ] || skip "cgroup v2 is not mounted"
+}
+
+teardown() {
+	for c in ca-e2e-a ca-e2e-b ca-e2e-late; do podman rm -f -t 0 "$c" >/dev/null 2>&1; done; true
+	[ -n "${UNIT_CG:-}" ] && rmdir "$UNIT_CG" 2>/dev/null
+	e2e_teardown
+}
+
+@test "record --container: only that container's checks, attributed to it; stops when it exits" {
+	# a: chown three times (CAP_CHOWN); b: chroot (CAP_SYS_CHROOT); the
+	# host: chown too, under its own pid
+	podman_run --name ca-e2e-a "$IMAGE" sh -c \
+		'sleep 1; touch /tmp/f; for i in 1 2 3; do chown 1:1 /tmp/f; done; sleep 1' >/dev/null
+	podman_run --name ca-e2e-b "$IMAGE" sh -c \
+		'sleep 1; for i in 1 2 3; do chroot / true; done; sleep 1' >/dev/null
+	touch "$T/host"
+	(sleep 1; chown 1:1 "$T/host"; echo $BASHPID >"$T/host.pid") &
+	id=$(podman inspect -f '{{.Id}}' ca-e2e-a)
+	run record --container ca-e2e-a
+	[ "$status" -eq 0 ]
+	wait
+	# the header: the container, by id and name, and why it stopped
+	run jq -r 'select(.type == "header") | "\(.scope) \(.target.container) \(.target.name) \(.target.cgroup) \(.stop)"' "$T/rec.jsonl"
+	[ "$output" = "container $id ca-e2e-a $PARENT/libpod-$id exited" ]
+	# every process is the container's, and says so
+	run jq -r 'select(.type == "process") | "\(.container.id) \(.container.name) \(.container.runtime) \(.cgroup)"' "$T/rec.jsonl"
+	[ "${#lines[@]}" -ge 2 ]
+	for l in "${lines[@]}"; do
+		[ "$l" = "$id ca-e2e-a podman $PARENT/libpod-$id" ]
+	done
+	# the three chowns (each checks CAP_CHOWN at least once), none of b's
+	# chroot, none of the host's chown
+	report_json
+	n=$(jqr '[.processes[] | .capabilities[] | select(.cap == "CAP_CHOWN") | .granted] | add')
+	[ "$n" -ge 3 ]
+	[ "$(jqr '[.processes[] | .capabilities[] | select(.cap == "CAP_SYS_CHROOT")] | length')" = 0 ]
+	run jq -r --argjson p "$(cat "$T/host.pid")" 'select(.type == "process" and .pid == $p)' "$T/rec.jsonl"
+	[ -z "$output" ]
+	run jqr '.required[]'
+	[[ " ${lines[*]} " == *" CAP_CHOWN "* ]]
+	[[ " ${lines[*]} " != *" CAP_SYS_CHROOT "* ]]
+}
+
+@test "record --container by id prefix; a name that no container has names what was tried" {
+	podman_run --name ca-e2e-a "$IMAGE" sh -c 'sleep 2' >/dev/null
+	id=$(podman inspect -f '{{.Id}}' ca-e2e-a)
+	run record --container "${id:0:12}"
+	[ "$status" -eq 0 ]
+	run jq -r 'select(.type == "header") | .target.container' "$T/rec.jsonl"
+	[ "$output" = "$id" ]
+	run "$CAPAUDIT" record -q -o "$T/none.jsonl" --container ca-e2e-nosuch
+	[ "$status" -eq 1 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == "capaudit: --container ca-e2e-nosuch: no running container has that name or id (looked for cgroups libpod-<id>, docker-<id>.scope,"* ]]
+	[[ "$output" == *"asked podman, docker and crictl where installed); running: "* ]]
+	[ ! -e "$T/none.jsonl" ]
+}
+
+@test "record --cgroup: a container started after recording began is in it, by name; the runtime's setup is marked" {
+	mkdir -p "$V2$PARENT"
+	# the parent holds no process yet: -d says how long to wait
+	run "$CAPAUDIT" record -q -o "$T/x.jsonl" --cgroup "$PARENT"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"--cgroup $PARENT: no process in $V2$PARENT now (give -d SECONDS to wait for some)"* ]]
+	(sleep 1; podman_run --name ca-e2e-late "$IMAGE" sh -c \
+		'touch /tmp/f; chown 1:1 /tmp/f; sleep 1' >/dev/null) &
+	touch "$T/host"
+	(sleep 2; chown 1:1 "$T/host") &
+	run record --cgroup "$PARENT" -d 6
+	[ "$status" -eq 0 ]
+	wait
+	id=$(podman inspect -f '{{.Id}}' ca-e2e-late)
+	# the container's chown, in a process of the container named by name
+	# (busybox runs it in the forked shell, without an exec)
+	run jq -rs --arg id "$id" '(map(select(.type == "process")) | map({key: "\(.pid)/\(.exec_id)", value: .}) | from_entries) as $p
+		| .[] | select(.type == "check" and .cap_name == "CAP_CHOWN" and .ret == 0)
+		| $p["\(.pid)/\(.exec_id)"] | select(.container.id == $id and (.runtime_setup | not))
+		| .container.name' "$T/rec.jsonl"
+	[ "${lines[0]}" = ca-e2e-late ]
+	# runc setting it up ran in its cgroup too, and is marked as such
+	run jq -r 'select(.type == "process" and .runtime_setup) | .comm' "$T/rec.jsonl"
+	[[ " ${lines[*]} " == *"runc:[1:CHILD]"* ]]
+	# nothing of the host: every process is in the parent's subtree
+	run jq -r 'select(.type == "process") | .cgroup' "$T/rec.jsonl"
+	for l in "${lines[@]}"; do [[ "$l" == "$PARENT/"* ]]; done
+}
+
+@test "record --unit: a service's cgroup by systemd's convention; stops when its last process exits" {
+	UNIT_CG="$V2/system.slice/capaudit-e2e.service"
+	mkdir -p "$UNIT_CG"
+	touch "$T/u"
+	sh -c "echo \$\$ >'$UNIT_CG/cgroup.procs'; exec sh -c 'sleep 1; chown 1:1 $T/u; sleep 1'" &
+	sleep 0.3
+	run record --unit capaudit-e2e
+	[ "$status" -eq 0 ]
+	wait
+	run jq -r 'select(.type == "header") | "\(.scope) \(.target.unit) \(.target.cgroup) \(.stop)"' "$T/rec.jsonl"
+	[ "$output" = "unit capaudit-e2e.service /system.slice/capaudit-e2e.service exited" ]
+	run jq -r 'select(.type == "process") | .unit' "$T/rec.jsonl"
+	[ "${#lines[@]}" -ge 2 ]
+	for l in "${lines[@]}"; do [ "$l" = "capaudit-e2e.service" ]; done
+	report_json
+	[ "$(jqr '[.processes[] | select(.comm == "chown") | .capabilities[] | select(.cap == "CAP_CHOWN") | .granted] | add')" -ge 1 ]
+	run "$CAPAUDIT" record -q -o "$T/x.jsonl" --unit capaudit-e2e-nosuch
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"--unit capaudit-e2e-nosuch.service: no cgroup of that name under $V2"* ]]
+}
+
+@test "an exec that gains privilege through file capabilities is marked secure_exec" {
+	[ -n "$(getcap /bin/ping 2>/dev/null)" ] || skip "ping has no file capabilities here"
+	run record -- setpriv --reuid=65534 --regid=65534 --clear-groups ping -c1 -W1 127.0.0.1
+	[ "$status" -eq 0 ]
+	run jq -r 'select(.type == "process") | "\(.comm) \(.secure_exec // false)"' "$T/rec.jsonl"
+	[[ " ${lines[*]} " == *"ping true"* ]]
+	[[ " ${lines[*]} " == *"setpriv false"* ]]
+}
