@@ -38,6 +38,7 @@
 
 #include "bench_empty.skel.h"
 #include "facts/capnames.h"
+#include "lib/cgroup.h"
 #include "recfile/recfile.h"
 
 #define MAX_ROUNDS 15
@@ -47,7 +48,14 @@ static const char *workload = "build/bench-workload";
 static const char *churn = "build/churn";
 static char tmpdir[64];
 
-enum kind { BARE, EMPTY, CAPAUDIT, BPFTRACE, BPFTRACE_STACK };
+/* OUTSIDE_*: a recorder of an idle scope, the workload outside it: what
+ * an unrelated process pays for a -p recording (a hash lookup) and for a
+ * --cgroup one (an ancestry test in the kernel) */
+enum kind { BARE, EMPTY, CAPAUDIT, BPFTRACE, BPFTRACE_STACK, OUTSIDE_PID, OUTSIDE_CGROUP };
+
+/* The idle scope: a sleep in a cgroup of its own. */
+static pid_t idle_pid = -1;
+static char idle_cgroup[512], idle_cgroup_dir[768];
 
 struct variant {
 	const char *name;
@@ -183,6 +191,8 @@ static int count_seen(const char *path, uint64_t *seen, double *cpu, long *rss)
 	return 0;
 }
 
+static int links_of(pid_t pid);
+
 static int run_once(struct variant *v, long calls, int jobs, double *rate)
 {
 	char out[8192], rec[128], ncalls[32], njobs[8], prog[512];
@@ -223,6 +233,31 @@ static int run_once(struct variant *v, long calls, int jobs, double *rate)
 		v->made = (uint64_t)calls * (uint64_t)jobs;
 		if (!rc && count_seen(rec, &v->seen, &v->loader_cpu_s, &v->loader_rss_kb))
 			rc = -1;
+		break;
+	}
+	case OUTSIDE_PID:
+	case OUTSIDE_CGROUP: {
+		char target[600], *rargv[] = { (char *)capaudit, "record", "-q", "-o", "/dev/null",
+					       v->kind == OUTSIDE_PID ? "-p" : "--cgroup", target, NULL };
+		char *argv[] = { (char *)workload, ncalls, njobs, NULL };
+		char ignored[256];
+		struct job rj;
+		int waited;
+
+		if (idle_pid <= 0 || (v->kind == OUTSIDE_CGROUP && !idle_cgroup[0]))
+			return -1;
+		if (v->kind == OUTSIDE_PID)
+			snprintf(target, sizeof(target), "%d", (int)idle_pid);
+		else
+			snprintf(target, sizeof(target), "%s", idle_cgroup);
+		if (job_start(&rj, rargv))
+			return -1;
+		/* attached: the check hook and fork, exec, exit */
+		for (waited = 0; links_of(rj.pid) < 4 && waited < 1000; waited++)
+			usleep(10000);
+		rc = waited < 1000 ? run_capture(argv, out, sizeof(out), &ru) : -1;
+		kill(rj.pid, SIGINT);
+		job_finish(&rj, ignored, sizeof(ignored), NULL);
 		break;
 	}
 	case BPFTRACE:
@@ -726,6 +761,43 @@ static int set_dmesg_restrict(const char *v, char *old, size_t len)
 	return fclose(f);
 }
 
+/* A sleep in a cgroup v2 of its own, for the OUTSIDE_* rows. */
+static void idle_scope_start(void)
+{
+	char root[256], procs[900];
+	int fd;
+
+	if (cgroup_v2_root(root, sizeof(root)))
+		return;
+	snprintf(idle_cgroup, sizeof(idle_cgroup), "/capaudit-bench-%d", (int)getpid());
+	snprintf(idle_cgroup_dir, sizeof(idle_cgroup_dir), "%s%s", root, idle_cgroup);
+	if (mkdir(idle_cgroup_dir, 0755)) {
+		idle_cgroup[0] = '\0';
+		return;
+	}
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", idle_cgroup_dir);
+	idle_pid = fork();
+	if (idle_pid == 0) {
+		fd = open(procs, O_WRONLY);
+		if (fd < 0 || write(fd, "0", 1) != 1)
+			_exit(1);
+		close(fd);
+		execlp("sleep", "sleep", "100000", (char *)NULL);
+		_exit(127);
+	}
+	usleep(100000);
+}
+
+static void idle_scope_stop(void)
+{
+	if (idle_pid > 0) {
+		kill(idle_pid, SIGKILL);
+		waitpid(idle_pid, NULL, 0);
+	}
+	if (idle_cgroup[0])
+		rmdir(idle_cgroup_dir);
+}
+
 int main(int argc, char **argv)
 {
 	bool quick = getenv("BENCH_QUICK") && strcmp(getenv("BENCH_QUICK"), "0");
@@ -740,6 +812,9 @@ int main(int argc, char **argv)
 		{ .name = "capaudit --attach tracepoint", .kind = CAPAUDIT, .mode = "tracepoint" },
 		{ .name = "capaudit --attach fexit", .kind = CAPAUDIT, .mode = "fexit" },
 		{ .name = "capaudit --attach kprobe", .kind = CAPAUDIT, .mode = "kprobe" },
+		{ .name = "capaudit -p (idle), the workload outside it", .kind = OUTSIDE_PID },
+		{ .name = "capaudit --cgroup (idle), the workload outside it",
+		  .kind = OUTSIDE_CGROUP },
 		{ .name = "bpftrace count (pid,cap,ret)", .kind = BPFTRACE },
 		{ .name = "bpftrace count + kstack", .kind = BPFTRACE_STACK },
 	};
@@ -793,6 +868,7 @@ int main(int argc, char **argv)
 		       load.misattributed);
 		return load.lost || load.misattributed ? 1 : 0;
 	}
+	idle_scope_start();
 	for (i = 0; i < nv; i++)
 		probe(&vs[i]);
 	for (r = 0; r < rounds; r++)
@@ -800,6 +876,7 @@ int main(int argc, char **argv)
 			if (vs[i].available && run_once(&vs[i], calls, 1, &rate))
 				fprintf(stderr, "bench: %s: a round failed\n", vs[i].name);
 
+	idle_scope_stop();
 	bare = median(vs[0].ns, vs[0].n);
 	empty = median(vs[1].ns, vs[1].n);
 	strftime(date, sizeof(date), "%Y-%m-%d %H:%M UTC", gmtime(&tnow));
@@ -883,12 +960,17 @@ int main(int argc, char **argv)
 		/* --user-stacks: the same hot path; only cache misses and
 		 * re-checks walk the user stack too */
 		double uadded = vs[3].available ? median(vs[3].ns, vs[3].n) - bare : -1;
+		/* an unrelated process under a --cgroup recording, and under a -p
+		 * one (vs[7], vs[8] above) */
+		double cg_out = vs[8].available ? median(vs[8].ns, vs[8].n) - bare : -1;
+		double pid_out = vs[7].available ? median(vs[7].ns, vs[7].n) - bare : -1;
 
 		printf("bench: added_ns=%.0f empty_added_ns=%.0f ratio=%.2f lost=%" PRId64
 		       " load_lost=%" PRId64 " load_misattributed=%" PRId64
-		       " user_stacks_added_ns=%.0f\n", added, empty - bare, added / (empty - bare),
+		       " user_stacks_added_ns=%.0f outside_pid_added_ns=%.0f"
+		       " outside_cgroup_added_ns=%.0f\n", added, empty - bare, added / (empty - bare),
 		       (int64_t)(best->made - best->seen) + (int64_t)(two.made - two.seen), load.lost,
-		       load.misattributed, uadded);
+		       load.misattributed, uadded, pid_out, cg_out);
 	}
 	return 0;
 }
