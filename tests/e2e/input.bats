@@ -68,8 +68,10 @@ bad() {
 @test "another format, a newer version, a second header, an unknown line type" {
 	sed 's/"capaudit-record"/"something-else"/' "$GOOD" >"$T/fmt"
 	bad "$T/fmt" "1: format is 'something-else', not a capaudit record ('capaudit-record')"
-	sed 's/"version":[0-9]*/"version":4/' "$GOOD" >"$T/ver"
-	bad "$T/ver" "1: record version 4 is newer than this capaudit reads (3)"
+	# the version this capaudit writes and reads, from its source
+	v=$(awk '$2 == "REC_VERSION" { print $3 }' "$ROOT/user/recfile/recfile.h")
+	sed "s/\"version\":[0-9]*/\"version\":$((v + 1))/" "$GOOD" >"$T/ver"
+	bad "$T/ver" "1: record version $((v + 1)) is newer than this capaudit reads ($v)"
 	{ cat "$GOOD" | head -n 1; cat "$GOOD"; } >"$T/hdr2"
 	bad "$T/hdr2" "2: a second header"
 	sed '2s/"process"/"\\u001b[2J"/' "$GOOD" >"$T/type"
