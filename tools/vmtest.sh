@@ -19,7 +19,9 @@
 #     the same capabilities, verdicts, counts, call sites and syscalls as
 #     the host, the same noaudit classification, and report --suggest gives
 #     the host's answer (tools/vm/signature.jq says what is compared);
-#   - every mode of one kernel gives the same noaudit counts too.
+#   - every mode of one kernel gives the same noaudit counts too;
+#   - record --cgroup keeps a chown inside the cgroup, attributed to it, and
+#     not the same chown outside it (the kernel's cgroup filter).
 # Per kernel ('KERNEL auto'): --attach auto picks tp_btf where the event
 # exists, else fexit where trampolines work, else kprobe.
 #
@@ -129,7 +131,7 @@ for k in $labels; do
 			continue
 		fi
 		cell[$k.$m]=ran
-		for w in chown clone3 nocr nobody ptrace; do
+		for w in chown clone3 nocr nobody ptrace scope; do
 			if [ -f "$f/$m.$w.jsonl" ]; then
 				sig "$f/$m.$w.jsonl" "$w"
 			else
@@ -149,6 +151,9 @@ for k in $labels; do
 			head -n 1 "$f/$m.loop.jsonl" 2>/dev/null | jq -r '"loop cache: \(if .cache.unproven == 0
 				and .cache.hit_walks < 100 then "counted by proofs" else "hits walked: \(.cache)" end)"'
 		} >> "$dir/$m.sig"
+		# the scope's processes: all in its cgroup, the chown outside not among them
+		echo "scope cgroups: $(jq -r 'select(.type == "process") | .cgroup // "none"' \
+			"$f/$m.scope.jsonl" 2>/dev/null | sort -u | tr '\n' ' ')" >> "$dir/$m.sig"
 		"$CA" report --format json -i "$f/$m.chown.jsonl" 2>/dev/null | jq -r '.record.attach' \
 			> "$dir/$m.attached"
 	done

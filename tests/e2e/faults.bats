@@ -142,10 +142,15 @@ progs_released() {
 @test "-p: a pid reused by an unrelated process is not followed" {
 	# the followed shell runs a child, which exits; an unrelated process
 	# then gets that child's pid (ns_last_pid) and makes 7 checks
-	bash -c 'sleep 0.5; sh -c "echo \$\$ >'"$T"'/cpid.tmp; mv '"$T"'/cpid.tmp '"$T"'/cpid"; sleep 3' &
+	# (the shell waits for $T/go, written once the recorder is attached:
+	# a slow start-up, as under ASan on a busy machine, must not let the
+	# child fork before the hooks follow the shell)
+	bash -c 'while [ ! -e '"$T"'/go ]; do sleep 0.05; done; sh -c "echo \$\$ >'"$T"'/cpid.tmp; mv '"$T"'/cpid.tmp '"$T"'/cpid"; sleep 3' &
 	local parent=$!
 	"$CAPAUDIT" record -q -o "$T/rec.jsonl" -p "$parent" &
 	local rec=$!
+	wait_attached "$rec"
+	touch "$T/go"
 	for _ in $(seq 100); do [ -s "$T/cpid" ] && break; sleep 0.05; done
 	local child
 	child=$(cat "$T/cpid")

@@ -28,6 +28,9 @@
 #                     300 CAP_SYSLOG checks at do_syslog from one call site,
 #                     which the call-site cache's proofs count without
 #                     walking the stack after the slot's first 64
+#   M.scope.jsonl     record --cgroup /capaudit-mx: busybox chown 65534 FILE
+#                     in that cgroup v2 (kept) and the same outside it (not
+#                     followed: the kernel's filter); stops when it empties
 #   M.<name>.rc       exit status of each of those; M.<name>.err its stderr
 # and kernel.txt (uname, what the kernel offers).
 set -u
@@ -38,6 +41,8 @@ CA=$BIN/capaudit
 BB=$BIN/busybox
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/matrix.XXXXXX")
 RESTRICT=$(cat /proc/sys/kernel/dmesg_restrict)
+# cgroup v2: /sys/fs/cgroup in the guests, /sys/fs/cgroup/unified on a hybrid host
+V2=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
 mkdir -p "$OUT"
 
 # Every capability this process may hand on (its bounding set: a machine
@@ -93,6 +98,19 @@ for m in $MODES; do
 	# one call site in a loop: counted by the cache's proofs
 	echo 1 > /proc/sys/kernel/dmesg_restrict
 	step "$m" loop "$CA" record -q --attach "$m" -o "$OUT/$m.loop.jsonl" -- "$BIN/churn" calls 300
+	# a cgroup scope: the chown inside it, not the one outside (3 s: the
+	# recorder attaches first, even in an emulated guest)
+	if [ -n "$V2" ] && mkdir -p "$V2/capaudit-mx"; then
+		rm -f "$TMP/in" "$TMP/out" && touch "$TMP/in" "$TMP/out"
+		"$BB" sh -c "echo \$\$ > $V2/capaudit-mx/cgroup.procs &&
+			exec $BB sh -c '$BB sleep 3; $BB chown 65534 $TMP/in'" &
+		( "$BB" sleep 3; "$BB" chown 65534 "$TMP/out" ) &
+		"$BB" sleep 1
+		step "$m" scope "$CA" record -q --attach "$m" -o "$OUT/$m.scope.jsonl" \
+			--cgroup /capaudit-mx
+		wait
+		rmdir "$V2/capaudit-mx"
+	fi
 	echo "$m: $t0 -> $(cut -d' ' -f1 /proc/uptime) s"
 done
 echo "$RESTRICT" > /proc/sys/kernel/dmesg_restrict
