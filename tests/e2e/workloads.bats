@@ -89,6 +89,7 @@ Container web (podman, id $WEB)
 
 (host: no container)
   4 processes, 11 checks; required: CAP_SETGID, CAP_SETUID, CAP_NET_ADMIN
+  (1 of them with no cgroup recorded: where they ran is not known)
   /usr/bin/true: 1 process, 0 checks
     no capability checks
   /usr/sbin/cron: 2 processes, 9 checks
@@ -116,7 +117,8 @@ EOF
 	[ "$status" -eq 0 ]
 	[ "${lines[9]}" = "(host: no container)" ]
 	[ "${lines[10]}" = "  4 processes, 16 checks; required: CAP_SETGID, CAP_SETUID, CAP_NET_ADMIN" ]
-	[ "${lines[13]}" = "  /usr/sbin/ip: 1 process, 7 checks" ]
+	[ "${lines[11]}" = "  (1 of them with no cgroup recorded: where they ran is not known)" ]
+	[ "${lines[14]}" = "  /usr/sbin/ip: 1 process, 7 checks" ]
 }
 
 @test "--by unit: cron.service, then the processes of no unit" {
@@ -129,6 +131,7 @@ Unit cron.service
 (no systemd unit)
   6 processes, 11 checks; required: CAP_CHOWN, CAP_DAC_OVERRIDE, CAP_SETGID, CAP_SETUID, CAP_NET_BIND_SERVICE, CAP_NET_ADMIN
   denied: CAP_FOWNER
+  (1 of them with no cgroup recorded: where they ran is not known)
   /bin/sh: 1 process, 0 checks
   /usr/bin/true: 1 process, 0 checks
   /usr/lib/postgresql/17/bin/postgres: 1 process, 2 checks
@@ -168,7 +171,8 @@ EOF
 	[ "${lines[0]}" = '["db","podman","3f1d08b6e4c2",1,2,0,["CAP_CHOWN"],["CAP_FOWNER"]]' ]
 	[ "${lines[1]}" = '["web","podman","3f1c9a7e5b2d",3,7,0,["CAP_DAC_OVERRIDE","CAP_SETGID","CAP_SETUID","CAP_NET_BIND_SERVICE"],[]]' ]
 	[ "$(jq -c '.workloads[2].container' "$T/rep.json")" = null ]
-	[ "$(jq -c '.workloads[2] | [.processes, .checks, .hidden_noaudit]' "$T/rep.json")" = '[4,11,5]' ]
+	[ "$(jq -c '.workloads[2] | [.processes, .no_cgroup, .checks, .hidden_noaudit]' "$T/rep.json")" = '[4,1,11,5]' ]
+	[ "$(jq -c '[.workloads[] | has("no_cgroup")]' "$T/rep.json")" = '[false,false,true]' ]
 	run jq -c '.workloads[1].programs[] | [.program, .exe, .comm, .processes, .checks,
 		[.capabilities[] | "\(.cap) \(.granted) \(.denied) \([.callsites[].function] | join(","))"]]' "$T/rep.json"
 	[ "${lines[0]}" = '["/bin/sh","/bin/sh","sh",1,0,[]]' ]
@@ -226,7 +230,11 @@ EOF
 	run --separate-stderr "$CAPAUDIT" report -i "$REC" --unit nginx
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "capaudit: $REC: --unit nginx: no process ran in that unit; the record has: cron.service" ]
-	# an older record cannot say
+	# an older record cannot say: --by puts all its processes in the block
+	# without a name, and says where they ran is not known
+	run skeleton --by container -i "$ROOT/tests/fixtures/kernel-5.4-clone3.jsonl"
+	[ "${lines[0]}" = "(host: no container)" ]
+	[ "${lines[2]}" = "  (1 of them with no cgroup recorded: where they ran is not known)" ]
 	run --separate-stderr "$CAPAUDIT" report -i "$ROOT/tests/fixtures/kernel-5.4-clone3.jsonl" --unit cron
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"--unit cron: no process ran in that unit; a version 1 record does not say where processes ran (format 4 does)" ]]

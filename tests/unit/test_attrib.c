@@ -44,6 +44,7 @@ TEST(by_container_one_block_per_container_host_last)
 	ASSERT_EQ(rep.nblocks, 3);
 	b = &rep.blocks[0];          /* by name: db before web */
 	ASSERT_STR(b->label, "db");
+	ASSERT_EQ(b->no_cgroup, 0);
 	ASSERT_STR(b->key, DB);
 	ASSERT_EQ(b->npids, 1);
 	ASSERT_U64(b->checks, 2);
@@ -60,6 +61,7 @@ TEST(by_container_one_block_per_container_host_last)
 	b = &rep.blocks[2];
 	ASSERT_TRUE(b->key == NULL && b->label == NULL);
 	ASSERT_EQ(b->npids, 4);
+	ASSERT_EQ(b->no_cgroup, 1);  /* true: where it ran was not resolved */
 	ASSERT_U64(b->checks, 11);
 	ASSERT_U64(b->hidden, 5);    /* ip's noaudit CAP_SYS_ADMIN */
 	report_free(&rep);

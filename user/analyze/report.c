@@ -230,7 +230,7 @@ static void require(struct report *rep, const struct proc_row *pr, const struct 
 		rep->required |= bit;
 	else
 		rep->denied |= bit;
-	if (!rep->blocks)
+	if (rep->by == BY_PROGRAM)
 		return;
 	if (c->ret == 0)
 		rep->blocks[pr->block].required |= bit;
@@ -333,6 +333,22 @@ static size_t count_processes(const struct member *m, size_t n)
 	for (i = 0; i < n; i++)
 		k += !i || p[i]->pid != p[i - 1]->pid || p[i]->start_ns != p[i - 1]->start_ns;
 	free(p);
+	return k;
+}
+
+/* Distinct processes among n images whose cgroup the record lacks (a
+ * record before format 4, or not resolved while recording): of no known
+ * container or unit, but not known to be in none either. */
+static size_t count_no_cgroup(const struct member *m, size_t n)
+{
+	struct member *sub = xcalloc(n + 1, sizeof(*sub));
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++)
+		if (!m[i].p->cgroup)
+			sub[k++] = m[i];
+	k = count_processes(sub, k);
+	free(sub);
 	return k;
 }
 
@@ -441,6 +457,8 @@ static void report_group(struct report *rep, enum report_by by)
 		add_program_rows(rep, m, &sp[i], i);
 		b->nrows = rep->nprocs - b->first;
 		b->npids = count_processes(&m[sp[i].from], sp[i].to - sp[i].from);
+		if (!b->key)
+			b->no_cgroup = count_no_cgroup(&m[sp[i].from], sp[i].to - sp[i].from);
 	}
 	free(sp);
 	free(m);
@@ -518,7 +536,7 @@ int report_build(const struct record *r, const struct report_opts *o, struct rep
 			require(rep, pr, c);
 	}
 	/* by workload the rows are in their order already */
-	if (!rep->blocks)
+	if (rep->by == BY_PROGRAM)
 		sort_array(rep->procs, rep->nprocs, sizeof(*rep->procs), cmp_proc);
 	sum_blocks(rep);
 	free(rep->row_of);

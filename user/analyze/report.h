@@ -84,6 +84,8 @@ struct wl_block {
 					  * the container if any (borrowed) */
 	size_t first, nrows;     /* its rows in report.procs */
 	size_t npids;            /* distinct processes */
+	size_t no_cgroup;        /* without key: those whose cgroup is not
+				  * recorded (they may have run in a workload) */
 	uint64_t checks, hidden;
 	uint64_t required, denied;   /* as report.required, .denied */
 };

@@ -186,6 +186,8 @@ static json_t *workload_json(const struct report *rep, const struct wl_block *b)
 
 	json_set(o, report_by_name(rep->by), workload_name_json(rep, b));
 	json_set(o, "processes", json_uint(b->npids));
+	if (!b->key)
+		json_set(o, "no_cgroup", json_uint(b->no_cgroup));
 	json_set(o, "checks", json_uint(b->checks));
 	json_set(o, "hidden_noaudit", json_uint(b->hidden));
 	json_set(o, "required", json_capset(b->required));

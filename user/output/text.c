@@ -247,6 +247,9 @@ static void print_workloads(FILE *f, const struct report *rep)
 			fputs("  denied: ", f);
 			print_capset(f, b->denied);
 		}
+		if (b->no_cgroup && rep->by != BY_CGROUP)
+			fprintf(f, "  (%zu of them with no cgroup recorded: where they ran is not "
+				"known)\n", b->no_cgroup);
 		for (j = b->first; j < b->first + b->nrows; j++) {
 			const struct proc_row *pr = &rep->procs[j];
 
