@@ -117,7 +117,8 @@ static bool describe_ctr(char *buf, size_t len, const struct ctr *c, const char 
 	return appendf(buf, len, "%s%.*s", sep, w, c->id);
 }
 
-/* What the record has instead, after "the record has": a list, or why none. */
+/* Where err goes on to what the record has: "; the record has: " before
+ * the list, or why there is none. */
 static void list_or_none(char *err, size_t errlen, const struct record *r, size_t n)
 {
 	if (n)
@@ -172,7 +173,7 @@ static void container_error(const struct record *r, const struct ctr *c, size_t 
 
 	if (none) {
 		snprintf(err, errlen, "--container %s: no container has that id or name%s", x,
-			 strlen(x) < 3 && is_hex(x) ? " (an id prefix has 3 hex digits or more)" : "");
+			 *x && strlen(x) < 3 && is_hex(x) ? " (an id prefix has 3 hex digits or more)" : "");
 		list_or_none(err, errlen, r, n);
 	} else {
 		snprintf(err, errlen, "--container %s: ambiguous, the id prefix of: ", x);
