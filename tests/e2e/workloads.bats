@@ -2,7 +2,8 @@
 # report --by program|container|unit|cgroup and the --container / --unit
 # filters of report, report --suggest, report --emit and check, on a
 # hand-written version-4 record (tests/fixtures/workloads-v4.jsonl):
-#   podman container web (3f1c9a7e...): nginx pids 101, 102; pid 103 ran
+#   podman container web (3f1c9a7e...): runc setting it up (pid 100,
+#     runtime_setup, 6 CAP_SYS_ADMIN); nginx pids 101, 102; pid 103 ran
 #     /bin/sh, then exec'd "entry" (no exe recorded)
 #   podman container db (3f1d08b6...): postgres pid 201, CAP_FOWNER denied
 #   host: cron.service (cron pids 301, 302), ip in a login session (5
@@ -45,10 +46,10 @@ rep_json() {
 	"$CAPAUDIT" report -i "$REC" >"$T/default"
 	"$CAPAUDIT" report -i "$REC" --by program >"$T/program"
 	cmp "$T/default" "$T/program"
-	[ "$(grep -c '^PID ' "$T/default")" -eq 9 ]
+	[ "$(grep -c '^PID ' "$T/default")" -eq 10 ]
 	rep_json --by program
 	[ "$(jq -r '.by' "$T/rep.json")" = program ]
-	[ "$(jq -r '.processes | length' "$T/rep.json")" -eq 9 ]
+	[ "$(jq -r '.processes | length' "$T/rep.json")" -eq 10 ]
 	[ "$(jq -r '.workloads' "$T/rep.json")" = null ]
 }
 
@@ -86,6 +87,10 @@ Container web (podman, id $WEB)
     CAP_DAC_OVERRIDE         granted 3        denied 0
       syscalls: openat x3
       call site generic_permission               granted 3
+  /dev/fd/6 (container runtime setup: not counted): 1 process, 6 checks
+    CAP_SYS_ADMIN            granted 6        denied 0
+      syscalls: mount x6
+      call site path_mount                       granted 6
 
 (host: no container)
   4 processes, 11 checks; required: CAP_SETGID, CAP_SETUID, CAP_NET_ADMIN
@@ -105,7 +110,7 @@ Container web (podman, id $WEB)
       call site rtnetlink_rcv_msg                granted 2
     (5 noaudit checks not shown; --noaudit shows them)
 
-Required (granted in audited checks): CAP_CHOWN, CAP_DAC_OVERRIDE, CAP_SETGID, CAP_SETUID, CAP_NET_BIND_SERVICE, CAP_NET_ADMIN
+Required (granted in audited checks): CAP_CHOWN, CAP_DAC_OVERRIDE, CAP_SETGID, CAP_SETUID, CAP_NET_BIND_SERVICE, CAP_NET_ADMIN, CAP_SYS_ADMIN
 Denied in audited checks: CAP_FOWNER
 Not shown: 5 noaudit checks (kernel probing, never a requirement; --noaudit shows them)
 Lost: none
@@ -115,10 +120,10 @@ EOF
 @test "--by container --noaudit counts the noaudit checks in" {
 	run skeleton --by container --noaudit
 	[ "$status" -eq 0 ]
-	[ "${lines[9]}" = "(host: no container)" ]
-	[ "${lines[10]}" = "  4 processes, 16 checks; required: CAP_SETGID, CAP_SETUID, CAP_NET_ADMIN" ]
-	[ "${lines[11]}" = "  (1 of them with no cgroup recorded: where they ran is not known)" ]
-	[ "${lines[14]}" = "  /usr/sbin/ip: 1 process, 7 checks" ]
+	[ "${lines[10]}" = "(host: no container)" ]
+	[ "${lines[11]}" = "  4 processes, 16 checks; required: CAP_SETGID, CAP_SETUID, CAP_NET_ADMIN" ]
+	[ "${lines[12]}" = "  (1 of them with no cgroup recorded: where they ran is not known)" ]
+	[ "${lines[15]}" = "  /usr/sbin/ip: 1 process, 7 checks" ]
 }
 
 @test "--by unit: cron.service, then the processes of no unit" {
@@ -129,16 +134,17 @@ Unit cron.service
   2 processes, 9 checks; required: CAP_SETGID, CAP_SETUID
   /usr/sbin/cron: 2 processes, 9 checks
 (no systemd unit)
-  6 processes, 11 checks; required: CAP_CHOWN, CAP_DAC_OVERRIDE, CAP_SETGID, CAP_SETUID, CAP_NET_BIND_SERVICE, CAP_NET_ADMIN
+  7 processes, 17 checks; required: CAP_CHOWN, CAP_DAC_OVERRIDE, CAP_SETGID, CAP_SETUID, CAP_NET_BIND_SERVICE, CAP_NET_ADMIN, CAP_SYS_ADMIN
   denied: CAP_FOWNER
   (1 of them with no cgroup recorded: where they ran is not known)
   /bin/sh: 1 process, 0 checks
+  /dev/fd/6: 1 process, 6 checks
   /usr/bin/true: 1 process, 0 checks
   /usr/lib/postgresql/17/bin/postgres: 1 process, 2 checks
   /usr/sbin/ip: 1 process, 2 checks
   /usr/sbin/nginx: 2 processes, 4 checks
   entry (no executable recorded): 1 process, 3 checks
-Required (granted in audited checks): CAP_CHOWN, CAP_DAC_OVERRIDE, CAP_SETGID, CAP_SETUID, CAP_NET_BIND_SERVICE, CAP_NET_ADMIN
+Required (granted in audited checks): CAP_CHOWN, CAP_DAC_OVERRIDE, CAP_SETGID, CAP_SETUID, CAP_NET_BIND_SERVICE, CAP_NET_ADMIN, CAP_SYS_ADMIN
 Denied in audited checks: CAP_FOWNER
 Not shown: 5 noaudit checks (kernel probing, never a requirement; --noaudit shows them)
 Lost: none
@@ -150,7 +156,7 @@ EOF
 	[ "$status" -eq 0 ]
 	diff -u - <(echo "$output" | grep -v '^  /\|^  entry\|^  denied\|^Lost:\|^Not shown:\|^Required\|^Denied') <<EOF
 Cgroup /machine.slice/libpod-$WEB.scope/container
-  3 processes, 7 checks; required: CAP_DAC_OVERRIDE, CAP_SETGID, CAP_SETUID, CAP_NET_BIND_SERVICE
+  4 processes, 13 checks; required: CAP_DAC_OVERRIDE, CAP_SETGID, CAP_SETUID, CAP_NET_BIND_SERVICE, CAP_SYS_ADMIN
 Cgroup /machine.slice/libpod-$DB.scope/container
   1 process, 2 checks; required: CAP_CHOWN
 Cgroup /system.slice/cron.service
@@ -178,13 +184,15 @@ EOF
 	[ "${lines[0]}" = '["/bin/sh","/bin/sh","sh",1,0,[]]' ]
 	[ "${lines[1]}" = '["/usr/sbin/nginx","/usr/sbin/nginx","nginx",2,4,["CAP_SETGID 1 0 __sys_setgid","CAP_SETUID 1 0 __sys_setuid","CAP_NET_BIND_SERVICE 2 0 inet_bind_sk"]]' ]
 	[ "${lines[2]}" = '["entry",null,"entry",1,3,["CAP_DAC_OVERRIDE 3 0 generic_permission"]]' ]
-	[ "$(jq -c '[(.required | length), .total_checks, .hidden_noaudit]' "$T/rep.json")" = '[6,25,5]' ]
+	[ "${lines[3]}" = '["/dev/fd/6","/dev/fd/6","runc:[1:CHILD]",1,6,["CAP_SYS_ADMIN 6 0 path_mount"]]' ]
+	[ "$(jq -c '[.workloads[1].programs[] | .runtime_setup]' "$T/rep.json")" = '[null,null,null,true]' ]
+	[ "$(jq -c '[(.required | length), .total_checks, .hidden_noaudit]' "$T/rep.json")" = '[7,31,5]' ]
 }
 
 @test "--by unit and --by cgroup --format json name the workload by unit and cgroup" {
 	rep_json --by unit
 	[ "$(jq -c '[.workloads[] | [.unit, .processes, .checks]]' "$T/rep.json")" = \
-		'[["cron.service",2,9],[null,6,11]]' ]
+		'[["cron.service",2,9],[null,7,17]]' ]
 	rep_json --by cgroup
 	[ "$(jq -c '[.workloads[] | .cgroup]' "$T/rep.json")" = \
 		"[\"/machine.slice/libpod-$WEB.scope/container\",\"/machine.slice/libpod-$DB.scope/container\",\"/system.slice/cron.service\",\"/user.slice/user-1000.slice/session-3.scope\",null]" ]
@@ -204,6 +212,15 @@ EOF
 	[ "$status" -eq 0 ]
 	[ "$(echo "$output" | grep -c '^PID ')" -eq 1 ]
 	[ "${lines[0]}" = "PID 201 postgres  /usr/lib/postgresql/17/bin/postgres  (ppid 190, uid 999)" ]
+}
+
+@test "--container leaves out the runtime setting the container up" {
+	run report --container web
+	[ "$status" -eq 0 ]
+	[ "$(echo "$output" | grep '^PID ' | cut -d' ' -f2 | tr '\n' ' ')" = "101 102 103 103 " ]
+	[[ "$output" != *CAP_SYS_ADMIN* ]]
+	run "$CAPAUDIT" report -i "$REC" --suggest --format json --container web
+	[ "$(echo "$output" | jq -c .required)" = '["CAP_DAC_OVERRIDE","CAP_SETGID","CAP_SETUID","CAP_NET_BIND_SERVICE"]' ]
 }
 
 @test "--unit with or without .service" {
@@ -294,7 +311,7 @@ EOF
 	run "$CAPAUDIT" check --baseline "$T/web.json" --format json "$REC"
 	[ "$status" -eq 1 ]
 	[ "$(echo "$output" | jq -c '[.findings[] | select(.fails) | .cap]')" = \
-		'["CAP_CHOWN","CAP_NET_ADMIN","CAP_FOWNER"]' ]
+		'["CAP_CHOWN","CAP_NET_ADMIN","CAP_SYS_ADMIN","CAP_FOWNER"]' ]
 	run "$CAPAUDIT" check --unit cron.service --baseline "$T/web.json" --format json "$REC"
 	[ "$status" -eq 0 ]
 	[ "$(echo "$output" | jq -r .result)" = pass ]

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* report --by container|unit|cgroup and the --container / --unit filter
  * (analyze/attrib.c, report.c), on tests/fixtures/workloads-v4.jsonl: two
- * podman containers (web: nginx x2, sh then entry; db: postgres), cron.service
- * (cron x2), ip in a login session, true with no cgroup. */
+ * podman containers (web: runc's setup, nginx x2, sh then entry; db:
+ * postgres), cron.service (cron x2), ip in a login session, true with no
+ * cgroup. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,9 +54,10 @@ TEST(by_container_one_block_per_container_host_last)
 	b = &rep.blocks[1];
 	ASSERT_STR(b->label, "web");
 	ASSERT_STR(b->proc->container_runtime, "podman");
-	ASSERT_EQ(b->npids, 3);      /* pid 103's two images are one process */
-	ASSERT_EQ(b->nrows, 3);
-	ASSERT_U64(b->checks, 7);
+	ASSERT_EQ(b->npids, 3);      /* pid 103's two images are one process;
+				      * runc (pid 100) is not the container */
+	ASSERT_EQ(b->nrows, 4);
+	ASSERT_U64(b->checks, 7);    /* nor are runc's 6 CAP_SYS_ADMIN */
 	ASSERT_U64(b->required, caps2(CAP_SETUID, CAP_SETGID) | caps2(CAP_NET_BIND_SERVICE,
 								     CAP_DAC_OVERRIDE));
 	b = &rep.blocks[2];
@@ -77,7 +79,7 @@ TEST(by_container_one_row_per_program_with_its_processes)
 
 	load(&r);
 	report_build(&r, &o, &rep);
-	ASSERT_EQ(rep.nprocs, 7);
+	ASSERT_EQ(rep.nprocs, 8);
 	pr = &rep.procs[rep.blocks[1].first];   /* web, programs by path */
 	ASSERT_STR(pr[0].program, "/bin/sh");
 	ASSERT_EQ(pr[0].npids, 1);
@@ -89,13 +91,18 @@ TEST(by_container_one_row_per_program_with_its_processes)
 	ASSERT_STR(pr[2].program, "entry");   /* no exe: its comm */
 	ASSERT_TRUE(pr[2].proc->exe == NULL);
 	ASSERT_U64(pr[2].checks, 3);
+	ASSERT_STR(pr[3].program, "/dev/fd/6");   /* the runtime's, last */
+	ASSERT_TRUE(pr[3].runtime_setup);
+	ASSERT_U64(pr[3].checks, 6);
+	ASSERT_FALSE(pr[2].runtime_setup);
 	pr = &rep.procs[rep.blocks[2].first + 1];
 	ASSERT_STR(pr->program, "/usr/sbin/cron");
 	ASSERT_EQ(pr->npids, 2);
 	ASSERT_EQ(pr->ncaps, 2);
 	ASSERT_EQ(pr->caps[1].cap, CAP_SETUID);
 	ASSERT_U64(pr->caps[1].granted, 5);   /* 4 + 1 from two processes */
-	ASSERT_U64(rep.total_checks, 25);
+	ASSERT_U64(rep.total_checks, 31);
+	ASSERT_TRUE(rep.required & 1ULL << CAP_SYS_ADMIN);   /* the record's */
 	report_free(&rep);
 	record_free(&r);
 }
@@ -113,7 +120,8 @@ TEST(by_unit_and_by_cgroup_key_by_what_the_record_says)
 	ASSERT_EQ(rep.blocks[0].npids, 2);
 	ASSERT_U64(rep.blocks[0].checks, 9);
 	ASSERT_TRUE(rep.blocks[1].key == NULL);
-	ASSERT_EQ(rep.blocks[1].npids, 6);
+	ASSERT_EQ(rep.blocks[1].npids, 7);   /* runc too: only --by container sets
+					      * a container's runtime apart */
 	report_free(&rep);
 	o.by = BY_CGROUP;
 	report_build(&r, &o, &rep);
@@ -136,9 +144,9 @@ TEST(by_program_is_one_row_per_image_as_before)
 	report_build(&r, &o, &rep);
 	ASSERT_EQ(rep.nprocs, r.nprocs);
 	ASSERT_EQ(rep.nblocks, 0);
-	ASSERT_EQ(rep.procs[0].proc->pid, 101);
-	ASSERT_EQ(rep.procs[3].proc->pid, 103);   /* entry, after sh */
-	ASSERT_STR(rep.procs[3].program, "entry");
+	ASSERT_EQ(rep.procs[0].proc->pid, 100);
+	ASSERT_EQ(rep.procs[4].proc->pid, 103);   /* entry, after sh */
+	ASSERT_STR(rep.procs[4].program, "entry");
 	report_free(&rep);
 	record_free(&r);
 }
@@ -256,4 +264,21 @@ TEST(report_by_names_round_trip)
 	ASSERT_FALSE(report_by_parse("user-site", &by));   /* cmd_report's own */
 	ASSERT_FALSE(report_by_parse("Container", &by));
 	ASSERT_EQ(by, BY_CGROUP);
+}
+
+TEST(container_filter_leaves_the_runtime_setting_it_up_out)
+{
+	struct workload_filter f = { "web", NULL };
+	struct record r;
+	char err[512];
+	size_t i;
+
+	load(&r);
+	ASSERT_EQ(record_keep_workload(&r, &f, err, sizeof(err)), 0);
+	ASSERT_EQ(r.nprocs, 4);
+	for (i = 0; i < r.nprocs; i++)
+		ASSERT_FALSE(r.procs[i].runtime_setup);
+	for (i = 0; i < r.nchecks; i++)
+		ASSERT_TRUE(r.checks[i].cap != CAP_SYS_ADMIN);   /* runc's mount */
+	record_free(&r);
 }

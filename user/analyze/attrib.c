@@ -201,7 +201,9 @@ static int match_container(const struct record *r, const char *x, bool *keep, ch
 
 		key.id = r->procs[i].container_id;
 		at = key.id ? bsearch(&key, c, n, sizeof(*c), cmp_ctr) : NULL;
-		keep[i] = keep[i] && at && hit[at - c];
+		/* runc's stages set the container up from inside its cgroup:
+		 * their checks are the runtime's, not the container's */
+		keep[i] = keep[i] && at && hit[at - c] && !r->procs[i].runtime_setup;
 	}
 	free(hit);
 	free(c);

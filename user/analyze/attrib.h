@@ -36,7 +36,9 @@ const char *workload_program(const struct rec_process *p);
 
 /* report --container X / --unit NAME (NULL: not given). */
 struct workload_filter {
-	const char *container;  /* id, unique id prefix (>= 3 hex digits), or name */
+	const char *container;  /* id, unique id prefix (>= 3 hex digits), or
+				 * name; its runtime's setup (runtime_setup
+				 * images) is not the container's */
 	const char *unit;       /* "cron" or "cron.service" */
 };
 

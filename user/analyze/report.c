@@ -230,7 +230,7 @@ static void require(struct report *rep, const struct proc_row *pr, const struct 
 		rep->required |= bit;
 	else
 		rep->denied |= bit;
-	if (rep->by == BY_PROGRAM)
+	if (rep->by == BY_PROGRAM || pr->runtime_setup)
 		return;
 	if (c->ret == 0)
 		rep->blocks[pr->block].required |= bit;
@@ -304,9 +304,11 @@ static int cmp_urow(const void *a, const void *b)
 
 /* ---- --by container|unit|cgroup: rows per workload and program --------- */
 
-/* One image, in the order of its workload and program. */
+/* One image, in the order of its workload and program; a container's
+ * runtime setup after its own programs. */
 struct member {
 	const char *key, *prog;
+	bool setup;
 	const struct rec_process *p;
 };
 
@@ -315,9 +317,18 @@ static int cmp_member(const void *a, const void *b)
 	const struct member *x = a, *y = b;
 	int d;
 
-	if ((d = cmp_str(x->key, y->key)) || (d = strcmp(x->prog, y->prog)))
+	if ((d = cmp_str(x->key, y->key)))
+		return d;
+	if (x->setup != y->setup)
+		return x->setup - y->setup;
+	if ((d = strcmp(x->prog, y->prog)))
 		return d;
 	return cmp_image(x->p, y->p);
+}
+
+static bool same_row(const struct member *x, const struct member *y)
+{
+	return x->setup == y->setup && !strcmp(x->prog, y->prog);
 }
 
 /* Distinct processes (pid, start) among n images: the images of one
@@ -336,20 +347,32 @@ static size_t count_processes(const struct member *m, size_t n)
 	return k;
 }
 
-/* Distinct processes among n images whose cgroup the record lacks (a
- * record before format 4, or not resolved while recording): of no known
- * container or unit, but not known to be in none either. */
-static size_t count_no_cgroup(const struct member *m, size_t n)
+/* Distinct processes among the n images that want() picks. */
+static size_t count_some(const struct member *m, size_t n, bool (*want)(const struct member *))
 {
 	struct member *sub = xcalloc(n + 1, sizeof(*sub));
 	size_t i, k = 0;
 
 	for (i = 0; i < n; i++)
-		if (!m[i].p->cgroup)
+		if (want(&m[i]))
 			sub[k++] = m[i];
 	k = count_processes(sub, k);
 	free(sub);
 	return k;
+}
+
+/* An image whose cgroup the record lacks (a record before format 4, or not
+ * resolved while recording): of no known container or unit, but not known
+ * to be in none either. */
+static bool no_cgroup(const struct member *m)
+{
+	return !m->p->cgroup;
+}
+
+/* The workload's own: not its runtime setting it up. */
+static bool own(const struct member *m)
+{
+	return !m->setup;
 }
 
 /* A workload's images: members[from, to). */
@@ -422,13 +445,13 @@ static void add_program_rows(struct report *rep, const struct member *m, const s
 	for (i = s->from; i < s->to; i++) {
 		struct proc_row *pr;
 
-		if (i > s->from && strcmp(m[i].prog, m[i - 1].prog)) {
+		if (i > s->from && !same_row(&m[i], &m[i - 1])) {
 			rep->procs[rep->nprocs - 1].npids = count_processes(&m[from], i - from);
 			from = i;
 		}
 		if (i == from)
 			rep->procs[rep->nprocs++] = (struct proc_row){ .proc = m[i].p,
-				.program = m[i].prog, .block = bi };
+				.program = m[i].prog, .block = bi, .runtime_setup = m[i].setup };
 		pr = &rep->procs[rep->nprocs - 1];
 		rep->row_of[m[i].p - r->procs] = (size_t)(pr - rep->procs);
 	}
@@ -444,7 +467,8 @@ static void report_group(struct report *rep, enum report_by by)
 
 	for (i = 0; i < r->nprocs; i++)
 		m[i] = (struct member){ workload_key(&r->procs[i], by),
-					workload_program(&r->procs[i]), &r->procs[i] };
+					workload_program(&r->procs[i]),
+					by == BY_CONTAINER && r->procs[i].runtime_setup, &r->procs[i] };
 	sort_array(m, r->nprocs, sizeof(*m), cmp_member);
 	ns = make_spans(m, r->nprocs, by, &sp);
 	rep->row_of = xcalloc(r->nprocs + 1, sizeof(*rep->row_of));
@@ -456,9 +480,9 @@ static void report_group(struct report *rep, enum report_by by)
 		b->first = rep->nprocs;
 		add_program_rows(rep, m, &sp[i], i);
 		b->nrows = rep->nprocs - b->first;
-		b->npids = count_processes(&m[sp[i].from], sp[i].to - sp[i].from);
+		b->npids = count_some(&m[sp[i].from], sp[i].to - sp[i].from, own);
 		if (!b->key)
-			b->no_cgroup = count_no_cgroup(&m[sp[i].from], sp[i].to - sp[i].from);
+			b->no_cgroup = count_some(&m[sp[i].from], sp[i].to - sp[i].from, no_cgroup);
 	}
 	free(sp);
 	free(m);
@@ -473,6 +497,8 @@ static void sum_blocks(struct report *rep)
 		struct wl_block *b = &rep->blocks[i];
 
 		for (j = b->first; j < b->first + b->nrows; j++) {
+			if (rep->procs[j].runtime_setup)
+				continue;   /* shown, not the container's */
 			b->checks = sat_add(b->checks, rep->procs[j].checks);
 			b->hidden = sat_add(b->hidden, rep->procs[j].hidden);
 		}

@@ -72,6 +72,9 @@ struct proc_row {
 	size_t npids;            /* distinct processes (pid, start): 1 by program */
 	size_t block;            /* its workload in report.blocks (--by other
 				  * than program) */
+	bool runtime_setup;      /* --by container: the runtime setting the
+				  * container up (rec_process.runtime_setup):
+				  * not counted in its block's totals */
 };
 
 /* --by container|unit|cgroup: one workload, its programs in a run of rows. */
@@ -83,7 +86,7 @@ struct wl_block {
 	const struct rec_process *proc;  /* one of its images, the one naming
 					  * the container if any (borrowed) */
 	size_t first, nrows;     /* its rows in report.procs */
-	size_t npids;            /* distinct processes */
+	size_t npids;            /* distinct processes (runtime setup's apart) */
 	size_t no_cgroup;        /* without key: those whose cgroup is not
 				  * recorded (they may have run in a workload) */
 	uint64_t checks, hidden;

@@ -154,6 +154,8 @@ static json_t *program_json(const struct proc_row *pr)
 	json_set_bytes(o, "program", pr->program);
 	json_set_bytes(o, "exe", pr->proc->exe);
 	json_set_bytes(o, "comm", pr->proc->comm);
+	if (pr->runtime_setup)
+		json_set(o, "runtime_setup", json_true());
 	json_set(o, "processes", json_uint(pr->npids));
 	json_set(o, "checks", json_uint(pr->checks));
 	json_set(o, "hidden_noaudit", json_uint(pr->hidden));

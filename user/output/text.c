@@ -253,8 +253,10 @@ static void print_workloads(FILE *f, const struct report *rep)
 		for (j = b->first; j < b->first + b->nrows; j++) {
 			const struct proc_row *pr = &rep->procs[j];
 
-			fprintf(f, "  %s%s: %zu %s, %" PRIu64 " %s\n", ESC(pr->program, esc),
-				pr->proc->exe ? "" : " (no executable recorded)", pr->npids,
+			fprintf(f, "  %s%s%s: %zu %s, %" PRIu64 " %s\n", ESC(pr->program, esc),
+				pr->proc->exe ? "" : " (no executable recorded)",
+				pr->runtime_setup ? " (container runtime setup: not counted)" : "",
+				pr->npids,
 				plural(pr->npids, "process", "processes"), pr->checks,
 				plural(pr->checks, "check", "checks"));
 			print_caps(f, pr, "  ");
