@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/attrib.h"
 #include "analyze/baseline.h"
 #include "analyze/check.h"
 #include "output/output.h"
@@ -68,6 +69,7 @@ static void analyse(const struct record *r)
 {
 	const struct formatter *fmts[] = { &output_text, &output_json };
 	struct report_opts ro = { .noaudit = true, .by_user_site = true };
+	static const enum report_by modes[] = { BY_PROGRAM, BY_CONTAINER, BY_UNIT, BY_CGROUP };
 	struct suggest_opts so = { 0 };
 	struct report rep;
 	struct suggestion sg;
@@ -76,10 +78,13 @@ static void analyse(const struct record *r)
 	struct check_result res;
 	size_t i, k;
 
-	report_build(r, &ro, &rep);
-	for (i = 0; i < 2; i++)
-		fmts[i]->report(null_out(), &rep, "fuzz");
-	report_free(&rep);
+	for (k = 0; k < sizeof(modes) / sizeof(modes[0]); k++) {
+		ro.by = modes[k];
+		report_build(r, &ro, &rep);
+		for (i = 0; i < 2; i++)
+			fmts[i]->report(null_out(), &rep, "fuzz");
+		report_free(&rep);
+	}
 	suggest_build(r, &so, &sg);
 	for (i = 0; i < 2; i++)
 		fmts[i]->suggest(null_out(), &sg, "fuzz");
@@ -101,6 +106,42 @@ static void analyse(const struct record *r)
 	check_updated_baseline(&obs, NULL, &upd);
 	baseline_free(&upd);
 	observation_free(&obs);
+}
+
+/* --container and --unit on the first process's workload (an id prefix of
+ * 3 digits, which may be ambiguous), then what is left analysed: only
+ * processes of that workload, every check with its process. */
+static void filter_first(struct record *r)
+{
+	struct workload_filter wf = { 0 };
+	char prefix[4] = "", err[1024];
+	char *unit = NULL;   /* a copy: the filter frees the processes it drops */
+	size_t i;
+
+	for (i = 0; i < r->nprocs && !wf.container && !unit; i++) {
+		if (r->procs[i].container_id) {
+			snprintf(prefix, sizeof(prefix), "%s", r->procs[i].container_id);
+			wf.container = prefix;
+		}
+		unit = r->procs[i].unit ? strdup(r->procs[i].unit) : NULL;
+	}
+	wf.unit = unit;
+	if (record_keep_workload(r, &wf, err, sizeof(err))) {
+		if (!err[0])
+			FAIL("record: a workload filter failed without a message");
+		free(unit);
+		return;
+	}
+	for (i = 0; i < r->nprocs; i++)
+		if (wf.unit && (!r->procs[i].unit || strncmp(r->procs[i].unit, wf.unit,
+							     strlen(wf.unit))))
+			FAIL("record: --unit %s kept a process of unit %s", wf.unit,
+			     r->procs[i].unit ? r->procs[i].unit : "(none)");
+	for (i = 0; i < r->nchecks; i++)
+		if (!check_process(r, &r->checks[i]))
+			FAIL("record: a workload filter left a check without its process");
+	free(unit);
+	analyse(r);
 }
 
 int fuzz_record(const uint8_t *data, size_t size)
@@ -145,6 +186,7 @@ int fuzz_record(const uint8_t *data, size_t size)
 		check_error_line("record (lenient)", err);
 	} else {
 		analyse(&r);
+		filter_first(&r);
 		record_free(&r);
 	}
 	fclose(f);

@@ -14,6 +14,8 @@ static struct proc_row *proc_row(struct report *rep, const struct rec_process *p
 {
 	size_t i = (size_t)(p - rep->rec->procs);
 
+	if (rep->row_of)   /* --by a workload: rows are programs */
+		return i < rep->rec->nprocs ? &rep->procs[rep->row_of[i]] : NULL;
 	return i < rep->nprocs && rep->procs[i].proc == p ? &rep->procs[i] : NULL;
 }
 
@@ -197,16 +199,43 @@ static void add_site(struct cap_row *cr, const struct rec_check *c, const struct
 	add_user(s, c, up);
 }
 
+/* By pid; a pid given out again: the earlier process first */
+static int cmp_image(const struct rec_process *x, const struct rec_process *y)
+{
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->start_ns != y->start_ns)
+		return x->start_ns < y->start_ns ? -1 : 1;
+	return x->exec_id < y->exec_id ? -1 : x->exec_id > y->exec_id;
+}
+
 static int cmp_proc(const void *a, const void *b)
 {
-	const struct proc_row *x = a, *y = b;
+	return cmp_image(((const struct proc_row *)a)->proc, ((const struct proc_row *)b)->proc);
+}
 
-	if (x->proc->pid != y->proc->pid)
-		return x->proc->pid < y->proc->pid ? -1 : 1;
-	/* a pid given out again: the earlier process first */
-	if (x->proc->start_ns != y->proc->start_ns)
-		return x->proc->start_ns < y->proc->start_ns ? -1 : 1;
-	return x->proc->exec_id < y->proc->exec_id ? -1 : x->proc->exec_id > y->proc->exec_id;
+static int cmp_proc_ptr(const void *a, const void *b)
+{
+	return cmp_image(*(const struct rec_process *const *)a, *(const struct rec_process *const *)b);
+}
+
+/* A check the host's sets decided, whose answer could matter: the
+ * capability is required (granted) or was missing (denied), of the whole
+ * record and of the check's workload. */
+static void require(struct report *rep, const struct proc_row *pr, const struct rec_check *c)
+{
+	uint64_t bit = 1ULL << c->cap;
+
+	if (c->ret == 0)
+		rep->required |= bit;
+	else
+		rep->denied |= bit;
+	if (rep->by == BY_PROGRAM || pr->runtime_setup)
+		return;
+	if (c->ret == 0)
+		rep->blocks[pr->block].required |= bit;
+	else
+		rep->blocks[pr->block].denied |= bit;
 }
 
 static int cmp_cap(const void *a, const void *b)
@@ -273,6 +302,209 @@ static int cmp_urow(const void *a, const void *b)
 	return x->cap - y->cap;
 }
 
+/* ---- --by container|unit|cgroup: rows per workload and program --------- */
+
+/* One image, in the order of its workload and program; a container's
+ * runtime setup after its own programs. */
+struct member {
+	const char *key, *prog;
+	bool setup;
+	const struct rec_process *p;
+};
+
+static int cmp_member(const void *a, const void *b)
+{
+	const struct member *x = a, *y = b;
+	int d;
+
+	if ((d = cmp_str(x->key, y->key)))
+		return d;
+	if (x->setup != y->setup)
+		return x->setup - y->setup;
+	if ((d = strcmp(x->prog, y->prog)))
+		return d;
+	return cmp_image(x->p, y->p);
+}
+
+static bool same_row(const struct member *x, const struct member *y)
+{
+	return x->setup == y->setup && !strcmp(x->prog, y->prog);
+}
+
+/* Distinct processes (pid, start) among n images: the images of one
+ * process are its execs, one process however many programs it ran. */
+static size_t count_processes(const struct member *m, size_t n)
+{
+	const struct rec_process **p = xcalloc(n + 1, sizeof(*p));
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++)
+		p[i] = m[i].p;
+	sort_array(p, n, sizeof(*p), cmp_proc_ptr);
+	for (i = 0; i < n; i++)
+		k += !i || p[i]->pid != p[i - 1]->pid || p[i]->start_ns != p[i - 1]->start_ns;
+	free(p);
+	return k;
+}
+
+/* Distinct processes among the n images that want() picks. */
+static size_t count_some(const struct member *m, size_t n, bool (*want)(const struct member *))
+{
+	struct member *sub = xcalloc(n + 1, sizeof(*sub));
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++)
+		if (want(&m[i]))
+			sub[k++] = m[i];
+	k = count_processes(sub, k);
+	free(sub);
+	return k;
+}
+
+/* An image whose cgroup the record lacks (a record before format 4, or not
+ * resolved while recording): of no known container or unit, but not known
+ * to be in none either. */
+static bool no_cgroup(const struct member *m)
+{
+	return !m->p->cgroup;
+}
+
+/* The workload's own: not its runtime setting it up. */
+static bool own(const struct member *m)
+{
+	return !m->setup;
+}
+
+/* A workload's images: members[from, to). */
+struct span {
+	size_t from, to;
+	struct wl_block b;
+};
+
+/* Workloads by label (a container's name reads better than its id), the
+ * one without a key last. */
+static int cmp_span(const void *a, const void *b)
+{
+	const struct wl_block *x = &((const struct span *)a)->b, *y = &((const struct span *)b)->b;
+	int d;
+
+	if (!x->key || !y->key)
+		return !x->key - !y->key;
+	if ((d = strcmp(x->label, y->label)))
+		return d;
+	return strcmp(x->key, y->key);
+}
+
+/* The image that names the workload best: one that gave the container's
+ * name, if any did. */
+static void name_block(struct wl_block *b, const struct member *m, size_t n, enum report_by by)
+{
+	size_t i;
+
+	b->key = m[0].key;
+	b->proc = m[0].p;
+	for (i = 0; by == BY_CONTAINER && i < n; i++) {
+		if (m[i].p->container_name) {
+			b->proc = m[i].p;
+			break;
+		}
+	}
+	b->label = !b->key ? NULL : by == BY_CONTAINER && b->proc->container_name ?
+		   b->proc->container_name : b->key;
+}
+
+/* The workloads of sorted members, in the order they are shown. */
+static size_t make_spans(struct member *m, size_t n, enum report_by by, struct span **out)
+{
+	struct span *sp = xcalloc(n + 1, sizeof(*sp));
+	size_t i, ns = 0;
+
+	for (i = 0; i < n; i++) {
+		if (i && !cmp_str(m[i].key, m[i - 1].key))
+			continue;
+		if (ns)
+			sp[ns - 1].to = i;
+		sp[ns++].from = i;
+	}
+	if (ns)
+		sp[ns - 1].to = n;
+	for (i = 0; i < ns; i++)
+		name_block(&sp[i].b, &m[sp[i].from], sp[i].to - sp[i].from, by);
+	sort_array(sp, ns, sizeof(*sp), cmp_span);
+	*out = sp;
+	return ns;
+}
+
+/* One row per program of a workload, each image pointed at its row. */
+static void add_program_rows(struct report *rep, const struct member *m, const struct span *s,
+			     size_t bi)
+{
+	const struct record *r = rep->rec;
+	size_t i, from = s->from;
+
+	for (i = s->from; i < s->to; i++) {
+		struct proc_row *pr;
+
+		if (i > s->from && !same_row(&m[i], &m[i - 1])) {
+			rep->procs[rep->nprocs - 1].npids = count_processes(&m[from], i - from);
+			from = i;
+		}
+		if (i == from)
+			rep->procs[rep->nprocs++] = (struct proc_row){ .proc = m[i].p,
+				.program = m[i].prog, .block = bi, .runtime_setup = m[i].setup };
+		pr = &rep->procs[rep->nprocs - 1];
+		rep->row_of[m[i].p - r->procs] = (size_t)(pr - rep->procs);
+	}
+	rep->procs[rep->nprocs - 1].npids = count_processes(&m[from], s->to - from);
+}
+
+static void report_group(struct report *rep, enum report_by by)
+{
+	const struct record *r = rep->rec;
+	struct member *m = xcalloc(r->nprocs + 1, sizeof(*m));
+	struct span *sp;
+	size_t i, ns;
+
+	for (i = 0; i < r->nprocs; i++)
+		m[i] = (struct member){ workload_key(&r->procs[i], by),
+					workload_program(&r->procs[i]),
+					by == BY_CONTAINER && r->procs[i].runtime_setup, &r->procs[i] };
+	sort_array(m, r->nprocs, sizeof(*m), cmp_member);
+	ns = make_spans(m, r->nprocs, by, &sp);
+	rep->row_of = xcalloc(r->nprocs + 1, sizeof(*rep->row_of));
+	rep->blocks = xcalloc(ns + 1, sizeof(*rep->blocks));
+	for (i = 0; i < ns; i++) {
+		struct wl_block *b = &rep->blocks[rep->nblocks++];
+
+		*b = sp[i].b;
+		b->first = rep->nprocs;
+		add_program_rows(rep, m, &sp[i], i);
+		b->nrows = rep->nprocs - b->first;
+		b->npids = count_some(&m[sp[i].from], sp[i].to - sp[i].from, own);
+		if (!b->key)
+			b->no_cgroup = count_some(&m[sp[i].from], sp[i].to - sp[i].from, no_cgroup);
+	}
+	free(sp);
+	free(m);
+}
+
+/* A workload's totals, from its rows once every check is counted. */
+static void sum_blocks(struct report *rep)
+{
+	size_t i, j;
+
+	for (i = 0; i < rep->nblocks; i++) {
+		struct wl_block *b = &rep->blocks[i];
+
+		for (j = b->first; j < b->first + b->nrows; j++) {
+			if (rep->procs[j].runtime_setup)
+				continue;   /* shown, not the container's */
+			b->checks = sat_add(b->checks, rep->procs[j].checks);
+			b->hidden = sat_add(b->hidden, rep->procs[j].hidden);
+		}
+	}
+}
+
 int report_build(const struct record *r, const struct report_opts *o, struct report *rep)
 {
 	size_t i, j, k;
@@ -281,9 +513,13 @@ int report_build(const struct record *r, const struct report_opts *o, struct rep
 	rep->rec = r;
 	rep->by_user_site = o->by_user_site;
 	rep->have_ustacks = r->nustacks > 0;
+	rep->by = o->by;
 	rep->procs = xcalloc(r->nprocs + 1, sizeof(*rep->procs));
-	for (i = 0; i < r->nprocs; i++)
-		rep->procs[rep->nprocs++].proc = &r->procs[i];
+	if (o->by != BY_PROGRAM)
+		report_group(rep, o->by);
+	for (i = 0; o->by == BY_PROGRAM && i < r->nprocs; i++)
+		rep->procs[rep->nprocs++] = (struct proc_row){ .proc = &r->procs[i],
+			.program = workload_program(&r->procs[i]), .npids = 1 };
 
 	for (i = 0; i < r->nchecks; i++) {
 		const struct rec_check *c = &r->checks[i];
@@ -306,6 +542,7 @@ int report_build(const struct record *r, const struct report_opts *o, struct rep
 			continue;
 		}
 		cr = cap_row(pr, c->cap, na != NOAUDIT_NO, na, c->userns);
+		pr->checks = sat_add(pr->checks, c->count);
 		if (c->ret == 0)
 			cr->granted = sat_add(cr->granted, c->count);
 		else
@@ -321,14 +558,15 @@ int report_build(const struct record *r, const struct report_opts *o, struct rep
 		if (o->by_user_site)
 			add_urow(rep, c, st, up, na != NOAUDIT_NO);
 		/* the host's sets decided, and the answer could matter */
-		if (na == NOAUDIT_NO && c->userns == RU_HOST && !c->no_effect) {
-			if (c->ret == 0)
-				rep->required |= 1ULL << c->cap;
-			else
-				rep->denied |= 1ULL << c->cap;
-		}
+		if (na == NOAUDIT_NO && c->userns == RU_HOST && !c->no_effect)
+			require(rep, pr, c);
 	}
-	sort_array(rep->procs, rep->nprocs, sizeof(*rep->procs), cmp_proc);
+	/* by workload the rows are in their order already */
+	if (rep->by == BY_PROGRAM)
+		sort_array(rep->procs, rep->nprocs, sizeof(*rep->procs), cmp_proc);
+	sum_blocks(rep);
+	free(rep->row_of);
+	rep->row_of = NULL;
 	for (i = 0; i < rep->nprocs; i++) {
 		struct proc_row *pr = &rep->procs[i];
 
@@ -366,6 +604,8 @@ void report_free(struct report *rep)
 		free(pr->caps);
 	}
 	free(rep->procs);
+	free(rep->blocks);
+	free(rep->row_of);
 	free(rep->urows);
 	hindex_free(&rep->urow_idx);
 	memset(rep, 0, sizeof(*rep));

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "facts/callsite.h"
+#include "analyze/attrib.h"
 #include "analyze/syscount.h"
 #include "lib/hindex.h"
 #include "recfile/recfile.h"
@@ -58,16 +59,44 @@ struct cap_row {
 	struct hindex site_idx;  /* sites by function, while building */
 };
 
+/* A process image; with --by container|unit|cgroup, a program in one
+ * workload: every image of it there (same exe, else same comm). */
 struct proc_row {
-	const struct rec_process *proc;  /* borrowed; never NULL */
+	const struct rec_process *proc;  /* borrowed; never NULL: the image,
+					  * or the program's first (by pid) */
 	struct cap_row *caps;
 	size_t ncaps, capcaps;
 	uint64_t hidden;         /* noaudit checks not shown */
+	uint64_t checks;         /* checks shown (granted + denied) */
+	const char *program;     /* workload_program() (borrowed) */
+	size_t npids;            /* distinct processes (pid, start): 1 by program */
+	size_t block;            /* its workload in report.blocks (--by other
+				  * than program) */
+	bool runtime_setup;      /* --by container: the runtime setting the
+				  * container up (rec_process.runtime_setup):
+				  * not counted in its block's totals */
+};
+
+/* --by container|unit|cgroup: one workload, its programs in a run of rows. */
+struct wl_block {
+	const char *key;         /* workload_key(): container id, unit, cgroup
+				  * path; NULL: the processes with none */
+	const char *label;       /* the container's name (else its id), the unit,
+				  * the cgroup path; NULL with key */
+	const struct rec_process *proc;  /* one of its images, the one naming
+					  * the container if any (borrowed) */
+	size_t first, nrows;     /* its rows in report.procs */
+	size_t npids;            /* distinct processes (runtime setup's apart) */
+	size_t no_cgroup;        /* without key: those whose cgroup is not
+				  * recorded (they may have run in a workload) */
+	uint64_t checks, hidden;
+	uint64_t required, denied;   /* as report.required, .denied */
 };
 
 struct report_opts {
 	bool noaudit;            /* include noaudit checks (report --noaudit) */
 	bool by_user_site;       /* also group by user-space place */
+	enum report_by by;       /* rows per image, or per workload and program */
 };
 
 struct report {
@@ -83,6 +112,11 @@ struct report {
 	size_t nurows, capurows;
 	struct hindex urow_idx;  /* urows by what they count, while building */
 	bool have_ustacks;       /* the record has user stacks */
+	enum report_by by;
+	struct wl_block *blocks; /* --by other than program: workloads with a
+				  * key by label, then the one without */
+	size_t nblocks;
+	size_t *row_of;          /* private: image -> row, while building */
 };
 
 /* The name of a check's user-namespace kind: "host", "inside", "owner",

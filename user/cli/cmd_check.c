@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analyze/attrib.h"
 #include "analyze/check.h"
 #include "cli/options.h"
 #include "lib/msg.h"
@@ -24,7 +25,7 @@
 #include "recfile/load.h"
 #include "lib/util.h"
 
-enum { O_STRICT = CLI_LONG_ONLY, O_UPDATE, O_LENIENT, O_SOURCE_ROOT };
+enum { O_STRICT = CLI_LONG_ONLY, O_UPDATE, O_LENIENT, O_SOURCE_ROOT, O_CONTAINER, O_UNIT };
 
 static const struct cli_opt check_opts[] = {
 	{ "baseline", 'b', required_argument, "FILE",
@@ -37,6 +38,12 @@ static const struct cli_opt check_opts[] = {
 	  "rewrite the baseline from the records, keeping notes", NULL },
 	{ "program", 'p', required_argument, "NAME",
 	  "judge only program images whose name or executable is NAME", NULL },
+	{ "container", O_CONTAINER, required_argument, "X",
+	  "judge only the processes of the container X: its id, a unique id prefix",
+	  "(3 hex digits or more) or its name, in every record" },
+	{ "unit", O_UNIT, required_argument, "NAME",
+	  "judge only the processes of the systemd unit NAME (cron: cron.service)",
+	  "in every record" },
 	{ "lenient", O_LENIENT, no_argument, NULL,
 	  "read what is valid in damaged records, warn what was skipped", NULL },
 	{ "source-root", O_SOURCE_ROOT, required_argument, "DIR",
@@ -142,6 +149,7 @@ struct check_args {
 	const char *bpath, *source_root;
 	const struct formatter *fmt;
 	struct suggest_opts so;
+	struct workload_filter wf;
 	bool strict, update, lenient;
 	char **records;
 	size_t nrecords;
@@ -165,6 +173,8 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		case 'p': a->so.program = optarg; break;
 		case O_LENIENT: a->lenient = true; break;
 		case O_SOURCE_ROOT: a->source_root = optarg; break;
+		case O_CONTAINER: a->wf.container = optarg; break;
+		case O_UNIT: a->wf.unit = optarg; break;
 		}
 	}
 	if (c != CLI_END)
@@ -186,6 +196,24 @@ static const char *input_name(const char *path)
 	return strcmp(path, "-") ? path : "standard input";
 }
 
+/* Record i, only the workload --container and --unit choose; 0, or -1
+ * (said). Each record must have it: a record without is the wrong one. */
+static int load_one(const struct check_args *a, struct check_files *cf, size_t i,
+		    struct record *rec)
+{
+	const char *name = input_name(a->records[i]);
+	char err[1024];
+
+	if (load_record_file(cf->rec[i], name, a->lenient, rec))
+		return -1;
+	if (record_keep_workload(rec, &a->wf, err, sizeof(err))) {
+		p_err("%s: %s", name, err);
+		record_free(rec);
+		return -1;
+	}
+	return 0;
+}
+
 /* Every record into one observation; 0, or -1 when a record is unreadable
  * (said; obs is then freed). */
 static int observe(const struct check_args *a, struct check_files *cf, struct observation *obs)
@@ -196,7 +224,7 @@ static int observe(const struct check_args *a, struct check_files *cf, struct ob
 		struct record rec;
 		struct suggestion sg;
 
-		if (load_record_file(cf->rec[i], input_name(a->records[i]), a->lenient, &rec)) {
+		if (load_one(a, cf, i, &rec)) {
 			observation_free(obs);
 			return -1;
 		}

@@ -13,10 +13,12 @@
 #include "record/privs.h"
 #include "recfile/recfile.h"
 #include "recfile/load.h"
+#include "analyze/attrib.h"
 #include "analyze/report.h"
 #include "analyze/suggest.h"
 
-enum { O_NOAUDIT = CLI_LONG_ONLY, O_SUGGEST, O_EMIT, O_PROGRAM, O_LENIENT, O_BY };
+enum { O_NOAUDIT = CLI_LONG_ONLY, O_SUGGEST, O_EMIT, O_PROGRAM, O_LENIENT, O_BY, O_CONTAINER,
+       O_UNIT };
 
 static const struct cli_opt report_opts[] = {
 	{ "input", 'i', required_argument, "FILE", "record file (default " DEFAULT_RECORD ")",
@@ -26,9 +28,17 @@ static const struct cli_opt report_opts[] = {
 	  "include noaudit checks (kernel probing, never required)", NULL },
 	/* its old name: record --all means the whole system */
 	{ "all", 'a', no_argument, NULL, "deprecated alias of --noaudit", NULL },
-	{ "by", O_BY, required_argument, "user-site",
-	  "also group the checks by the place in the program's own code that led to them",
+	{ "by", O_BY, required_argument, "MODE",
+	  "program (default: per process image), container, unit or cgroup",
+	  "(per workload, in it per program: its processes and checks); user-site, also "
+	  "given, groups the checks by the place in the program's own code that led to them "
 	  "(a record made with --user-stacks)" },
+	{ "container", O_CONTAINER, required_argument, "X",
+	  "only the processes of the container X: its id, a unique id prefix",
+	  "(3 hex digits or more) or its name; with --suggest and --emit too" },
+	{ "unit", O_UNIT, required_argument, "NAME",
+	  "only the processes of the systemd unit NAME (cron: cron.service);",
+	  "with --suggest and --emit too" },
 	{ "suggest", O_SUGGEST, no_argument, NULL,
 	  "least privilege: the required set, CAP_SYS_ADMIN's replacements",
 	  "(and the sites that keep CAP_SYS_ADMIN, the denials)" },
@@ -44,9 +54,13 @@ static const struct cli_opt report_opts[] = {
 };
 
 static const struct cli_cmd report_cmd = {
-	.synopsis = "capaudit report [-i FILE] [--format text|json] [--noaudit] [--by user-site]\n"
+	.synopsis = "capaudit report [-i FILE] [--format text|json] [--noaudit]\n"
+		    "                [--by program|container|unit|cgroup] [--by user-site]\n"
+		    "                [--container X] [--unit NAME]\n"
 		    "capaudit report --suggest [-i FILE] [--format text|json] [--program NAME]\n"
-		    "capaudit report --emit setcap|systemd|docker|kubernetes|capsh [-i FILE]",
+		    "                [--container X] [--unit NAME]\n"
+		    "capaudit report --emit setcap|systemd|docker|kubernetes|capsh [-i FILE]\n"
+		    "                [--container X] [--unit NAME]",
 	.opts = report_opts,
 };
 
@@ -57,7 +71,32 @@ struct report_args {
 	bool suggest, lenient;
 	struct report_opts ro;
 	struct suggest_opts so;
+	struct workload_filter wf;
+	bool by_set;             /* a --by other than user-site was given */
 };
+
+/* --by MODE: one roll-up (program, container, unit, cgroup), and user-site
+ * besides it. 0, or -1 after saying what is wrong. */
+static int by_opt(struct report_args *a, const char *mode)
+{
+	enum report_by by;
+
+	if (!strcmp(mode, "user-site")) {
+		a->ro.by_user_site = true;
+		return 0;
+	}
+	if (!report_by_parse(mode, &by)) {
+		p_err("unknown --by '%s' (program, container, unit, cgroup, user-site)", mode);
+		return -1;
+	}
+	if (a->by_set && by != a->ro.by) {
+		p_err("--by %s and --by %s: one roll-up at a time", report_by_name(a->ro.by), mode);
+		return -1;
+	}
+	a->ro.by = by;
+	a->by_set = true;
+	return 0;
+}
 
 /* One option of the table; 0, or -1 after saying what is wrong. */
 static int report_opt(struct report_args *a, int c, const char **fmt_name)
@@ -86,11 +125,12 @@ static int report_opt(struct report_args *a, int c, const char **fmt_name)
 		a->lenient = true;
 		break;
 	case O_BY:
-		if (strcmp(optarg, "user-site")) {
-			p_err("unknown --by '%s' (user-site)", optarg);
-			return -1;
-		}
-		a->ro.by_user_site = true;
+		return by_opt(a, optarg);
+	case O_CONTAINER:
+		a->wf.container = optarg;
+		break;
+	case O_UNIT:
+		a->wf.unit = optarg;
 		break;
 	}
 	return 0;
@@ -133,6 +173,11 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		p_err("--program goes with --suggest or --emit");
 		return EXIT_USAGE;
 	}
+	if (a->suggest && a->ro.by != BY_PROGRAM) {
+		p_err("--by %s goes with the report, not --suggest or --emit (--container or "
+		      "--unit chooses a workload for those)", report_by_name(a->ro.by));
+		return EXIT_USAGE;
+	}
 	return CLI_GO_ON;
 }
 
@@ -168,6 +213,12 @@ int do_report(int argc, char **argv, int all_argc, char **all_argv)
 	infile_close(f);
 	if (rc)
 		return EXIT_USAGE;
+	/* every view below sees only the workload asked for */
+	if (record_keep_workload(&rec, &a.wf, err, sizeof(err))) {
+		p_err("%s: %s", in, err);
+		record_free(&rec);
+		return EXIT_USAGE;
+	}
 	if (a.suggest) {
 		struct suggestion sg;
 

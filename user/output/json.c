@@ -117,37 +117,106 @@ static json_t *row_json(const struct cap_row *cr)
 	return o;
 }
 
-/* The processes are written one by one (json_stream_*): a record of a busy
- * host has hundreds of thousands. */
+static json_t *caps_json(const struct proc_row *pr)
+{
+	json_t *caps = json_array();
+	size_t j;
+
+	for (j = 0; j < pr->ncaps; j++)
+		json_array_append_new(caps, row_json(&pr->caps[j]));
+	return caps;
+}
+
+/* --by program: one object per process image */
+static json_t *image_json(const struct proc_row *pr)
+{
+	json_t *po = json_object();
+
+	json_set(po, "pid", json_integer(pr->proc->pid));
+	json_set(po, "start_ns", json_integer(pr->proc->start_ns));
+	json_set(po, "exec_id", json_integer(pr->proc->exec_id));
+	json_set(po, "ppid", json_integer(pr->proc->ppid));
+	json_set(po, "uid", json_integer(pr->proc->uid));
+	json_set_bytes(po, "comm", pr->proc->comm);
+	json_set_bytes(po, "exe", pr->proc->exe);
+	if (pr->proc->exited)
+		json_set(po, "exit_code", json_integer(pr->proc->exit_code));
+	json_set(po, "capabilities", caps_json(pr));
+	json_set(po, "hidden_noaudit", json_uint(pr->hidden));
+	return po;
+}
+
+/* --by container|unit|cgroup: a program of a workload */
+static json_t *program_json(const struct proc_row *pr)
+{
+	json_t *o = json_object();
+
+	json_set_bytes(o, "program", pr->program);
+	json_set_bytes(o, "exe", pr->proc->exe);
+	json_set_bytes(o, "comm", pr->proc->comm);
+	if (pr->runtime_setup)
+		json_set(o, "runtime_setup", json_true());
+	json_set(o, "processes", json_uint(pr->npids));
+	json_set(o, "checks", json_uint(pr->checks));
+	json_set(o, "hidden_noaudit", json_uint(pr->hidden));
+	json_set(o, "capabilities", caps_json(pr));
+	return o;
+}
+
+/* What names a workload: "container": {id, name, runtime}, "unit" or
+ * "cgroup"; null for the processes without one. */
+static json_t *workload_name_json(const struct report *rep, const struct wl_block *b)
+{
+	const struct rec_process *p = b->proc;
+	json_t *o;
+
+	if (!b->key)
+		return json_null();
+	if (rep->by != BY_CONTAINER)
+		return json_bytes(b->key);
+	o = json_object();
+	json_set_bytes(o, "id", b->key);
+	json_set_bytes(o, "name", p->container_name);
+	json_set_bytes(o, "runtime", p->container_runtime);
+	return o;
+}
+
+static json_t *workload_json(const struct report *rep, const struct wl_block *b)
+{
+	json_t *o = json_object(), *progs = json_array();
+	size_t j;
+
+	json_set(o, report_by_name(rep->by), workload_name_json(rep, b));
+	json_set(o, "processes", json_uint(b->npids));
+	if (!b->key)
+		json_set(o, "no_cgroup", json_uint(b->no_cgroup));
+	json_set(o, "checks", json_uint(b->checks));
+	json_set(o, "hidden_noaudit", json_uint(b->hidden));
+	json_set(o, "required", json_capset(b->required));
+	json_set(o, "denied", json_capset(b->denied));
+	for (j = b->first; j < b->first + b->nrows; j++)
+		json_array_append_new(progs, program_json(&rep->procs[j]));
+	json_set(o, "programs", progs);
+	return o;
+}
+
+/* The processes (or workloads) are written one by one (json_stream_*): a
+ * record of a busy host has hundreds of thousands. */
 static int json_report(FILE *f, const struct report *rep, const char *source)
 {
 	json_t *head = json_object(), *root = json_object();
 	struct json_stream js;
-	size_t i, j;
+	size_t i;
 	int rc;
 
 	json_set(head, "record", header_json(rep->rec, source));
-	json_stream_open(f, &js, head, "processes");
+	json_set(head, "by", json_string(report_by_name(rep->by)));
+	json_stream_open(f, &js, head, rep->by == BY_PROGRAM ? "processes" : "workloads");
 	json_decref(head);
-	for (i = 0; i < rep->nprocs; i++) {
-		const struct proc_row *pr = &rep->procs[i];
-		json_t *po = json_object(), *caps = json_array();
-
-		json_set(po, "pid", json_integer(pr->proc->pid));
-		json_set(po, "start_ns", json_integer(pr->proc->start_ns));
-		json_set(po, "exec_id", json_integer(pr->proc->exec_id));
-		json_set(po, "ppid", json_integer(pr->proc->ppid));
-		json_set(po, "uid", json_integer(pr->proc->uid));
-		json_set_bytes(po, "comm", pr->proc->comm);
-		json_set_bytes(po, "exe", pr->proc->exe);
-		if (pr->proc->exited)
-			json_set(po, "exit_code", json_integer(pr->proc->exit_code));
-		for (j = 0; j < pr->ncaps; j++)
-			json_array_append_new(caps, row_json(&pr->caps[j]));
-		json_set(po, "capabilities", caps);
-		json_set(po, "hidden_noaudit", json_uint(pr->hidden));
-		json_stream_item(f, &js, po);
-	}
+	for (i = 0; rep->by == BY_PROGRAM && i < rep->nprocs; i++)
+		json_stream_item(f, &js, image_json(&rep->procs[i]));
+	for (i = 0; i < rep->nblocks; i++)
+		json_stream_item(f, &js, workload_json(rep, &rep->blocks[i]));
 	json_set(root, "required", json_capset(rep->required));
 	json_set(root, "denied", json_capset(rep->denied));
 	json_set(root, "hidden_noaudit", json_uint(rep->hidden_checks));

@@ -62,7 +62,7 @@ static void print_header(FILE *f, const struct record *r, const char *source)
 }
 
 /* "from privops.c:38 (do_chown), via chown in libc.so.6, 1x" */
-static void print_users(FILE *f, const struct site_stat *s)
+static void print_users(FILE *f, const struct site_stat *s, const char *ind)
 {
 	char buf[600], esc[1300];
 	size_t i;
@@ -72,7 +72,7 @@ static void print_users(FILE *f, const struct site_stat *s)
 		const struct site_user *u = &s->users[i];
 
 		usite_format(&u->us->frames[u->own], buf, sizeof(buf));
-		fprintf(f, "      from %s", text_escape(buf, esc, sizeof(esc)));
+		fprintf(f, "%s      from %s", ind, text_escape(buf, esc, sizeof(esc)));
 		for (k = 0; k < u->own; k++) {
 			usite_format_short(&u->us->frames[k], buf, sizeof(buf));
 			fprintf(f, "%s %s", k ? "," : ", via", text_escape(buf, esc, sizeof(esc)));
@@ -81,20 +81,22 @@ static void print_users(FILE *f, const struct site_stat *s)
 	}
 }
 
-static void print_row(FILE *f, const struct cap_row *cr)
+/* One capability's line and what follows it; ind: the block's indent
+ * ("" by program). */
+static void print_row(FILE *f, const struct cap_row *cr, const char *ind)
 {
 	char name[CAP_NAME_LEN], esc[512];
 	size_t i;
 
-	fprintf(f, "  %-24s granted %-8" PRIu64 " denied %-8" PRIu64, cap_name(cr->cap, name),
+	fprintf(f, "%s  %-24s granted %-8" PRIu64 " denied %-8" PRIu64, ind, cap_name(cr->cap, name),
 		cr->granted, cr->denied);
 	if (cr->noaudit)
 		fprintf(f, " noaudit (%s)", noaudit_source_name(cr->noaudit_by));
 	if (cr->userns != RU_HOST)
-		fprintf(f, "\n    %s", userns_meaning(cr->userns));
+		fprintf(f, "\n%s    %s", ind, userns_meaning(cr->userns));
 	else if (cr->other_ns)
 		fputs(cr->init_ns ? " [init+child userns]" : " [child userns]", f);
-	fputs("\n    syscalls:", f);
+	fprintf(f, "\n%s    syscalls:", ind);
 	for (i = 0; i < cr->nsys; i++) {
 		const char *sn = syscall_name(cr->sys[i].nr);
 
@@ -111,13 +113,13 @@ static void print_row(FILE *f, const struct cap_row *cr)
 	for (i = 0; i < cr->nsites; i++) {
 		const struct site_stat *s = &cr->sites[i];
 
-		fprintf(f, "    call site %-32s", ESC(s->func, esc));
+		fprintf(f, "%s    call site %-32s", ind, ESC(s->func, esc));
 		if (s->granted)
 			fprintf(f, " granted %" PRIu64, s->granted);
 		if (s->denied)
 			fprintf(f, " denied %" PRIu64, s->denied);
 		fputc('\n', f);
-		print_users(f, s);
+		print_users(f, s, ind);
 	}
 }
 
@@ -154,15 +156,26 @@ static void print_urows(FILE *f, const struct report *rep)
 	}
 }
 
-static int text_report(FILE *f, const struct report *rep, const char *source)
+/* A row's capabilities, or that it has none, and what --noaudit would add. */
+static void print_caps(FILE *f, const struct proc_row *pr, const char *ind)
 {
-	const struct rec_header *h = &rep->rec->hdr;
-	char esc[4200], name[CAP_NAME_LEN];
-	char lostbuf[600];
-	uint64_t lost = rec_lost_describe(&h->lost, lostbuf, sizeof(lostbuf));
-	size_t i, j;
+	size_t j;
 
-	print_header(f, rep->rec, source);
+	for (j = 0; j < pr->ncaps; j++)
+		print_row(f, &pr->caps[j], ind);
+	if (!pr->ncaps)
+		fprintf(f, "%s  no capability checks\n", ind);
+	if (pr->hidden)
+		fprintf(f, "%s  (%" PRIu64 " noaudit checks not shown; --noaudit shows them)\n",
+			ind, pr->hidden);
+}
+
+/* --by program: a block per process image */
+static void print_images(FILE *f, const struct report *rep)
+{
+	char esc[4200];
+	size_t i;
+
 	for (i = 0; i < rep->nprocs; i++) {
 		const struct proc_row *pr = &rep->procs[i];
 		const struct rec_process *p = pr->proc;
@@ -177,14 +190,93 @@ static int text_report(FILE *f, const struct report *rep, const char *source)
 		if (p->exited)
 			fprintf(f, ", exit status %d", p->exit_code);
 		fputs(")\n", f);
-		for (j = 0; j < pr->ncaps; j++)
-			print_row(f, &pr->caps[j]);
-		if (!pr->ncaps)
-			fputs("  no capability checks\n", f);
-		if (pr->hidden)
-			fprintf(f, "  (%" PRIu64 " noaudit checks not shown; --noaudit shows them)\n",
-				pr->hidden);
+		print_caps(f, pr, "");
 	}
+}
+
+/* What a block without a key holds, per mode. */
+static const char *const no_workload[] = {
+	[BY_CONTAINER] = "(host: no container)",
+	[BY_UNIT] = "(no systemd unit)",
+	[BY_CGROUP] = "(no cgroup recorded)",
+};
+
+/* "Container web (podman, id 0123...)", "Unit cron.service", ... */
+static void print_block_name(FILE *f, const struct report *rep, const struct wl_block *b)
+{
+	const struct rec_process *p = b->proc;
+	const char *rt = p->container_runtime;
+	char esc[4200], esc_rt[200], esc_id[300];
+
+	if (!b->key) {
+		fprintf(f, "\n%s\n", no_workload[rep->by]);
+		return;
+	}
+	if (rep->by == BY_UNIT)
+		fprintf(f, "\nUnit %s\n", ESC(b->key, esc));
+	else if (rep->by == BY_CGROUP)
+		fprintf(f, "\nCgroup %s\n", ESC(b->key, esc));
+	else if (p->container_name)   /* the full id: what runtimes take */
+		fprintf(f, "\nContainer %s (%s%sid %s)\n", ESC(b->label, esc), ESC(rt, esc_rt),
+			rt ? ", " : "", ESC(b->key, esc_id));
+	else
+		fprintf(f, "\nContainer %s%s%s%s\n", ESC(b->key, esc), rt ? " (" : "",
+			ESC(rt, esc_rt), rt ? ")" : "");
+}
+
+static const char *plural(uint64_t n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
+/* --by container|unit|cgroup: a block per workload, in it one per program */
+static void print_workloads(FILE *f, const struct report *rep)
+{
+	char esc[4200];
+	size_t i, j;
+
+	for (i = 0; i < rep->nblocks; i++) {
+		const struct wl_block *b = &rep->blocks[i];
+
+		print_block_name(f, rep, b);
+		fprintf(f, "  %zu %s, %" PRIu64 " %s; required: ", b->npids,
+			plural(b->npids, "process", "processes"), b->checks,
+			plural(b->checks, "check", "checks"));
+		print_capset(f, b->required);
+		if (b->denied) {
+			fputs("  denied: ", f);
+			print_capset(f, b->denied);
+		}
+		if (b->no_cgroup && rep->by != BY_CGROUP)
+			fprintf(f, "  (%zu of them with no cgroup recorded: where they ran is not "
+				"known)\n", b->no_cgroup);
+		for (j = b->first; j < b->first + b->nrows; j++) {
+			const struct proc_row *pr = &rep->procs[j];
+
+			fprintf(f, "  %s%s%s: %zu %s, %" PRIu64 " %s\n", ESC(pr->program, esc),
+				pr->proc->exe ? "" : " (no executable recorded)",
+				pr->runtime_setup ? " (container runtime setup: not counted)" : "",
+				pr->npids,
+				plural(pr->npids, "process", "processes"), pr->checks,
+				plural(pr->checks, "check", "checks"));
+			print_caps(f, pr, "  ");
+		}
+	}
+}
+
+static int text_report(FILE *f, const struct report *rep, const char *source)
+{
+	const struct rec_header *h = &rep->rec->hdr;
+	char name[CAP_NAME_LEN];
+	char lostbuf[600];
+	uint64_t lost = rec_lost_describe(&h->lost, lostbuf, sizeof(lostbuf));
+	size_t i;
+
+	print_header(f, rep->rec, source);
+	if (rep->by == BY_PROGRAM)
+		print_images(f, rep);
+	else
+		print_workloads(f, rep);
 	if (rep->by_user_site)
 		print_urows(f, rep);
 	fputs("\nRequired (granted in audited checks): ", f);

@@ -407,6 +407,42 @@ struct rec_process *check_process(const struct record *r, const struct rec_check
 	return record_find_process(r, c->pid, c->start_ns, c->exec_id);
 }
 
+static void free_process(struct rec_process *p)
+{
+	free(p->comm);
+	free(p->exe);
+	free(p->cgroup);
+	free(p->container_id);
+	free(p->container_name);
+	free(p->container_runtime);
+	free(p->unit);
+}
+
+void record_keep_processes(struct record *r, const bool *keep)
+{
+	size_t i, n = 0;
+
+	/* checks first: their process is found through the table as it is */
+	for (i = 0; i < r->nchecks; i++) {
+		const struct rec_process *p = check_process(r, &r->checks[i]);
+
+		if (p && keep[p - r->procs])
+			r->checks[n++] = r->checks[i];
+		else
+			free(r->checks[i].stack_error);
+	}
+	r->nchecks = n;
+	for (i = n = 0; i < r->nprocs; i++) {
+		if (keep[i])
+			r->procs[n++] = r->procs[i];
+		else
+			free_process(&r->procs[i]);
+	}
+	r->nprocs = n;
+	if (r->pidcap)
+		rehash(r, r->pidcap);   /* the indexes moved */
+}
+
 static int cmp_pid_start(const void *a, const void *b)
 {
 	const struct rec_process *x = *(const struct rec_process *const *)a;
@@ -511,17 +547,8 @@ void record_free(struct record *r)
 	size_t i;
 
 	record_clear_header(&r->hdr);
-	for (i = 0; i < r->nprocs; i++) {
-		struct rec_process *p = &r->procs[i];
-
-		free(p->comm);
-		free(p->exe);
-		free(p->cgroup);
-		free(p->container_id);
-		free(p->container_name);
-		free(p->container_runtime);
-		free(p->unit);
-	}
+	for (i = 0; i < r->nprocs; i++)
+		free_process(&r->procs[i]);
 	free(r->procs);
 	for (i = 0; i < r->nchecks; i++)
 		free(r->checks[i].stack_error);   /* comm is interned */

@@ -243,6 +243,10 @@ struct rec_process *record_find_process(const struct record *r, uint32_t pid, in
 					uint32_t exec_id);
 /* The image that made a check, or NULL. */
 struct rec_process *check_process(const struct record *r, const struct rec_check *c);
+/* Keep only the processes whose keep[i] (parallel to r->procs) is true,
+ * and the checks they made; a check without a process goes too. The
+ * header (its lost counters and overflow) stays the whole record's. */
+void record_keep_processes(struct record *r, const bool *keep);
 /* Pids that more than one process had (each pid counted once per extra
  * process), from the process lines. */
 uint64_t record_count_reused_pids(const struct record *r);

@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "analyze/attrib.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/util.h"
+
+static const char *const by_names[] = {
+	[BY_PROGRAM] = "program", [BY_CONTAINER] = "container", [BY_UNIT] = "unit",
+	[BY_CGROUP] = "cgroup",
+};
+
+const char *report_by_name(enum report_by by)
+{
+	return by < ARRAY_SIZE(by_names) ? by_names[by] : "program";
+}
+
+bool report_by_parse(const char *name, enum report_by *by)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(by_names); i++) {
+		if (!strcmp(name, by_names[i])) {
+			*by = (enum report_by)i;
+			return true;
+		}
+	}
+	return false;
+}
+
+const char *workload_key(const struct rec_process *p, enum report_by by)
+{
+	switch (by) {
+	case BY_CONTAINER:
+		return p->container_id;
+	case BY_UNIT:
+		return p->unit;
+	case BY_CGROUP:
+		return p->cgroup;
+	default:
+		return NULL;
+	}
+}
+
+const char *workload_program(const struct rec_process *p)
+{
+	return p->exe ? p->exe : p->comm ? p->comm : "";
+}
+
+/* ---- the lists an error names ------------------------------------------- */
+
+/* Append to the line in buf; once it is full, end it with "..." and say
+ * so (false): a host's record may have hundreds of containers. */
+static bool appendf(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t at = strlen(buf);
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf + at, len - at, fmt, ap);
+	va_end(ap);
+	if (n >= 0 && (size_t)n < len - at)
+		return true;
+	if (len > 4)
+		strcpy(buf + len - 4, "...");
+	return false;
+}
+
+/* One container of the record: the name and runtime any of its processes
+ * gave (a process seen before the runtime named it may have none). */
+struct ctr {
+	const char *id, *name, *runtime;
+};
+
+static int cmp_ctr(const void *a, const void *b)
+{
+	return strcmp(((const struct ctr *)a)->id, ((const struct ctr *)b)->id);
+}
+
+/* The record's containers, one per id, sorted by id. */
+static size_t list_containers(const struct record *r, struct ctr **out)
+{
+	struct ctr *c = xcalloc(r->nprocs + 1, sizeof(*c));
+	size_t i, n = 0, k = 0;
+
+	for (i = 0; i < r->nprocs; i++)
+		if (r->procs[i].container_id)
+			c[n++] = (struct ctr){ r->procs[i].container_id, r->procs[i].container_name,
+					       r->procs[i].container_runtime };
+	sort_array(c, n, sizeof(*c), cmp_ctr);
+	for (i = 0; i < n; i++) {
+		if (k && !strcmp(c[k - 1].id, c[i].id)) {
+			c[k - 1].name = c[k - 1].name ? c[k - 1].name : c[i].name;
+			c[k - 1].runtime = c[k - 1].runtime ? c[k - 1].runtime : c[i].runtime;
+		} else {
+			c[k++] = c[i];
+		}
+	}
+	*out = c;
+	return k;
+}
+
+/* "web (podman 0123456789ab)", "0123456789ab (podman)" */
+static bool describe_ctr(char *buf, size_t len, const struct ctr *c, const char *sep)
+{
+	int w = WL_SHORT_ID;
+
+	if (c->name)
+		return appendf(buf, len, "%s%s (%s%s%.*s)", sep, c->name,
+			       c->runtime ? c->runtime : "", c->runtime ? " " : "", w, c->id);
+	if (c->runtime)
+		return appendf(buf, len, "%s%.*s (%s)", sep, w, c->id, c->runtime);
+	return appendf(buf, len, "%s%.*s", sep, w, c->id);
+}
+
+/* Where err goes on to what the record has: "; the record has: " before
+ * the list, or why there is none. */
+static void list_or_none(char *err, size_t errlen, const struct record *r, size_t n)
+{
+	if (n)
+		appendf(err, errlen, "; the record has: ");
+	else if (r->hdr.version < 4)
+		appendf(err, errlen, "; a version %d record does not say where processes ran "
+			"(format 4 does)", r->hdr.version);
+	else
+		appendf(err, errlen, "; the record has none");
+}
+
+/* ---- --container --------------------------------------------------------- */
+
+static bool is_hex(const char *s)
+{
+	return s[strspn(s, "0123456789abcdef")] == '\0';
+}
+
+/* How x named the containers it marked. */
+enum ctr_match { CM_NONE, CM_ID, CM_NAME, CM_PREFIX };
+
+/* Mark in hit[] the containers x names: its id; else its name (every
+ * container that had it: a container run again under the same name gets
+ * a new id); else the ids x is a prefix of (3 hex digits at least). */
+static enum ctr_match mark_containers(const struct ctr *c, size_t n, const char *x, bool *hit,
+				      size_t *nm)
+{
+	size_t i, len = strlen(x);
+
+	*nm = 0;
+	for (i = 0; i < n; i++)
+		*nm += hit[i] = !strcmp(c[i].id, x);
+	if (*nm)
+		return CM_ID;
+	for (i = 0; i < n; i++)
+		*nm += hit[i] = c[i].name && !strcmp(c[i].name, x);
+	if (*nm)
+		return CM_NAME;
+	if (len < 3 || !is_hex(x))
+		return CM_NONE;
+	for (i = 0; i < n; i++)
+		*nm += hit[i] = !strncmp(c[i].id, x, len);
+	return *nm ? CM_PREFIX : CM_NONE;
+}
+
+/* The error: no match (every container listed), or a prefix of several
+ * ids (those listed). */
+static void container_error(const struct record *r, const struct ctr *c, size_t n,
+			    const bool *hit, bool none, const char *x, char *err, size_t errlen)
+{
+	size_t i, k = 0;
+
+	if (none) {
+		snprintf(err, errlen, "--container %s: no container has that id or name%s", x,
+			 *x && strlen(x) < 3 && is_hex(x) ? " (an id prefix has 3 hex digits or more)" : "");
+		list_or_none(err, errlen, r, n);
+	} else {
+		snprintf(err, errlen, "--container %s: ambiguous, the id prefix of: ", x);
+	}
+	for (i = 0; i < n; i++)
+		if ((none || hit[i]) && !describe_ctr(err, errlen, &c[i], k++ ? ", " : ""))
+			break;
+}
+
+static int match_container(const struct record *r, const char *x, bool *keep, char *err,
+			   size_t errlen)
+{
+	struct ctr *c, key;
+	size_t n = list_containers(r, &c), i, nm;
+	bool *hit = xcalloc(n + 1, sizeof(*hit));
+	enum ctr_match how = mark_containers(c, n, x, hit, &nm);
+	int rc = 0;
+
+	if (how == CM_NONE || (how == CM_PREFIX && nm > 1)) {
+		container_error(r, c, n, hit, how == CM_NONE, x, err, errlen);
+		rc = -1;
+	}
+	for (i = 0; !rc && i < r->nprocs; i++) {
+		const struct ctr *at;
+
+		key.id = r->procs[i].container_id;
+		at = key.id ? bsearch(&key, c, n, sizeof(*c), cmp_ctr) : NULL;
+		/* runc's stages set the container up from inside its cgroup:
+		 * their checks are the runtime's, not the container's */
+		keep[i] = keep[i] && at && hit[at - c] && !r->procs[i].runtime_setup;
+	}
+	free(hit);
+	free(c);
+	return rc;
+}
+
+/* ---- --unit ------------------------------------------------------------- */
+
+/* "cron" names cron.service as systemctl takes it; "cron.timer" only itself */
+static bool unit_is(const char *unit, const char *x)
+{
+	size_t n = strlen(x);
+
+	return unit && (!strcmp(unit, x) || (!strncmp(unit, x, n) && !strcmp(unit + n, ".service")));
+}
+
+static int cmp_strp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* "--unit X: ...; the record has: a.service, b.service" */
+static void unit_error(const struct record *r, const char *x, char *err, size_t errlen)
+{
+	const char **u = xcalloc(r->nprocs + 1, sizeof(*u));
+	size_t i, n = 0;
+
+	for (i = 0; i < r->nprocs; i++)
+		if (r->procs[i].unit)
+			u[n++] = r->procs[i].unit;
+	sort_array(u, n, sizeof(*u), cmp_strp);
+	snprintf(err, errlen, "--unit %s: no process ran in that unit", x);
+	list_or_none(err, errlen, r, n);
+	for (i = 0; i < n; i++) {
+		if (i && !strcmp(u[i - 1], u[i]))
+			continue;   /* one unit has many processes */
+		if (!appendf(err, errlen, "%s%s", i ? ", " : "", u[i]))
+			break;
+	}
+	free(u);
+}
+
+static int match_unit(const struct record *r, const char *x, bool *keep, char *err,
+		      size_t errlen)
+{
+	size_t i, nm = 0;
+
+	for (i = 0; i < r->nprocs; i++)
+		nm += unit_is(r->procs[i].unit, x);
+	if (!nm) {
+		unit_error(r, x, err, errlen);
+		return -1;
+	}
+	for (i = 0; i < r->nprocs; i++)
+		keep[i] = keep[i] && unit_is(r->procs[i].unit, x);
+	return 0;
+}
+
+int record_keep_workload(struct record *r, const struct workload_filter *f, char *err,
+			 size_t errlen)
+{
+	bool *keep;
+	size_t i;
+	int rc = 0;
+
+	if (!f->container && !f->unit)
+		return 0;
+	keep = xcalloc(r->nprocs + 1, sizeof(*keep));
+	for (i = 0; i < r->nprocs; i++)
+		keep[i] = true;
+	/* each matched against the whole record: an error lists all it has */
+	if (f->container)
+		rc = match_container(r, f->container, keep, err, errlen);
+	if (!rc && f->unit)
+		rc = match_unit(r, f->unit, keep, err, errlen);
+	if (!rc)
+		record_keep_processes(r, keep);
+	free(keep);
+	return rc;
+}

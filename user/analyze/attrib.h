@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Attribution: which workload a process ran in (a container, a systemd
+ * unit, a cgroup), as record format 4 tells (struct rec_process), and the
+ * --container / --unit filters that keep one workload of a record. The
+ * filter works on the loaded record, so report, report --suggest,
+ * report --emit and check all see the same processes and checks.
+ */
+#ifndef CA_ANALYZE_ATTRIB_H
+#define CA_ANALYZE_ATTRIB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "recfile/recfile.h"
+
+/* What report --by rolls checks up by. */
+enum report_by {
+	BY_PROGRAM,     /* one block per process image (the default) */
+	BY_CONTAINER,
+	BY_UNIT,
+	BY_CGROUP,
+};
+
+/* "program", "container", "unit", "cgroup" */
+const char *report_by_name(enum report_by by);
+/* The mode a name names; false if none (*by untouched). */
+bool report_by_parse(const char *name, enum report_by *by);
+
+/* The workload a process belongs to under by: its container id, unit or
+ * cgroup path; NULL when it has none (a host process, no unit, a cgroup
+ * not recorded) and for BY_PROGRAM. */
+const char *workload_key(const struct rec_process *p, enum report_by by);
+/* The program of an image: its executable, else its comm ("" if neither). */
+const char *workload_program(const struct rec_process *p);
+
+/* report --container X / --unit NAME (NULL: not given). */
+struct workload_filter {
+	const char *container;  /* id, unique id prefix (>= 3 hex digits), or
+				 * name; its runtime's setup (runtime_setup
+				 * images) is not the container's */
+	const char *unit;       /* "cron" or "cron.service" */
+};
+
+/* A container id's first 12 digits: how runtimes show an id. */
+#define WL_SHORT_ID 12
+
+/*
+ * Keep only the processes f selects, and their checks (record_keep_
+ * processes()). Both given: a process must match both. Returns 0, or -1
+ * with one line in err naming what matched nothing (or was ambiguous) and
+ * listing what the record has; r is then unchanged.
+ */
+int record_keep_workload(struct record *r, const struct workload_filter *f, char *err,
+			 size_t errlen);
+
+#endif
