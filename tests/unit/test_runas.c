@@ -160,6 +160,16 @@ TEST(runas_unit)
 	rec.hdr.target_unit = xstrdup("web.service");
 	runas_build(&rec, NULL, &r);
 	ASSERT_STR(r.unit, "web.service");
+	/* record -- COMMAND: the command ran in its caller's unit */
+	fresh(REC_VERSION);
+	rec.hdr.scope = xstrdup("command");
+	image(100, 0)->unit = xstrdup("gitlab-runner.service");
+	runas_build(&rec, NULL, &r);
+	ASSERT_TRUE(r.unit == NULL);
+	free(rec.hdr.scope);
+	rec.hdr.scope = xstrdup("pid");   /* record -p: the process's own unit */
+	runas_build(&rec, NULL, &r);
+	ASSERT_STR(r.unit, "gitlab-runner.service");
 	fresh(REC_VERSION);
 	image(100, 1000)->unit = xstrdup("app.service");
 	rec.procs[0].cgroup =

@@ -36,7 +36,9 @@ void runas_build(const struct record *rec, const bool *matched, struct runas *ou
 {
 	const struct rec_header *h = &rec->hdr;
 	const char *cgroup = NULL;
-	bool units_agree = true;
+	/* a command capaudit started runs in its caller's unit (a login
+	 * session, a CI runner's service): not the workload's own */
+	bool units_agree = !h->scope || strcmp(h->scope, "command");
 	size_t i;
 
 	memset(out, 0, sizeof(*out));

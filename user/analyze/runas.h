@@ -41,7 +41,8 @@ struct runas {
 	uint64_t events_lost;       /* process events dropped or processes not followed */
 	size_t lines_lost;          /* lines a lenient read left out or found missing */
 	/* the systemd unit: the recording's target (--unit, --service), else
-	 * the one unit every image that names one ran in; NULL if none or
+	 * the one unit every image that names one ran in (not for a command
+	 * capaudit started: that ran in its caller's unit); NULL if none or
 	 * more than one. The record's string: it lives as long as the record. */
 	const char *unit;
 	bool user_unit;             /* it runs under a user manager (user@UID.service) */
