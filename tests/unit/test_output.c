@@ -224,6 +224,11 @@ TEST(emit_unknowns_are_said)
 		   "exec\n# gained privilege (setuid bit, file capabilities); record again to know\n");
 	ASSERT_FALSE(strstr(out, "\nNoNewPrivileges=yes") != NULL);
 	free(out);
+	s.runas.nuids = 3;
+	out = emit_of("kubernetes", &s);
+	ASSERT_HAS(out, "  # no runAsUser: the processes ran as more than one user "
+		   "(uids 0, 1000, ...)\n");
+	free(out);
 	s.runas.version = REC_VERSION;
 	s.runas.events_lost = 4;
 	out = emit_of("compose", &s);

@@ -73,6 +73,13 @@ TEST(runas_reads_the_checks_uids_too)
 	ASSERT_EQ(r.nuids, 2);
 	ASSERT_FALSE(runas_one_user(&r));
 	ASSERT_FALSE(runas_all_root(&r));
+	image(101, 33);
+	image(102, 1000);
+	image(103, 1001);
+	runas_build(&rec, NULL, &r);
+	ASSERT_EQ(r.nuids, 3);   /* three or more */
+	ASSERT_EQ(r.uids[0], 0);
+	ASSERT_EQ(r.uids[1], 33);
 	record_free(&rec);
 }
 

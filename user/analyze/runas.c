@@ -16,11 +16,13 @@ static void add_uid(struct runas *r, uint32_t uid)
 {
 	size_t i;
 
-	for (i = 0; i < r->nuids; i++)
+	for (i = 0; i < r->nuids && i < 2; i++)
 		if (r->uids[i] == uid)
 			return;
 	if (r->nuids < 2)
-		r->uids[r->nuids++] = uid;
+		r->uids[r->nuids] = uid;
+	if (r->nuids < 3)
+		r->nuids++;   /* 3: more than the two kept */
 }
 
 /* The cgroup path runs through a user manager: /user.slice/user-1000.slice/

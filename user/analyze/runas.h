@@ -26,7 +26,8 @@ enum runas_gain {
 
 struct runas {
 	/* the real uids of the images' process lines and of their checks, as
-	 * the host saw them: distinct ones, counted up to 2 ("more than one") */
+	 * the host saw them: how many distinct ones (3: three or more), the
+	 * first two of them */
 	size_t nuids;
 	uint32_t uids[2];
 	/* a check was decided inside a user namespace: the uids are the

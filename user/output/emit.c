@@ -148,6 +148,20 @@ static bool service_name_ok(const char *u)
 	return true;
 }
 
+/* A user name User= takes as it is (else the uid is given): the portable
+ * characters, not starting with a digit or '-'. */
+static bool user_name_ok(const char *u)
+{
+	const char *p;
+
+	if (!u || !*u || strlen(u) > 64 || isdigit((unsigned char)*u) || *u == '-')
+		return false;
+	for (p = u; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("._-", *p))
+			return false;
+	return true;
+}
+
 /* Comment lines (each "IND# TEXT") saying why SETTING is left out, when the
  * record does not show that no exec gained privilege. false: nothing to
  * say, the setting is sound. */
@@ -228,7 +242,6 @@ static int emit_systemd(FILE *f, const struct suggestion *s)
 	const struct runas *r = &s->runas;
 	bool known = service_name_ok(r->unit);
 	const char *unit = known ? r->unit : "NAME.service";
-	char safe[512];
 
 	fprintf(f, "# /etc/systemd/system/%s.d/capaudit.conf\n", unit);
 	fprintf(f, "# then: systemctl daemon-reload && systemctl restart %s\n", unit);
@@ -254,10 +267,10 @@ static int emit_systemd(FILE *f, const struct suggestion *s)
 		struct passwd *pw = getpwuid(r->uids[0]);
 
 		/* the name is this machine's for that uid: say which uid it was */
-		if (pw && pw->pw_name && *pw->pw_name) {
+		if (pw && user_name_ok(pw->pw_name)) {
 			fprintf(f, "# every process ran as uid %u (%s here)\n", r->uids[0],
-				text_escape(pw->pw_name, safe, sizeof(safe)));
-			fprintf(f, "User=%s\n", safe);
+				pw->pw_name);
+			fprintf(f, "User=%s\n", pw->pw_name);
 		} else {
 			fprintf(f, "# every process ran as uid %u\nUser=%u\n", r->uids[0], r->uids[0]);
 		}
