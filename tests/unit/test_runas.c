@@ -83,6 +83,23 @@ TEST(runas_reads_the_checks_uids_too)
 	record_free(&rec);
 }
 
+/* runc's setup stages run as root inside the container's cgroup before
+ * its program: not the container's user. */
+TEST(runas_leaves_the_runtime_setup_out)
+{
+	struct runas r;
+
+	fresh(REC_VERSION);
+	image(100, 0)->runtime_setup = true;
+	check_by(100, 0);
+	image(101, 1000)->secure_exec = false;
+	check_by(101, 1000);
+	runas_build(&rec, NULL, &r);
+	ASSERT_TRUE(runas_one_user(&r));
+	ASSERT_EQ(r.uids[0], 1000);
+	record_free(&rec);
+}
+
 /* secure_exec on any selected image is a privilege gain; one left out by
  * --program is not. */
 TEST(runas_secure_exec_of_the_selected_images)

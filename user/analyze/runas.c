@@ -50,7 +50,9 @@ void runas_build(const struct record *rec, const bool *matched, struct runas *ou
 	for (i = 0; i < rec->nprocs; i++) {
 		const struct rec_process *p = &rec->procs[i];
 
-		if (matched && !matched[i])
+		/* runc init and the like run as root before the container's
+		 * program: the runtime's user, not the workload's */
+		if ((matched && !matched[i]) || p->runtime_setup)
 			continue;
 		add_uid(out, p->uid);
 		if (p->secure_exec && !out->ngainers++)
@@ -68,7 +70,7 @@ void runas_build(const struct record *rec, const bool *matched, struct runas *ou
 		const struct rec_check *c = &rec->checks[i];
 		const struct rec_process *p = check_process(rec, c);
 
-		if (!p || (matched && !matched[p - rec->procs]))
+		if (!p || (matched && !matched[p - rec->procs]) || p->runtime_setup)
 			continue;
 		add_uid(out, c->uid);
 		out->userns |= c->userns == RU_INSIDE;

@@ -49,7 +49,8 @@ struct runas {
 	bool user_unit;             /* it runs under a user manager (user@UID.service) */
 };
 
-/* The images are rec->procs[i] with matched[i] (NULL: all of them). */
+/* The images are rec->procs[i] with matched[i] (NULL: all of them),
+ * except a container runtime's setup (runtime_setup). */
 void runas_build(const struct record *rec, const bool *matched, struct runas *out);
 
 /* Every image and check ran as uid 0 / as one uid, not 0, and the uids
