@@ -123,13 +123,19 @@ suggest_json() {
 	run "$CAPAUDIT" report --emit systemd --program set-pid -i "$T/rec.jsonl"
 	echo "$output"
 	[ "$status" -eq 0 ]
-	[ "${lines[1]}" = "CapabilityBoundingSet=CAP_CHECKPOINT_RESTORE" ] ||
+	[ "${lines[5]}" = "CapabilityBoundingSet=CAP_CHECKPOINT_RESTORE" ] ||
 		"$CAPAUDIT" report --suggest --program set-pid -i "$T/rec.jsonl"
-	[ "${lines[2]}" = "AmbientCapabilities=CAP_CHECKPOINT_RESTORE" ]
+	# as root: the bounding set is enough, no ambient set, no user; set-pid
+	# is no setuid program, so privilege gains can be forbidden
+	[ "${lines[6]}" = "AmbientCapabilities=" ]
+	[ "${lines[7]}" = "NoNewPrivileges=yes" ]
 	run "$CAPAUDIT" report --emit docker --program set-pid -i "$T/rec.jsonl"
-	[ "$output" = "--cap-drop=ALL --cap-add=CHECKPOINT_RESTORE" ]
+	[ "$output" = "--cap-drop ALL --cap-add CHECKPOINT_RESTORE --security-opt no-new-privileges" ]
 	run "$CAPAUDIT" report --emit kubernetes --program set-pid -i "$T/rec.jsonl"
 	[ "${lines[3]}" = '    add: ["CHECKPOINT_RESTORE"]' ]
+	[ "${lines[4]}" = '  allowPrivilegeEscalation: false' ]
+	run "$CAPAUDIT" report --emit compose --program set-pid -i "$T/rec.jsonl"
+	[ "${lines[2]}" = 'cap_add: ["CHECKPOINT_RESTORE"]' ]
 	run "$CAPAUDIT" report --emit setcap --program set-pid -i "$T/rec.jsonl"
 	[ "$output" = "setcap cap_checkpoint_restore+ep $SETPID" ]
 	# capsh: everything but CAP_CHECKPOINT_RESTORE dropped, clone3 set_tid still works

@@ -283,7 +283,7 @@ EOF
 	[[ "$output" == *"Required capabilities: CAP_DAC_OVERRIDE, CAP_SETGID, CAP_SETUID, CAP_NET_BIND_SERVICE"* ]]
 	run "$CAPAUDIT" report -i "$REC" --emit docker --container db
 	[ "$status" -eq 0 ]
-	[ "$output" = "--cap-drop=ALL --cap-add=CHOWN" ]
+	[ "${lines[-1]}" = "--cap-drop ALL --cap-add CHOWN --security-opt no-new-privileges" ]
 	run "$CAPAUDIT" report -i "$REC" --suggest --format json --unit cron
 	[ "$status" -eq 0 ]
 	[ "$(echo "$output" | jq -c .required)" = '["CAP_SETGID","CAP_SETUID"]' ]

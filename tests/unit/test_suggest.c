@@ -394,6 +394,7 @@ TEST(suggest_emit_snippets)
 	char *out;
 
 	new_record("6.18.44");
+	rec.hdr.version = REC_VERSION;   /* it would say if an exec gained privilege */
 	rec.procs[0].exe = xstrdup("/opt/app/bin/app");
 	rec.hdr.argv = xcalloc(5, sizeof(char *));
 	rec.hdr.argv[rec.hdr.argc++] = xstrdup("capaudit");
@@ -408,16 +409,31 @@ TEST(suggest_emit_snippets)
 	out = emit("setcap", &s);
 	ASSERT_STR(out, "setcap cap_bpf,cap_checkpoint_restore+ep /opt/app/bin/app\n");
 	free(out);
+	/* root (uid 0): no ambient set, no user; nothing gained at exec */
 	out = emit("systemd", &s);
-	ASSERT_STR(out, "[Service]\nCapabilityBoundingSet=CAP_BPF CAP_CHECKPOINT_RESTORE\n"
-		   "AmbientCapabilities=CAP_BPF CAP_CHECKPOINT_RESTORE\nNoNewPrivileges=yes\n");
+	ASSERT_STR(out, "# /etc/systemd/system/NAME.service.d/capaudit.conf\n"
+		   "# then: systemctl daemon-reload && systemctl restart NAME.service\n"
+		   "[Service]\n"
+		   "# each empty assignment resets what the unit itself set\n"
+		   "CapabilityBoundingSet=\n"
+		   "CapabilityBoundingSet=CAP_BPF CAP_CHECKPOINT_RESTORE\n"
+		   "AmbientCapabilities=\n"
+		   "NoNewPrivileges=yes\n");
 	free(out);
 	out = emit("docker", &s);
-	ASSERT_STR(out, "--cap-drop=ALL --cap-add=BPF --cap-add=CHECKPOINT_RESTORE\n");
+	ASSERT_STR(out, "--cap-drop ALL --cap-add BPF --cap-add CHECKPOINT_RESTORE "
+		   "--security-opt no-new-privileges\n");
+	free(out);
+	out = emit("compose", &s);
+	ASSERT_STR(out, "# compose.yaml: under services: NAME:\n"
+		   "cap_drop: [\"ALL\"]\n"
+		   "cap_add: [\"BPF\", \"CHECKPOINT_RESTORE\"]\n"
+		   "security_opt: [\"no-new-privileges:true\"]\n");
 	free(out);
 	out = emit("kubernetes", &s);
 	ASSERT_STR(out, "securityContext:\n  capabilities:\n    drop: [\"ALL\"]\n"
-		   "    add: [\"BPF\", \"CHECKPOINT_RESTORE\"]\n");
+		   "    add: [\"BPF\", \"CHECKPOINT_RESTORE\"]\n"
+		   "  allowPrivilegeEscalation: false\n");
 	free(out);
 	out = emit("capsh", &s);
 	ASSERT_HAS(out, " --inh=cap_bpf,cap_checkpoint_restore --addamb=cap_bpf,cap_checkpoint_restore");

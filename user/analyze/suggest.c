@@ -553,6 +553,15 @@ int suggest_build(const struct record *rec, const struct suggest_opts *o, struct
 			s->asked |= rec->procs[i].capset_prm;
 	}
 
+	{
+		bool *matched = xcalloc(rec->nprocs + 1, sizeof(*matched));
+
+		for (i = 0; i < rec->nprocs; i++)
+			matched[i] = s->progs[i].matched;
+		runas_build(rec, matched, &s->runas);
+		free(matched);
+	}
+
 	rows = xcalloc(rec->nchecks + 1, sizeof(*rows));
 	for (i = 0; i < rec->nchecks; i++) {
 		const struct rec_check *c = &rec->checks[i];

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analyze/runas.h"
 #include "analyze/syscount.h"
 #include "facts/kfacts.h"
 #include "lib/hindex.h"
@@ -126,6 +127,7 @@ struct suggestion {
 	struct sg_program *progs;
 	size_t nprogs;
 	size_t images_matched;      /* with --program */
+	struct runas runas;         /* who ran the matched images (report --emit) */
 	struct fact_memo *memo;     /* private: kernel-fact lookups of this build */
 };
 

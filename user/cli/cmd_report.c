@@ -44,7 +44,7 @@ static const struct cli_opt report_opts[] = {
 	  "(and the sites that keep CAP_SYS_ADMIN, the denials)" },
 	{ "emit", O_EMIT, required_argument, "KIND",
 	  "only a ready snippet granting the required set",
-	  "(KIND: setcap, systemd, docker, kubernetes or capsh)" },
+	  "(KIND: setcap, systemd, docker, compose, kubernetes or capsh)" },
 	{ "program", O_PROGRAM, required_argument, "NAME",
 	  "only program images whose name or executable is NAME", "(with --suggest or --emit)" },
 	{ "lenient", O_LENIENT, no_argument, NULL,
@@ -59,7 +59,7 @@ static const struct cli_cmd report_cmd = {
 		    "                [--container X] [--unit NAME]\n"
 		    "capaudit report --suggest [-i FILE] [--format text|json] [--program NAME]\n"
 		    "                [--container X] [--unit NAME]\n"
-		    "capaudit report --emit setcap|systemd|docker|kubernetes|capsh [-i FILE]\n"
+		    "capaudit report --emit setcap|systemd|docker|compose|kubernetes|capsh [-i FILE]\n"
 		    "                [--container X] [--unit NAME]",
 	.opts = report_opts,
 };
@@ -163,8 +163,8 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		for (k = 0; emit_kinds[k] && strcmp(emit_kinds[k], a->emit); k++)
 			;
 		if (!emit_kinds[k]) {
-			p_err("unknown --emit kind '%s' (setcap, systemd, docker, kubernetes, capsh)",
-			      a->emit);
+			p_err("unknown --emit kind '%s' (setcap, systemd, docker, compose, "
+			      "kubernetes, capsh)", a->emit);
 			return EXIT_USAGE;
 		}
 		a->suggest = true;

@@ -15,7 +15,7 @@
 #include "record/privs.h"
 #include "record/verify.h"
 
-#define MAX_EMIT 5
+#define MAX_EMIT 6   /* every kind once */
 
 static const struct cli_opt verify_opts[] = {
 	{ "user", 'u', required_argument, "USER", "run every time as USER (name or uid)", NULL },
@@ -24,7 +24,7 @@ static const struct cli_opt verify_opts[] = {
 	  "(TEST runs as the caller after each run)" },
 	{ "emit", 'e', required_argument, "KIND",
 	  "also print a snippet of KIND for the proven set",
-	  "(setcap, systemd, docker, kubernetes or capsh; may be repeated)" },
+	  "(setcap, systemd, docker, compose, kubernetes or capsh; may be repeated)" },
 	{ "program", 'p', required_argument, "NAME",
 	  "start from what that program of the tree needs (comm or exe)", NULL },
 	{ "format", 'f', required_argument, "FORMAT", "text (default) or json",
@@ -65,7 +65,8 @@ static int add_emit(struct verify_args *a, const char *kind)
 	for (i = 0; emit_kinds[i] && strcmp(emit_kinds[i], kind); i++)
 		;
 	if (!emit_kinds[i]) {
-		p_err("unknown --emit kind '%s' (setcap, systemd, docker, kubernetes, capsh)", kind);
+		p_err("unknown --emit kind '%s' (setcap, systemd, docker, compose, kubernetes, "
+		      "capsh)", kind);
 		return EXIT_USAGE;
 	}
 	if (a->nemit == MAX_EMIT) {

@@ -4,6 +4,7 @@
  * people paste into their configuration. Only the snippet goes to stdout.
  */
 #include <ctype.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +15,8 @@
 #include "analyze/suggest.h"
 #include "lib/util.h"
 
-const char *const emit_kinds[] = { "setcap", "systemd", "docker", "kubernetes", "capsh", NULL };
+const char *const emit_kinds[] = { "setcap", "systemd", "docker", "compose", "kubernetes",
+				    "capsh", NULL };
 
 /* Print the caps of mask: prefix + NAME (lower-cased, "cap_" kept or cut) + sep. */
 static void caps(FILE *f, uint64_t mask, const char *sep, bool lower, bool strip)
@@ -123,43 +125,242 @@ static int emit_setcap(FILE *f, const struct suggestion *s)
 	return 0;
 }
 
+/* ---- what the record says about users and privilege gains ---------- */
+
+/* The image's program for a note: its executable, else its name. */
+static const char *image_name(const struct rec_process *p, char *buf, size_t len)
+{
+	return text_escape(p->exe ? p->exe : p->comm ? p->comm : "?", buf, len);
+}
+
+/* A unit name fit for a path and a comment line: systemd's own characters
+ * (a cgroup path is the workload's to choose), ending in ".service". */
+static bool service_name_ok(const char *u)
+{
+	size_t n = u ? strlen(u) : 0;
+	const char *p;
+
+	if (n <= 8 || n > 255 || strcmp(u + n - 8, ".service"))
+		return false;
+	for (p = u; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr(":-_.\\@", *p))
+			return false;
+	return true;
+}
+
+/* A user name User= takes as it is (else the uid is given): the portable
+ * characters, not starting with a digit or '-'. */
+static bool user_name_ok(const char *u)
+{
+	const char *p;
+
+	if (!u || !*u || strlen(u) > 64 || isdigit((unsigned char)*u) || *u == '-')
+		return false;
+	for (p = u; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("._-", *p))
+			return false;
+	return true;
+}
+
+/* Comment lines (each "IND# TEXT") saying why SETTING is left out, when the
+ * record does not show that no exec gained privilege. false: nothing to
+ * say, the setting is sound. */
+static bool gain_note(FILE *f, const char *ind, const char *setting, const struct runas *r)
+{
+	char name[600];
+
+	switch (r->gain) {
+	case GAIN_NONE:
+		return false;
+	case GAIN_SEEN:
+		fprintf(f, "%s# %s left out: %s", ind, setting,
+			image_name(r->gainer, name, sizeof(name)));
+		if (r->ngainers > 1)
+			fprintf(f, " (and %zu more)", r->ngainers - 1);
+		fprintf(f, " gained privilege at exec\n%s# (a setuid or setgid bit, or file "
+			"capabilities): with it the kernel would refuse that\n", ind);
+		return true;
+	case GAIN_UNKNOWN:
+		if (r->version < 4)
+			fprintf(f, "%s# %s left out: a version %d record does not say whether an "
+				"exec\n%s# gained privilege (setuid bit, file capabilities); record "
+				"again to know\n", ind, setting, r->version, ind);
+		else
+			fprintf(f, "%s# %s left out: %s of the record were lost, and with them\n"
+				"%s# whether an exec gained privilege (setuid bit, file "
+				"capabilities)\n", ind, setting,
+				r->events_lost ? "process events" : "lines", ind);
+		return true;
+	}
+	return false;
+}
+
+/* Comment lines saying why no user is set (SETTING) though not every
+ * process ran as root: nothing when one user or root ran them all. */
+static void user_note(FILE *f, const char *ind, const char *setting, const struct runas *r)
+{
+	if (runas_one_user(r) || runas_all_root(r) || !r->nuids)
+		return;
+	if (r->events_lost || r->lines_lost)
+		fprintf(f, "%s# no %s: process lines were lost, so not every user is known\n",
+			ind, setting);
+	else if (r->userns)
+		fprintf(f, "%s# no %s: the checks ran inside a user namespace, whose users\n"
+			"%s# the record shows as the host's uids (%u%s)\n", ind, setting, ind,
+			r->uids[0], r->nuids > 1 ? ", ..." : "");
+	else if (r->nuids > 1)
+		fprintf(f, "%s# no %s: the processes ran as more than one user (uids %u, %u%s)\n",
+			ind, setting, r->uids[0], r->uids[1], r->nuids > 2 ? ", ..." : "");
+	/* root: nothing to set, nothing to explain */
+}
+
+/* A container's non-root user gets added capabilities in its bounding set
+ * only (Docker, and Kubernetes through containerd or CRI-O: no ambient
+ * set), so an exec can gain them from file capabilities and nothing else:
+ * say so, and that forbidding privilege gains (SETTING) would stop that
+ * too. true when said (then SETTING is left out). */
+static bool nonroot_note(FILE *f, const char *ind, const char *who, const char *setting,
+			 const struct suggestion *s)
+{
+	if (!runas_one_user(&s->runas) || !s->required)
+		return false;
+	fprintf(f, "%s# uid %u is not root: %s adds capabilities to a non-root user's\n"
+		"%s# bounding set only, not to its effective set. The program gets them\n"
+		"%s# from file capabilities in the image (capaudit report --emit setcap),\n"
+		"%s# which %s would make the kernel ignore: left out\n",
+		ind, s->runas.uids[0], who, ind, ind, ind, setting);
+	return true;
+}
+
+/* ---- the snippets -------------------------------------------------------- */
+
+/* A drop-in: it changes what the vendor's unit says without copying it.
+ * An empty assignment first resets each list the unit may have set (the
+ * lines that follow are merged into the list, not replacing it). */
 static int emit_systemd(FILE *f, const struct suggestion *s)
 {
-	fputs("[Service]\nCapabilityBoundingSet=", f);
-	caps(f, s->required, " ", false, false);
-	fputs("\nAmbientCapabilities=", f);
-	caps(f, s->required, " ", false, false);
-	fputs("\nNoNewPrivileges=yes\n", f);
-	return 0;
-}
+	const struct runas *r = &s->runas;
+	bool known = service_name_ok(r->unit);
+	const char *unit = known ? r->unit : "NAME.service";
 
-static int emit_docker(FILE *f, const struct suggestion *s)
-{
-	char n[CAP_NAME_LEN];
-	int c;
-
-	fputs("--cap-drop=ALL", f);
-	for_each_cap(c, s->required) {
-		cap_name(c, n);
-		fprintf(f, " --cap-add=%s", strncmp(n, "CAP_", 4) ? n : n + 4);
+	fprintf(f, "# /etc/systemd/system/%s.d/capaudit.conf\n", unit);
+	fprintf(f, "# then: systemctl daemon-reload && systemctl restart %s\n", unit);
+	if (known && r->user_unit)
+		fputs("# (a system service: it ran under a user manager, which can neither\n"
+		      "# give nor drop capabilities; a user service with these fails to start)\n", f);
+	fputs("[Service]\n# each empty assignment resets what the unit itself set\n"
+	      "CapabilityBoundingSet=\n", f);
+	if (s->required) {
+		fputs("CapabilityBoundingSet=", f);
+		caps(f, s->required, " ", false, false);
+		fputc('\n', f);
 	}
-	fputc('\n', f);
+	fputs("AmbientCapabilities=\n", f);
+	if (s->required && !runas_all_root(r)) {
+		/* a non-root user keeps capabilities across exec only as ambient
+		 * ones (root gets the bounding set's anyway) */
+		fputs("AmbientCapabilities=", f);
+		caps(f, s->required, " ", false, false);
+		fputc('\n', f);
+	}
+	if (runas_one_user(r)) {
+		struct passwd *pw = getpwuid(r->uids[0]);
+
+		/* the name is this machine's for that uid: say which uid it was */
+		if (pw && user_name_ok(pw->pw_name)) {
+			fprintf(f, "# every process ran as uid %u (%s here)\n", r->uids[0],
+				pw->pw_name);
+			fprintf(f, "User=%s\n", pw->pw_name);
+		} else {
+			fprintf(f, "# every process ran as uid %u\nUser=%u\n", r->uids[0], r->uids[0]);
+		}
+	} else {
+		user_note(f, "", "User=", r);
+	}
+	if (!gain_note(f, "", "NoNewPrivileges=yes", r))
+		fputs("NoNewPrivileges=yes\n", f);
 	return 0;
 }
 
-static int emit_kubernetes(FILE *f, const struct suggestion *s)
+/* Capability names as containers take them: without "CAP_", each one in
+ * QUOTE, separated by SEP. */
+static void container_caps(FILE *f, uint64_t mask, const char *before, const char *sep,
+			   const char *quote)
 {
 	char n[CAP_NAME_LEN];
 	bool first = true;
 	int c;
 
-	fputs("securityContext:\n  capabilities:\n    drop: [\"ALL\"]\n    add: [", f);
-	for_each_cap(c, s->required) {
+	for_each_cap(c, mask) {
 		cap_name(c, n);
-		fprintf(f, "%s\"%s\"", first ? "" : ", ", strncmp(n, "CAP_", 4) ? n : n + 4);
+		fprintf(f, "%s%s%s%s", first ? "" : sep, before, quote,
+			strncmp(n, "CAP_", 4) ? n : n + 4);
+		fputs(quote, f);
 		first = false;
 	}
-	fputs("]\n", f);
+}
+
+/* docker run's flags on one line, after the notes (comment lines): the
+ * line alone is `grep -v '^#'`. */
+static int emit_docker(FILE *f, const struct suggestion *s)
+{
+	bool no_nnp = nonroot_note(f, "", "Docker", "--security-opt no-new-privileges", s);
+
+	no_nnp |= gain_note(f, "", "--security-opt no-new-privileges", &s->runas);
+	user_note(f, "", "--user", &s->runas);
+	fputs("--cap-drop ALL", f);
+	if (s->required)
+		fputc(' ', f);
+	container_caps(f, s->required, "--cap-add ", " ", "");
+	if (!no_nnp)
+		fputs(" --security-opt no-new-privileges", f);
+	if (runas_one_user(&s->runas))
+		fprintf(f, " --user %u", s->runas.uids[0]);
+	fputc('\n', f);
+	return 0;
+}
+
+/* The keys of one service in compose.yaml. */
+static int emit_compose(FILE *f, const struct suggestion *s)
+{
+	bool no_nnp;
+
+	fputs("# compose.yaml: under services: NAME:\n", f);
+	no_nnp = nonroot_note(f, "", "Docker", "no-new-privileges", s);
+	no_nnp |= gain_note(f, "", "security_opt no-new-privileges", &s->runas);
+	user_note(f, "", "user", &s->runas);
+	fputs("cap_drop: [\"ALL\"]\n", f);
+	if (s->required) {
+		fputs("cap_add: [", f);
+		container_caps(f, s->required, "", ", ", "\"");
+		fputs("]\n", f);
+	}
+	if (!no_nnp)
+		fputs("security_opt: [\"no-new-privileges:true\"]\n", f);
+	if (runas_one_user(&s->runas))
+		fprintf(f, "user: \"%u\"\n", s->runas.uids[0]);
+	return 0;
+}
+
+/* A container's securityContext (spec.containers[].securityContext). */
+static int emit_kubernetes(FILE *f, const struct suggestion *s)
+{
+	bool no_ape;
+
+	fputs("securityContext:\n  capabilities:\n    drop: [\"ALL\"]\n", f);
+	if (s->required) {
+		fputs("    add: [", f);
+		container_caps(f, s->required, "", ", ", "\"");
+		fputs("]\n", f);
+	}
+	no_ape = nonroot_note(f, "  ", "Kubernetes", "allowPrivilegeEscalation: false", s);
+	no_ape |= gain_note(f, "  ", "allowPrivilegeEscalation: false", &s->runas);
+	if (!no_ape)
+		fputs("  allowPrivilegeEscalation: false\n", f);
+	if (runas_one_user(&s->runas))
+		fprintf(f, "  runAsUser: %u\n  runAsNonRoot: true\n", s->runas.uids[0]);
+	else
+		user_note(f, "  ", "runAsUser", &s->runas);
 	return 0;
 }
 
@@ -206,6 +407,8 @@ int emit_snippet(FILE *f, const char *kind, const struct suggestion *s)
 		return emit_systemd(f, s);
 	if (!strcmp(kind, "docker"))
 		return emit_docker(f, s);
+	if (!strcmp(kind, "compose"))
+		return emit_compose(f, s);
 	if (!strcmp(kind, "kubernetes"))
 		return emit_kubernetes(f, s);
 	if (!strcmp(kind, "capsh"))
