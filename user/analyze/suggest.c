@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/service.h"
 #include "facts/callsite.h"
 #include "facts/capnames.h"
 #include "lib/util.h"
@@ -552,6 +553,8 @@ int suggest_build(const struct record *rec, const struct suggest_opts *o, struct
 		if (s->progs[i].matched && rec->procs[i].has_capset)
 			s->asked |= rec->procs[i].capset_prm;
 	}
+
+	s->service = service_removal_candidates(rec, &s->service_granted, &s->service_unused);
 
 	rows = xcalloc(rec->nchecks + 1, sizeof(*rows));
 	for (i = 0; i < rec->nchecks; i++) {
