@@ -92,12 +92,19 @@ TEST(service_removal_candidates_are_granted_and_unchecked)
 	suggest_free(&s);
 	record_free(&r);
 
+	/* root: the bounding set; a noaudit probe (CAP_SYS_ADMIN, exec's
+	 * vm_enough_memory) is not a use */
 	ASSERT_EQ(read_text(SVC_HDR("{\"service\":\"x.service\",\"uid\":0,\"bounding\":"
-				    "[\"CAP_CHOWN\",\"CAP_KILL\"],\"ambient\":[]}")
-			    PROC CHECK(0) END(1), &r, err, sizeof(err)), 0);
+				    "[\"CAP_CHOWN\",\"CAP_KILL\",\"CAP_SYS_ADMIN\"],"
+				    "\"ambient\":[]}")
+			    PROC CHECK(0) "{\"type\":\"check\",\"pid\":10,\"start_ns\":5,"
+			    "\"exec_id\":4,\"cap\":21,\"ret\":0,\"count\":1,"
+			    "\"opts\":{\"noaudit\":true,\"insetid\":false}}\n" END(2), &r, err,
+			    sizeof(err)), 0);
+	ASSERT_STR(err, "");
 	ASSERT_TRUE(service_removal_candidates(&r, &granted, &unused));
-	ASSERT_U64(granted, CAP_BIT(CAP_CHOWN) | CAP_BIT(CAP_KILL));
-	ASSERT_U64(unused, CAP_BIT(CAP_KILL));
+	ASSERT_U64(granted, CAP_BIT(CAP_CHOWN) | CAP_BIT(CAP_KILL) | CAP_BIT(CAP_SYS_ADMIN));
+	ASSERT_U64(unused, CAP_BIT(CAP_KILL) | CAP_BIT(CAP_SYS_ADMIN));
 	record_free(&r);
 
 	/* not a unit file's record */

@@ -16,7 +16,8 @@ uint64_t record_caps_asked(const struct record *r)
 	size_t i;
 
 	for (i = 0; i < r->nchecks; i++)
-		if (r->checks[i].cap >= 0 && r->checks[i].cap <= REC_MAX_CAP)
+		if (r->checks[i].cap >= 0 && r->checks[i].cap <= REC_MAX_CAP &&
+		    check_noaudit(r, &r->checks[i]) == NOAUDIT_NO)
 			asked |= 1ULL << r->checks[i].cap;
 	for (i = 0; i < r->hdr.noverflow; i++)
 		if (r->hdr.overflow[i].cap >= 0 && r->hdr.overflow[i].cap <= REC_MAX_CAP)
@@ -24,9 +25,12 @@ uint64_t record_caps_asked(const struct record *r)
 	return asked;
 }
 
-/* A check of any kind counts as a use: a noaudit probe that was granted
- * still chose what the program did, and a denied one says the program
- * asked (it had dropped the capability itself, or another image did). */
+/* An audited check counts as a use, granted or denied (a denied one says
+ * the program asked: it had dropped the capability itself); a noaudit one
+ * is the kernel probing, never a requirement (as for report --suggest),
+ * else every root unit would keep CAP_SYS_ADMIN for the probes of exec
+ * and mmap. Checks the full map counted only per capability count, their
+ * kind unknown. */
 bool service_removal_candidates(const struct record *r, uint64_t *granted, uint64_t *unused)
 {
 	if (!service_granted(&r->hdr, granted))

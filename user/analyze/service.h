@@ -20,8 +20,8 @@
  */
 bool service_granted(const struct rec_header *h, uint64_t *granted);
 
-/* Every capability the record's checks asked for, granted or denied,
- * audited or not, and the checks counted only per capability (map full). */
+/* Every capability the record's audited checks asked for, granted or
+ * denied, and the checks counted only per capability (map full). */
 uint64_t record_caps_asked(const struct record *r);
 
 /* The unit's granted set and, of it, what no check asked for: the

@@ -196,7 +196,7 @@ static int resolve_creds(struct service *v)
 /* capaudit must hold what it hands on: CAP_SETPCAP (the sets), CAP_SETUID
  * and CAP_SETGID (the credentials), every capability of the ambient set,
  * and be root to give a root unit its bounding set. */
-static int can_hand_on(const struct service *v)
+static int can_hand_on(struct service *v)
 {
 	struct privs pv;
 	char names[CAPSET_STR_LEN];
@@ -220,11 +220,15 @@ static int can_hand_on(const struct service *v)
 		      __builtin_popcountll(missing) > 1 ? "them" : "it");
 		return -1;
 	}
-	if (missing)   /* root: the kernel gives what capaudit's bounding set has */
+	/* root: the exec gives what capaudit's own bounding set still has;
+	 * the header says what was applied, not what was asked for */
+	if (missing && v->unit.has_bounding)
 		fprintf(stderr, "capaudit: note: %s: %s outside capaudit's own bounding set: the "
 			"command will not have %s\n", v->unit.name,
 			capset_str(missing, names, sizeof(names)),
 			__builtin_popcountll(missing) > 1 ? "them" : "it");
+	v->bounding &= pv.bnd;
+	v->ambient &= pv.bnd;
 	return 0;
 }
 
