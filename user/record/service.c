@@ -320,14 +320,17 @@ int service_apply(const struct service *v, const char **stage)
 	if (rc || set_ambient(v, max))
 		return -1;
 	if (v->set_user && v->uid != 0) {
-		/* keep the permitted set across the uid change; setresuid()
-		 * clears the ambient set even so: raise it again */
+		/* with an ambient set, keep the permitted set across the uid
+		 * change (setresuid() clears the ambient set even so: raise it
+		 * again); without one, systemd lets the change clear it, which
+		 * matters to what a file with capabilities gains under
+		 * NoNewPrivileges= */
 		*stage = "changing user";
-		if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) || setresuid(v->uid, v->uid, v->uid) ||
-		    prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0))
+		if ((v->ambient && prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0)) ||
+		    setresuid(v->uid, v->uid, v->uid) || prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0))
 			return -1;
 		*stage = "raising the ambient set after the user change";
-		if (set_ambient(v, max))
+		if (v->ambient && set_ambient(v, max))
 			return -1;
 	}
 	if (v->unit.no_new_privs) {
