@@ -175,7 +175,7 @@ header() {
 	printf '[Service]\nExecStart=/bin/true\n' >"$T/t.service"
 	run "$CAPAUDIT" record --service "$T/t.service" -- /bin/true
 	[ "$status" -eq 2 ]
-	[ "$output" = "capaudit: give only one of -p, -a, --service and -- COMMAND" ]
+	[ "$output" = "capaudit: give only one of -p, -a, --cgroup, --container, --unit, --service and -- COMMAND" ]
 	run "$CAPAUDIT" record --service "$T/t.service" -a
 	[ "$status" -eq 2 ]
 }
