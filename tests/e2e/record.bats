@@ -168,7 +168,7 @@ load helper
 	[[ "$output" == *"bad attach mode 'bogus' in 'bogus'"* ]]
 	run record -a -p 1
 	[ "$status" -eq 2 ]
-	[[ "$output" == *"give only one of -p, -a, --cgroup, --container, --unit and -- COMMAND"* ]]
+	[[ "$output" == *"give only one of -p, -a, --cgroup, --container, --unit, --service and -- COMMAND"* ]]
 	run record
 	[ "$status" -eq 2 ]
 	run record -d 12abc -- /bin/true

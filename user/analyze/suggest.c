@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/service.h"
 #include "facts/callsite.h"
 #include "facts/capnames.h"
 #include "lib/util.h"
@@ -561,6 +562,7 @@ int suggest_build(const struct record *rec, const struct suggest_opts *o, struct
 		runas_build(rec, matched, &s->runas);
 		free(matched);
 	}
+	s->service = service_removal_candidates(rec, &s->service_granted, &s->service_unused);
 
 	rows = xcalloc(rec->nchecks + 1, sizeof(*rows));
 	for (i = 0; i < rec->nchecks; i++) {

@@ -123,6 +123,10 @@ struct suggestion {
 	struct sg_aside *aside;     /* by cap, reason, function */
 	size_t naside, capaside;
 	uint64_t asked;             /* capset(): permitted sets asked for, not required */
+	/* record --service (analyze/service.h): what the unit grants, and of
+	 * it what no check of the whole record asked for (--program aside) */
+	bool service;
+	uint64_t service_granted, service_unused;
 	struct hindex deny_idx;     /* private: denials by what they count */
 	struct sg_program *progs;
 	size_t nprogs;

@@ -13,14 +13,16 @@
 #include "cli/cmd_record.h"
 #include "cli/options.h"
 #include "recfile/recfile.h"
+#include "record/launch.h"
 #include "record/record.h"
 #include "record/scope.h"
+#include "record/service.h"
 
 /* ---- options ------------------------------------------------------------ */
 
 enum {
 	O_ATTACH = CLI_LONG_ONLY, O_SYSCALL_RESULTS, O_EXACT_STACKS, O_USER_STACKS,
-	O_MAX_KEYS, O_RINGBUF_KB, O_CGROUP, O_CONTAINER, O_UNIT,
+	O_MAX_KEYS, O_RINGBUF_KB, O_CGROUP, O_CONTAINER, O_UNIT, O_SERVICE,
 };
 
 static const struct cli_opt record_opts[] = {
@@ -39,6 +41,11 @@ static const struct cli_opt record_opts[] = {
 	{ "output", 'o', required_argument, "FILE", "record file (default " DEFAULT_RECORD ")",
 	  NULL },
 	{ "duration", 'd', required_argument, "SECONDS", "stop after SECONDS", NULL },
+	{ "service", O_SERVICE, required_argument, "FILE.service",
+	  "run the unit's ExecStart= as the unit file configures it",
+	  "(User=, Group=, SupplementaryGroups=, AmbientCapabilities=, "
+	  "CapabilityBoundingSet=, NoNewPrivileges=, Environment=; docs/service.md); "
+	  "prints the capabilities it grants that no check asked for" },
 	{ "attach", O_ATTACH, required_argument, "MODE[,MODE...]",
 	  "auto, or the attach modes to try, in order",
 	  "(auto: tp_btf, tracepoint, fexit, kprobe, the first that works)" },
@@ -65,13 +72,19 @@ static const struct cli_opt record_opts[] = {
 
 static const struct cli_cmd record_cmd = {
 	.synopsis = "capaudit record [OPTIONS] (-p PID[,PID...] | -a | --cgroup PATH |\n"
-		    "                          --container NAME|ID | --unit NAME | -- COMMAND [ARGS...])",
+		    "                          --container NAME|ID | --unit NAME | -- COMMAND [ARGS...])\n"
+		    "capaudit record [OPTIONS] --service FILE.service",
 	.about = "  record the capability checks of running processes and their descendants\n"
 		 "  (-p), of every process (-a), of a cgroup, container or systemd unit, or of\n"
-		 "  COMMAND's process tree until it exits.\n",
+		 "  COMMAND's process tree until it exits; with --service, of a unit file's\n"
+		 "  ExecStart= started as the file configures it (user, groups, capability\n"
+		 "  sets, no_new_privs).\n",
 	.opts = record_opts,
 	.in_order = 1,
 };
+
+/* --service FILE: read once the options are known (do_record) */
+static const char *service_file;
 
 static int parse_pids(struct rec_opts *o, const char *arg)
 {
@@ -167,6 +180,9 @@ static int record_opt(struct rec_opts *o, int c)
 			return -1;
 		}
 		break;
+	case O_SERVICE:
+		service_file = optarg;
+		break;
 	case 'q':
 		o->quiet = true;
 		break;
@@ -193,11 +209,12 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 		return cli_exit_status(c);
 	if (optind < argc)
 		o->cmd = &argv[optind];
-	scopes = (o->npids > 0) + o->all + (o->cmd != NULL) + (o->scope_kind != 0);
+	scopes = (o->npids > 0) + o->all + (o->cmd != NULL) + (o->scope_kind != 0) +
+		 (service_file != NULL);
 	if (scopes != 1) {
-		p_err(scopes ? "give only one of -p, -a, --cgroup, --container, --unit and "
-		      "-- COMMAND" : "what to record? give -p PID, -a, --cgroup PATH, "
-		      "--container NAME, --unit NAME or -- COMMAND");
+		p_err(scopes ? "give only one of -p, -a, --cgroup, --container, --unit, --service "
+		      "and -- COMMAND" : "what to record? give -p PID, -a, --cgroup PATH, "
+		      "--container NAME, --unit NAME, --service FILE or -- COMMAND");
 		return EXIT_USAGE;
 	}
 	if (!o->out[0]) {
@@ -207,6 +224,24 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 	return -1;
 }
 
+/* --service: the unit's first command is the command; it starts as the
+ * unit file says (record/service.c) */
+static int record_service(struct rec_opts *o, const char *file, int all_argc, char **all_argv)
+{
+	struct service svc;
+	struct launch l = { .service = &svc };
+	int rc = service_prepare(file, &svc);
+
+	if (rc)
+		return rc;
+	o->launch = &l;
+	o->service = &svc;
+	o->cmd = svc.unit.exec[0].argv;
+	rc = record_run(o, all_argc, all_argv);
+	service_free(&svc);
+	return rc;
+}
+
 int do_record(int argc, char **argv, int all_argc, char **all_argv)
 {
 	struct rec_opts o;
@@ -214,5 +249,7 @@ int do_record(int argc, char **argv, int all_argc, char **all_argv)
 
 	if (rc >= 0)
 		return rc;
+	if (service_file)
+		return record_service(&o, service_file, all_argc, all_argv);
 	return record_run(&o, all_argc, all_argv);
 }

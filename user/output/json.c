@@ -335,6 +335,15 @@ static int json_suggest(FILE *f, const struct suggestion *s, const char *source)
 	json_set(root, "required", json_capset(s->required));
 	json_set(root, "observed", json_capset(s->observed));
 	json_set(root, "denied", json_capset(s->denied));
+	if (s->service) {
+		json_t *svc = json_object();
+
+		json_set_bytes(svc, "file", s->rec->hdr.target_service);
+		json_set(svc, "uid", json_integer(s->rec->hdr.service_uid));
+		json_set(svc, "granted", json_capset(s->service_granted));
+		json_set(svc, "removal_candidates", json_capset(s->service_unused));
+		json_set(root, "service", svc);
+	}
 
 	a = json_array();
 	for (i = 0; i < s->nrepl; i++) {

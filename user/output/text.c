@@ -419,6 +419,15 @@ static int text_suggest(FILE *f, const struct suggestion *s, const char *source)
 	print_capset(f, s->required);
 	fputs("Observed (granted, audited): ", f);
 	print_capset(f, s->observed);
+	if (s->service) {
+		/* record --service: what the unit could stop granting */
+		fprintf(f, "\nUnit file %s (its commands ran as uid %u)\n",
+			ESC(h->target_service ? h->target_service : "?", esc), h->service_uid);
+		fputs("  grants: ", f);
+		print_capset(f, s->service_granted);
+		fputs("  removal candidates (granted, never checked): ", f);
+		print_capset(f, s->service_unused);
+	}
 
 	fputs("\nCAP_SYS_ADMIN uses a narrower capability satisfies:\n", f);
 	if (!s->nrepl)

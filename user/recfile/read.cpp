@@ -554,9 +554,9 @@ bool read_cache(ondemand::value v, rec_header *h, Line &l)
 /* "target": what a scoped recording recorded (version 4). */
 bool read_target(ondemand::value v, rec_header *h, Line &l)
 {
-	enum { CGROUP, CONTAINER, NAME, UNIT, SERVICE, NFIELDS };
+	enum { CGROUP, CONTAINER, NAME, UNIT, SERVICE, UID, BOUNDING, AMBIENT, NFIELDS };
 	static const char *const names[] = { "cgroup", "container", "name", "unit", "service",
-		nullptr };
+		"uid", "bounding", "ambient", nullptr };
 	static_assert(std::size(names) == NFIELDS + 1, "a name per field");
 	static const FieldSet fs(names);
 	Fields F(fs);
@@ -564,7 +564,7 @@ bool read_target(ondemand::value v, rec_header *h, Line &l)
 
 	if (!get_object(v, "target", &o, l))
 		return false;
-	return each_field(o, F, l, [&](int f, ondemand::value sv) {
+	bool ok = each_field(o, F, l, [&](int f, ondemand::value sv) {
 		switch (f) {
 		case CGROUP:
 			return get_new_str(sv, "cgroup", &h->target_cgroup, l);
@@ -576,9 +576,28 @@ bool read_target(ondemand::value v, rec_header *h, Line &l)
 			return get_new_str(sv, "unit", &h->target_unit, l);
 		case SERVICE:
 			return get_new_str(sv, "service", &h->target_service, l);
+		case UID:
+			return get_int(sv, "uid", 0, UINT32_MAX, &h->service_uid, l);
+		case BOUNDING:
+			return get_capset(sv, "bounding", &h->service_bounding, l);
+		case AMBIENT:
+			return get_capset(sv, "ambient", &h->service_ambient, l);
 		}
 		return true;
 	});
+	if (!ok)
+		return false;
+	/* a service's sets come whole, with the unit they are of: its
+	 * removal candidates are computed from the three together */
+	int n = F.has(UID) + F.has(BOUNDING) + F.has(AMBIENT);
+
+	if (!n)
+		return true;
+	if (n != 3 || !F.has(SERVICE))
+		return l.fail("field 'target': 'uid', 'bounding' and 'ambient' go together, "
+			      "with 'service'");
+	h->has_service_caps = true;
+	return true;
 }
 
 bool read_header_fields(ondemand::object obj, rec_header *h, Line &l)

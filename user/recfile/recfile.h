@@ -63,6 +63,13 @@ struct rec_header {
 	 * so): the cgroup v2 path recorded, the container (id, name), the
 	 * unit, the unit file (record --service) */
 	char *target_cgroup, *target_container, *target_name, *target_unit, *target_service;
+	/* record --service (version 4): what the unit granted its commands,
+	 * as applied: the bounding and ambient sets and the uid they ran as
+	 * (analyze/service.h reads the granted set and its removal
+	 * candidates from them) */
+	bool has_service_caps;
+	uint64_t service_bounding, service_ambient;
+	uint32_t service_uid;
 	char *symbols;          /* where kernel symbols came from, or "unavailable" */
 	char **argv;            /* capaudit's own command line */
 	size_t argc;

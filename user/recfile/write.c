@@ -51,6 +51,11 @@ static json_t *header_json(const struct rec_header *h)
 		json_set_bytes(t, "name", h->target_name);
 		json_set_bytes(t, "unit", h->target_unit);
 		json_set_bytes(t, "service", h->target_service);
+		if (h->has_service_caps) {
+			json_set(t, "uid", json_integer(h->service_uid));
+			json_set(t, "bounding", json_capset(h->service_bounding));
+			json_set(t, "ambient", json_capset(h->service_ambient));
+		}
 		json_set(o, "target", t);
 	}
 	json_set_bytes(o, "symbols", h->symbols);

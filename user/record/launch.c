@@ -15,6 +15,7 @@
 #include "analyze/views.h"
 #include "facts/capnames.h"
 #include "lib/util.h"
+#include "record/service.h"
 
 bool launch_privileged(const struct privs *p, bool set_user)
 {
@@ -75,8 +76,7 @@ int launch_resolve_user(const char *name, struct launch *l)
 	return 0;
 }
 
-/* Effective := permitted, so that the next steps may use what we hold. */
-static int raise_effective(void)
+int launch_raise_effective(void)
 {
 	cap_t c = cap_get_proc();
 	cap_value_t v;
@@ -100,8 +100,10 @@ int launch_apply(const struct launch *l, const char **stage)
 	cap_iab_t iab;
 	cap_t c;
 
+	if (l->service)
+		return service_apply(l->service, stage);
 	*stage = "raising effective capabilities";
-	if (raise_effective())
+	if (launch_raise_effective())
 		return -1;
 	if (l->set_user) {
 		*stage = "changing groups";
@@ -111,7 +113,7 @@ int launch_apply(const struct launch *l, const char **stage)
 		/* keep the permitted set across the uid change, then re-raise */
 		*stage = "changing user";
 		if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) ||
-		    setresuid(l->uid, l->uid, l->uid) || raise_effective())
+		    setresuid(l->uid, l->uid, l->uid) || launch_raise_effective())
 			return -1;
 	}
 	if (!l->set_caps)

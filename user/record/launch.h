@@ -18,6 +18,9 @@ struct launch {
 	uid_t uid;
 	gid_t gid;
 	const char *user;        /* for initgroups() */
+	/* record --service: the unit's credentials and sets instead of the
+	 * above (record/service.c), and its commands to exec */
+	const struct service *service;
 };
 
 /* Whether p (privs_read()) holds what launch_apply() needs: CAP_SETPCAP
@@ -36,6 +39,9 @@ int launch_resolve_user(const char *name, struct launch *l);
  * -1 with errno set and *stage naming the step that failed.
  */
 int launch_apply(const struct launch *l, const char **stage);
+
+/* Effective := permitted, so that the next steps may use what we hold. */
+int launch_raise_effective(void);
 
 /* Parse "CAP_NET_RAW,cap_chown,bpf" (or "none") into a mask; -1 with the
  * offending name in *bad. */

@@ -11,6 +11,7 @@
 #define MAX_PIDS 1024
 
 struct launch;
+struct service;
 
 struct rec_opts {
 	pid_t pids[MAX_PIDS];
@@ -24,6 +25,7 @@ struct rec_opts {
 	const char *scope_arg;
 	char **cmd;               /* -- COMMAND ARGS */
 	const struct launch *launch;  /* how to start cmd (run --caps), or NULL */
+	const struct service *service;  /* record --service: the unit cmd is of, or NULL */
 	const char *out;
 	double duration;          /* seconds, 0 = unbounded */
 	struct attach_list modes;   /* --attach; n == 0: auto */

@@ -26,6 +26,7 @@
 #include "record/privs.h"
 #include "record/procinfo.h"
 #include "record/proofranges.h"
+#include "record/service.h"
 #include "record/session.h"
 
 #define GRACE_NS (5LL * 1000000000LL)  /* after a signal, wait this for the command */
@@ -481,6 +482,8 @@ static void end_recording(struct session *s, enum stop_reason why, int all_argc,
 		if (s->scope.kind == SCOPE_UNIT)
 			h->target_unit = xstrdup(s->scope.unit);
 	}
+	if (o->service)
+		service_header(o->service, h);   /* scope "service", the unit's sets */
 	h->argv = xcalloc((size_t)all_argc + 1, sizeof(char *));
 	for (i = 0; i < all_argc; i++)
 		h->argv[h->argc++] = xstrdup(all_argv[i]);
@@ -542,6 +545,8 @@ static void write_record(struct session *s, enum stop_reason why, struct rec_opt
 			strcmp(o->out, "-") ? o->out : "the record to standard output",
 			s->rec.nprocs, s->rec.nchecks, lost,
 			s->rec.hdr.command_running ? "; the command was still running" : "");
+		if (o->service)
+			service_summary(o->service, &s->rec);
 	}
 	op->recorded = true;
 	op->cmd_status = s->rec.hdr.exit_status;

@@ -18,6 +18,7 @@
 #include "record/session.h"
 #include "lib/util.h"
 #include "record/launch.h"
+#include "record/service.h"
 
 /* ---- the command under audit ------------------------------------------ */
 
@@ -90,9 +91,13 @@ pid_t spawn_stopped(char **cmd, const struct launch *l, bool stdout_taken, int *
 			_exit(127);
 		if (read(go[0], &c, 1) != 1)
 			_exit(127);  /* the recorder gave up */
-		if (path)
-			execv(path, cmd);
-		execvp(cmd[0], cmd);
+		if (l && l->service) {
+			service_exec(l->service, ep[1]);   /* record --service */
+		} else {
+			if (path)
+				execv(path, cmd);
+			execvp(cmd[0], cmd);
+		}
 		r.msg = CHILD_EXEC_FAILED;
 		r.err = errno;
 		if (write(ep[1], &r, sizeof(r)) < 0)

@@ -1,0 +1,194 @@
+#!/usr/bin/env bats
+# capaudit record --service FILE.service: the unit's ExecStart= started
+# with its User=, groups, capability sets and NoNewPrivileges= applied;
+# the header's target, the removal candidates, report --suggest, and
+# errors in the unit file as FILE:LINE.
+
+load helper
+
+# unit NAME: the unit file $T/NAME.service from standard input
+unit() {
+	cat >"$T/$1.service"
+}
+
+# header FILTER: jq on the record's header line
+header() {
+	head -n1 "$T/rec.jsonl" | jq -r "$@"
+}
+
+@test "record --service: User=nobody with ambient CAP_CHOWN CAP_NET_RAW; CAP_NET_RAW is a removal candidate" {
+	touch "$T/f"
+	unit chown <<-EOF
+	[Unit]
+	Description=chown as nobody, ambient capabilities
+
+	[Service]
+	Type=oneshot
+	User=nobody
+	# CAP_NET_RAW is never used: a removal candidate
+	AmbientCapabilities=CAP_CHOWN
+	AmbientCapabilities=CAP_NET_RAW
+	ExecStart=/bin/chown 1:1 $T/f
+	EOF
+	run "$CAPAUDIT" record -o "$T/rec.jsonl" --service "$T/chown.service"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"capaudit: $T/chown.service: removal candidates (granted, never checked): CAP_NET_RAW"* ]]
+	[ "$(stat -c %u:%g "$T/f")" = "1:1" ]
+	# the header: scope and target, the sets applied, the uid
+	[ "$(header '.scope')" = "service" ]
+	[ "$(header '.target.service')" = "$T/chown.service" ]
+	[ "$(header '.target.uid')" = "65534" ]
+	[ "$(header '.target.ambient | join(",")')" = "CAP_CHOWN,CAP_NET_RAW" ]
+	[ "$(header '.target.bounding | index("CAP_CHOWN")')" != "null" ]
+	report_json
+	[ "$(jqr '.processes[] | select(.comm=="chown") | .uid')" = "65534" ]
+	[ "$(caps_of chown | grep -c '^CAP_CHOWN [1-9][0-9]* 0 ')" = "1" ]
+	[ "$(jqr '.required | join(",")')" = "CAP_CHOWN" ]
+	# report --suggest says the same, in text and JSON
+	run "$CAPAUDIT" report -i "$T/rec.jsonl" --suggest
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"Unit file $T/chown.service (its commands ran as uid 65534)"* ]]
+	[[ "$output" == *"  grants: CAP_CHOWN, CAP_NET_RAW"* ]]
+	[[ "$output" == *"  removal candidates (granted, never checked): CAP_NET_RAW"* ]]
+	"$CAPAUDIT" report -i "$T/rec.jsonl" --suggest --format json >"$T/rep.json"
+	[ "$(jqr '.service.removal_candidates | join(",")')" = "CAP_NET_RAW" ]
+	[ "$(jqr '.service.granted | join(",")')" = "CAP_CHOWN,CAP_NET_RAW" ]
+	[ "$(jqr '.service.uid')" = "65534" ]
+}
+
+@test "record --service: ping with ambient CAP_NET_RAW uses all the unit grants" {
+	command -v ping >/dev/null || skip "no ping"
+	unit ping <<-EOF
+	[Service]
+	User=nobody
+	AmbientCapabilities=CAP_NET_RAW
+	ExecStart=ping -c1 127.0.0.1
+	EOF
+	run "$CAPAUDIT" record -o "$T/rec.jsonl" --service "$T/ping.service"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"capaudit: $T/ping.service: every capability it grants was checked"* ]]
+	report_json
+	[ "$(caps_of ping | grep -c '^CAP_NET_RAW [1-9][0-9]* 0 ')" = "1" ]
+	# a bare name is found where systemd looks
+	[ "$(jqr '.processes[] | select(.comm=="ping") | .exe')" = "$(command -v ping)" ]
+}
+
+@test "record --service: NoNewPrivileges=yes keeps a file's capabilities from ping" {
+	command -v ping >/dev/null || skip "no ping"
+	getcap "$(command -v ping)" 2>/dev/null | grep -q cap_net_raw ||
+		skip "ping has no file capabilities here"
+	[ "$(cut -f1 /proc/sys/net/ipv4/ping_group_range)" -gt 0 ] ||
+		skip "ICMP datagram sockets are open to every group: ping needs no capability"
+	unit nnp <<-EOF
+	[Service]
+	User=nobody
+	NoNewPrivileges=yes
+	ExecStart=ping -c1 127.0.0.1
+	EOF
+	run "$CAPAUDIT" record -o "$T/rec.jsonl" --service "$T/nnp.service"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"capaudit: $T/nnp.service grants no capability"* ]]
+	report_json
+	[ "$(caps_of ping | grep -c '^CAP_NET_RAW 0 [1-9]')" = "1" ]
+	# the same unit without NoNewPrivileges=: the file's capability works
+	sed -i '/NoNewPrivileges/d' "$T/nnp.service"
+	run "$CAPAUDIT" record -o "$T/rec.jsonl" --service "$T/nnp.service"
+	[ "$status" -eq 0 ]
+	report_json
+	[ "$(caps_of ping | grep -c '^CAP_NET_RAW [1-9][0-9]* 0 ')" = "1" ]
+}
+
+@test "record --service: root with a bounding set; Environment=, quoting, \$\$ and %%" {
+	unit bound <<-EOF
+	[Service]
+	CapabilityBoundingSet=CAP_CHOWN CAP_KILL
+	CapabilityBoundingSet=~CAP_KILL
+	Environment="GREETING=hello world"
+	ExecStart=/bin/sh -c 'printf "%%s|" "\$\$GREETING" "\${GREETING}" \\
+	    >$T/out; grep ^CapBnd /proc/self/status >>$T/out'
+	EOF
+	run "$CAPAUDIT" record -o "$T/rec.jsonl" --service "$T/bound.service"
+	[ "$status" -eq 0 ]
+	[ "$(cat "$T/out")" = "$(printf 'hello world|hello world|CapBnd:\t0000000000000001')" ]
+	[ "$(header '.target.uid')" = "0" ]
+	[ "$(header '.target.bounding | join(",")')" = "CAP_CHOWN" ]
+	[[ "$output" == *"removal candidates (granted, never checked): CAP_CHOWN"* ]]
+}
+
+@test "record --service: Type=oneshot runs its commands in order, stops at a failure unless '-'" {
+	unit oneshot <<-EOF
+	[Service]
+	Type=oneshot
+	ExecStart=-/bin/false
+	ExecStart=/bin/sh -c 'echo one >>$T/log' ; /bin/sh -c 'exit 3'
+	ExecStart=/bin/sh -c 'echo never >>$T/log'
+	EOF
+	run "$CAPAUDIT" record -o "$T/rec.jsonl" --service "$T/oneshot.service"
+	[ "$status" -eq 3 ]
+	[ "$(cat "$T/log")" = "one" ]
+	report_json
+	[ "$(jqr '[.processes[].comm] | map(select(. != "capaudit")) | join(",")')" = "false,sh,sh" ]
+	[ "$(header '.exit_status')" = "3" ]
+}
+
+@test "record --service passes the command's exit status through" {
+	unit seven <<-EOF
+	[Service]
+	ExecStart=/bin/sh -c 'exit 7'
+	EOF
+	run "$CAPAUDIT" record -q -o "$T/rec.jsonl" --service "$T/seven.service"
+	[ "$status" -eq 7 ]
+}
+
+# Errors in the unit file: one line naming the file and line, exit 2, no record.
+@test "record --service: errors name FILE:LINE, exit 2, write no record" {
+	check_error() {   # unit text in $1, expected message in $2
+		printf '%b' "$1" >"$T/bad.service"
+		run "$CAPAUDIT" record -o "$T/rec.jsonl" --service "$T/bad.service"
+		[ "$status" -eq 2 ] || { echo "status $status for: $1"; return 1; }
+		[ "$output" = "capaudit: $T/bad.service:$2" ] || { echo "got: $output"; return 1; }
+		[ ! -e "$T/rec.jsonl" ]
+	}
+	check_error '[Service]\nUser=%i\nExecStart=/bin/true\n' \
+		"2: User= uses the specifier %i, which capaudit does not resolve (it needs the unit's instance and the manager): write the value out"
+	check_error '[Service]\n# full privileges\nExecStart=+/bin/true\n' \
+		"3: ExecStart= prefix '+' runs the command with full privileges, outside User=, the capability settings and the sandbox: there is no configured set to audit (remove the '+' to audit the unit's settings, or record it with 'capaudit record -- COMMAND')"
+	check_error '[Service]\nExecStart=/bin/true\nAmbientCapabilities=CAP_CHOWN \\\n  CAP_NOPE\n' \
+		"3: AmbientCapabilities=: unknown capability 'CAP_NOPE'"
+	check_error '[Service]\nExecStart=/bin/echo "open\n' \
+		"2: ExecStart= has an unterminated double quote"
+	check_error '[Service]\nExecStart=/bin/true\nExecStart=/bin/true\n' \
+		"3: a second ExecStart= command (the first is on line 2): only Type=oneshot services may have several"
+	check_error '[Unit]\nDescription=x\n' "1: no [Service] section: not a service unit"
+	check_error '[Service]\nUser=no-such-user-here\nExecStart=/bin/true\n' \
+		"2: User=no-such-user-here: no such user on this host"
+	check_error '[Service]\nExecStart=no-such-program-here\n' \
+		"2: ExecStart=no-such-program-here: not found in /usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin"
+	check_error '[Service]\nExecStart=/bin/echo $HOME\n' \
+		"2: ExecStart= uses \$HOME, which no Environment= of this file sets (capaudit reads neither EnvironmentFile= nor the manager's environment; prefix the command with ':' to pass '\$' as it is)"
+	run "$CAPAUDIT" record -o "$T/rec.jsonl" --service "$T/none.service"
+	[ "$status" -eq 2 ]
+	[ "$output" = "capaudit: $T/none.service: No such file or directory" ]
+}
+
+@test "record --service goes with no other scope" {
+	printf '[Service]\nExecStart=/bin/true\n' >"$T/t.service"
+	run "$CAPAUDIT" record --service "$T/t.service" -- /bin/true
+	[ "$status" -eq 2 ]
+	[ "$output" = "capaudit: give only one of -p, -a, --cgroup, --container, --unit, --service and -- COMMAND" ]
+	run "$CAPAUDIT" record --service "$T/t.service" -a
+	[ "$status" -eq 2 ]
+}
+
+@test "record --service: settings capaudit does not apply are noted with their line" {
+	unit notes <<-EOF
+	[Service]
+	DynamicUser=yes
+	WorkingDirectory=/
+	ExecStart=/bin/true
+	EOF
+	run "$CAPAUDIT" record -o "$T/rec.jsonl" --service "$T/notes.service"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"capaudit: note: $T/notes.service:2: DynamicUser= is not applied"* ]]
+	[[ "$output" == *"capaudit: note: $T/notes.service:3: WorkingDirectory= is not applied"* ]]
+}
