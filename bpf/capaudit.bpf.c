@@ -1053,6 +1053,32 @@ static __always_inline __u16 ns_flags(const struct cred *cred, const struct user
 	NS_FLAGS_BODY(CORE_LEVEL, CORE_PARENT, CORE_OWNER);
 }
 
+/*
+ * CA_F_FOREIGN_CRED: the credentials cap_capable() was given are not the
+ * current task's own. current->cred differs from current->real_cred only
+ * while override_creds() is in force; an override that keeps the task's
+ * uid and stays within its permitted set (faccessat() checking with the
+ * real ids: fs/open.c access_override_creds()) is still the task's own
+ * privilege, one with another uid or more capabilities (overlayfs acting
+ * as its mounter: fs/overlayfs ovl_override_creds()) is not. kernel_cap_t
+ * is 8 bytes on every kernel (one u64 since 6.3, two u32 before).
+ */
+static __always_inline __u16 cred_flags(const struct cred *cred)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	const struct cred *real = task->real_cred;
+	__u64 eff = 0, prm = 0;
+
+	if (!cred || cred == real)
+		return 0;
+	if (bpf_probe_read_kernel(&eff, 8, &cred->cap_effective) ||
+	    bpf_probe_read_kernel(&prm, 8, &real->cap_permitted))
+		return 0;
+	if (!(eff & ~prm) && BPF_CORE_READ(cred, uid.val) == BPF_CORE_READ(real, uid.val))
+		return 0;
+	return CA_F_FOREIGN_CRED;
+}
+
 static __always_inline __u16 opts_flags(unsigned int opts)
 {
 	return CA_F_OPTS_KNOWN | (opts & CAP_OPT_NOAUDIT ? CA_F_NOAUDIT : 0) |
@@ -1063,20 +1089,21 @@ SEC("tp_btf/cap_capable")
 int BPF_PROG(tp_btf_cap_capable, const struct cred *cred, struct user_namespace *target_ns,
 	     const struct user_namespace *capable_ns, int cap, int ret)
 {
-	return on_check(ctx, cap, ret, ns_flags_btf(cred, target_ns));
+	return on_check(ctx, cap, ret, ns_flags_btf(cred, target_ns) | cred_flags(cred));
 }
 
 SEC("tracepoint/capability/cap_capable")
 int tp_cap_capable(struct trace_event_raw_cap_capable *ctx)
 {
-	return on_check(ctx, ctx->cap, ctx->ret, ns_flags(ctx->cred, ctx->target_ns));
+	return on_check(ctx, ctx->cap, ctx->ret,
+			ns_flags(ctx->cred, ctx->target_ns) | cred_flags(ctx->cred));
 }
 
 SEC("fexit/cap_capable")
 int BPF_PROG(fexit_cap_capable, const struct cred *cred, struct user_namespace *ns, int cap,
 	     unsigned int opts, int ret)
 {
-	return on_check(ctx, cap, ret, ns_flags_btf(cred, ns) | opts_flags(opts));
+	return on_check(ctx, cap, ret, ns_flags_btf(cred, ns) | opts_flags(opts) | cred_flags(cred));
 }
 
 SEC("kprobe/cap_capable")
@@ -1084,7 +1111,8 @@ int BPF_KPROBE(kprobe_cap_capable, const struct cred *cred, struct user_namespac
 	       unsigned int opts)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct kp_args a = { .cap = cap, .flags = ns_flags(cred, ns) | opts_flags(opts) };
+	struct kp_args a = { .cap = cap,
+			     .flags = ns_flags(cred, ns) | opts_flags(opts) | cred_flags(cred) };
 	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
 
 	if (!followed((__u32)(bpf_get_current_pid_tgid() >> 32), proc_start(task)) ||

@@ -38,6 +38,12 @@
  * (cap_inh_is_capped()) when the new inheritable set stays within the old
  * inheritable and permitted sets (security/commoncap.c cap_capset()). */
 #define CA_F_NO_EFFECT   0x40
+/* The checked credentials are not the task's own: an override is active
+ * (override_creds(): current->cred is not current->real_cred) and they
+ * hold a capability outside the task's permitted set or another uid.
+ * overlayfs checks as its mounter (ovl_override_creds()), a container's
+ * copy-up with the container engine's credentials. */
+#define CA_F_FOREIGN_CRED 0x80
 
 /*
  * A process is (tgid, pstart): pstart is the thread-group leader's

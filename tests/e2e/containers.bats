@@ -160,3 +160,31 @@ teardown() {
 	[[ " ${lines[*]} " == *"ping true"* ]]
 	[[ " ${lines[*]} " == *"setpriv false"* ]]
 }
+
+@test "closed loop: the container's suggested set runs it, and it fails without it; overlayfs's checks as its mounter are set aside" {
+	# touch copies /tmp up from the image (overlayfs checks as podman, the
+	# mounter: CAP_DAC_OVERRIDE, CAP_SYS_ADMIN at xattr_permission...);
+	# chown is the program's own CAP_CHOWN
+	local job='sleep 1; touch /tmp/f && chown 1:1 /tmp/f && sleep 1'
+	podman_run --name ca-e2e-a "$IMAGE" sh -c "$job" >/dev/null
+	run record --container ca-e2e-a
+	[ "$status" -eq 0 ]
+	run "$CAPAUDIT" report -i "$T/rec.jsonl" --suggest --format json
+	[ "$status" -eq 0 ]
+	[ "$(echo "$output" | jq -c .required)" = '["CAP_CHOWN"]' ]
+	# the mounter's checks: set aside with their reason, CAP_SYS_ADMIN among them
+	[ "$(echo "$output" | jq -r '[.not_required[] | select(.why == "foreign-credentials") | .cap] | index("CAP_SYS_ADMIN") != null')" = true ]
+	run "$CAPAUDIT" report -i "$T/rec.jsonl" --emit docker
+	[ "$status" -eq 0 ]
+	flags=${lines[-1]}
+	[ "$flags" = "--cap-drop ALL --cap-add CHOWN --security-opt no-new-privileges" ]
+	# the kernel agrees: with exactly those flags it works, without CHOWN it fails
+	run podman --runtime runc --cgroup-manager cgroupfs run --rm --network none \
+		--ulimit nofile=1024:1024 --ulimit nproc=1024:1024 $flags "$IMAGE" sh -c "$job"
+	[ "$status" -eq 0 ]
+	run podman --runtime runc --cgroup-manager cgroupfs run --rm --network none \
+		--ulimit nofile=1024:1024 --ulimit nproc=1024:1024 --cap-drop ALL \
+		--security-opt no-new-privileges "$IMAGE" sh -c "$job"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"chown: /tmp/f: Operation not permitted"* ]]
+}

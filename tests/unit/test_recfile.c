@@ -56,6 +56,7 @@ TEST(recfile_round_trip)
 	c->init_ns = true;
 	c->opts_known = true;
 	c->opt_noaudit = true;
+	c->foreign_cred = true;
 	c->comm = record_intern(&w, "x", 1);
 	{
 		static const char *const fr[] = { "cap_capable+0x83", "alloc_pid+0xcd" };
@@ -103,6 +104,7 @@ TEST(recfile_round_trip)
 	ASSERT_U64(r.checks[0].count, 7);
 	ASSERT_EQ(r.checks[0].syscall, 435);
 	ASSERT_TRUE(r.checks[0].opts_known && r.checks[0].opt_noaudit);
+	ASSERT_TRUE(r.checks[0].foreign_cred);
 	ASSERT_EQ(r.nstacks, 1);
 	ASSERT_EQ(r.checks[0].stack, 0);
 	ASSERT_EQ(r.stacks[0].n, 2);

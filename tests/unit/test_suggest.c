@@ -518,6 +518,36 @@ TEST(suggest_no_effect_and_advisory_grants_are_not_required)
 	suggest_free(&s);
 }
 
+/* overlayfs acting as its mounter: checks against credentials that were not
+ * the program's own are set aside, the program's own check of the same
+ * capability is still required. */
+static const char *const ovl_xattr[] = { "cap_capable+0x83", "security_capable+0x3b",
+	"xattr_permission+0x9a", "vfs_getxattr+0x2f", "ovl_copy_up_one+0x1f0",
+	"ovl_copy_up_flags+0x9b", "ovl_open+0x4f", "do_dentry_open+0x1e2" };
+static const char *const chown_stack[] = { "cap_capable+0x83", "capable_wrt_inode_uidgid+0x3f",
+	"setattr_prepare+0x1c1", "notify_change+0x20b", "chown_common+0x2a4" };
+
+TEST(suggest_foreign_credentials_are_not_required)
+{
+	struct suggestion s;
+	struct rec_check *c;
+
+	new_record("6.18.44");
+	c = check(21, 0, 3, 257, ovl_xattr, N(ovl_xattr));
+	c->foreign_cred = true;
+	c = check(0, 0, 1, 92, chown_stack, N(chown_stack));
+	c->foreign_cred = true;     /* the copy-up's chown, as the mounter */
+	check(0, 0, 1, 92, chown_stack, N(chown_stack));   /* the program's own */
+	build(&s, NULL);
+	ASSERT_U64(s.required, 1ULL << 0);
+	ASSERT_EQ(s.naside, 2);
+	ASSERT_EQ(s.aside[0].why, ASIDE_FOREIGN);
+	ASSERT_EQ(s.aside[1].why, ASIDE_FOREIGN);
+	ASSERT_TRUE((s.aside[0].cap == 21 && s.aside[1].cap == 0) ||
+		    (s.aside[0].cap == 0 && s.aside[1].cap == 21));
+	suggest_free(&s);
+}
+
 /* A denial in a netlink request is blocking though sendmsg() succeeded;
  * other errors and interruptions have kinds of their own. */
 TEST(suggest_denial_kinds_netlink_other_error_interrupted)

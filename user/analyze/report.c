@@ -557,8 +557,9 @@ int report_build(const struct record *r, const struct report_opts *o, struct rep
 		add_site(cr, c, st, up);
 		if (o->by_user_site)
 			add_urow(rep, c, st, up, na != NOAUDIT_NO);
-		/* the host's sets decided, and the answer could matter */
-		if (na == NOAUDIT_NO && c->userns == RU_HOST && !c->no_effect)
+		/* the host's sets decided, the task's own credentials, and the
+		 * answer could matter */
+		if (na == NOAUDIT_NO && c->userns == RU_HOST && !c->no_effect && !c->foreign_cred)
 			require(rep, pr, c);
 	}
 	/* by workload the rows are in their order already */

@@ -574,10 +574,11 @@ int suggest_build(const struct record *rec, const struct suggest_opts *o, struct
 		if (!p || !s->progs[p - rec->procs].matched || check_noaudit(rec, c) != NOAUDIT_NO)
 			continue;
 		/* not the host's sets, or an answer that could not matter */
-		if (c->userns != RU_HOST || c->no_effect) {
+		if (c->userns != RU_HOST || c->no_effect || c->foreign_cred) {
 			const struct rec_stack *st = check_stack(rec, c);
 
-			add_aside(s, c->cap, c->no_effect ? ASIDE_NO_EFFECT :
+			add_aside(s, c->cap, c->foreign_cred ? ASIDE_FOREIGN :
+				  c->no_effect ? ASIDE_NO_EFFECT :
 				  c->userns == RU_INSIDE ? ASIDE_INSIDE :
 				  c->userns == RU_OWNER ? ASIDE_OWNER : ASIDE_CHILD,
 				  st ? st->site_func : no_site, NULL, c);

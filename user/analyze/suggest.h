@@ -71,6 +71,7 @@ enum sg_aside_why {
 	ASIDE_CHILD,      /* a child namespace, which of the two not recorded (< v3) */
 	ASIDE_NO_EFFECT,  /* the answer could not change the outcome (capset) */
 	ASIDE_ADVISORY,   /* granted where the outcome only tunes behaviour (kernel fact) */
+	ASIDE_FOREIGN,    /* checked against credentials not the task's own (override_creds) */
 };
 
 struct sg_aside {

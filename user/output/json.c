@@ -387,7 +387,7 @@ static int json_suggest(FILE *f, const struct suggestion *s, const char *source)
 	a = json_array();
 	for (i = 0; i < s->naside; i++) {
 		static const char *const why[] = { "userns-inside", "userns-owner", "userns-child",
-						   "no-effect", "advisory" };
+						   "no-effect", "advisory", "foreign-credentials" };
 		const struct sg_aside *x = &s->aside[i];
 		json_t *o = json_object();
 

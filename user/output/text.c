@@ -347,6 +347,10 @@ static const char *aside_meaning(const struct sg_aside *a)
 	case ASIDE_NO_EFFECT:
 		return "the answer could not change the outcome (capset() kept the inheritable "
 		       "set within the permitted one)";
+	case ASIDE_FOREIGN:
+		return "checked against credentials that were not the program's own (an "
+		       "override: overlayfs acts as its mounter, a container engine, when it "
+		       "copies a file up)";
 	default:
 		snprintf(buf, sizeof(buf), "the outcome only tunes behaviour (%s; %s); capaudit "
 			 "verify proves it for this program", a->fact ? a->fact->operation : "",

@@ -151,6 +151,8 @@ struct rec_check {
 	bool init_ns;
 	enum rec_userns userns;
 	bool no_effect;         /* the answer could not change the outcome */
+	bool foreign_cred;      /* version 4: checked against credentials not the
+				 * task's own (an override: overlayfs as its mounter) */
 	bool opts_known;        /* the attach mode saw cap_capable()'s opts */
 	bool opt_noaudit, opt_insetid;
 	int64_t first_ns, last_ns;

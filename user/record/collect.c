@@ -87,6 +87,7 @@ static int collect_one(void *ctx, const struct ca_key *k, const struct ca_val *v
 	c->userns = k->flags & CA_F_CRED_USERNS ? RU_INSIDE :
 		    k->flags & CA_F_NS_OWNER ? RU_OWNER : RU_HOST;
 	c->no_effect = k->flags & CA_F_NO_EFFECT;
+	c->foreign_cred = k->flags & CA_F_FOREIGN_CRED;
 	c->opts_known = k->flags & CA_F_OPTS_KNOWN;
 	c->opt_noaudit = k->flags & CA_F_NOAUDIT;
 	c->opt_insetid = k->flags & CA_F_INSETID;

@@ -275,7 +275,8 @@ static int grow(struct verify *v, uint64_t *set, struct vrun *last, char *err, s
 
 			for (i = 0; i < v->base.sg.naside; i++)
 				if (v->base.sg.aside[i].why == ASIDE_ADVISORY ||
-				    v->base.sg.aside[i].why == ASIDE_NO_EFFECT)
+				    v->base.sg.aside[i].why == ASIDE_NO_EFFECT ||
+				    v->base.sg.aside[i].why == ASIDE_FOREIGN)
 					add |= 1ULL << v->base.sg.aside[i].cap;
 			add &= ~s & v->o.all;
 			aside_tried = true;
