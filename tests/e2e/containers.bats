@@ -16,6 +16,23 @@ podman_run() {
 		--cgroup-parent "$PARENT" "$@"
 }
 
+# gated_run NAME JOB: a container that runs JOB once $T/go exists (the
+# directory is mounted at /gate), so that nothing it does comes before the
+# recorder is attached, however slowly this host starts either
+gated_run() {
+	podman_run --name "$1" -v "$T:/gate" "$IMAGE" sh -c \
+		"while [ ! -e /gate/go ]; do sleep 0.1; done; $2" >/dev/null
+}
+
+# record_gated ARGS...: record ARGS; once the recorder is attached, open the gate
+record_gated() {
+	"$CAPAUDIT" record -q -o "$T/rec.jsonl" "$@" &
+	local rec=$!
+	wait_attached "$rec" || return 1
+	touch "$T/go"
+	wait "$rec"
+}
+
 setup_file() {
 	command -v podman >/dev/null && command -v runc >/dev/null || return 0
 	[ -x /bin/busybox ] || return 0
@@ -55,19 +72,21 @@ teardown() {
 @test "record --container: only that container's checks, attributed to it; stops when it exits" {
 	# a: chown three times (CAP_CHOWN); b: chroot (CAP_SYS_CHROOT); the
 	# host: chown too, under its own pid
-	podman_run --name ca-e2e-a "$IMAGE" sh -c \
-		'sleep 1; touch /tmp/f; for i in 1 2 3; do chown 1:1 /tmp/f; done; sleep 1' >/dev/null
-	podman_run --name ca-e2e-b "$IMAGE" sh -c \
-		'sleep 1; for i in 1 2 3; do chroot / true; done; sleep 1' >/dev/null
+	gated_run ca-e2e-a 'touch /tmp/f; for i in 1 2 3; do chown 1:1 /tmp/f; done; sleep 1'
+	gated_run ca-e2e-b 'for i in 1 2 3; do chroot / true; done; sleep 1'
 	touch "$T/host"
-	(sleep 1; chown 1:1 "$T/host"; echo $BASHPID >"$T/host.pid") &
+	(while [ ! -e "$T/go" ]; do sleep 0.1; done; chown 1:1 "$T/host"; echo $BASHPID >"$T/host.pid") &
 	id=$(podman inspect -f '{{.Id}}' ca-e2e-a)
-	run record --container ca-e2e-a
+	run record_gated --container ca-e2e-a
 	[ "$status" -eq 0 ]
 	wait
 	# the header: the container, by id and name, and why it stopped
 	run jq -r 'select(.type == "header") | "\(.scope) \(.target.container) \(.target.name) \(.target.cgroup) \(.stop)"' "$T/rec.jsonl"
 	[ "$output" = "container $id ca-e2e-a $PARENT/libpod-$id exited" ]
+	run "$CAPAUDIT" report -i "$T/rec.jsonl"
+	[ "${lines[1]}" = "  kernel $(uname -r), attach tp_btf, scope container: ca-e2e-a (${id:0:12}), cgroup $PARENT/libpod-$id" ]
+	report_json
+	[ "$(jqr '.record.target.name')" = ca-e2e-a ]
 	# every process is the container's, and says so
 	run jq -r 'select(.type == "process") | "\(.container.id) \(.container.name) \(.container.runtime) \(.cgroup)"' "$T/rec.jsonl"
 	[ "${#lines[@]}" -ge 2 ]
@@ -88,9 +107,9 @@ teardown() {
 }
 
 @test "record --container by id prefix; a name that no container has names what was tried" {
-	podman_run --name ca-e2e-a "$IMAGE" sh -c 'sleep 2' >/dev/null
+	gated_run ca-e2e-a true
 	id=$(podman inspect -f '{{.Id}}' ca-e2e-a)
-	run record --container "${id:0:12}"
+	run record_gated --container "${id:0:12}"
 	[ "$status" -eq 0 ]
 	run jq -r 'select(.type == "header") | .target.container' "$T/rec.jsonl"
 	[ "$output" = "$id" ]
@@ -108,13 +127,16 @@ teardown() {
 	run "$CAPAUDIT" record -q -o "$T/x.jsonl" --cgroup "$PARENT"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"--cgroup $PARENT: no process in $V2$PARENT now (give -d SECONDS to wait for some)"* ]]
-	(sleep 1; podman_run --name ca-e2e-late "$IMAGE" sh -c \
-		'touch /tmp/f; chown 1:1 /tmp/f; sleep 1' >/dev/null) &
+	# started once the recorder is attached; the recording ends by itself
+	# when the parent empties again (the container exited), -d is the bound
 	touch "$T/host"
-	(sleep 2; chown 1:1 "$T/host") &
-	run record --cgroup "$PARENT" -d 6
-	[ "$status" -eq 0 ]
-	wait
+	"$CAPAUDIT" record -q -o "$T/rec.jsonl" --cgroup "$PARENT" -d 30 &
+	local rec=$!
+	wait_attached "$rec"
+	podman_run --name ca-e2e-late "$IMAGE" sh -c 'touch /tmp/f; chown 1:1 /tmp/f; sleep 1' >/dev/null
+	chown 1:1 "$T/host"
+	wait "$rec"
+	[ "$(head -n 1 "$T/rec.jsonl" | jq -r .stop)" = exited ]
 	id=$(podman inspect -f '{{.Id}}' ca-e2e-late)
 	# the container's chown, in a process of the container named by name
 	# (busybox runs it in the forked shell, without an exec)
@@ -135,9 +157,9 @@ teardown() {
 	UNIT_CG="$V2/system.slice/capaudit-e2e.service"
 	mkdir -p "$UNIT_CG"
 	touch "$T/u"
-	sh -c "echo \$\$ >'$UNIT_CG/cgroup.procs'; exec sh -c 'sleep 1; chown 1:1 $T/u; sleep 1'" &
-	sleep 0.3
-	run record --unit capaudit-e2e
+	sh -c "echo \$\$ >'$UNIT_CG/cgroup.procs'; exec sh -c 'while [ ! -e $T/go ]; do sleep 0.1; done; chown 1:1 $T/u; sleep 1'" &
+	for _ in $(seq 100); do [ -n "$(cat "$UNIT_CG/cgroup.procs")" ] && break; sleep 0.05; done
+	run record_gated --unit capaudit-e2e
 	[ "$status" -eq 0 ]
 	wait
 	run jq -r 'select(.type == "header") | "\(.scope) \(.target.unit) \(.target.cgroup) \(.stop)"' "$T/rec.jsonl"
@@ -165,9 +187,9 @@ teardown() {
 	# touch copies /tmp up from the image (overlayfs checks as podman, the
 	# mounter: CAP_DAC_OVERRIDE, CAP_SYS_ADMIN at xattr_permission...);
 	# chown is the program's own CAP_CHOWN
-	local job='sleep 1; touch /tmp/f && chown 1:1 /tmp/f && sleep 1'
-	podman_run --name ca-e2e-a "$IMAGE" sh -c "$job" >/dev/null
-	run record --container ca-e2e-a
+	local job='touch /tmp/f && chown 1:1 /tmp/f && sleep 1'
+	gated_run ca-e2e-a "$job"
+	run record_gated --container ca-e2e-a
 	[ "$status" -eq 0 ]
 	run "$CAPAUDIT" report -i "$T/rec.jsonl" --suggest --format json
 	[ "$status" -eq 0 ]

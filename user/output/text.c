@@ -23,6 +23,23 @@ static void print_capset(FILE *f, uint64_t mask)
 	fprintf(f, "%s\n", capset_str(mask, buf, sizeof(buf)));
 }
 
+/* What a scoped recording recorded: ": web (591d49a5940b), /libpod_parent/..." */
+static void print_target(FILE *f, const struct rec_header *h)
+{
+	char esc[1024];
+
+	if (h->target_service)
+		fprintf(f, ": %s", ESC(h->target_service, esc));
+	else if (h->target_container)
+		fprintf(f, ": %s%s%.12s%s", h->target_name ? ESC(h->target_name, esc) : "",
+			h->target_name ? " (" : "", h->target_container, h->target_name ? ")" : "");
+	else if (h->target_unit)
+		fprintf(f, ": %s", ESC(h->target_unit, esc));
+	if (h->target_cgroup)
+		fprintf(f, "%s%s", h->target_container || h->target_unit || h->target_service ?
+			", cgroup " : ": ", ESC(h->target_cgroup, esc));
+}
+
 static void print_header(FILE *f, const struct record *r, const char *source)
 {
 	const struct rec_header *h = &r->hdr;
@@ -32,8 +49,10 @@ static void print_header(FILE *f, const struct record *r, const char *source)
 	format_iso8601(h->start_ns, a, sizeof(a));
 	format_iso8601(h->end_ns, b, sizeof(b));
 	fprintf(f, "Record %s\n", ESC(source, esc));
-	fprintf(f, "  kernel %s, attach %s, scope %s\n", ESC(h->kernel, esc),
+	fprintf(f, "  kernel %s, attach %s, scope %s", ESC(h->kernel, esc),
 		h->attach ? h->attach : "?", h->scope ? h->scope : "?");
+	print_target(f, h);
+	fputc('\n', f);
 	if (h->argc) {
 		fputs("  command:", f);
 		for (i = 0; i < h->argc; i++)
