@@ -109,6 +109,7 @@ const volatile bool track_results = false;  /* --syscall-results */
  * is 0: 255 re-checks every 256th hit; 0 (--exact-stacks) every hit. */
 const volatile __u16 verify_mask = 255;
 const volatile bool cfg_user_stacks = false;  /* --user-stacks */
+const volatile bool cfg_new_keys = false;  /* monitor: CA_EV_NEWKEY for each key added */
 /* --cgroup, --container, --unit: with cfg_all, only tasks in the cgroup v2
  * subtree held in scope_cgroup[0] (the loader puts its directory's fd
  * there), decided in the kernel so that the rest of the host costs one
@@ -843,6 +844,35 @@ static __always_inline void capset_event(struct task_struct *task, const struct 
  * Hot path (a hit not due for a re-check): an inlined per-CPU lookup,
  * register loads, a hash and an increment.
  */
+/* monitor: a key new to the map, sent at once (a first use within about
+ * a second, without reading the whole map); small, as fork events are */
+static __always_inline void newkey_event(struct task_struct *task, const struct ca_key *k,
+					 const struct ca_meta *m)
+{
+	struct ca_event *e = bpf_ringbuf_reserve(&events, CA_EVENT_SMALL, 0);
+
+	if (!e) {
+		stat_add(CA_STAT_RINGBUF_FULL, 1);
+		return;
+	}
+	__builtin_memset(e, 0, CA_EVENT_SMALL);
+	e->type = CA_EV_NEWKEY;
+	e->tgid = k->tgid;
+	e->tid = m->tid;
+	e->uid = m->uid;
+	e->exec_id = k->exec_id;
+	e->pstart = k->pstart;
+	e->key_cgroup = m->cgroup_id;
+	e->kstack = k->kstack;
+	e->syscall = k->syscall;
+	e->ret = k->ret;
+	e->cap = k->cap;
+	e->kflags = k->flags;
+	e->ts_ns = m->first_ns;
+	__builtin_memcpy(e->comm, m->comm, CA_COMM_LEN);
+	bpf_ringbuf_submit(e, 0);
+}
+
 static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
@@ -982,6 +1012,8 @@ static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags)
 	/* the entry exists from the first check on (its count stays in the
 	 * slot): sys_exit finds it, and a full map is known at once */
 	agg_entry(cur_agg(), &s->key, 0, now, &s->meta, &added);
+	if (added && cfg_new_keys)
+		newkey_event(task, &s->key, &s->meta);
 	s->last_ns = now;
 	s->count = 1;
 	s->nproof = 0;

@@ -157,6 +157,9 @@ enum ca_event_type {
 	CA_EV_EXIT  = 3, /* the last thread of a traced process exited */
 	CA_EV_FIRST = 4, /* first check by a thread we had not seen (-a) */
 	CA_EV_CAPSET = 5, /* a followed process called capset(): the sets it asked for */
+	/* a check added a key to the aggregation map (monitor only): the
+	 * first occurrence since the last drain, user space dedupes */
+	CA_EV_NEWKEY = 6,
 };
 
 struct ca_event {
@@ -179,6 +182,15 @@ struct ca_event {
 			__u64 set_effective;
 			__u64 set_permitted;
 			__u64 set_inheritable;
+		};
+		struct {            /* CA_EV_NEWKEY: the new key's check */
+			__u64 key_cgroup;
+			__u64 kstack;   /* struct ca_key.kstack */
+			__s32 syscall;
+			__s32 ret;
+			__u16 cap;
+			__u16 kflags;   /* CA_F_* */
+			__u32 pad2;
 		};
 	};
 	__u64 ts_ns;

@@ -9,6 +9,7 @@
 #include "cli/cmd_check.h"
 #include "lib/msg.h"
 #include "cli/cmd_doctor.h"
+#include "cli/cmd_monitor.h"
 #include "cli/cmd_record.h"
 #include "cli/cmd_report.h"
 #include "cli/cmd_run.h"
@@ -29,6 +30,7 @@ static int do_version(int argc, char **argv, int all_argc, char **all_argv)
 
 static const struct cmd cmds[] = {
 	{ "record", do_record, "record the capability checks of a process tree" },
+	{ "monitor", do_monitor, "watch a host for weeks: checkpoints, first-use events, bounded memory" },
 	{ "report", do_report, "what a record shows; --suggest: least privilege" },
 	{ "check", do_check, "compare records with a baseline: CI verdict, exit 1 on new privileges" },
 	{ "run", do_run, "run a command with exactly given capabilities, list denials" },

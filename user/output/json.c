@@ -151,6 +151,8 @@ static json_t *image_json(const struct proc_row *pr)
 	json_set_bytes(po, "exe", pr->proc->exe);
 	if (pr->proc->exited)
 		json_set(po, "exit_code", json_integer(pr->proc->exit_code));
+	if (pr->proc->pids)   /* a monitor's program identity: its images */
+		json_set(po, "pids", json_uint(pr->proc->pids));
 	json_set(po, "capabilities", caps_json(pr));
 	json_set(po, "hidden_noaudit", json_uint(pr->hidden));
 	return po;

@@ -432,6 +432,9 @@ void record_keep_processes(struct record *r, const bool *keep)
 		else
 			free(r->checks[i].stack_error);
 	}
+	/* the vacated tail is zeroed: record_add_*() reuse it as new */
+	if (r->nchecks > n)
+		memset(r->checks + n, 0, (r->nchecks - n) * sizeof(*r->checks));
 	r->nchecks = n;
 	for (i = n = 0; i < r->nprocs; i++) {
 		if (keep[i])
@@ -439,6 +442,8 @@ void record_keep_processes(struct record *r, const bool *keep)
 		else
 			free_process(&r->procs[i]);
 	}
+	if (r->nprocs > n)
+		memset(r->procs + n, 0, (r->nprocs - n) * sizeof(*r->procs));
 	r->nprocs = n;
 	if (r->pidcap)
 		rehash(r, r->pidcap);   /* the indexes moved */

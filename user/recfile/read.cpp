@@ -551,6 +551,32 @@ bool read_cache(ondemand::value v, rec_header *h, Line &l)
 	});
 }
 
+/* "monitor": a capaudit monitor checkpoint (version 4). */
+bool read_monitor(ondemand::value v, rec_header *h, Line &l)
+{
+	enum { INTERVAL, CHECKPOINT, SINCE_NS, NFIELDS };
+	static const char *const names[] = { "interval", "checkpoint", "since_ns", nullptr };
+	static_assert(std::size(names) == NFIELDS + 1, "a name per field");
+	static const FieldSet fs(names);
+	Fields F(fs);
+	ondemand::object o;
+
+	if (!get_object(v, "monitor", &o, l))
+		return false;
+	h->has_monitor = true;
+	return each_field(o, F, l, [&](int f, ondemand::value fv) {
+		switch (f) {
+		case INTERVAL:
+			return get_double(fv, "interval", &h->monitor_interval, l);
+		case CHECKPOINT:
+			return get_int(fv, "checkpoint", 0, INT64_MAX, &h->monitor_checkpoint, l);
+		case SINCE_NS:
+			return get_int(fv, "since_ns", 0, INT64_MAX, &h->monitor_since_ns, l);
+		}
+		return true;
+	});
+}
+
 /* "target": what a scoped recording recorded (version 4). */
 bool read_target(ondemand::value v, rec_header *h, Line &l)
 {
@@ -604,11 +630,11 @@ bool read_header_fields(ondemand::object obj, rec_header *h, Line &l)
 {
 	enum { TYPE, FORMAT, VERSION, CAPAUDIT, KERNEL, MACHINE, ATTACH, SCOPE, SYMBOLS, ARGV,
 	       START_NS, END_NS, CHECKS, LOST, OVERFLOW, EXIT_STATUS, SYSCALL_RESULTS, LOADER,
-	       PIDS_REUSED, AGGREGATION, STOP, COMMAND_RUNNING, CACHE, TARGET, NFIELDS };
+	       PIDS_REUSED, AGGREGATION, STOP, COMMAND_RUNNING, CACHE, TARGET, MONITOR, NFIELDS };
 	static const char *const names[] = { "type", "format", "version", "capaudit", "kernel",
 		"machine", "attach", "scope", "symbols", "argv", "start_ns", "end_ns", "checks",
 		"lost", "overflow", "exit_status", "syscall_results", "loader", "pids_reused",
-		"aggregation", "stop", "command_running", "cache", "target", nullptr };
+		"aggregation", "stop", "command_running", "cache", "target", "monitor", nullptr };
 	static_assert(std::size(names) == NFIELDS + 1, "a name per field");
 	static const FieldSet fs(names);
 	Fields F(fs);
@@ -663,6 +689,8 @@ bool read_header_fields(ondemand::object obj, rec_header *h, Line &l)
 			return read_cache(v, h, l);
 		case TARGET:
 			return read_target(v, h, l);
+		case MONITOR:
+			return read_monitor(v, h, l);
 		}
 		return true;
 	});
@@ -756,10 +784,10 @@ bool read_container(ondemand::value v, ContainerView *c, Line &l)
 bool read_process(ondemand::object obj, record *r, Line &l)
 {
 	enum { TYPE, PID, START_NS, EXEC_ID, PPID, UID, COMM, EXE, EXIT_CODE, CAPSET, CGROUP,
-	       CONTAINER, UNIT, SECURE_EXEC, RUNTIME_SETUP, NFIELDS };
+	       CONTAINER, UNIT, SECURE_EXEC, RUNTIME_SETUP, PIDS, NFIELDS };
 	static const char *const names[] = { "type", "pid", "start_ns", "exec_id", "ppid", "uid",
 		"comm", "exe", "exit_code", "capset", "cgroup", "container", "unit", "secure_exec",
-		"runtime_setup", nullptr };
+		"runtime_setup", "pids", nullptr };
 	static_assert(std::size(names) == NFIELDS + 1, "a name per field");
 	static const FieldSet fs(names);
 	Fields F(fs);
@@ -804,6 +832,8 @@ bool read_process(ondemand::object obj, record *r, Line &l)
 			return get_bool(v, "secure_exec", &p.secure_exec, l);
 		case RUNTIME_SETUP:
 			return get_bool(v, "runtime_setup", &p.runtime_setup, l);
+		case PIDS:
+			return get_int(v, "pids", 1, INT64_MAX, &p.pids, l);
 		}
 		return true;
 	});

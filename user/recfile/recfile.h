@@ -93,6 +93,12 @@ struct rec_header {
 				 * recording (each has its own lines) */
 	uint64_t agg_drains;    /* aggregation maps drained while recording */
 	uint32_t agg_keys;      /* entries of the largest aggregation map used */
+	/* capaudit monitor (scope "monitor"): a checkpoint, written every
+	 * interval seconds since since_ns (epoch ns); checkpoint counts from 1 */
+	bool has_monitor;
+	double monitor_interval;
+	uint64_t monitor_checkpoint;
+	int64_t monitor_since_ns;
 };
 
 /*
@@ -128,6 +134,10 @@ struct rec_process {
 	 * execs the container's program: facts/workload.h), version 4; its
 	 * checks are the runtime's, never the container's requirement */
 	bool runtime_setup;
+	/* a monitor's line is a program identity, not one image (version 4,
+	 * optional): the distinct program images it stands for; 0: one */
+	uint64_t pids;
+	uint32_t mon_gen;       /* the monitor's: when its exit was seen (not in the file) */
 };
 
 /* What decided a check as to user namespaces. */

@@ -102,6 +102,14 @@ static json_t *header_json(const struct rec_header *h)
 		json_set(a, "max_keys", json_uint(h->agg_keys));
 		json_set(o, "aggregation", a);
 	}
+	if (h->has_monitor) {
+		json_t *m = json_object();
+
+		json_set(m, "interval", json_real(h->monitor_interval));
+		json_set(m, "checkpoint", json_uint(h->monitor_checkpoint));
+		json_set(m, "since_ns", json_integer(h->monitor_since_ns));
+		json_set(o, "monitor", m);
+	}
 	if (h->has_cache) {
 		json_t *c = json_object();
 
@@ -200,6 +208,8 @@ static json_t *process_json(const struct rec_process *p)
 		json_set(o, "secure_exec", json_true());
 	if (p->runtime_setup)
 		json_set(o, "runtime_setup", json_true());
+	if (p->pids)
+		json_set(o, "pids", json_uint(p->pids));
 	return o;
 }
 

@@ -32,7 +32,7 @@ void attribute_note(struct session *s, struct rec_process *p, uint64_t cgroup_id
 		container_name(w.container_id, w.runtime, name, sizeof(name));
 }
 
-static void attribute(struct session *s, struct rec_process *p)
+void attribute(struct session *s, struct rec_process *p)
 {
 	const char *path = cgroup_names_get(&s->cgn, p->cgroup_id, 0);
 	struct workload w;

@@ -223,6 +223,10 @@ int on_event(void *ctx, const struct ca_event *e)
 		 * copies of one program map the same files) */
 		ustacks_scan_new(s->us, (pid_t)e->tgid, comm);
 		break;
+	case CA_EV_NEWKEY:
+		if (s->on_newkey)
+			s->on_newkey(s, e);
+		break;
 	case CA_EV_CAPSET:
 		/* the sets it asked for: what a recommended set must let it keep */
 		p = image(s, e->tgid, e->pstart, alias_exec(s, e->tgid, e->pstart, e->exec_id), comm,

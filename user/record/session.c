@@ -41,7 +41,7 @@ static void on_sigchld(int sig) { (void)sig; }
 
 /* Opened before anything runs, so that a bad path fails first (outfile.h:
  * complete or absent, never replacing what it should not). */
-static int open_out(const char *out, struct outfile *o)
+int session_open_out(const char *out, struct outfile *o)
 {
 	char err[1024];
 
@@ -53,7 +53,7 @@ static int open_out(const char *out, struct outfile *o)
 }
 
 /* Write r, then put it in place. */
-static int finish_out(struct outfile *o, const struct record *r)
+int session_finish_out(struct outfile *o, const struct record *r)
 {
 	char msg[1200];
 
@@ -356,7 +356,7 @@ static int drop_privileges(struct session *s)
 		p_err("%s", err);
 		return -1;
 	}
-	return open_out(s->o->out, &s->outf);
+	return session_open_out(s->o->out, &s->outf);
 }
 
 /* Load and attach the first attach mode that works, then follow what was
@@ -380,6 +380,7 @@ static int attach(struct session *s)
 	cfg.syscall_results = o->syscall_results;
 	cfg.exact_stacks = o->exact_stacks;
 	cfg.user_stacks = o->user_stacks;
+	cfg.new_keys = s->monitor && s->on_newkey;
 	if (o->user_stacks)
 		s->us = ustacks_new();
 	cfg.max_keys = agg_size(s);
@@ -449,8 +450,6 @@ static void end_recording(struct session *s, enum stop_reason why, int all_argc,
 {
 	const struct rec_opts *o = s->o;
 	struct rec_header *h = &s->rec.hdr;
-	struct utsname uts;
-	int i;
 
 	tracer_stop(&s->tr);
 	tracer_poll(&s->tr, 0);   /* events that raced with the end */
@@ -463,14 +462,30 @@ static void end_recording(struct session *s, enum stop_reason why, int all_argc,
 			why == STOP_DURATION ? "-d" : "signal");
 		h->command_running = true;
 	}
-	h->stop = xstrdup(stop_names[why]);
+	session_header(s, h, stop_names[why], all_argc, all_argv);
+	if (s->child > 0 && s->child_done) {
+		h->has_exit_status = true;
+		h->exit_status = status_to_exit(s->child_status);
+	}
+}
+
+/* What every record of a session says of itself: the machine, the attach
+ * mode, the scope and its target, the command line, the time span. */
+void session_header(struct session *s, struct rec_header *h, const char *stop, int all_argc,
+		    char **all_argv)
+{
+	const struct rec_opts *o = s->o;
+	struct utsname uts;
+	int i;
+
+	h->stop = stop ? xstrdup(stop) : NULL;
 	uname(&uts);
 	h->version = REC_VERSION;
 	h->capaudit_version = xstrdup(CAPAUDIT_VERSION);
 	h->kernel = xstrdup(uts.release);
 	h->machine = xstrdup(uts.machine);
 	h->attach = xstrdup(attach_mode_name(s->tr.mode));
-	h->scope = xstrdup(o->all ? "all" : s->scope.kind ? scope_name(s->scope.kind) :
+	h->scope = xstrdup(s->monitor ? "monitor" : o->all ? "all" : s->scope.kind ? scope_name(s->scope.kind) :
 			   o->cmd ? "command" : "pid");
 	if (s->scope.kind) {
 		h->target_cgroup = xstrdup(s->scope.path);
@@ -489,10 +504,6 @@ static void end_recording(struct session *s, enum stop_reason why, int all_argc,
 		h->argv[h->argc++] = xstrdup(all_argv[i]);
 	h->start_ns = s->real0;
 	h->end_ns = now_realtime_ns();
-	if (s->child > 0 && s->child_done) {
-		h->has_exit_status = true;
-		h->exit_status = status_to_exit(s->child_status);
-	}
 }
 
 /* The maps into the record: symbols first, then no capability at all for
@@ -532,7 +543,7 @@ static void write_record(struct session *s, enum stop_reason why, struct rec_opt
 	sigaddset(&block, SIGTERM);
 	sigaddset(&block, SIGHUP);
 	sigprocmask(SIG_BLOCK, &block, &old);
-	s->rc = finish_out(&s->outf, &s->rec) ? 1 : 0;
+	s->rc = session_finish_out(&s->outf, &s->rec) ? 1 : 0;
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (s->rc)
 		return;
@@ -558,7 +569,7 @@ static void write_record(struct session *s, enum stop_reason why, struct rec_opt
 		s->rc = why == STOP_DURATION ? 124 : 128 + (stop_signal ? stop_signal : SIGTERM);
 }
 
-static void cleanup(struct session *s)
+void session_cleanup(struct session *s)
 {
 	size_t k;
 
@@ -593,6 +604,39 @@ static void cleanup(struct session *s)
 			close(s->o->pidfds[k]);
 }
 
+/* The signal that came last (SIGINT, SIGTERM, SIGHUP), cleared: 0 if none. */
+int session_take_signal(void)
+{
+	int sig = stop_signal;
+
+	stop_signal = 0;
+	return sig;
+}
+
+void session_init(struct session *s, struct rec_opts *o)
+{
+	memset(s, 0, sizeof(*s));
+	s->o = o;
+	s->go_fd = s->exec_err_fd = -1;
+	s->rc = 1;
+	s->kpe.entry = s->kpe.ret = -1;
+	s->outf.fd = -1;
+	s->epoch_off = now_realtime_ns() - now_monotonic_ns();
+}
+
+/* The phases up to attached, for a session without a command (monitor):
+ * the caller checked, what needs privileges read, privileges dropped to
+ * CAP_BPF + CAP_PERFMON, the output opened, the hooks attached, the
+ * kernel's symbols read. */
+int session_start(struct session *s, const char *argv0)
+{
+	if (check_caller(s, argv0) || read_before_drop(s) || drop_privileges(s) || attach(s))
+		return -1;
+	start_symbols(s);
+	join_symbols(s);
+	return 0;
+}
+
 int record_run(struct rec_opts *op, int all_argc, char **all_argv)
 {
 	struct rec_opts o = *op;
@@ -609,6 +653,6 @@ int record_run(struct rec_opts *op, int all_argc, char **all_argv)
 		if (!collect_record(&s))
 			write_record(&s, why, op);
 	}
-	cleanup(&s);
+	session_cleanup(&s);
 	return s.rc;
 }

@@ -77,6 +77,11 @@ struct session {
 	struct kprobe_events kpe;
 	struct outfile outf;
 	int rc;
+	/* capaudit monitor (record/monitor.c): its state, and what it does
+	 * with a CA_EV_NEWKEY event (the proctable passes those on) */
+	bool monitor;
+	void *mon;
+	void (*on_newkey)(struct session *s, const struct ca_event *e);
 };
 
 enum stop_reason { STOP_EXITED, STOP_DURATION, STOP_SIGNAL };
@@ -92,6 +97,19 @@ struct child_report {
 	char stage[64];          /* launch_apply's failing step */
 };
 
+
+/* session.c: the phases record_run() and monitor_run() share */
+void session_init(struct session *s, struct rec_opts *o);
+/* check the caller, read what needs privileges, drop them, open the
+ * output, attach, read the kernel's symbols; 0 or -1 (said) */
+int session_start(struct session *s, const char *argv0);
+void session_header(struct session *s, struct rec_header *h, const char *stop, int all_argc,
+		    char **all_argv);
+int session_open_out(const char *out, struct outfile *o);
+/* write r to o and put it in place; 0 or -1 (said) */
+int session_finish_out(struct outfile *o, const struct record *r);
+int session_take_signal(void);
+void session_cleanup(struct session *s);
 
 /* proctable.c */
 int64_t to_epoch(const struct session *s, uint64_t mono);
@@ -116,6 +134,8 @@ void lost_so_far(struct session *s, struct rec_lost *l);
 /* A process's cgroup, noted at its first event (while its path can still
  * be read); the rest is looked up at the end. */
 void attribute_note(struct session *s, struct rec_process *p, uint64_t cgroup_id);
+/* One process line's cgroup path, container and unit (from its cgroup_id). */
+void attribute(struct session *s, struct rec_process *p);
 /* Every process line's cgroup path, container and unit. */
 void attribute_processes(struct session *s);
 

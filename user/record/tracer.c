@@ -128,6 +128,7 @@ static int try_mode(struct tracer *t, const struct tracer_cfg *cfg, enum attach_
 	s->rodata->track_results = cfg->syscall_results;
 	s->rodata->verify_mask = cfg->exact_stacks ? 0 : 255;
 	s->rodata->cfg_user_stacks = cfg->user_stacks;
+	s->rodata->cfg_new_keys = cfg->new_keys;
 	s->rodata->cfg_only_uid = cfg->only_uid;
 	s->rodata->cfg_uid = cfg->uid;
 	s->rodata->cfg_cgroup = cfg->cgroup;
@@ -472,6 +473,30 @@ static void fold_pending(struct tracer *t)
 			v.last_ns = s->last_ns;
 			v.meta = s->meta;
 			aggtab_add(&t->tab, &s->key, &v);
+		}
+	}
+	free(c);
+}
+
+void tracer_peek_pending(struct tracer *t,
+			 void (*fn)(void *ctx, const struct ca_key *k, const struct ca_val *v),
+			 void *ctx)
+{
+	struct ca_cache *c;
+	int ncpu, cpu, i;
+
+	c = read_caches(t, &ncpu);
+	for (cpu = 0; c && cpu < ncpu; cpu++) {
+		for (i = 0; i < CA_CACHE_SLOTS; i++) {
+			struct ca_slot *s = &c[cpu].slots[i];
+			struct ca_val v = { 0 };
+
+			if (!s->tag || !s->count)
+				continue;
+			v.count = s->count;
+			v.last_ns = s->last_ns;
+			v.meta = s->meta;
+			fn(ctx, &s->key, &v);
 		}
 	}
 	free(c);

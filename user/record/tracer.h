@@ -28,6 +28,7 @@ struct tracer_cfg {
 	bool syscall_results;    /* attach sys_exit: blocking vs advisory denials */
 	bool exact_stacks;       /* walk the stack on every check */
 	bool user_stacks;        /* capture user stacks with the kernel ones */
+	bool new_keys;           /* CA_EV_NEWKEY for each key added (monitor) */
 	uint32_t max_keys;       /* entries of each aggregation map; 0: CA_AGG_KEYS */
 	bool fixed_keys;         /* keep max_keys (--max-keys); else grow when draining
 				  * cannot keep up */
@@ -109,6 +110,11 @@ int tracer_stack(struct tracer *t, uint64_t kstack, uint64_t ips[CA_STACK_DEPTH]
  * by its key (struct ca_key.ustack); the number of frames, -1 if it is not
  * in the map */
 int tracer_ustack(struct tracer *t, uint64_t ustack, struct bpf_stack_build_id *out);
+/* Every CPU's pending call-site cache counts, read while the hooks run
+ * (not taken: they reach the map later); fn gets each slot with a count. */
+void tracer_peek_pending(struct tracer *t,
+			 void (*fn)(void *ctx, const struct ca_key *k, const struct ca_val *v),
+			 void *ctx);
 /* Counts per [cap][denied] of checks that found the agg map full. */
 void tracer_overflow(struct tracer *t, uint64_t out[CA_OVERFLOW_SLOTS]);
 void tracer_close(struct tracer *t);

@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * capaudit monitor --events: one JSON line per first use of (program
+ * identity, capability, call site, verdict), one per loss, and with
+ * --baseline one per use the baseline does not allow (docs/monitor.md).
+ * The kernel sends a small event when a check adds a key to its
+ * aggregation map (CA_EV_NEWKEY); the same use comes again after every
+ * drain, so lines are deduplicated here, in a table as large as the
+ * monitor's rows. Each line is flushed: a log pipeline sees it at once.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "analyze/baseline.h"
+#include "analyze/check.h"
+#include "facts/capnames.h"
+#include "facts/syscalls.h"
+#include "lib/jsonutil.h"
+#include "lib/msg.h"
+#include "lib/util.h"
+#include "record/monstate.h"
+#include "record/session.h"
+
+static int open_path(struct mon_events *ev)
+{
+	if (!ev->path) {
+		ev->f = stdout;
+		return 0;
+	}
+	ev->f = fopen(ev->path, "ae");
+	if (!ev->f) {
+		p_err("--events %s: %s", ev->path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+struct mon_events *mon_events_open(struct monitor *m, const char *path, const char *baseline)
+{
+	struct mon_events *ev = xcalloc(1, sizeof(*ev));
+	char err[1024];
+	bool missing = false;
+
+	ev->m = m;
+	ev->path = strcmp(path, "-") ? xstrdup(path) : NULL;
+	if (baseline) {
+		ev->baseline = xcalloc(1, sizeof(struct baseline));
+		if (baseline_load(baseline, ev->baseline, &missing, err, sizeof(err))) {
+			p_err("%s", err);
+			mon_events_close(ev);
+			return NULL;
+		}
+	}
+	if (open_path(ev)) {
+		mon_events_close(ev);
+		return NULL;
+	}
+	return ev;
+}
+
+int mon_events_reopen(struct mon_events *ev)
+{
+	if (!ev->path)
+		return 0;
+	fclose(ev->f);
+	ev->f = NULL;
+	return open_path(ev);
+}
+
+void mon_events_close(struct mon_events *ev)
+{
+	if (!ev)
+		return;
+	if (ev->f && ev->f != stdout)
+		fclose(ev->f);
+	else if (ev->f)
+		fflush(ev->f);
+	if (ev->baseline) {
+		baseline_free(ev->baseline);
+		free(ev->baseline);
+	}
+	hindex_free(&ev->seen);
+	free(ev->deferred);
+	free(ev->keys);
+	free(ev->path);
+	free(ev);
+}
+
+/* One line, written whole and flushed. */
+static void emit(struct mon_events *ev, json_t *o)
+{
+	char *s = json_dumps(o, JSON_COMPACT);
+
+	json_decref(o);
+	if (!s)
+		return;
+	fprintf(ev->f, "%s\n", s);
+	fflush(ev->f);
+	free(s);
+	ev->lines++;
+}
+
+static json_t *line(const char *kind, int64_t ts_ns)
+{
+	json_t *o = json_object();
+
+	json_set(o, "ts", json_real((double)ts_ns / 1e9));
+	json_set(o, "kind", json_string(kind));
+	return o;
+}
+
+/* What names the program: its identity's fields. */
+static void program_fields(json_t *o, const struct mon_ident *id)
+{
+	json_t *p = json_object();
+
+	json_set_bytes(p, "exe", id->exe);
+	json_set_bytes(p, "comm", id->comm);
+	json_set(o, "program", p);
+	if (id->container_id) {
+		json_t *c = json_object();
+
+		json_set_bytes(c, "id", id->container_id);
+		json_set_bytes(c, "name", id->container_name);
+		json_set(o, "container", c);
+	}
+	json_set_bytes(o, "unit", id->unit);
+	json_set_bytes(o, "cgroup", id->cgroup);
+	json_set(o, "uid", json_uint(id->uid));
+}
+
+static json_t *use_line(struct mon_events *ev, const char *kind, const struct ca_event *e,
+			uint32_t ident, const char *site)
+{
+	json_t *o = line(kind, to_epoch(ev->m->s, e->ts_ns));
+	char cbuf[CAP_NAME_LEN];
+	const char *sc = e->syscall >= 0 ? syscall_name(e->syscall) : NULL;
+
+	program_fields(o, &ev->m->ids[ident]);
+	json_set(o, "pid", json_uint(e->tgid));
+	json_set(o, "cap", json_string(cap_name(e->cap, cbuf)));
+	json_set(o, "verdict", json_string(e->ret ? "denied" : "granted"));
+	json_set_bytes(o, "callsite", site);
+	if (sc)
+		json_set(o, "syscall", json_string(sc));
+	else if (e->syscall >= 0)
+		json_set(o, "syscall", json_integer(e->syscall));
+	json_set(o, "count", json_uint(1));
+	return o;
+}
+
+/* Would `check --baseline` count this use, and is it allowed? The kind of
+ * finding, or NULL. Probes and answers that cannot matter never count. */
+static const char *finding(struct mon_events *ev, const struct ca_event *e, int stack,
+			   const char *site)
+{
+	struct baseline *b = ev->baseline;
+	struct bl_entry *be;
+
+	if (!b || (e->kflags & (CA_F_NOAUDIT | CA_F_NO_EFFECT | CA_F_FOREIGN_CRED | CA_F_NS_OWNER)))
+		return NULL;
+	if (stack >= 0 && ev->m->stacks[stack].noaudit)
+		return NULL;
+	if (e->ret) {
+		be = bl_find(b->denied, b->ndenied, e->cap);
+		return be && bl_find_site(be, site) ? NULL : finding_kind_name(FK_NEW_DENIAL);
+	}
+	be = bl_find(b->caps, b->ncaps, e->cap);
+	if (!be)
+		return finding_kind_name(FK_NEW_CAP);
+	return bl_find_site(be, site) ? NULL : finding_kind_name(FK_NEW_SITE);
+}
+
+struct seen_probe {
+	const struct mon_events *ev;
+	struct mon_seen k;
+};
+
+static bool seen_eq(const void *ctx, size_t pos)
+{
+	const struct seen_probe *q = ctx;
+	const struct mon_seen *s = &q->ev->keys[pos];
+
+	return s->ident == q->k.ident && s->cap == q->k.cap && s->ret == q->k.ret &&
+	       s->site == q->k.site;
+}
+
+/* Not written before: remembered now. */
+static bool first_time(struct mon_events *ev, const struct mon_seen *k)
+{
+	struct seen_probe q = { ev, *k };
+	uint64_t h = hash_str(hash_u64(hash_u64(0x5e, k->ident),
+				       (uint64_t)k->cap << 32 | (uint32_t)k->ret), k->site);
+
+	if (hindex_find(&ev->seen, h, seen_eq, &q) >= 0)
+		return false;
+	grow_array((void **)&ev->keys, &ev->cap_keys, ev->nkeys + 1, sizeof(*ev->keys));
+	ev->keys[ev->nkeys] = *k;
+	hindex_add(&ev->seen, h, ev->nkeys++);
+	return true;
+}
+
+/* A check made during an exec, before its exec event: its image is named
+ * once the events read with it are in (after this poll). */
+static bool defer(struct mon_events *ev, const struct ca_event *e)
+{
+	struct session *s = ev->m->s;
+
+	if (record_find_process(&s->rec, e->tgid, to_epoch(s, e->pstart), e->exec_id) ||
+	    ev->ndefer == MON_DEFER_MAX)
+		return false;
+	grow_array((void **)&ev->deferred, &ev->cap_defer, ev->ndefer + 1, sizeof(*e));
+	memcpy(&ev->deferred[ev->ndefer++], e, CA_EVENT_SMALL);
+	return true;
+}
+
+static void newkey(struct mon_events *ev, const struct ca_event *e);
+
+void mon_events_flush(struct mon_events *ev)
+{
+	size_t i, n = ev->ndefer;
+
+	ev->ndefer = 0;
+	ev->flushing = true;
+	for (i = 0; i < n; i++)
+		newkey(ev, &ev->deferred[i]);
+	ev->flushing = false;
+}
+
+void mon_events_newkey(struct mon_events *ev, const struct ca_event *e)
+{
+	if (ev->flushing || !defer(ev, e))
+		newkey(ev, e);
+}
+
+static void newkey(struct mon_events *ev, const struct ca_event *e)
+{
+	struct ca_meta meta = { .first_ns = e->ts_ns, .cgroup_id = e->key_cgroup, .uid = e->uid,
+				.tid = e->tid };
+	struct mon_seen k;
+	int stack;
+	const char *kind;
+
+	memcpy(meta.comm, e->comm, CA_COMM_LEN);
+	k.ident = mon_identity(ev->m, e->tgid, e->pstart, e->exec_id, &meta, false);
+	stack = mon_stack(ev->m, e->kstack);
+	k.site = mon_site(ev->m, stack);
+	k.cap = e->cap;
+	k.ret = e->ret;
+	if (!first_time(ev, &k))
+		return;
+	emit(ev, use_line(ev, "first_use", e, k.ident, k.site));
+	kind = finding(ev, e, stack, k.site);
+	if (kind) {
+		json_t *o = use_line(ev, "finding", e, k.ident, k.site);
+
+		json_set(o, "finding", json_string(kind));
+		emit(ev, o);
+		ev->findings++;
+	}
+}
+
+void mon_events_losses(struct mon_events *ev)
+{
+	struct rec_lost now;
+	size_t i;
+
+	lost_so_far(ev->m->s, &now);
+	for (i = 0; i < rec_lost_nkinds; i++) {
+		uint64_t was = rec_lost_count(&ev->lost, &rec_lost_kinds[i]);
+		uint64_t is = rec_lost_count(&now, &rec_lost_kinds[i]);
+		json_t *o;
+
+		if (is <= was)
+			continue;
+		o = line("loss", now_realtime_ns());
+		json_set(o, "loss", json_string(rec_lost_kinds[i].key));
+		json_set(o, "what", json_string(rec_lost_kinds[i].what));
+		json_set(o, "count", json_uint(is - was));
+		json_set(o, "total", json_uint(is));
+		emit(ev, o);
+	}
+	ev->lost = now;
+}

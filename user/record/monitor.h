@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * capaudit monitor: record the host (or a scope) for weeks with bounded
+ * memory. Checks are folded per program identity, a checkpoint record is
+ * written every interval, first uses go to an event stream.
+ */
+#ifndef CA_RECORD_MONITOR_H
+#define CA_RECORD_MONITOR_H
+
+#include <stdint.h>
+
+#include "record/record.h"
+
+struct mon_opts {
+	struct rec_opts rec;      /* scope, -o, --attach, -q, -v */
+	double interval;          /* seconds between checkpoints */
+	const char *events;       /* --events FILE|-, or NULL */
+	const char *baseline;     /* --baseline FILE, or NULL */
+};
+
+/*
+ * What one interval counted, for whoever exports it (metrics): filled
+ * before each checkpoint is written, handed to monitor_interval_hook if
+ * it is set. Plain counters, totals since the monitor started.
+ */
+struct mon_counters {
+	uint64_t checkpoint;      /* its number, from 1 */
+	uint64_t checks;          /* checks folded so far (pending cache counts not included) */
+	uint64_t identities;      /* program identities */
+	uint64_t rows;            /* (identity, capability, verdict, call site, syscall, flags) */
+	uint64_t live_images;     /* program images in the live process table */
+	uint64_t pruned_images;   /* images forgotten after their exit */
+	uint64_t events;          /* event lines written (first uses, losses, findings) */
+	uint64_t findings;        /* uses the baseline does not allow */
+	uint64_t lost;            /* every kind of loss (rec_lost_total) */
+	long rss_kb;              /* the monitor's resident set now */
+	double cpu_s;             /* its CPU time (user + system) */
+};
+extern void (*monitor_interval_hook)(const struct mon_counters *c, void *ctx);
+extern void *monitor_interval_ctx;
+
+/* Run until SIGINT or SIGTERM; capaudit monitor's exit code. */
+int monitor_run(struct mon_opts *o, int all_argc, char **all_argv);
+
+#endif
