@@ -271,9 +271,15 @@ static void peek_one(void *ctx, const struct ca_key *k, const struct ca_val *v)
 		r->last_ns = to_epoch(m->s, v->last_ns);
 }
 
-/* Move the drained table into the rows, and let it go. */
+/* Move the drained table into the rows, and let it go. The events read
+ * first: a check in the drained map was made before the swap, and so
+ * after the fork or exec event that names its image, which may still wait
+ * in the ringbuf (made between the last poll and the swap). */
 static void fold_table(struct monitor *m)
 {
+	tracer_poll(&m->s->tr, 0);
+	if (m->ev)
+		mon_events_flush(m->ev);
 	tracer_foreach_check(&m->s->tr, fold_one, m);
 	aggtab_free(&m->s->tr.tab);
 }
