@@ -1,0 +1,167 @@
+#!/usr/bin/env bats
+# capaudit monitor: checkpoints read while it runs, first-use events within
+# seconds, SIGKILL loses at most an interval, SIGHUP after a rename, and a
+# resident set that stays flat however many processes come and go. Other
+# processes on the host are in an -a monitor too: rows are picked by
+# executable path or pid.
+
+load helper
+
+setup() {
+	churn_setup   # kernel.dmesg_restrict=1: klogctl(SIZE_BUFFER) checks CAP_SYSLOG
+	MPID=
+}
+
+teardown() {
+	[ -n "$MPID" ] && kill -KILL "$MPID" 2>/dev/null
+	churn_teardown
+}
+
+# start_monitor ARGS...: capaudit monitor -q -o $T/mon.jsonl ARGS in the
+# background (MPID), attached when it returns
+start_monitor() {
+	"$CAPAUDIT" monitor -q -o "$T/mon.jsonl" "$@" 2>"$T/mon.err" &
+	MPID=$!
+	wait_attached "$MPID"
+}
+
+# wait_for SECONDS COMMAND...: until COMMAND succeeds, at most SECONDS
+wait_for() {
+	local end=$((SECONDS + $1))
+	shift
+	while ! "$@"; do
+		[ "$SECONDS" -lt "$end" ] || return 1
+		sleep 0.1
+	done
+}
+
+# chown_row FILE: "comm exe pids granted" of /usr/bin/chown's CAP_CHOWN row
+chown_row() {
+	"$CAPAUDIT" report -i "$1" --format json 2>/dev/null | jq -r --arg e "$CHOWN" '
+		.processes[] | select(.exe == $e) | . as $p | .capabilities[]
+		| select(.cap == "CAP_CHOWN") | "\($p.comm) \($p.exe) \($p.pids) \(.granted)"'
+}
+
+has_chown_row() {
+	[ -n "$(chown_row "$1")" ]
+}
+
+# run_chown: chown a file of $T as nobody; its pid in $T/chown.pid
+run_chown() {
+	touch "$T/f"
+	sh -c 'echo $$ >"$1"; exec chown nobody "$2"' sh "$T/chown.pid" "$T/f"
+}
+
+event_of_chown() {
+	[ -s "$T/ev.jsonl" ] && jq -e --argjson p "$(cat "$T/chown.pid")" -s '
+		map(select(.kind == "first_use" and .pid == $p and .cap == "CAP_CHOWN")) | length > 0' \
+		"$T/ev.jsonl" >/dev/null
+}
+
+CHOWN=$(readlink -f "$(command -v chown)")
+
+@test "monitor: the first use of CAP_CHOWN is an event line within seconds, with documented fields" {
+	start_monitor --interval 60 --events "$T/ev.jsonl"
+	t0=$(date +%s.%N)
+	run_chown
+	wait_for 5 event_of_chown
+	t1=$(date +%s.%N)
+	line=$(jq -c --argjson p "$(cat "$T/chown.pid")" \
+		'select(.kind == "first_use" and .pid == $p and .cap == "CAP_CHOWN")' "$T/ev.jsonl" | head -1)
+	echo "event: $line"
+	echo "latency: $(echo "$t1 - $t0" | bc) s (poll included)"
+	[ "$(jq -r '.program.exe' <<<"$line")" = "$CHOWN" ]
+	[ "$(jq -r '.program.comm, .verdict, .callsite, .uid' <<<"$line" | tr '\n' ' ')" = \
+	  "chown granted setattr_prepare 0 " ]
+	[ "$(jq -r '.syscall' <<<"$line")" = fchownat ] || [ "$(jq -r '.syscall' <<<"$line")" = chown ]
+	# the event's own time is the check's: within a second of the command
+	[ "$(echo "$(jq -r .ts <<<"$line") - $t0 < 1" | bc)" = 1 ]
+}
+
+@test "monitor: a checkpoint is read mid-run (one row per program, pids counted); SIGKILL keeps the last" {
+	start_monitor --interval 1
+	run_chown
+	run_chown
+	wait_for 10 has_chown_row "$T/mon.jsonl"
+	# both chowns: one identity, two images
+	wait_for 5 sh -c "[ \"\$(\"$CAPAUDIT\" report -i '$T/mon.jsonl' --format json |
+		jq -r --arg e '$CHOWN' '.processes[] | select(.exe == \$e) | .pids')\" = 2 ]"
+	[ "$(chown_row "$T/mon.jsonl")" = "chown $CHOWN 2 2" ]
+	[ "$(jq -r 'select(.type == "header") | "\(.scope) \(.monitor.interval) \(.monitor.checkpoint > 0)"' \
+		"$T/mon.jsonl")" = "monitor 1 true" ]
+	kill -KILL "$MPID"
+	wait "$MPID" 2>/dev/null || true   # "Killed": what this test is about
+	MPID=
+	run "$CAPAUDIT" report -i "$T/mon.jsonl"
+	[ "$status" -eq 0 ]
+	[ "$(chown_row "$T/mon.jsonl")" = "chown $CHOWN 2 2" ]
+	run "$CAPAUDIT" report -i "$T/mon.jsonl" --suggest
+	[ "$status" -eq 0 ]
+}
+
+@test "monitor: SIGHUP after a rename writes a new file at the path; SIGTERM a last checkpoint, exit 0" {
+	start_monitor --interval 1 --events "$T/ev.jsonl"
+	wait_for 5 test -s "$T/mon.jsonl"
+	mv "$T/mon.jsonl" "$T/mon.jsonl.1"
+	mv "$T/ev.jsonl" "$T/ev.jsonl.1"
+	kill -HUP "$MPID"
+	wait_for 5 test -s "$T/mon.jsonl"
+	wait_for 5 test -e "$T/ev.jsonl"
+	run_chown
+	wait_for 5 event_of_chown
+	"$CAPAUDIT" report -i "$T/mon.jsonl.1" >/dev/null
+	kill -TERM "$MPID"
+	st=0
+	wait "$MPID" || st=$?
+	MPID=
+	[ "$st" -eq 0 ]
+	[ "$(jq -r 'select(.type == "header") | .stop' "$T/mon.jsonl")" = signal ]
+	[ "$(chown_row "$T/mon.jsonl")" = "chown $CHOWN 1 1" ]
+}
+
+# rss_kb PID
+rss_kb() {
+	awk '/^VmRSS:/ {print $2}' "/proc/$1/status"
+}
+
+@test "monitor: RSS stays flat over tens of thousands of processes, checks exact" {
+	start_monitor --interval 1
+	# warm-up: every table at its working size
+	warm=$("$CHURN" forks 5000 1 8)
+	sleep 2.5
+	rss0=$(rss_kb "$MPID")
+	main=$("$CHURN" forks 30000 2 8)
+	main2=$("$CHURN" forks 30000 1 8)
+	sleep 2.5
+	rss1=$(rss_kb "$MPID")
+	echo "rss after warm-up ${rss0} KiB, after 60000 processes ${rss1} KiB"
+	[ $((rss1 - rss0)) -lt 8192 ]
+	kill -INT "$MPID"
+	st=0
+	wait "$MPID" || st=$?
+	MPID=
+	[ "$st" -eq 0 ]
+	want=$(( ${warm##*calls=} + ${main##*calls=} + ${main2##*calls=} ))
+	"$CAPAUDIT" report -i "$T/mon.jsonl" --format json >"$T/rep.json"
+	got=$(jq -r --arg e "$CHURN" '[.processes[] | select(.exe == $e) | .capabilities[]
+		| select(.cap == "CAP_SYSLOG") | .granted] | add' "$T/rep.json")
+	echo "CAP_SYSLOG checks: churn made $want, the monitor counted $got"
+	[ "$got" = "$want" ]
+	# 65000 churn processes and their 24 forkers and parents: one identity
+	[ "$(jq -r --arg e "$CHURN" '[.processes[] | select(.exe == $e)] | length' "$T/rep.json")" = 1 ]
+	[ "$(jq -r --arg e "$CHURN" '.processes[] | select(.exe == $e) | .pids' "$T/rep.json")" = 65027 ]
+}
+
+@test "monitor: options are parsed strictly" {
+	run "$CAPAUDIT" monitor --interval 1x
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"invalid --interval '1x'"* ]]
+	run "$CAPAUDIT" monitor --interval 0
+	[ "$status" -eq 2 ]
+	run "$CAPAUDIT" monitor -o -
+	[ "$status" -eq 2 ]
+	run "$CAPAUDIT" monitor --baseline x.json
+	[ "$status" -eq 2 ]
+	run "$CAPAUDIT" monitor -a --unit cron
+	[ "$status" -eq 2 ]
+}
