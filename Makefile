@@ -131,7 +131,8 @@ $(EXAMPLES): $(BUILD)/%: examples/%.c | $(BUILD)
 # privops: the user-stack tests need its debug info and frame pointers
 $(BUILD)/privops: EXAMPLE_CFLAGS := -g -fno-omit-frame-pointer
 
-$(BUILD)/unit-tests: $(UNIT_OBJS) $(ANALYSIS_OBJS)
+# monfold.o: the monitor's tables, libbpf-free (record/monfold.h)
+$(BUILD)/unit-tests: $(UNIT_OBJS) $(ANALYSIS_OBJS) $(BUILD)/user/record/monfold.o
 	$(call msg,LINK,$@)
 	$(Q)$(CXX) $(CFLAGS) $^ $(ANALYSIS_LIBS) -o $@
 

@@ -140,7 +140,7 @@ static json_t *use_line(struct mon_events *ev, const char *kind, const struct ca
 	char cbuf[CAP_NAME_LEN];
 	const char *sc = e->syscall >= 0 ? syscall_name(e->syscall) : NULL;
 
-	program_fields(o, &ev->m->ids[ident]);
+	program_fields(o, &ev->m->f.ids[ident]);
 	json_set(o, "pid", json_uint(e->tgid));
 	json_set(o, "cap", json_string(cap_name(e->cap, cbuf)));
 	json_set(o, "verdict", json_string(e->ret ? "denied" : "granted"));
@@ -163,7 +163,7 @@ static const char *finding(struct mon_events *ev, const struct ca_event *e, int 
 
 	if (!b || (e->kflags & (CA_F_NOAUDIT | CA_F_NO_EFFECT | CA_F_FOREIGN_CRED | CA_F_NS_OWNER)))
 		return NULL;
-	if (stack >= 0 && ev->m->stacks[stack].noaudit)
+	if (stack >= 0 && ev->m->f.stacks[stack].noaudit)
 		return NULL;
 	if (e->ret) {
 		be = bl_find(b->denied, b->ndenied, e->cap);
@@ -248,7 +248,7 @@ static void newkey(struct mon_events *ev, const struct ca_event *e)
 	memcpy(meta.comm, e->comm, CA_COMM_LEN);
 	k.ident = mon_identity(ev->m, e->tgid, e->pstart, e->exec_id, &meta, false);
 	stack = mon_stack(ev->m, e->kstack);
-	k.site = mon_site(ev->m, stack);
+	k.site = fold_site(&ev->m->f, stack);
 	k.cap = e->cap;
 	k.ret = e->ret;
 	if (!first_time(ev, &k))

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * capaudit monitor's bounded tables: checks folded per program identity
+ * (monfold.c), and the checkpoint record they make. Plain data: the
+ * session and the kernel's maps are monitor.c's.
+ */
+#ifndef CA_RECORD_MONFOLD_H
+#define CA_RECORD_MONFOLD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <linux/types.h>
+
+#include "capaudit.h"
+#include "lib/hindex.h"
+#include "recfile/recfile.h"
+
+/* A checkpoint's process line for identity i has pid MON_PID_BASE + i:
+ * above any pid (PID_MAX_LIMIT is 2^22), stable for the monitor's life. */
+#define MON_PID_BASE 0x40000000U
+
+/* A program identity: what a checkpoint's process line stands for. */
+struct mon_ident {
+	char *exe;                /* NULL: not known (then comm names it) */
+	char *comm;               /* of its first image */
+	char *cgroup;             /* NULL: not known */
+	char *container_id, *container_name, *container_runtime, *unit;
+	uint32_t uid;
+	bool runtime_setup;
+	uint64_t pids;            /* images folded into it */
+	int64_t first_ns;         /* its first check, epoch ns */
+};
+
+/* A kernel stack, symbolized once (by its key in the kernel's stack map). */
+struct mon_stack {
+	uint64_t kstack;
+	char **frames;
+	size_t n;
+	const char *site;         /* the call site's function (interned), or "?" */
+	bool noaudit;             /* a noaudit API or caller on it */
+};
+
+/* (identity, capability, verdict, call site function, syscall, flags) */
+struct mon_row {
+	uint32_t ident;
+	int cap, ret, syscall;
+	uint16_t flags;
+	const char *site;
+	int stack;                /* the first stack seen (frames above the site
+				   * may differ between checks of the row), -1 */
+	int stack_err;
+	uint64_t count;           /* folded: exact */
+	uint64_t pending;         /* in a CPU's cache at this checkpoint */
+	int64_t first_ns, last_ns;
+	uint64_t sys_failed, sys_other, sys_restart;
+	int sys_errno;
+};
+
+struct mon_fold {
+	struct mon_ident *ids;
+	size_t nids, cap_ids;
+	struct hindex ident_idx;
+	struct mon_stack *stacks;
+	size_t nstacks, cap_stacks;
+	struct hindex stack_idx;
+	struct mon_row *rows;
+	size_t nrows, cap_rows;
+	struct hindex row_idx;
+	struct record strs;       /* interned call site names only */
+};
+
+/* The identity (exe, cgroup, uid), or (comm, cgroup, uid) when exe is
+ * NULL, added if new; p (or NULL) gives the container, unit and runtime
+ * flag of a new one. */
+uint32_t fold_ident(struct mon_fold *m, const char *exe, const char *comm,
+		    const struct rec_process *p, const char *cgroup, uint32_t uid, int64_t first_ns);
+/* The stack of kstack, or -1; a new one from its frames (taken). */
+int fold_find_stack(const struct mon_fold *m, uint64_t kstack);
+int fold_add_stack(struct mon_fold *m, uint64_t kstack, char **frames, size_t n);
+/* A stack's call site function ("?" for -1: no stack). */
+const char *fold_site(const struct mon_fold *m, int stack);
+/* The row of key k's (cap, ret, syscall, flags) at stack's call site in
+ * identity ident, added if new (counts zero). */
+struct mon_row *fold_row(struct mon_fold *m, uint32_t ident, const struct ca_key *k, int stack,
+			 int64_t first_ns);
+/* Identity lines (those with a count), check lines, their stacks into cp;
+ * returns the checks they hold (count + pending). */
+uint64_t fold_to_record(const struct mon_fold *m, struct record *cp);
+void fold_free(struct mon_fold *m);
+
+#endif
