@@ -119,6 +119,23 @@ CHOWN=$(readlink -f "$(command -v chown)")
 	[ "$(chown_row "$T/mon.jsonl")" = "chown $CHOWN 1 1" ]
 }
 
+@test "monitor --baseline: a use the baseline does not allow is a finding line, an allowed one is not" {
+	cat >"$T/caps.json" <<-'EOF'
+	{"format": "capaudit-baseline", "version": 1,
+	 "capabilities": [{"cap": "CAP_CHOWN", "callsites": ["chown_common"]}]}
+	EOF
+	start_monitor --interval 60 --events "$T/ev.jsonl" --baseline "$T/caps.json"
+	run_chown
+	wait_for 5 event_of_chown
+	sleep 0.5
+	# CAP_CHOWN is allowed, but at another call site
+	[ "$(jq -r --argjson p "$(cat "$T/chown.pid")" 'select(.kind == "finding" and .pid == $p)
+		| "\(.cap) \(.finding) \(.callsite)"' "$T/ev.jsonl")" = \
+	  "CAP_CHOWN new-callsite setattr_prepare" ]
+	run "$CAPAUDIT" monitor --events - --baseline "$T/missing.json"
+	[ "$status" -ne 0 ]
+}
+
 # rss_kb PID
 rss_kb() {
 	awk '/^VmRSS:/ {print $2}' "/proc/$1/status"

@@ -205,13 +205,17 @@ static bool first_time(struct mon_events *ev, const struct mon_seen *k)
 }
 
 /* A check made during an exec, before its exec event: its image is named
- * once the events read with it are in (after this poll). */
+ * once that event is in (mon_events_flush()). */
 static bool defer(struct mon_events *ev, const struct ca_event *e)
 {
 	struct session *s = ev->m->s;
 
-	if (record_find_process(&s->rec, e->tgid, to_epoch(s, e->pstart), e->exec_id) ||
-	    ev->ndefer == MON_DEFER_MAX)
+	const struct rec_process *p = record_find_process(&s->rec, e->tgid,
+							  to_epoch(s, e->pstart), e->exec_id);
+
+	/* an image announced by its first check has no executable until its
+	 * exec event comes */
+	if ((p && p->exe) || ev->ndefer == MON_DEFER_MAX)
 		return false;
 	grow_array((void **)&ev->deferred, &ev->cap_defer, ev->ndefer + 1, sizeof(*e));
 	memcpy(&ev->deferred[ev->ndefer++], e, CA_EVENT_SMALL);
@@ -220,14 +224,22 @@ static bool defer(struct mon_events *ev, const struct ca_event *e)
 
 static void newkey(struct mon_events *ev, const struct ca_event *e);
 
-void mon_events_flush(struct mon_events *ev)
+/* Events deferred for MON_DEFER_NS: the exec that made them has ended by
+ * then (a check in execve() comes before its exec event, which the exec
+ * sends once it has succeeded). */
+void mon_events_flush(struct mon_events *ev, bool all)
 {
-	size_t i, n = ev->ndefer;
+	int64_t now = now_monotonic_ns();
+	size_t i, keep = 0;
 
-	ev->ndefer = 0;
 	ev->flushing = true;
-	for (i = 0; i < n; i++)
-		newkey(ev, &ev->deferred[i]);
+	for (i = 0; i < ev->ndefer; i++) {
+		if (!all && (int64_t)ev->deferred[i].ts_ns > now - MON_DEFER_NS)
+			ev->deferred[keep++] = ev->deferred[i];
+		else
+			newkey(ev, &ev->deferred[i]);
+	}
+	ev->ndefer = keep;
 	ev->flushing = false;
 }
 

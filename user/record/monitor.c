@@ -133,8 +133,6 @@ static void peek_one(void *ctx, const struct ca_key *k, const struct ca_val *v)
 static void fold_table(struct monitor *m)
 {
 	tracer_poll(&m->s->tr, 0);
-	if (m->ev)
-		mon_events_flush(m->ev);
 	tracer_foreach_check(&m->s->tr, fold_one, m);
 	aggtab_free(&m->s->tr.tab);
 }
@@ -326,7 +324,7 @@ static int run_loop(struct monitor *m)
 	for (;;) {
 		tracer_poll(&m->s->tr, 100);
 		if (m->ev)
-			mon_events_flush(m->ev);
+			mon_events_flush(m->ev, false);
 		now = now_monotonic_ns();
 		sig = session_take_signal();
 		if (sig == SIGINT || sig == SIGTERM)
@@ -401,6 +399,8 @@ int monitor_run(struct mon_opts *op, int all_argc, char **all_argv)
 		goto out;
 	tracer_stop(&s.tr);   /* drains, and takes every CPU's pending counts */
 	tracer_poll(&s.tr, 0);
+	if (m.ev)
+		mon_events_flush(m.ev, true);
 	if (checkpoint(&m, true))
 		goto out;
 	if (!o.quiet)

@@ -58,6 +58,7 @@ struct mon_events {
 	bool flushing;
 };
 #define MON_DEFER_MAX 4096
+#define MON_DEFER_NS 100000000LL
 struct mon_seen {
 	uint32_t ident;
 	int cap, ret;
@@ -67,8 +68,9 @@ struct mon_events *mon_events_open(struct monitor *m, const char *path, const ch
 /* SIGHUP: the path again (logrotate); 0 or -1 (said) */
 int mon_events_reopen(struct mon_events *ev);
 void mon_events_newkey(struct mon_events *ev, const struct ca_event *e);
-/* the events of images not known when they came (after each poll) */
-void mon_events_flush(struct mon_events *ev);
+/* the events of images not known when they came, once they are old
+ * enough (all: every one, at the end) */
+void mon_events_flush(struct mon_events *ev, bool all);
 /* a line for each kind of loss that grew */
 void mon_events_losses(struct mon_events *ev);
 void mon_events_close(struct mon_events *ev);
