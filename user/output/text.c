@@ -199,13 +199,21 @@ static void print_images(FILE *f, const struct report *rep)
 		const struct proc_row *pr = &rep->procs[i];
 		const struct rec_process *p = pr->proc;
 
-		fprintf(f, "\nPID %u %s", p->pid, ESC(p->comm, esc));
+		/* a monitor's line is a program, its pid synthetic: say how many
+		 * processes it stands for instead */
+		if (p->pids)
+			fprintf(f, "\nPROGRAM %s", ESC(p->comm, esc));
+		else
+			fprintf(f, "\nPID %u %s", p->pid, ESC(p->comm, esc));
 		/* a later program image of the same pid (after execve) */
 		if (i > 0 && rep->procs[i - 1].proc->pid == p->pid)
 			fputs(" (after execve)", f);
 		if (p->exe)
 			fprintf(f, "  %s", ESC(p->exe, esc));
-		fprintf(f, "  (ppid %u, uid %u", p->ppid, p->uid);
+		if (p->pids)
+			fprintf(f, "  (%llu processes, uid %u", (unsigned long long)p->pids, p->uid);
+		else
+			fprintf(f, "  (ppid %u, uid %u", p->ppid, p->uid);
 		if (p->exited)
 			fprintf(f, ", exit status %d", p->exit_code);
 		fputs(")\n", f);
