@@ -26,10 +26,10 @@ explained() {
 	grep -qE -- "^  (-[[:alnum:]], |    )$2( |\$)" "$T/$1.help"
 }
 
-@test "capaudit help lists the six commands with options" {
+@test "capaudit help lists the seven commands with options" {
 	run commands
 	[ "$status" -eq 0 ]
-	[ "$(echo "$output" | sort | tr '\n' ' ')" = "check doctor record report run verify " ]
+	[ "$(echo "$output" | sort | tr '\n' ' ')" = "check doctor monitor record report run verify " ]
 }
 
 @test "every option of every command is explained in its --help" {
