@@ -211,7 +211,8 @@ static void print_images(FILE *f, const struct report *rep)
 		if (p->exe)
 			fprintf(f, "  %s", ESC(p->exe, esc));
 		if (p->pids)
-			fprintf(f, "  (%llu processes, uid %u", (unsigned long long)p->pids, p->uid);
+			fprintf(f, "  (%llu process%s, uid %u", (unsigned long long)p->pids,
+				p->pids == 1 ? "" : "es", p->uid);
 		else
 			fprintf(f, "  (ppid %u, uid %u", p->ppid, p->uid);
 		if (p->exited)
