@@ -147,6 +147,19 @@ static const char *resolve_exe(uint32_t pid, const char *filename, const char *c
 	return filename;
 }
 
+/* The executable /proc showed before recording began for the image
+ * (pid, pstart, exec_id), or NULL: a parent with no line of its own yet
+ * (-a: it has made no check) forks a child that runs the same program. */
+static const char *exe_before(const struct session *s, uint32_t pid, uint64_t pstart,
+			      uint32_t exec_id)
+{
+	const struct ca_task *t = tasks_find(&s->before, pid);
+
+	if (!t || t->pstart != pstart || t->exec_id != exec_id)
+		return NULL;
+	return s->before_exe[t - s->before.t];
+}
+
 int on_event(void *ctx, const struct ca_event *e)
 {
 	struct session *s = ctx;
@@ -168,6 +181,8 @@ int on_event(void *ctx, const struct ca_event *e)
 					     e->exec_id);
 		if (parent && parent->exe)
 			set_str(&p->exe, parent->exe);
+		else if (!p->exe)
+			set_str(&p->exe, exe_before(s, e->ppid, e->parent_start, e->exec_id));
 		attribute_note(s, p, e->cgroup_id);
 		if (s->o->npids)
 			procset_add(&s->live, e->tgid, e->pstart);
