@@ -11,10 +11,12 @@
  * loader's CPU and peak RSS, `report --suggest` on 1M aggregated checks from
  * 10k processes, and a load test: capaudit record -a while build/churn
  * makes checks from many short-lived processes on both cores for 60 s,
- * its own count compared with the record's. The last line is machine
+ * its own count compared with the record's; and capaudit monitor -a under
+ * churn: checks exact, VmRSS flat, CPU per 1k processes, event latency
+ * (bench --monitor SECONDS runs that alone). The last line is machine
  * readable:
  *   bench: added_ns=N empty_added_ns=N ratio=R lost=N load_lost=N load_misattributed=N
- *          user_stacks_added_ns=N
+ *          user_stacks_added_ns=N ... monitor_rss_growth_kb=N
  * BENCH_QUICK=1 makes it short (under a minute; a 10 s load test).
  */
 #include <bpf/bpf.h>
@@ -347,6 +349,150 @@ static void load_count(const struct record *r, const char *churn_exe, const char
 			n->unrelated += c->count;  /* another program on the host */
 		}
 	}
+}
+
+/* What the monitor row found. */
+struct mon_result {
+	long rss_growth_kb;      /* VmRSS at the end minus after warm-up (-1: no test) */
+	uint64_t made, seen;     /* churn's CAP_SYSLOG checks, and the checkpoint's */
+};
+
+/* VmRSS of pid in KiB, and its CPU seconds (user + system). */
+static long proc_rss_cpu(pid_t pid, double *cpu)
+{
+	char path[64], line[256], stat[1024];
+	unsigned long ut = 0, st = 0;
+	long rss = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "re");
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "VmRSS:", 6))
+			rss = atol(line + 6);
+	if (f)
+		fclose(f);
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "re");
+	if (f && fgets(stat, sizeof(stat), f)) {
+		const char *p = strrchr(stat, ')');
+
+		/* fields 14 and 15, after the comm: utime, stime in ticks */
+		if (p && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu",
+				&ut, &st) == 2)
+			*cpu = (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
+	}
+	if (f)
+		fclose(f);
+	return rss;
+}
+
+/* Seconds from now until the event file holds a first use of CAP_CHOWN
+ * by pid, at most 10 s; -1 if it never came. */
+static double event_latency(const char *events, pid_t pid, double t0)
+{
+	char needle[64], line[4096];
+
+	snprintf(needle, sizeof(needle), "\"pid\":%d,\"cap\":\"CAP_CHOWN\"", (int)pid);
+	while (now_s() - t0 < 10) {
+		FILE *f = fopen(events, "re");
+
+		while (f && fgets(line, sizeof(line), f))
+			if (strstr(line, needle)) {
+				fclose(f);
+				return now_s() - t0;
+			}
+		if (f)
+			fclose(f);
+		usleep(10000);
+	}
+	return -1;
+}
+
+/* chown of a file of tmpdir by a child; its pid */
+static pid_t chown_child(void)
+{
+	char file[128];
+	pid_t pid;
+
+	snprintf(file, sizeof(file), "%s/chown-me", tmpdir);
+	close(open(file, O_WRONLY | O_CREAT, 0644));
+	pid = fork();
+	if (pid == 0) {
+		execlp("chown", "chown", "nobody", file, (char *)NULL);
+		_exit(127);
+	}
+	return pid;
+}
+
+/*
+ * capaudit monitor -a --interval 1 while churn makes short-lived processes
+ * for seconds: its VmRSS after a warm-up and at the end (flat: it folds per
+ * program and forgets exited processes), its CPU per 1k processes, the
+ * latency of a first-use event line, and the checks of the last checkpoint
+ * against churn's own count.
+ */
+static struct mon_result monitor_test(int seconds)
+{
+	struct mon_result res = { -1, 0, 0 };
+	char rec[128], events[128], secs[16], out[512], churn_exe[4096], err[512];
+	char *argv[] = { (char *)capaudit, "monitor", "-q", "-a", "--interval", "1", "-o", rec,
+			 "--events", events, NULL };
+	char *warm[] = { churn_exe, "forks", "2000", "1", "4", NULL };
+	char *cargv[] = { churn_exe, "load", secs, "2", NULL };
+	long rss0, rss1, procs = 0, calls = 0;
+	double cpu0 = 0, cpu1 = 0, lat, t0;
+	struct load_count n;
+	struct record r;
+	struct rusage ru;
+	pid_t pid, ch;
+	int k, st;
+
+	snprintf(rec, sizeof(rec), "%s/monitor.jsonl", tmpdir);
+	snprintf(events, sizeof(events), "%s/events.jsonl", tmpdir);
+	snprintf(secs, sizeof(secs), "%d", seconds);
+	if (!realpath(churn, churn_exe))
+		return res;
+	pid = fork();
+	if (pid == 0) {
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	for (k = 0; k < 400 && links_of(pid) < 4; k++)
+		usleep(50000);
+	if (run_capture(warm, out, sizeof(out), &ru) ||
+	    sscanf(out, "processes=%ld calls=%ld", &procs, &calls) != 2)
+		fprintf(stderr, "bench: monitor warm-up failed\n");
+	res.made = (uint64_t)calls;
+	sleep(2);
+	rss0 = proc_rss_cpu(pid, &cpu0);
+	t0 = now_s();
+	ch = chown_child();
+	lat = event_latency(events, ch, t0);
+	waitpid(ch, NULL, 0);
+	if (run_capture(cargv, out, sizeof(out), &ru) ||
+	    sscanf(out, "processes=%ld calls=%ld", &procs, &calls) != 2)
+		fprintf(stderr, "bench: monitor churn failed\n");
+	res.made += (uint64_t)calls;
+	sleep(2);
+	rss1 = proc_rss_cpu(pid, &cpu1);
+	kill(pid, SIGINT);
+	waitpid(pid, &st, 0);
+	if (recfile_load(rec, &r, err, sizeof(err))) {
+		fprintf(stderr, "bench: %s\n", err);
+		return res;
+	}
+	load_count(&r, churn_exe, "", &n);
+	record_free(&r);
+	res.seen = n.churn;
+	res.rss_growth_kb = rss1 - rss0;
+	printf("\nMonitor (capaudit monitor -a --interval 1, churn for %d s, %ld processes): "
+	       "checks %" PRIu64 " of %" PRIu64 " made (%s), VmRSS %ld KiB after warm-up, %ld KiB "
+	       "at the end (%+ld KiB), CPU %.3f s per 1k processes, first-use event after %.0f ms\n",
+	       seconds, procs, res.seen, res.made, res.seen == res.made ? "exact" : "MISMATCH",
+	       rss0, rss1, rss1 - rss0, procs ? (cpu1 - cpu0) * 1000 / (double)procs : 0,
+	       lat * 1000);
+	return res;
 }
 
 /* A shell loop of /bin/true in a process group of its own, or -1. */
@@ -824,6 +970,7 @@ int main(int argc, char **argv)
 	struct variant two = { .name = "capaudit tp_btf, 2 jobs", .kind = CAPAUDIT, .mode = "tp_btf" };
 	char old_restrict[16] = "", synth[128];
 	struct load_result load;
+	struct mon_result mon;
 	struct rusage ru;
 	char out[4096];
 	time_t tnow = time(NULL);
@@ -867,6 +1014,16 @@ int main(int argc, char **argv)
 		printf("bench: load_lost=%" PRId64 " load_misattributed=%" PRId64 "\n", load.lost,
 		       load.misattributed);
 		return load.lost || load.misattributed ? 1 : 0;
+	}
+	/* the monitor row alone: bench --monitor SECONDS */
+	if (argc == 3 && !strcmp(argv[1], "--monitor")) {
+		struct mon_result m = monitor_test(atoi(argv[2]) > 0 ? atoi(argv[2]) : 10);
+
+		set_dmesg_restrict(old_restrict[0] ? old_restrict : "1\n", NULL, 0);
+		snprintf(out, sizeof(out), "rm -rf %s", tmpdir);
+		system(out);
+		printf("bench: monitor_rss_growth_kb=%ld\n", m.rss_growth_kb);
+		return m.seen == m.made ? 0 : 1;
 	}
 	idle_scope_start();
 	for (i = 0; i < nv; i++)
@@ -945,6 +1102,7 @@ int main(int argc, char **argv)
 	unlink(synth);
 
 	load = load_test(quick ? 10 : 60);
+	mon = monitor_test(quick ? 10 : 30);
 
 	set_dmesg_restrict(old_restrict[0] ? old_restrict : "1\n", NULL, 0);
 	snprintf(out, sizeof(out), "rm -rf %s", tmpdir);
@@ -952,7 +1110,8 @@ int main(int argc, char **argv)
 	fprintf(stderr, "bench: %.0f s\n", now_s() - t0);
 	if (!best) {
 		printf("bench: added_ns=0 empty_added_ns=%.0f ratio=0 lost=-1 load_lost=%" PRId64
-		       " load_misattributed=%" PRId64 "\n", empty - bare, load.lost, load.misattributed);
+		       " load_misattributed=%" PRId64 " monitor_rss_growth_kb=%ld\n", empty - bare,
+		       load.lost, load.misattributed, mon.rss_growth_kb);
 		return 1;
 	}
 	{
@@ -968,9 +1127,10 @@ int main(int argc, char **argv)
 		printf("bench: added_ns=%.0f empty_added_ns=%.0f ratio=%.2f lost=%" PRId64
 		       " load_lost=%" PRId64 " load_misattributed=%" PRId64
 		       " user_stacks_added_ns=%.0f outside_pid_added_ns=%.0f"
-		       " outside_cgroup_added_ns=%.0f\n", added, empty - bare, added / (empty - bare),
+		       " outside_cgroup_added_ns=%.0f monitor_rss_growth_kb=%ld\n", added, empty - bare,
+		       added / (empty - bare),
 		       (int64_t)(best->made - best->seen) + (int64_t)(two.made - two.seen), load.lost,
-		       load.misattributed, uadded, pid_out, cg_out);
+		       load.misattributed, uadded, pid_out, cg_out, mon.rss_growth_kb);
 	}
 	return 0;
 }

@@ -278,7 +278,7 @@ static int checkpoint(struct monitor *m, bool final)
 	size_t i;
 	int rc;
 
-	if (!final && tracer_drain(&m->s->tr))
+	if (!final && tracer_drain_grow(&m->s->tr, false))
 		fprintf(stderr, "capaudit: warning: draining the aggregation map: %s\n",
 			strerror(errno));
 	m->gen++;

@@ -377,6 +377,11 @@ static int new_agg_map(uint32_t max)
  */
 int tracer_drain(struct tracer *t)
 {
+	return tracer_drain_grow(t, true);
+}
+
+int tracer_drain_grow(struct tracer *t, bool may_grow)
+{
 	int spare = !t->cur, aggs = bpf_map__fd(t->skel->maps.aggs), old = t->cur, fd;
 	int64_t now = now_monotonic_ns();
 	uint32_t want = t->agg_max[old];
@@ -384,7 +389,7 @@ int tracer_drain(struct tracer *t)
 
 	/* draining as often as this: the host makes keys faster than the map
 	 * holds them comfortably; the spare grows (and never shrinks back) */
-	if (!t->stopped && !t->fixed_keys && now - t->last_swap_ns < GROW_WITHIN_NS &&
+	if (may_grow && !t->stopped && !t->fixed_keys && now - t->last_swap_ns < GROW_WITHIN_NS &&
 	    want < AGG_KEYS_MAX)
 		want *= 2;
 	if (!t->stopped && t->agg_max[spare] < want && (fd = new_agg_map(want)) >= 0) {

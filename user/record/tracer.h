@@ -85,6 +85,9 @@ int tracer_poll(struct tracer *t, int timeout_ms);
 int tracer_drain_if_full(struct tracer *t);
 /* Swap and drain now. */
 int tracer_drain(struct tracer *t);
+/* ... and grow the spare only if may_grow: a drain on a clock (monitor's
+ * interval) says nothing of how fast keys come */
+int tracer_drain_grow(struct tracer *t, bool may_grow);
 /* Checks counted so far, wherever they are (table, map, caches, overflow). */
 uint64_t tracer_checks(struct tracer *t);
 void tracer_stats(struct tracer *t, uint64_t out[CA_STAT_NR]);
