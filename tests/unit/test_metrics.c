@@ -418,7 +418,7 @@ TEST(httpd_ipv6_loopback)
 	int fd;
 
 	if (!h) {
-		SKIP("no IPv6 loopback here: %s", err);
+		SKIP("cannot listen on [::1] here: %s", err);
 		return;
 	}
 	sin6.sin6_port = htons((uint16_t)httpd_port(h));
