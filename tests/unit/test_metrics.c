@@ -222,7 +222,7 @@ TEST(metrics_self)
 	uint64_t rss;
 	double cpu;
 
-	ASSERT_EQ(metrics_self_usage(&rss, &cpu), 0);
+	ASSERT_EQ(self_usage(&rss, &cpu), 0);
 	ASSERT_EQ(rss > 4096, 1);
 	ASSERT_EQ(cpu >= 0, 1);
 }

@@ -6,8 +6,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <unistd.h>
 
 #include "lib/outfile.h"
 #include "lib/util.h"
@@ -178,28 +176,4 @@ int metrics_write_file(const char *path, const struct metrics_snapshot *m, char 
 	if (outfile_open(&o, path, 0, err, errlen))
 		return -1;
 	return outfile_finish(&o, metrics_write(o.f, m), err, errlen);
-}
-
-int metrics_self_usage(uint64_t *rss_bytes, double *cpu_seconds)
-{
-	struct rusage ru;
-	unsigned long long size, resident;
-	long page = sysconf(_SC_PAGESIZE);
-	FILE *f = fopen("/proc/self/statm", "re");
-	int rc = 0;
-
-	*rss_bytes = 0;
-	*cpu_seconds = 0;
-	if (f && fscanf(f, "%llu %llu", &size, &resident) == 2 && page > 0)
-		*rss_bytes = (uint64_t)resident * (uint64_t)page;
-	else
-		rc = -1;
-	if (f)
-		fclose(f);
-	if (!getrusage(RUSAGE_SELF, &ru))
-		*cpu_seconds = (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
-			       ((double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_usec) / 1e6;
-	else
-		rc = -1;
-	return rc;
 }

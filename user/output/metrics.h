@@ -26,33 +26,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "analyze/check.h"
-#include "recfile/recfile.h"
-
-/* One row of checks: a program identity's count for a capability and verdict.
- * NULL strings are empty labels. */
-struct metrics_check_row {
-	const char *exe;             /* executable path ("" when unknown) */
-	const char *comm;
-	const char *container;       /* container id, "" outside containers */
-	const char *container_name;
-	const char *unit;            /* systemd unit, "" when none */
-	const char *cap;             /* "CAP_CHOWN" */
-	bool denied;                 /* verdict="denied", else "granted" */
-	uint64_t count;              /* checks since the monitor started */
-};
-
-struct metrics_snapshot {
-	const struct metrics_check_row *checks;
-	size_t nchecks;
-	bool has_baseline;           /* findings are written only with --baseline */
-	uint64_t findings[FK_NR];    /* by enum finding_kind; FK_NEW_CAP, FK_NEW_SITE
-				      * and FK_NEW_DENIAL are written */
-	struct rec_lost lost;        /* every kind is written, zeros too */
-	uint64_t rss_bytes;          /* the monitor's resident set */
-	double cpu_seconds;          /* the monitor's user + system CPU */
-	double checkpoint_time;      /* Unix time of the last checkpoint; 0: none yet */
-};
+#include "analyze/metrics_view.h"
 
 /* The exposition text of m to f. 0, or -1 (errno) when writing failed. */
 int metrics_write(FILE *f, const struct metrics_snapshot *m);
@@ -66,8 +40,5 @@ char *metrics_text(const struct metrics_snapshot *m, size_t *len);
  */
 int metrics_write_file(const char *path, const struct metrics_snapshot *m, char *err,
 		       size_t errlen);
-/* The calling process's resident bytes (/proc/self/statm) and CPU seconds
- * (getrusage). 0, or -1 (the fields it could not read are 0). */
-int metrics_self_usage(uint64_t *rss_bytes, double *cpu_seconds);
 
 #endif
