@@ -23,9 +23,19 @@ CFLAGS    += -Wall -Wextra -Wno-unused-parameter -std=gnu11 -D_GNU_SOURCE \
              -DCAPAUDIT_VERSION='"$(VERSION)"' -I$(BUILD) -Ibpf -Iuser -MMD -MP
 CXXFLAGS  ?= -O2 -g
 CXXFLAGS  += -Wall -Wextra -Wno-unused-parameter -std=c++17 -D_GNU_SOURCE -Iuser -MMD -MP
-LDLIBS    := -lbpf -ldw -lelf -lz -lcap -ljansson -lsimdjson
+# monitor --listen serves /metrics with libmicrohttpd (user/lib/httpd.c).
+# HTTPD=0 builds without it (--listen then says so): the static build of
+# the kernel matrix, whose libmicrohttpd.a would pull in GnuTLS.
+HTTPD     ?= 1
+ifeq ($(HTTPD),1)
+HTTPD_LIBS := $(shell pkg-config --libs libmicrohttpd 2>/dev/null || echo -lmicrohttpd)
+else
+CFLAGS    += -DCAPAUDIT_NO_HTTPD
+HTTPD_LIBS :=
+endif
+LDLIBS    := -lbpf -ldw -lelf -lz -lcap -ljansson -lsimdjson $(HTTPD_LIBS)
 # what the analysis side (and so the unit tests and fuzz targets) links
-ANALYSIS_LIBS := -ldw -lelf -lcap -ljansson -lsimdjson
+ANALYSIS_LIBS := -ldw -lelf -lcap -ljansson -lsimdjson $(HTTPD_LIBS)
 # SANITIZE=1: AddressSanitizer and UndefinedBehaviorSanitizer (make test builds
 # them in build-asan/ too); FUZZ=1: clang's libFuzzer instrumentation.
 ifeq ($(SANITIZE),1)

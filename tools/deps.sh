@@ -7,11 +7,16 @@
 # containers of a busybox image made from a tarball (no registry).
 # qemu-system-x86 runs the kernel matrix (tools/vmtest.sh); the guest
 # kernels and busybox-static are downloaded there, never installed.
+# libmicrohttpd-dev: monitor --listen (user/lib/httpd.c); curl fetches from
+# it in the tests. prometheus: its promtool checks the metrics text
+# (tests/unit/test_metrics.c); the package is the Prometheus server too, and
+# on a host that runs systemd its postinst starts prometheus.service.
 set -eu
 
 PKGS="make gcc g++ clang llvm pkg-config libbpf-dev bpftool libelf-dev zlib1g-dev
 libcap-dev libcap2-bin libjansson-dev libsimdjson-dev libdw-dev liblzma-dev libbz2-dev linux-libc-dev util-linux bats jq libxml2-utils
-valgrind qemu-system-x86 iputils-ping iproute2 socat python3 podman runc busybox-static $*"
+valgrind qemu-system-x86 iputils-ping iproute2 socat python3 podman runc busybox-static
+libmicrohttpd-dev curl prometheus python3-yaml $*"
 
 missing=""
 for p in $PKGS; do

@@ -66,7 +66,7 @@ record_privops() {
 	[[ "$output" == *"$SRC:$c (do_chown) in privops"$'\n'"  CAP_CHOWN "*"at setattr_prepare"* ]]
 	run "$CAPAUDIT" report -i "$T/rec.jsonl" --by kernel-site
 	[ "$status" -eq 2 ]
-	[[ "$output" == *"unknown --by 'kernel-site' (program, container, unit, cgroup, user-site)"* ]]
+	[[ "$output" == *"unknown --by 'kernel-site' (process, program, container, unit, cgroup, user-site)"* ]]
 }
 
 @test "check: SARIF physicalLocation, GitHub annotations, JUnit file/line and JSON where on those lines" {

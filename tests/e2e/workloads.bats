@@ -42,15 +42,27 @@ rep_json() {
 	"$CAPAUDIT" report -i "$REC" --format json "$@" >"$T/rep.json"
 }
 
-@test "--by program is the report as it was" {
+@test "--by process is the report as it was" {
 	"$CAPAUDIT" report -i "$REC" >"$T/default"
-	"$CAPAUDIT" report -i "$REC" --by program >"$T/program"
-	cmp "$T/default" "$T/program"
+	"$CAPAUDIT" report -i "$REC" --by process >"$T/process"
+	cmp "$T/default" "$T/process"
 	[ "$(grep -c '^PID ' "$T/default")" -eq 10 ]
-	rep_json --by program
-	[ "$(jq -r '.by' "$T/rep.json")" = program ]
+	rep_json --by process
+	[ "$(jq -r '.by' "$T/rep.json")" = process ]
 	[ "$(jq -r '.processes | length' "$T/rep.json")" -eq 10 ]
 	[ "$(jq -r '.workloads' "$T/rep.json")" = null ]
+}
+
+@test "--by program: one block, a row per executable with its processes counted" {
+	run report --by program
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^PID ' <<<"$output")" -eq 0 ]
+	[[ "$output" == *$'\nEvery process, by program\n'* ]]
+	rep_json --by program
+	[ "$(jq -r '.workloads | length' "$T/rep.json")" -eq 1 ]
+	# every executable once, with as many processes as the record has
+	[ "$(jq -r '[.workloads[0].programs[].program] | (length == (unique | length))' "$T/rep.json")" = true ]
+	[ "$(jq -r '[.workloads[0].programs[].processes] | add' "$T/rep.json")" -ge "$(jq -r '.workloads[0].processes' "$T/rep.json")" ]
 }
 
 @test "--by container: a block per container, the host's last, a block per program in each" {
@@ -264,7 +276,7 @@ EOF
 @test "--by: unknown mode, two roll-ups, or with --suggest are usage errors" {
 	run --separate-stderr "$CAPAUDIT" report -i "$REC" --by pod
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "capaudit: unknown --by 'pod' (program, container, unit, cgroup, user-site)" ]
+	[ "$stderr" = "capaudit: unknown --by 'pod' (process, program, container, unit, cgroup, user-site)" ]
 	run --separate-stderr "$CAPAUDIT" report -i "$REC" --by container --by unit
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "capaudit: --by container and --by unit: one roll-up at a time" ]

@@ -69,7 +69,7 @@ static void analyse(const struct record *r)
 {
 	const struct formatter *fmts[] = { &output_text, &output_json };
 	struct report_opts ro = { .noaudit = true, .by_user_site = true };
-	static const enum report_by modes[] = { BY_PROGRAM, BY_CONTAINER, BY_UNIT, BY_CGROUP };
+	static const enum report_by modes[] = { BY_PROCESS, BY_PROGRAM, BY_CONTAINER, BY_UNIT, BY_CGROUP };
 	struct suggest_opts so = { 0 };
 	struct report rep;
 	struct suggestion sg;

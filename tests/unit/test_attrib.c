@@ -256,7 +256,7 @@ TEST(filtered_record_suggests_for_that_workload_only)
 
 TEST(report_by_names_round_trip)
 {
-	enum report_by by = BY_PROGRAM;
+	enum report_by by = BY_PROCESS;
 
 	ASSERT_TRUE(report_by_parse("cgroup", &by));
 	ASSERT_EQ(by, BY_CGROUP);

@@ -9,13 +9,14 @@
 #include "lib/util.h"
 
 static const char *const by_names[] = {
-	[BY_PROGRAM] = "program", [BY_CONTAINER] = "container", [BY_UNIT] = "unit",
+	[BY_PROCESS] = "process", [BY_PROGRAM] = "program", [BY_CONTAINER] = "container",
+	[BY_UNIT] = "unit",
 	[BY_CGROUP] = "cgroup",
 };
 
 const char *report_by_name(enum report_by by)
 {
-	return by < ARRAY_SIZE(by_names) ? by_names[by] : "program";
+	return by < ARRAY_SIZE(by_names) ? by_names[by] : "process";
 }
 
 bool report_by_parse(const char *name, enum report_by *by)

@@ -16,20 +16,21 @@
 
 /* What report --by rolls checks up by. */
 enum report_by {
-	BY_PROGRAM,     /* one block per process image (the default) */
+	BY_PROCESS,     /* one block per process image (the default) */
+	BY_PROGRAM,     /* one block per executable, every process of it together */
 	BY_CONTAINER,
 	BY_UNIT,
 	BY_CGROUP,
 };
 
-/* "program", "container", "unit", "cgroup" */
+/* "process", "program", "container", "unit", "cgroup" */
 const char *report_by_name(enum report_by by);
 /* The mode a name names; false if none (*by untouched). */
 bool report_by_parse(const char *name, enum report_by *by);
 
 /* The workload a process belongs to under by: its container id, unit or
  * cgroup path; NULL when it has none (a host process, no unit, a cgroup
- * not recorded) and for BY_PROGRAM. */
+ * not recorded) and for BY_PROCESS and BY_PROGRAM (one block of all). */
 const char *workload_key(const struct rec_process *p, enum report_by by);
 /* The program of an image: its executable, else its comm ("" if neither). */
 const char *workload_program(const struct rec_process *p);

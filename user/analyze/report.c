@@ -230,7 +230,7 @@ static void require(struct report *rep, const struct proc_row *pr, const struct 
 		rep->required |= bit;
 	else
 		rep->denied |= bit;
-	if (rep->by == BY_PROGRAM || pr->runtime_setup)
+	if (rep->by == BY_PROCESS || pr->runtime_setup)
 		return;
 	if (c->ret == 0)
 		rep->blocks[pr->block].required |= bit;
@@ -515,9 +515,9 @@ int report_build(const struct record *r, const struct report_opts *o, struct rep
 	rep->have_ustacks = r->nustacks > 0;
 	rep->by = o->by;
 	rep->procs = xcalloc(r->nprocs + 1, sizeof(*rep->procs));
-	if (o->by != BY_PROGRAM)
+	if (o->by != BY_PROCESS)
 		report_group(rep, o->by);
-	for (i = 0; o->by == BY_PROGRAM && i < r->nprocs; i++)
+	for (i = 0; o->by == BY_PROCESS && i < r->nprocs; i++)
 		rep->procs[rep->nprocs++] = (struct proc_row){ .proc = &r->procs[i],
 			.program = workload_program(&r->procs[i]), .npids = 1 };
 
@@ -563,7 +563,7 @@ int report_build(const struct record *r, const struct report_opts *o, struct rep
 			require(rep, pr, c);
 	}
 	/* by workload the rows are in their order already */
-	if (rep->by == BY_PROGRAM)
+	if (rep->by == BY_PROCESS)
 		sort_array(rep->procs, rep->nprocs, sizeof(*rep->procs), cmp_proc);
 	sum_blocks(rep);
 	free(rep->row_of);

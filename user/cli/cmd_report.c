@@ -29,7 +29,8 @@ static const struct cli_opt report_opts[] = {
 	/* its old name: record --all means the whole system */
 	{ "all", 'a', no_argument, NULL, "deprecated alias of --noaudit", NULL },
 	{ "by", O_BY, required_argument, "MODE",
-	  "program (default: per process image), container, unit or cgroup",
+	  "process (the default: a block per process image), program (a block per "
+	  "executable), container, unit or cgroup",
 	  "(per workload, in it per program: its processes and checks); user-site, also "
 	  "given, groups the checks by the place in the program's own code that led to them "
 	  "(a record made with --user-stacks)" },
@@ -55,7 +56,7 @@ static const struct cli_opt report_opts[] = {
 
 static const struct cli_cmd report_cmd = {
 	.synopsis = "capaudit report [-i FILE] [--format text|json] [--noaudit]\n"
-		    "                [--by program|container|unit|cgroup] [--by user-site]\n"
+		    "                [--by process|program|container|unit|cgroup] [--by user-site]\n"
 		    "                [--container X] [--unit NAME]\n"
 		    "capaudit report --suggest [-i FILE] [--format text|json] [--program NAME]\n"
 		    "                [--container X] [--unit NAME]\n"
@@ -75,7 +76,7 @@ struct report_args {
 	bool by_set;             /* a --by other than user-site was given */
 };
 
-/* --by MODE: one roll-up (program, container, unit, cgroup), and user-site
+/* --by MODE: one roll-up (process, program, container, unit, cgroup), and user-site
  * besides it. 0, or -1 after saying what is wrong. */
 static int by_opt(struct report_args *a, const char *mode)
 {
@@ -86,7 +87,8 @@ static int by_opt(struct report_args *a, const char *mode)
 		return 0;
 	}
 	if (!report_by_parse(mode, &by)) {
-		p_err("unknown --by '%s' (program, container, unit, cgroup, user-site)", mode);
+		p_err("unknown --by '%s' (process, program, container, unit, cgroup, user-site)",
+		      mode);
 		return -1;
 	}
 	if (a->by_set && by != a->ro.by) {
@@ -173,7 +175,7 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		p_err("--program goes with --suggest or --emit");
 		return EXIT_USAGE;
 	}
-	if (a->suggest && a->ro.by != BY_PROGRAM) {
+	if (a->suggest && a->ro.by != BY_PROCESS) {
 		p_err("--by %s goes with the report, not --suggest or --emit (--container or "
 		      "--unit chooses a workload for those)", report_by_name(a->ro.by));
 		return EXIT_USAGE;

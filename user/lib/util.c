@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 int parse_u64(const char *s, uint64_t *out)
 {
@@ -218,4 +220,28 @@ void sort_array(void *base, size_t n, size_t size, int (*cmp)(const void *, cons
 {
 	if (n > 1)
 		qsort(base, n, size, cmp);
+}
+
+int self_usage(uint64_t *rss_bytes, double *cpu_seconds)
+{
+	struct rusage ru;
+	unsigned long long size, resident;
+	long page = sysconf(_SC_PAGESIZE);
+	FILE *f = fopen("/proc/self/statm", "re");
+	int rc = 0;
+
+	*rss_bytes = 0;
+	*cpu_seconds = 0;
+	if (f && fscanf(f, "%llu %llu", &size, &resident) == 2 && page > 0)
+		*rss_bytes = (uint64_t)resident * (uint64_t)page;
+	else
+		rc = -1;
+	if (f)
+		fclose(f);
+	if (!getrusage(RUSAGE_SELF, &ru))
+		*cpu_seconds = (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
+			       ((double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_usec) / 1e6;
+	else
+		rc = -1;
+	return rc;
 }

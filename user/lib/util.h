@@ -52,6 +52,11 @@ char *xstrdup(const char *s);
 void sort_array(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
 void grow_array(void **arr, size_t *cap, size_t need, size_t sz);
 
+/* The calling process's resident bytes (/proc/self/statm) and user + system
+ * CPU seconds (getrusage): the monitor's own cost, for its metrics. 0, or -1
+ * (what could not be read is 0). */
+int self_usage(uint64_t *rss_bytes, double *cpu_seconds);
+
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 #endif

@@ -223,9 +223,9 @@ static int json_report(FILE *f, const struct report *rep, const char *source)
 
 	json_set(head, "record", header_json(rep->rec, source));
 	json_set(head, "by", json_string(report_by_name(rep->by)));
-	json_stream_open(f, &js, head, rep->by == BY_PROGRAM ? "processes" : "workloads");
+	json_stream_open(f, &js, head, rep->by == BY_PROCESS ? "processes" : "workloads");
 	json_decref(head);
-	for (i = 0; rep->by == BY_PROGRAM && i < rep->nprocs; i++)
+	for (i = 0; rep->by == BY_PROCESS && i < rep->nprocs; i++)
 		json_stream_item(f, &js, image_json(&rep->procs[i]));
 	for (i = 0; i < rep->nblocks; i++)
 		json_stream_item(f, &js, workload_json(rep, &rep->blocks[i]));

@@ -224,6 +224,7 @@ static void print_images(FILE *f, const struct report *rep)
 
 /* What a block without a key holds, per mode. */
 static const char *const no_workload[] = {
+	[BY_PROGRAM] = "Every process, by program",
 	[BY_CONTAINER] = "(host: no container)",
 	[BY_UNIT] = "(no systemd unit)",
 	[BY_CGROUP] = "(no cgroup recorded)",
@@ -301,7 +302,7 @@ static int text_report(FILE *f, const struct report *rep, const char *source)
 	size_t i;
 
 	print_header(f, rep->rec, source);
-	if (rep->by == BY_PROGRAM)
+	if (rep->by == BY_PROCESS)
 		print_images(f, rep);
 	else
 		print_workloads(f, rep);

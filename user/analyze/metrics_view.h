@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What capaudit monitor's metrics show, as plain data: filled by the
+ * monitor (record/ may include analyze/, not output/), written in the
+ * Prometheus text format by output/metrics.c.
+ */
+#ifndef CA_METRICS_VIEW_H
+#define CA_METRICS_VIEW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analyze/check.h"
+#include "recfile/recfile.h"
+
+/* One row of checks: a program identity's count for a capability and verdict.
+ * NULL strings are empty labels. */
+struct metrics_check_row {
+	const char *exe;             /* executable path ("" when unknown) */
+	const char *comm;
+	const char *container;       /* container id, "" outside containers */
+	const char *container_name;
+	const char *unit;            /* systemd unit, "" when none */
+	const char *cap;             /* "CAP_CHOWN" */
+	bool denied;                 /* verdict="denied", else "granted" */
+	uint64_t count;              /* checks since the monitor started */
+};
+
+struct metrics_snapshot {
+	const struct metrics_check_row *checks;
+	size_t nchecks;
+	bool has_baseline;           /* findings are written only with --baseline */
+	uint64_t findings[FK_NR];    /* by enum finding_kind; FK_NEW_CAP, FK_NEW_SITE
+				      * and FK_NEW_DENIAL are written */
+	struct rec_lost lost;        /* every kind is written, zeros too */
+	uint64_t rss_bytes;          /* the monitor's resident set */
+	double cpu_seconds;          /* the monitor's user + system CPU */
+	double checkpoint_time;      /* Unix time of the last checkpoint; 0: none yet */
+};
+
+#endif
