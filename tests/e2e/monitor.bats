@@ -182,3 +182,74 @@ rss_kb() {
 	run "$CAPAUDIT" monitor -a --unit cron
 	[ "$status" -eq 2 ]
 }
+
+# metric NAME LABELS FILE: the value of the series NAME{LABELS...} in FILE
+metric() {
+	grep -F "$1{$2" "$3" | awk '{print $NF}'
+}
+
+chown_series() {
+	echo "exe=\"$CHOWN\",comm=\"chown\",container=\"\",container_name=\"\",unit=\"\",cap=\"CAP_CHOWN\",verdict=\"granted\""
+}
+
+has_chown_metric() {
+	[ "$(metric capaudit_checks_total "$(chown_series)" "$1")" = "$2" ]
+}
+
+@test "monitor --metrics and --listen: the checkpoint's counts in Prometheus text, promtool accepts them" {
+	cat >"$T/caps.json" <<-'EOF2'
+	{"format": "capaudit-baseline", "version": 1, "capabilities": []}
+	EOF2
+	start_monitor --interval 1 --metrics "$T/capaudit.prom" --listen 127.0.0.1:0 \
+		--baseline "$T/caps.json"
+	wait_for 5 test -s "$T/capaudit.prom"
+	port=$(sed -n 's/.*(port \([0-9]*\)).*/\1/p' "$T/mon.err")
+	echo "port: $port"
+	[ -n "$port" ]
+	run_chown
+	run_chown
+	wait_for 10 has_chown_metric "$T/capaudit.prom" 2
+	# the same count as the checkpoint record's
+	wait_for 5 sh -c "[ \"\$(\"$CAPAUDIT\" report -i '$T/mon.jsonl' --format json |
+		jq -r --arg e '$CHOWN' '.processes[] | select(.exe == \$e) | .pids')\" = 2 ]"
+	[ "$(chown_row "$T/mon.jsonl")" = "chown $CHOWN 2 2" ]
+	promtool check metrics <"$T/capaudit.prom"
+	# the empty baseline allows nothing: CAP_CHOWN is a new capability
+	[ "$(metric capaudit_findings_total 'kind="new-capability"' "$T/capaudit.prom")" -ge 1 ]
+	[ "$(metric capaudit_lost_total 'kind="map_full"' "$T/capaudit.prom")" = 0 ]
+	rss=$(awk '/^capaudit_monitor_resident_bytes/ {print $2}' "$T/capaudit.prom")
+	[ "$rss" -gt 1000000 ]
+	# the server: the same text, with Prometheus's content type
+	curl -sS -D "$T/hdr" -o "$T/served.prom" "http://127.0.0.1:$port/metrics"
+	grep -i '^content-type: text/plain; version=0.0.4' "$T/hdr"
+	has_chown_metric "$T/served.prom" 2
+	promtool check metrics <"$T/served.prom"
+	[ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/other")" = 404 ]
+	# its thread holds what the monitor keeps: CAP_BPF and CAP_PERFMON
+	for t in /proc/"$MPID"/task/*; do
+		[ "$(awk '/^CapEff/ {print $2}' "$t/status")" = 000000c000000000 ]
+	done
+}
+
+@test "monitor --metrics and --listen: a bad address or an unwritable file is one line, before monitoring" {
+	run "$CAPAUDIT" monitor --listen localhost:9100
+	[ "$status" -eq 2 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == *"--listen localhost:9100: localhost is not a numeric IPv4 address"* ]]
+	run "$CAPAUDIT" monitor --listen 127.0.0.1:65536
+	[ "$status" -eq 2 ]
+	run "$CAPAUDIT" monitor --metrics -
+	[ "$status" -eq 2 ]
+	run "$CAPAUDIT" monitor -q -o "$T/mon.jsonl" --metrics "$T/no/such/dir/capaudit.prom"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"--metrics: "*"$T/no/such/dir/capaudit.prom"* ]]
+	[ ! -e "$T/mon.jsonl" ]
+	# a port in use
+	python3 -c 'import socket,sys,time; s=socket.socket(); s.bind(("127.0.0.1",0)); s.listen(); print(s.getsockname()[1], flush=True); time.sleep(30)' >"$T/port" &
+	holder=$!
+	wait_for 5 test -s "$T/port"
+	run "$CAPAUDIT" monitor -q -o "$T/mon.jsonl" --listen "127.0.0.1:$(cat "$T/port")"
+	kill "$holder"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"cannot listen: Address already in use"* ]]
+}

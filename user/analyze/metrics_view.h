@@ -37,6 +37,20 @@ struct metrics_snapshot {
 	uint64_t rss_bytes;          /* the monitor's resident set */
 	double cpu_seconds;          /* the monitor's user + system CPU */
 	double checkpoint_time;      /* Unix time of the last checkpoint; 0: none yet */
+	char **cap_names;            /* metrics_from_record()'s: the rows' cap strings */
 };
+
+struct baseline;
+
+/*
+ * The checks and findings of a record (a monitor's checkpoint): one row
+ * per check line, labelled from its process line (the strings are the
+ * record's: valid while it is); findings as `check --baseline b` counts
+ * them on this record, when b is not NULL. The other fields are the
+ * caller's to fill. Free with metrics_snapshot_free().
+ */
+void metrics_from_record(const struct record *r, struct baseline *b,
+			 struct metrics_snapshot *out);
+void metrics_snapshot_free(struct metrics_snapshot *m);
 
 #endif

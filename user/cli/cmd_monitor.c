@@ -5,11 +5,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/baseline.h"
+#include "analyze/metrics_view.h"
 #include "cli/cmd_monitor.h"
 #include "cli/options.h"
 #include "facts/attach.h"
+#include "lib/httpd.h"
 #include "lib/msg.h"
 #include "lib/util.h"
+#include "output/metrics.h"
 #include "record/monitor.h"
 #include "record/procinfo.h"
 #include "record/scope.h"
@@ -18,7 +22,7 @@
 
 enum {
 	O_ATTACH = CLI_LONG_ONLY, O_CGROUP, O_CONTAINER, O_UNIT, O_INTERVAL, O_EVENTS,
-	O_BASELINE,
+	O_BASELINE, O_METRICS, O_LISTEN,
 };
 
 static const struct cli_opt monitor_opts[] = {
@@ -42,8 +46,14 @@ static const struct cli_opt monitor_opts[] = {
 	  "one JSON line per first use, loss or finding (docs/monitor.md)",
 	  "appended and flushed line by line; SIGHUP reopens FILE" },
 	{ "baseline", O_BASELINE, required_argument, "FILE",
-	  "with --events: a line for each use this baseline does not allow",
-	  "(the format check --baseline reads)" },
+	  "findings: uses this baseline does not allow (the format check --baseline reads)",
+	  "an event line each (--events), counted in the metrics" },
+	{ "metrics", O_METRICS, required_argument, "FILE",
+	  "Prometheus text format, replaced at each checkpoint",
+	  "node_exporter's textfile collector reads FILE.prom files" },
+	{ "listen", O_LISTEN, required_argument, "ADDR:PORT",
+	  "serve the metrics at http://ADDR:PORT/metrics",
+	  ":PORT is 127.0.0.1; 0.0.0.0:PORT or [::]:PORT every address" },
 	{ "attach", O_ATTACH, required_argument, "MODE[,MODE...]",
 	  "auto, or the attach modes to try, in order", NULL },
 	{ "quiet", 'q', no_argument, NULL, "no status line", NULL },
@@ -56,8 +66,8 @@ static const struct cli_cmd monitor_cmd = {
 		    "                           --container NAME|ID | --unit NAME]",
 	.about = "  watch capability checks for as long as it runs, in bounded memory: a\n"
 		 "  checkpoint record every --interval (one process line per program identity),\n"
-		 "  first uses as JSON lines (--events). SIGHUP reopens the outputs, SIGINT and\n"
-		 "  SIGTERM write a last checkpoint and exit 0.\n",
+		 "  first uses as JSON lines (--events), metrics (--metrics, --listen). SIGHUP\n"
+		 "  reopens the event file, SIGINT and SIGTERM write a last checkpoint and exit 0.\n",
 	.opts = monitor_opts,
 };
 
@@ -94,7 +104,18 @@ static int set_scope(struct rec_opts *o, int kind)
 	return 0;
 }
 
-static int monitor_opt(struct mon_opts *m, int c)
+/* What the command line asked of the exporters, and their state. */
+struct exporters {
+	const char *baseline_path;
+	struct baseline baseline;
+	const char *metrics;       /* --metrics FILE */
+	const char *listen;        /* --listen ADDR:PORT */
+	struct httpd *httpd;
+	unsigned int port;         /* the port --listen asked for (0: any) */
+	bool quiet;
+};
+
+static int monitor_opt(struct mon_opts *m, struct exporters *x, int c)
 {
 	struct rec_opts *o = &m->rec;
 	char bad[256];
@@ -125,7 +146,13 @@ static int monitor_opt(struct mon_opts *m, int c)
 		m->events = optarg;
 		return 0;
 	case O_BASELINE:
-		m->baseline = optarg;
+		x->baseline_path = optarg;
+		return 0;
+	case O_METRICS:
+		x->metrics = optarg;
+		return 0;
+	case O_LISTEN:
+		x->listen = optarg;
 		return 0;
 	case O_ATTACH:
 		if (attach_list_parse(optarg, &o->modes, bad, sizeof(bad))) {
@@ -144,18 +171,21 @@ static int monitor_opt(struct mon_opts *m, int c)
 }
 
 /* -1 to go on, else the exit status (0 after --help). */
-static int parse_opts(int argc, char **argv, struct mon_opts *m)
+static int parse_opts(int argc, char **argv, struct mon_opts *m, struct exporters *x)
 {
 	struct rec_opts *o = &m->rec;
 	struct cli_getopt g;
+	struct httpd_addr addr;
+	char err[1024];
 	int c, scopes;
 
 	memset(m, 0, sizeof(*m));
+	memset(x, 0, sizeof(*x));
 	o->out = DEFAULT_MONITOR;
 	m->interval = 60;
 	cli_getopt_init(&g, &monitor_cmd);
 	while ((c = cli_next(&g, argc, argv)) >= 0)
-		if (monitor_opt(m, c))
+		if (monitor_opt(m, x, c))
 			return EXIT_USAGE;
 	if (c != CLI_END)
 		return cli_exit_status(c);
@@ -173,22 +203,118 @@ static int parse_opts(int argc, char **argv, struct mon_opts *m)
 		p_err("-o: a file name expected (the checkpoint is rewritten in place)");
 		return EXIT_USAGE;
 	}
-	if (m->baseline && !m->events) {
-		p_err("--baseline needs --events: findings are event lines");
+	if (x->baseline_path && !m->events && !x->metrics && !x->listen) {
+		p_err("--baseline needs --events, --metrics or --listen: that is where findings go");
 		return EXIT_USAGE;
 	}
+	if (x->metrics && (!x->metrics[0] || !strcmp(x->metrics, "-"))) {
+		p_err("--metrics: a file name expected (it is replaced at each checkpoint)");
+		return EXIT_USAGE;
+	}
+	if (x->listen && httpd_parse_listen(x->listen, &addr, err, sizeof(err))) {
+		p_err("%s", err);
+		return EXIT_USAGE;
+	}
+	x->port = x->listen ? addr.port : 0;
 	/* a scope is watched for as long as the monitor runs, even empty */
 	o->duration = o->scope_kind ? 1e12 : 0;
 	o->ringbuf_kb = 4096;
 	return -1;
 }
 
+/* ---- the exporters: metrics file and HTTP server ----------------------- */
+
+/* The metrics now: the checkpoint's rows (none before the first). */
+static void publish(struct exporters *x, const struct record *cp)
+{
+	struct metrics_snapshot snap = { 0 };
+	char err[1200];
+
+	if (cp) {
+		metrics_from_record(cp, x->baseline_path ? &x->baseline : NULL, &snap);
+		snap.checkpoint_time = now_realtime_ns() / 1e9;
+	} else {
+		snap.has_baseline = x->baseline_path != NULL;
+	}
+	self_usage(&snap.rss_bytes, &snap.cpu_seconds);
+	if (x->metrics && metrics_write_file(x->metrics, &snap, err, sizeof(err)))
+		p_err("--metrics: %s", err);   /* the next checkpoint tries again */
+	if (x->httpd && cp) {
+		size_t len;
+		char *text = metrics_text(&snap, &len);
+
+		if (text)
+			httpd_publish(x->httpd, text, len);
+		free(text);
+	}
+	metrics_snapshot_free(&snap);
+}
+
+/* Attached, privileges dropped: the server's thread gets no more than the
+ * monitor keeps. A metrics file that cannot be written is said now, not
+ * after the first interval. */
+static int exporters_start(void *ctx)
+{
+	struct exporters *x = ctx;
+	char err[1200];
+
+	if (x->listen) {
+		x->httpd = httpd_start(x->listen, "/metrics",
+				       "text/plain; version=0.0.4; charset=utf-8", err, sizeof(err));
+		if (!x->httpd) {
+			p_err("%s", err);
+			return -1;
+		}
+		/* :0 took a free port: the only way to learn it, even with -q */
+		if (!x->quiet || httpd_port(x->httpd) != x->port)
+			fprintf(stderr, "capaudit: serving /metrics at --listen %s (port %u)\n",
+				x->listen, httpd_port(x->httpd));
+	}
+	if (x->metrics) {
+		struct metrics_snapshot snap = { .has_baseline = x->baseline_path != NULL };
+
+		self_usage(&snap.rss_bytes, &snap.cpu_seconds);
+		if (metrics_write_file(x->metrics, &snap, err, sizeof(err))) {
+			p_err("--metrics: %s", err);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void exporters_checkpointed(const struct mon_counters *c, const struct record *cp,
+				   void *ctx)
+{
+	(void)c;
+	publish(ctx, cp);
+}
+
 int do_monitor(int argc, char **argv, int all_argc, char **all_argv)
 {
 	struct mon_opts m;
-	int rc = parse_opts(argc, argv, &m);
+	struct exporters x;
+	char err[1200];
+	bool missing = false;
+	int rc = parse_opts(argc, argv, &m, &x);
 
 	if (rc >= 0)
 		return rc;
-	return monitor_run(&m, all_argc, all_argv);
+	if (x.baseline_path) {
+		if (baseline_load(x.baseline_path, &x.baseline, &missing, err, sizeof(err))) {
+			p_err("%s", err);
+			return EXIT_FAIL;
+		}
+		m.baseline = &x.baseline;
+	}
+	x.quiet = m.rec.quiet;
+	if (x.metrics || x.listen) {
+		m.started = exporters_start;
+		m.checkpointed = exporters_checkpointed;
+		m.ctx = &x;
+	}
+	rc = monitor_run(&m, all_argc, all_argv);
+	httpd_stop(x.httpd);
+	if (x.baseline_path)
+		baseline_free(&x.baseline);
+	return rc;
 }

@@ -39,22 +39,12 @@ static int open_path(struct mon_events *ev)
 	return 0;
 }
 
-struct mon_events *mon_events_open(struct monitor *m, const char *path, const char *baseline)
+struct mon_events *mon_events_open(struct monitor *m, const char *path)
 {
 	struct mon_events *ev = xcalloc(1, sizeof(*ev));
-	char err[1024];
-	bool missing = false;
 
 	ev->m = m;
 	ev->path = strcmp(path, "-") ? xstrdup(path) : NULL;
-	if (baseline) {
-		ev->baseline = xcalloc(1, sizeof(struct baseline));
-		if (baseline_load(baseline, ev->baseline, &missing, err, sizeof(err))) {
-			p_err("%s", err);
-			mon_events_close(ev);
-			return NULL;
-		}
-	}
 	if (open_path(ev)) {
 		mon_events_close(ev);
 		return NULL;
@@ -79,10 +69,6 @@ void mon_events_close(struct mon_events *ev)
 		fclose(ev->f);
 	else if (ev->f)
 		fflush(ev->f);
-	if (ev->baseline) {
-		baseline_free(ev->baseline);
-		free(ev->baseline);
-	}
 	hindex_free(&ev->seen);
 	free(ev->deferred);
 	free(ev->keys);
@@ -158,7 +144,7 @@ static json_t *use_line(struct mon_events *ev, const char *kind, const struct ca
 static const char *finding(struct mon_events *ev, const struct ca_event *e, int stack,
 			   const char *site)
 {
-	struct baseline *b = ev->baseline;
+	struct baseline *b = ev->m->o->baseline;
 	struct bl_entry *be;
 
 	if (!b || (e->kflags & (CA_F_NOAUDIT | CA_F_NO_EFFECT | CA_F_FOREIGN_CRED | CA_F_NS_OWNER)))

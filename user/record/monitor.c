@@ -27,9 +27,6 @@
 #include "record/monstate.h"
 #include "record/session.h"
 
-void (*monitor_interval_hook)(const struct mon_counters *c, void *ctx);
-void *monitor_interval_ctx;
-
 /* ---- folding: identities, stacks, rows ------------------------------- */
 
 /*
@@ -236,14 +233,11 @@ static void fill_header(struct monitor *m, struct record *cp, bool final)
 
 static long rss_kb_now(void)
 {
-	FILE *f = fopen("/proc/self/statm", "re");
-	long pages = 0, rss = 0;
+	uint64_t rss;
+	double cpu;
 
-	if (f && fscanf(f, "%ld %ld", &pages, &rss) != 2)
-		rss = 0;
-	if (f)
-		fclose(f);
-	return rss * (sysconf(_SC_PAGESIZE) / 1024);
+	self_usage(&rss, &cpu);
+	return (long)(rss / 1024);
 }
 
 static void export_counters(struct monitor *m, const struct record *cp)
@@ -262,8 +256,6 @@ static void export_counters(struct monitor *m, const struct record *cp)
 	c.rss_kb = rss_kb_now();
 	c.cpu_s = cp->hdr.loader_cpu_s;
 	m->last = c;
-	if (monitor_interval_hook)
-		monitor_interval_hook(&c, monitor_interval_ctx);
 }
 
 /*
@@ -300,6 +292,8 @@ static int checkpoint(struct monitor *m, bool final)
 	rc = m->s->outf.f || !session_open_out(m->o->rec.out, &m->s->outf) ?
 	     session_finish_out(&m->s->outf, &cp) : -1;
 	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (!rc && m->o->checkpointed)
+		m->o->checkpointed(&m->last, &cp, m->o->ctx);
 	record_free(&cp);
 	return rc;
 }
@@ -379,7 +373,7 @@ int monitor_run(struct mon_opts *op, int all_argc, char **all_argv)
 	session_init(&s, &o);
 	s.monitor = true;
 	s.mon = &m;
-	if (op->events && !(m.ev = mon_events_open(&m, op->events, op->baseline)))
+	if (op->events && !(m.ev = mon_events_open(&m, op->events)))
 		goto out;
 	if (m.ev)
 		s.on_newkey = on_newkey;
@@ -392,6 +386,8 @@ int monitor_run(struct mon_opts *op, int all_argc, char **all_argv)
 					   sizeof(s.ksyms_start_err));
 	m.ks = s.ksyms_start ? s.ksyms_start : s.ksyms;
 	s.ksyms_source = s.ksyms_start ? s.ksyms_start_source : s.ksyms ? "/proc/kallsyms" : NULL;
+	if (op->started && op->started(op->ctx))
+		goto out;
 	if (!o.quiet)
 		fprintf(stderr, "capaudit: monitoring (%s); a checkpoint every %g s in %s\n",
 			attach_mode_name(s.tr.mode), op->interval, o.out);

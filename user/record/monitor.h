@@ -11,18 +11,27 @@
 
 #include "record/record.h"
 
+struct mon_counters;
+struct record;
+struct baseline;
+
 struct mon_opts {
 	struct rec_opts rec;      /* scope, -o, --attach, -q, -v */
 	double interval;          /* seconds between checkpoints */
 	const char *events;       /* --events FILE|-, or NULL */
-	const char *baseline;     /* --baseline FILE, or NULL */
+	struct baseline *baseline;  /* --baseline, loaded (borrowed), or NULL */
+	/* for whoever exports what the monitor sees (cli: --metrics,
+	 * --listen): started() once attached and with the privileges dropped
+	 * (a thread started then has no more than the monitor keeps), 0 or -1
+	 * to stop (said); checkpointed() after each checkpoint is written,
+	 * with the record it wrote */
+	int (*started)(void *ctx);
+	void (*checkpointed)(const struct mon_counters *c, const struct record *cp, void *ctx);
+	void *ctx;
 };
 
-/*
- * What one interval counted, for whoever exports it (metrics): filled
- * before each checkpoint is written, handed to monitor_interval_hook if
- * it is set. Plain counters, totals since the monitor started.
- */
+/* What the intervals counted, totals since the monitor started: handed
+ * to mon_opts.checkpointed. */
 struct mon_counters {
 	uint64_t checkpoint;      /* its number, from 1 */
 	uint64_t checks;          /* checks folded so far (pending cache counts not included) */
@@ -36,8 +45,6 @@ struct mon_counters {
 	long rss_kb;              /* the monitor's resident set now */
 	double cpu_s;             /* its CPU time (user + system) */
 };
-extern void (*monitor_interval_hook)(const struct mon_counters *c, void *ctx);
-extern void *monitor_interval_ctx;
 
 /* Run until SIGINT or SIGTERM; capaudit monitor's exit code. */
 int monitor_run(struct mon_opts *o, int all_argc, char **all_argv);

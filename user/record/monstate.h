@@ -47,7 +47,6 @@ struct mon_events {
 	struct monitor *m;
 	char *path;               /* NULL: standard output */
 	FILE *f;
-	void *baseline;           /* struct baseline *, or NULL */
 	struct hindex seen;       /* (identity, cap, verdict, site) already written */
 	struct mon_seen *keys;
 	size_t nkeys, cap_keys;
@@ -64,7 +63,7 @@ struct mon_seen {
 	int cap, ret;
 	const char *site;
 };
-struct mon_events *mon_events_open(struct monitor *m, const char *path, const char *baseline);
+struct mon_events *mon_events_open(struct monitor *m, const char *path);
 /* SIGHUP: the path again (logrotate); 0 or -1 (said) */
 int mon_events_reopen(struct mon_events *ev);
 void mon_events_newkey(struct mon_events *ev, const struct ca_event *e);
