@@ -24,16 +24,7 @@ static json_t *header_json(const struct record *r, const char *source)
 	json_set_bytes(o, "kernel", h->kernel);
 	json_set_bytes(o, "attach", h->attach);
 	json_set_bytes(o, "scope", h->scope);
-	if (h->target_cgroup || h->target_container || h->target_unit || h->target_service) {
-		json_t *t = json_object();
-
-		json_set_bytes(t, "cgroup", h->target_cgroup);
-		json_set_bytes(t, "container", h->target_container);
-		json_set_bytes(t, "name", h->target_name);
-		json_set_bytes(t, "unit", h->target_unit);
-		json_set_bytes(t, "service", h->target_service);
-		json_set(o, "target", t);
-	}
+	json_set(o, "target", rec_target_json(h));   /* NULL: no key */
 	for (i = 0; i < h->argc; i++)
 		json_array_append_new(argv, json_bytes(h->argv[i]));
 	json_set(o, "argv", argv);

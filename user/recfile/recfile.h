@@ -311,6 +311,9 @@ uint64_t rec_lost_describe(const struct rec_lost *l, char *buf, size_t len);
 /* The "lost" object, every kind by its key (the record's header and
  * report --format json write the same object; jansson's json_t). */
 struct json_t *rec_lost_json(const struct rec_lost *l);
+/* The header's target object (record --cgroup/--container/--unit/--service),
+ * as the record and report --format json write it; NULL when there is none. */
+struct json_t *rec_target_json(const struct rec_header *h);
 /* Free a header's contents and zero it. */
 void record_clear_header(struct rec_header *h);
 

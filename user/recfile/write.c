@@ -43,21 +43,7 @@ static json_t *header_json(const struct rec_header *h)
 	json_set_bytes(o, "machine", h->machine);
 	json_set_bytes(o, "attach", h->attach);
 	json_set_bytes(o, "scope", h->scope);
-	if (h->target_cgroup || h->target_container || h->target_unit || h->target_service) {
-		json_t *t = json_object();
-
-		json_set_bytes(t, "cgroup", h->target_cgroup);
-		json_set_bytes(t, "container", h->target_container);
-		json_set_bytes(t, "name", h->target_name);
-		json_set_bytes(t, "unit", h->target_unit);
-		json_set_bytes(t, "service", h->target_service);
-		if (h->has_service_caps) {
-			json_set(t, "uid", json_integer(h->service_uid));
-			json_set(t, "bounding", json_capset(h->service_bounding));
-			json_set(t, "ambient", json_capset(h->service_ambient));
-		}
-		json_set(o, "target", t);
-	}
+	json_set(o, "target", rec_target_json(h));   /* NULL: no key */
 	json_set_bytes(o, "symbols", h->symbols);
 	for (i = 0; i < h->argc; i++)
 		json_array_append_new(argv, json_bytes(h->argv[i]));
