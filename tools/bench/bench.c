@@ -351,11 +351,33 @@ static void load_count(const struct record *r, const char *churn_exe, const char
 	}
 }
 
+/* CAP_SYSLOG checks of programs under dir (churn programs), and the
+ * process lines (a monitor's: program identities) that made them. */
+static void programs_count(const struct record *r, const char *dir, uint64_t *checks,
+			   size_t *lines)
+{
+	size_t i, len = strlen(dir);
+
+	*checks = 0;
+	*lines = 0;
+	for (i = 0; i < r->nchecks; i++) {
+		const struct rec_process *p = check_process(r, &r->checks[i]);
+
+		if (r->checks[i].cap == CAP_SYSLOG && p && p->exe && !strncmp(p->exe, dir, len))
+			*checks += r->checks[i].count;
+	}
+	for (i = 0; i < r->nprocs; i++)
+		if (r->procs[i].exe && !strncmp(r->procs[i].exe, dir, len))
+			(*lines)++;
+}
+
 /* What the monitor row found. */
 struct mon_result {
 	long rss_growth_kb;      /* VmRSS at the end minus after warm-up (-1: no test) */
 	uint64_t made, seen;     /* churn's CAP_SYSLOG checks, and the checkpoint's */
 };
+
+#define MON_PROGRAMS 500      /* distinct programs that come and go */
 
 /* VmRSS of pid in KiB, and its CPU seconds (user + system). */
 static long proc_rss_cpu(pid_t pid, double *cpu)
@@ -425,33 +447,59 @@ static pid_t chown_child(void)
 	return pid;
 }
 
+/* Run argv (a churn mode printing "processes=N calls=N"); its counts,
+ * or -1. */
+static long churn_run(char **argv, long *procs)
+{
+	char out[512];
+	struct rusage ru;
+	long calls;
+
+	if (run_capture(argv, out, sizeof(out), &ru) ||
+	    sscanf(out, "processes=%ld calls=%ld", procs, &calls) != 2) {
+		fprintf(stderr, "bench: %s %s failed\n", argv[0], argv[1]);
+		return -1;
+	}
+	return calls;
+}
+
 /*
  * capaudit monitor -a --interval 1 while churn makes short-lived processes
- * for seconds: its VmRSS after a warm-up and at the end (flat: it folds per
- * program and forgets exited processes), its CPU per 1k processes, the
+ * for seconds and MON_PROGRAMS distinct programs (copies of churn) start
+ * and exit over and over: its VmRSS after a warm-up that ran each program
+ * once and at the end (flat: it folds per program identity and forgets
+ * exited processes), what each identity cost, its CPU per 1k processes, the
  * latency of a first-use event line, and the checks of the last checkpoint
- * against churn's own count.
+ * against churn's own counts.
  */
 static struct mon_result monitor_test(int seconds)
 {
 	struct mon_result res = { -1, 0, 0 };
-	char rec[128], events[128], secs[16], out[512], churn_exe[4096], err[512];
+	char rec[128], events[128], secs[16], churn_exe[4096], err[512], dir[128], np[16];
+	char runs[16], runs2[16];
 	char *argv[] = { (char *)capaudit, "monitor", "-q", "-a", "--interval", "1", "-o", rec,
 			 "--events", events, NULL };
 	char *warm[] = { churn_exe, "forks", "2000", "1", "4", NULL };
+	char *pwarm[] = { churn_exe, "programs", dir, np, runs, "2", NULL };
 	char *cargv[] = { churn_exe, "load", secs, "2", NULL };
-	long rss0, rss1, procs = 0, calls = 0;
+	char *pargv[] = { churn_exe, "programs", dir, np, runs2, "2", NULL };
+	long rss_pre, rss0, rss1, procs = 0, pprocs = 0, c;
 	double cpu0 = 0, cpu1 = 0, lat, t0;
+	uint64_t pmade = 0, pseen;
+	size_t plines;
 	struct load_count n;
 	struct record r;
-	struct rusage ru;
 	pid_t pid, ch;
 	int k, st;
 
 	snprintf(rec, sizeof(rec), "%s/monitor.jsonl", tmpdir);
 	snprintf(events, sizeof(events), "%s/events.jsonl", tmpdir);
+	snprintf(dir, sizeof(dir), "%s/programs", tmpdir);
 	snprintf(secs, sizeof(secs), "%d", seconds);
-	if (!realpath(churn, churn_exe))
+	snprintf(np, sizeof(np), "%d", MON_PROGRAMS);
+	snprintf(runs, sizeof(runs), "%d", MON_PROGRAMS);
+	snprintf(runs2, sizeof(runs2), "%d", MON_PROGRAMS * (seconds > 10 ? 6 : 3));
+	if (!realpath(churn, churn_exe) || (mkdir(dir, 0755) && errno != EEXIST))
 		return res;
 	pid = fork();
 	if (pid == 0) {
@@ -460,20 +508,21 @@ static struct mon_result monitor_test(int seconds)
 	}
 	for (k = 0; k < 400 && links_of(pid) < 4; k++)
 		usleep(50000);
-	if (run_capture(warm, out, sizeof(out), &ru) ||
-	    sscanf(out, "processes=%ld calls=%ld", &procs, &calls) != 2)
-		fprintf(stderr, "bench: monitor warm-up failed\n");
-	res.made = (uint64_t)calls;
+	sleep(2);
+	rss_pre = proc_rss_cpu(pid, &cpu0);
+	/* warm-up: every table at its working size, every program seen */
+	res.made = (uint64_t)churn_run(warm, &procs);
+	pmade = (uint64_t)churn_run(pwarm, &pprocs);
 	sleep(2);
 	rss0 = proc_rss_cpu(pid, &cpu0);
 	t0 = now_s();
 	ch = chown_child();
 	lat = event_latency(events, ch, t0);
 	waitpid(ch, NULL, 0);
-	if (run_capture(cargv, out, sizeof(out), &ru) ||
-	    sscanf(out, "processes=%ld calls=%ld", &procs, &calls) != 2)
-		fprintf(stderr, "bench: monitor churn failed\n");
-	res.made += (uint64_t)calls;
+	c = churn_run(cargv, &procs);
+	res.made += (uint64_t)c;
+	c = churn_run(pargv, &pprocs);
+	pmade += (uint64_t)c;
 	sleep(2);
 	rss1 = proc_rss_cpu(pid, &cpu1);
 	kill(pid, SIGINT);
@@ -483,15 +532,21 @@ static struct mon_result monitor_test(int seconds)
 		return res;
 	}
 	load_count(&r, churn_exe, "", &n);
+	programs_count(&r, dir, &pseen, &plines);
 	record_free(&r);
-	res.seen = n.churn;
+	res.seen = n.churn + pseen;
+	res.made += pmade;
 	res.rss_growth_kb = rss1 - rss0;
-	printf("\nMonitor (capaudit monitor -a --interval 1, churn for %d s, %ld processes): "
-	       "checks %" PRIu64 " of %" PRIu64 " made (%s), VmRSS %ld KiB after warm-up, %ld KiB "
-	       "at the end (%+ld KiB), CPU %.3f s per 1k processes, first-use event after %.0f ms\n",
-	       seconds, procs, res.seen, res.made, res.seen == res.made ? "exact" : "MISMATCH",
-	       rss0, rss1, rss1 - rss0, procs ? (cpu1 - cpu0) * 1000 / (double)procs : 0,
-	       lat * 1000);
+	procs += pprocs;
+	printf("\nMonitor (capaudit monitor -a --interval 1, churn for %d s and %d programs "
+	       "started %ld times, %ld processes after the warm-up): checks %" PRIu64 " of %"
+	       PRIu64 " made (%s), %zu program lines for the %d programs, VmRSS %ld KiB before "
+	       "the warm-up (%+.1f KiB per program it added), %ld KiB after it, %ld KiB at the end "
+	       "(%+ld KiB), CPU %.3f s per 1k processes, first-use event after %.0f ms\n",
+	       seconds, MON_PROGRAMS, pprocs, procs, res.seen, res.made,
+	       res.seen == res.made ? "exact" : "MISMATCH", plines, MON_PROGRAMS, rss_pre,
+	       (double)(rss0 - rss_pre) / MON_PROGRAMS, rss0, rss1, rss1 - rss0,
+	       procs ? (cpu1 - cpu0) * 1000 / (double)procs : 0, lat * 1000);
 	return res;
 }
 

@@ -30,6 +30,12 @@
  *                            calls from the same code -> "tid=TID calls=K"
  *   churn thread SECONDS     a second thread that sleeps for SECONDS
  *                                             -> "pid=PID tid=TID"
+ *   churn programs DIR P N JOBS
+ *                            P copies of churn in DIR (DIR/p0 ...), then N
+ *                            children over JOBS forkers, child i execs
+ *                            DIR/p<i % P> "calls 1": P distinct programs
+ *                            coming and going
+ *                                             -> "processes=N calls=N programs=P"
  *   churn sites N            N children, each making one call from each of
  *                            SITES places in churn: with --user-stacks,
  *                            SITES keys per process, however slow the host
@@ -149,6 +155,70 @@ static int forks(long n, long k, long jobs)
 	}
 	wait_all();
 	printf("processes=%ld calls=%ld\n", n, n * k);
+	return 0;
+}
+
+/* DIR/p0 ... DIR/p<p-1>: copies of this program (distinct paths, so
+ * distinct program identities), made once. */
+static int copy_self(const char *dir, long p)
+{
+	static char buf[1 << 16];
+	char path[4096];
+	long i;
+
+	for (i = 0; i < p; i++) {
+		int in, out;
+		ssize_t n = 0;
+
+		snprintf(path, sizeof(path), "%s/p%ld", dir, i);
+		if (!access(path, X_OK))
+			continue;
+		in = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+		out = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0755);
+		while (in >= 0 && out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
+			if (write(out, buf, (size_t)n) != n) {
+				n = -1;
+				break;
+			}
+		if (in >= 0)
+			close(in);
+		if (out < 0 || close(out) || n < 0) {
+			fprintf(stderr, "churn: %s: %s\n", path, strerror(errno));
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int programs(const char *dir, long p, long n, long jobs)
+{
+	char path[4096];
+	long j, i;
+
+	if (p < 1 || copy_self(dir, p))
+		return 1;
+	for (j = 0; j < jobs; j++) {
+		if (fork() == 0) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL);   /* as in load() */
+			for (i = j; i < n; i += jobs) {
+				pid_t c = fork();
+				int st;
+
+				if (c < 0)
+					_exit(1);
+				if (c == 0) {
+					snprintf(path, sizeof(path), "%s/p%ld", dir, i % p);
+					execl(path, path, "calls", "1", (char *)NULL);
+					_exit(127);
+				}
+				if (waitpid(c, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
+					_exit(1);
+			}
+			_exit(0);
+		}
+	}
+	wait_all();
+	printf("processes=%ld calls=%ld programs=%ld\n", n, n, p);
 	return 0;
 }
 
@@ -397,6 +467,8 @@ int main(int argc, char **argv)
 		return calls(num(argv[2])) == num(argv[2]) ? 0 : 1;
 	if (argc == 3 && !strcmp(argv[1], "reuse-exec"))
 		return reuse_exec(num(argv[2]), "/proc/self/exe");
+	if (argc == 6 && !strcmp(argv[1], "programs") && num(argv[5]) >= 1)
+		return programs(argv[2], num(argv[3]), num(argv[4]), num(argv[5]));
 	if (argc == 3 && !strcmp(argv[1], "sites"))
 		return sites(num(argv[2]));
 	if (argc == 3 && !strcmp(argv[1], "tid-reuse"))
@@ -404,7 +476,8 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "thread"))
 		return thread_mode(num(argv[2]));
 	fprintf(stderr, "usage: churn forks N K [JOBS] | exec N K | setuid K | at-pid PID K |"
-		" load SECONDS JOBS [PER_SEC] | calls K | reuse-exec K | tid-reuse K |"
+		" load SECONDS JOBS [PER_SEC] | programs DIR P N JOBS | calls K | reuse-exec K |"
+		" tid-reuse K |"
 		" thread SECONDS\n");
 	return 2;
 }
