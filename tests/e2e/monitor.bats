@@ -253,3 +253,39 @@ has_chown_metric() {
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"cannot listen: Address already in use"* ]]
 }
+
+# kstack_entries PID: entries of the kernel stack map of the monitor PID
+kstack_entries() {
+	local id
+	for id in $(bpftool -j map show | jq -r '.[] | select(.name == "kstacks") | .id'); do
+		# the map of this monitor: one of its file descriptors
+		if ls -l "/proc/$1/fdinfo" >/dev/null 2>&1 &&
+		   grep -l "^map_id:[[:space:]]*$id$" /proc/"$1"/fdinfo/* >/dev/null 2>&1; then
+			bpftool -j map dump id "$id" | jq length
+			return
+		fi
+	done
+	echo none
+}
+
+@test "monitor: the kernel's stack map holds an interval's stacks, not every stack ever seen" {
+	# a scope of one shell that does its work once the monitor is attached,
+	# then only sleeps
+	sh -c 'while [ ! -e "$1/go" ]; do sleep 0.05; done
+	       touch "$1/f"; chown nobody "$1/f"; chgrp nogroup "$1/f"; ping -c1 -W1 127.0.0.1
+	       touch "$1/done"; exec sleep 60' sh "$T" >/dev/null 2>&1 &
+	sh_pid=$!
+	start_monitor --interval 0.5 -p "$sh_pid"
+	touch "$T/go"
+	wait_for 10 test -e "$T/done"
+	# the checkpoint has their call sites
+	wait_for 5 sh -c "\"$CAPAUDIT\" report -i '$T/mon.jsonl' --format json |
+		jq -e '[.processes[].capabilities[] | select(.cap == \"CAP_CHOWN\")] | length > 0' >/dev/null"
+	stacks=$(jq -s '[.[] | select(.type == "stack")] | length' "$T/mon.jsonl")
+	sleep 1.5   # three folds with nothing new
+	entries=$(kstack_entries "$MPID")
+	kill "$sh_pid"
+	echo "stacks in the checkpoint: $stacks, in the kernel's map: $entries"
+	[ "$stacks" -ge 3 ]
+	[ "$entries" = 0 ]
+}

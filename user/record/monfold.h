@@ -40,6 +40,7 @@ struct mon_stack {
 	size_t n;
 	const char *site;         /* the call site's function (interned), or "?" */
 	bool noaudit;             /* a noaudit API or caller on it */
+	uint64_t forgot_gen;      /* the fold that last took it out of the kernel's map */
 };
 
 /* (identity, capability, verdict, call site function, syscall, flags) */

@@ -63,6 +63,21 @@ uint32_t mon_identity(struct monitor *m, uint32_t tgid, uint64_t pstart, uint32_
 	return at;
 }
 
+/* The stack's frames are in the fold table: the kernel's map may let it go
+ * (once a fold; a check that walks it again puts it back). Without this
+ * the map fills over the weeks with every stack ever seen, and then each
+ * new call site is a stack error. */
+static int forget_stack(struct monitor *m, int at)
+{
+	struct mon_stack *st = &m->f.stacks[at];
+
+	if (st->forgot_gen != m->gen) {
+		st->forgot_gen = m->gen;
+		tracer_forget_stack(&m->s->tr, st->kstack);
+	}
+	return at;
+}
+
 /* The kernel stack kstack, symbolized once: its frames and call site. */
 int mon_stack(struct monitor *m, uint64_t kstack)
 {
@@ -72,7 +87,7 @@ int mon_stack(struct monitor *m, uint64_t kstack)
 	size_t nf = 0;
 
 	if (at >= 0)
-		return at;
+		return forget_stack(m, at);
 	if (!kstack || (n = tracer_stack(&m->s->tr, kstack, ips)) < 0)
 		return -1;
 	frames = xcalloc((size_t)n + 1, sizeof(char *));
@@ -83,7 +98,7 @@ int mon_stack(struct monitor *m, uint64_t kstack)
 			continue;
 		frames[nf++] = xstrdup(frame);
 	}
-	return fold_add_stack(&m->f, kstack, frames, nf);
+	return forget_stack(m, fold_add_stack(&m->f, kstack, frames, nf));
 }
 
 /* One drained entry into its row: counts exact, times widened. */

@@ -607,6 +607,14 @@ int tracer_stack(struct tracer *t, uint64_t kstack, uint64_t ips[CA_STACK_DEPTH]
 	return n;
 }
 
+void tracer_forget_stack(struct tracer *t, uint64_t kstack)
+{
+	__u64 key = kstack;
+
+	if (kstack)
+		bpf_map_delete_elem(bpf_map__fd(t->skel->maps.kstacks), &key);
+}
+
 int tracer_ustack(struct tracer *t, uint64_t ustack, struct bpf_stack_build_id *out)
 {
 	__u64 key = ustack;

@@ -109,6 +109,10 @@ int tracer_foreach_check(struct tracer *t,
 /* The frames of a kernel stack (struct ca_key.kstack); returns the number
  * of frames, or -1. */
 int tracer_stack(struct tracer *t, uint64_t kstack, uint64_t ips[CA_STACK_DEPTH]);
+/* Take the stack out of the kernel's map (the monitor, once it has its
+ * frames): the map holds the stacks of an interval, not of weeks. A check
+ * that walks it again stores it again under the same key. */
+void tracer_forget_stack(struct tracer *t, uint64_t kstack);
 /* --user-stacks: a user stack's frames (build id + offset, or a bare ip)
  * by its key (struct ca_key.ustack); the number of frames, -1 if it is not
  * in the map */
