@@ -10,10 +10,12 @@ load helper
 setup() {
 	churn_setup   # kernel.dmesg_restrict=1: klogctl(SIZE_BUFFER) checks CAP_SYSLOG
 	MPID=
+	CG=
 }
 
 teardown() {
 	[ -n "$MPID" ] && kill -KILL "$MPID" 2>/dev/null
+	[ -n "$CG" ] && rmdir "$V2$CG" 2>/dev/null
 	churn_teardown
 }
 
@@ -288,4 +290,29 @@ kstack_entries() {
 	echo "stacks in the checkpoint: $stacks, in the kernel's map: $entries"
 	[ "$stacks" -ge 3 ]
 	[ "$entries" = 0 ]
+}
+
+@test "monitor --cgroup: an empty subtree is watched on; who joins it later is in, the host is not" {
+	V2=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
+	[ -n "$V2" ] || skip "cgroup v2 is not mounted"
+	CG=/capaudit-e2e-mon-$$
+	mkdir "$V2$CG"
+	start_monitor --interval 0.5 --cgroup "$CG"
+	sleep 1   # a checkpoint or two of an empty scope: still running
+	kill -0 "$MPID"
+	touch "$T/in" "$T/out"
+	sh -c 'echo $$ >"$1/cgroup.procs"; exec chown nobody "$2"' sh "$V2$CG" "$T/in"
+	chown nobody "$T/out"
+	wait_for 10 has_chown_row "$T/mon.jsonl"
+	kill -TERM "$MPID"
+	st=0
+	wait "$MPID" || st=$?
+	MPID=
+	[ "$st" -eq 0 ]
+	# one chown, from inside; its line names the cgroup
+	[ "$(chown_row "$T/mon.jsonl")" = "chown $CHOWN 1 1" ]
+	[ "$(jq -r --arg e "$CHOWN" 'select(.type == "process" and .exe == $e) | .cgroup' \
+		"$T/mon.jsonl")" = "$CG" ]
+	[ "$(jq -r 'select(.type == "header") | "\(.scope) \(.target.cgroup)"' "$T/mon.jsonl")" = \
+	  "monitor $CG" ]
 }
