@@ -1275,6 +1275,9 @@ int BPF_PROG(sched_process_exec, struct task_struct *p, pid_t old_pid, struct li
 	e->cgroup_id = bpf_get_current_cgroup_id();
 	if (BPF_CORE_READ_BITFIELD_PROBED(bprm, secureexec))
 		e->flags |= CA_EVF_SECURE_EXEC;
+	e->exe_ino = BPF_CORE_READ(bprm, file, f_inode, i_ino);
+	e->exe_gen = BPF_CORE_READ(bprm, file, f_inode, i_generation);
+	e->exe_dev = BPF_CORE_READ(bprm, file, f_inode, i_sb, s_dev);
 	bpf_probe_read_kernel_str(e->filename, sizeof(e->filename), BPF_CORE_READ(bprm, filename));
 	bpf_ringbuf_submit(e, 0);
 	return 0;

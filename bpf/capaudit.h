@@ -177,6 +177,14 @@ struct ca_event {
 			__u64 parent_start; /* the parent process (ppid, parent_start) */
 			__u64 boot_start;   /* task->start_boottime: what /proc/PID/stat shows */
 			__u64 cgroup_id;
+			/* CA_EV_EXEC: the executable's inode (the file the
+			 * kernel ran, whatever its path now names): the
+			 * number, the generation (a reused number is
+			 * another file) and the kernel's dev_t of its
+			 * filesystem (major << 20 | minor) */
+			__u64 exe_ino;
+			__u32 exe_gen;
+			__u32 exe_dev;
 		};
 		struct {            /* CA_EV_CAPSET: the new sets, as capset() was given them */
 			__u64 set_effective;

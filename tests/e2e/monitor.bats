@@ -316,3 +316,40 @@ kstack_entries() {
 	[ "$(jq -r 'select(.type == "header") | "\(.scope) \(.target.cgroup)"' "$T/mon.jsonl")" = \
 	  "monitor $CG" ]
 }
+
+# build_id FILE: its GNU build id, as readelf says
+build_id() {
+	readelf -n "$1" | awk '/Build ID:/ {print $3}'
+}
+
+# has_build EXE BUILD_ID: the checkpoint has a program line of EXE with BUILD_ID
+has_build() {
+	[ -s "$T/mon.jsonl" ] && jq -e -s --arg e "$1" --arg b "$2" 'map(select(.type == "process"
+		and .exe == $e and .build_id == $b)) | length == 1' "$T/mon.jsonl" >/dev/null
+}
+
+@test "monitor: an upgrade at the same path is another program identity, told apart by build id" {
+	start_monitor --interval 0.5
+	prog="$T/prog"
+	cp "$CHURN" "$prog.new" && mv "$prog.new" "$prog"
+	"$prog" calls 3
+	old=$(build_id "$CHURN")
+	# the monitor reads the file the kernel ran while the path still names
+	# it (a path renamed over before then leaves the build id unknown)
+	wait_for 10 has_build "$prog" "$old"
+	# the upgrade: another build renamed over the path, as dpkg does
+	cp "$CHOWN" "$prog.new" && mv "$prog.new" "$prog"
+	touch "$T/f"
+	"$prog" nobody "$T/f"
+	new=$(build_id "$CHOWN")
+	wait_for 10 has_build "$prog" "$new"
+	[ "$old" != "$new" ]
+	run jq -r --arg e "$prog" 'select(.type == "process" and .exe == $e) | .build_id' "$T/mon.jsonl"
+	echo "$output"
+	[ "$(echo "$output" | sort | tr '\n' ' ')" = "$(printf '%s\n' "$old" "$new" | sort | tr '\n' ' ')" ]
+	# each with its own capability
+	"$CAPAUDIT" report -i "$T/mon.jsonl" --format json >"$T/rep.json"
+	[ "$(jq -r --arg e "$prog" '[.processes[] | select(.exe == $e) | .capabilities[].cap]
+		| map(select(. == "CAP_SYSLOG" or . == "CAP_CHOWN")) | sort | join(" ")' "$T/rep.json")" = \
+	  "CAP_CHOWN CAP_SYSLOG" ]
+}

@@ -40,18 +40,22 @@ TEST(monfold_identities)
 	struct mon_fold f = { 0 };
 	uint32_t a, i;
 
-	a = fold_ident(&f, "/usr/bin/chown", "chown", NULL, "/", 0, 5);
+	a = fold_ident(&f, "/usr/bin/chown", NULL, "chown", NULL, "/", 0, 5);
 	for (i = 0; i < 1000; i++)
-		ASSERT_EQ(fold_ident(&f, "/usr/bin/chown", "renamed", NULL, "/", 0, 9), a);
-	ASSERT_TRUE(fold_ident(&f, "/usr/bin/chown", "chown", NULL, "/", 1000, 5) != a);
-	ASSERT_TRUE(fold_ident(&f, "/usr/bin/chown", "chown", NULL, "/system.slice/x.service", 0,
+		ASSERT_EQ(fold_ident(&f, "/usr/bin/chown", NULL, "renamed", NULL, "/", 0, 9), a);
+	ASSERT_TRUE(fold_ident(&f, "/usr/bin/chown", NULL, "chown", NULL, "/", 1000, 5) != a);
+	ASSERT_TRUE(fold_ident(&f, "/usr/bin/chown", NULL, "chown", NULL, "/system.slice/x.service", 0,
 			       5) != a);
-	ASSERT_TRUE(fold_ident(&f, NULL, "chown", NULL, "/", 0, 5) != a);
-	ASSERT_EQ(fold_ident(&f, NULL, "chown", NULL, "/", 0, 5),
-		  fold_ident(&f, NULL, "chown", NULL, "/", 0, 6));
-	ASSERT_TRUE(fold_ident(&f, NULL, "chmod", NULL, "/", 0, 5) !=
-		    fold_ident(&f, NULL, "chown", NULL, "/", 0, 5));
-	ASSERT_U64(f.nids, 5);
+	ASSERT_TRUE(fold_ident(&f, NULL, NULL, "chown", NULL, "/", 0, 5) != a);
+	/* the same path, another build (an upgrade): another identity */
+	ASSERT_TRUE(fold_ident(&f, "/usr/bin/chown", "aa01", "chown", NULL, "/", 0, 5) != a);
+	ASSERT_EQ(fold_ident(&f, "/usr/bin/chown", "aa01", "chown", NULL, "/", 0, 5),
+		  fold_ident(&f, "/usr/bin/chown", "aa01", "chown", NULL, "/", 0, 7));
+	ASSERT_EQ(fold_ident(&f, NULL, NULL, "chown", NULL, "/", 0, 5),
+		  fold_ident(&f, NULL, NULL, "chown", NULL, "/", 0, 6));
+	ASSERT_TRUE(fold_ident(&f, NULL, NULL, "chmod", NULL, "/", 0, 5) !=
+		    fold_ident(&f, NULL, NULL, "chown", NULL, "/", 0, 5));
+	ASSERT_U64(f.nids, 6);
 	ASSERT_STR(f.ids[a].comm, "chown");   /* the first image's */
 	fold_free(&f);
 }
@@ -62,7 +66,7 @@ TEST(monfold_identities)
 TEST(monfold_rows)
 {
 	struct mon_fold f = { 0 };
-	uint32_t a = fold_ident(&f, "/bin/x", "x", NULL, "/", 0, 1);
+	uint32_t a = fold_ident(&f, "/bin/x", NULL, "x", NULL, "/", 0, 1);
 	int s1 = fold_add_stack(&f, 7, frames2("setattr_prepare+0x1c"), 2);
 	int s2 = fold_add_stack(&f, 8, frames2("setattr_prepare+0x44"), 2);
 	int s3 = fold_add_stack(&f, 9, frames2("chown_common+0x10"), 2);
@@ -96,8 +100,8 @@ TEST(monfold_checkpoint_round_trip)
 {
 	struct mon_fold f = { 0 };
 	struct record cp = { 0 }, r;
-	uint32_t a = fold_ident(&f, "/bin/x", "x", NULL, "/", 0, 100);
-	uint32_t idle = fold_ident(&f, "/bin/idle", "idle", NULL, "/", 0, 100);
+	uint32_t a = fold_ident(&f, "/bin/x", NULL, "x", NULL, "/", 0, 100);
+	uint32_t idle = fold_ident(&f, "/bin/idle", NULL, "idle", NULL, "/", 0, 100);
 	int s = fold_add_stack(&f, 7, frames2("setattr_prepare+0x1c"), 2);
 	struct ca_key k = key(1, 0, 0, 92);
 	struct mon_row *row;

@@ -80,20 +80,17 @@ static bool regular_file(const char *path)
 	return path && *path && stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-int usym_build_id(const char *path, char *hex, size_t len)
+int usym_build_id_fd(int fd, char *hex, size_t len)
 {
 	static const char digits[] = "0123456789abcdef";
 	const unsigned char *id;
 	ssize_t n;
 	Elf *elf;
-	int fd, ret = -1;
+	int ret = -1;
 
 	if (hex && len)
 		hex[0] = '\0';
-	if (!hex || !regular_file(path))
-		return -1;
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
+	if (!hex || fd < 0)
 		return -1;
 	elf_version(EV_CURRENT);
 	/* ELF_C_READ: read with pread, no mapping that a truncation could
@@ -111,6 +108,21 @@ int usym_build_id(const char *path, char *hex, size_t len)
 		}
 	}
 	elf_end(elf);
+	return ret;
+}
+
+int usym_build_id(const char *path, char *hex, size_t len)
+{
+	int fd, ret;
+
+	if (hex && len)
+		hex[0] = '\0';
+	if (!hex || !regular_file(path))
+		return -1;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return -1;
+	ret = usym_build_id_fd(fd, hex, len);
 	close(fd);
 	return ret;
 }

@@ -24,6 +24,8 @@
  * "").
  */
 int usym_build_id(const char *path, char *hex, size_t len);
+/* The same from an open file (read with pread: its offset is not moved). */
+int usym_build_id_fd(int fd, char *hex, size_t len);
 
 struct usym_frame {
 	char function[128];          /* ELF symbol, e.g. "main"; "" if unknown */

@@ -414,6 +414,7 @@ static void free_process(struct rec_process *p)
 {
 	free(p->comm);
 	free(p->exe);
+	free(p->build_id);
 	free(p->cgroup);
 	free(p->container_id);
 	free(p->container_name);

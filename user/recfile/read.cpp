@@ -781,19 +781,31 @@ bool read_container(ondemand::value v, ContainerView *c, Line &l)
 	return true;
 }
 
+/* A build id: lowercase hex, at most 64 digits (process and ustack lines). */
+bool get_build_id_view(ondemand::value v, std::string_view *out, Line &l)
+{
+	if (!get_str(v, "build_id", out, l))
+		return false;
+	if (out->empty() || out->size() > 64 ||
+	    out->find_first_not_of("0123456789abcdef") != std::string_view::npos)
+		return l.fail("field 'build_id' must be lowercase hex (at most 64 digits)");
+	return true;
+}
+
 bool read_process(ondemand::object obj, record *r, Line &l)
 {
 	enum { TYPE, PID, START_NS, EXEC_ID, PPID, UID, COMM, EXE, EXIT_CODE, CAPSET, CGROUP,
-	       CONTAINER, UNIT, SECURE_EXEC, RUNTIME_SETUP, PIDS, NFIELDS };
+	       CONTAINER, UNIT, SECURE_EXEC, RUNTIME_SETUP, PIDS, BUILD_ID, NFIELDS };
 	static const char *const names[] = { "type", "pid", "start_ns", "exec_id", "ppid", "uid",
 		"comm", "exe", "exit_code", "capset", "cgroup", "container", "unit", "secure_exec",
-		"runtime_setup", "pids", nullptr };
+		"runtime_setup", "pids", "build_id", nullptr };
 	static_assert(std::size(names) == NFIELDS + 1, "a name per field");
 	static const FieldSet fs(names);
 	Fields F(fs);
 	std::string_view comm = "", exe, cgroup, unit;
 	ContainerView ct;
 	rec_process p{};
+	std::string_view build_id;
 
 	bool ok = each_field(obj, F, l, [&](int f, ondemand::value v) {
 		switch (f) {
@@ -834,6 +846,8 @@ bool read_process(ondemand::object obj, record *r, Line &l)
 			return get_bool(v, "runtime_setup", &p.runtime_setup, l);
 		case PIDS:
 			return get_int(v, "pids", 1, INT64_MAX, &p.pids, l);
+		case BUILD_ID:
+			return get_build_id_view(v, &build_id, l);
 		}
 		return true;
 	});
@@ -849,6 +863,7 @@ bool read_process(ondemand::object obj, record *r, Line &l)
 	p.has_capset = F.has(CAPSET);
 	p.cgroup = F.has(CGROUP) ? dup(cgroup) : nullptr;
 	p.unit = F.has(UNIT) ? dup(unit) : nullptr;
+	p.build_id = F.has(BUILD_ID) ? dup(build_id) : nullptr;
 	if (F.has(CONTAINER)) {
 		p.container_id = dup(ct.id);
 		p.container_name = ct.has_name ? dup(ct.name) : nullptr;
@@ -920,11 +935,8 @@ bool get_build_id(ondemand::value v, char **out, Line &l)
 {
 	std::string_view s;
 
-	if (!get_str(v, "build_id", &s, l))
+	if (!get_build_id_view(v, &s, l))
 		return false;
-	if (s.empty() || s.size() > 64 ||
-	    s.find_first_not_of("0123456789abcdef") != std::string_view::npos)
-		return l.fail("field 'build_id' must be lowercase hex (at most 64 digits)");
 	*out = dup(s);
 	return true;
 }

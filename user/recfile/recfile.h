@@ -114,6 +114,8 @@ struct rec_process {
 	int64_t start_ns;       /* the process's start, ns since the epoch */
 	char *comm;
 	char *exe;              /* may be NULL */
+	char *build_id;         /* the executable's GNU build id, hex (version 4,
+				 * optional); NULL when not known */
 	bool exited;
 	int exit_code;          /* shell-style: code, or 128 + signal */
 	/* capset(2) (version 3): the union of the sets the image asked for */

@@ -176,6 +176,8 @@ static json_t *process_json(const struct rec_process *p)
 		json_set(cs, "inheritable", json_capset(p->capset_inh));
 		json_set(o, "capset", cs);
 	}
+	if (p->build_id)
+		json_set(o, "build_id", json_string(p->build_id));
 	if (p->cgroup)
 		json_set_bytes(o, "cgroup", p->cgroup);
 	if (p->container_id) {

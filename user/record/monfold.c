@@ -14,10 +14,11 @@
 #include "lib/util.h"
 #include "record/monfold.h"
 
-static uint64_t ident_hash(const char *exe, const char *comm, const char *cgroup, uint32_t uid)
+static uint64_t ident_hash(const char *exe, const char *build_id, const char *comm,
+			   const char *cgroup, uint32_t uid)
 {
 	/* the comm names a program only when its executable is not known */
-	uint64_t h = hash_str(0x1d, exe ? exe : "");
+	uint64_t h = hash_str(hash_str(0x1d, exe ? exe : ""), build_id ? build_id : "");
 
 	h = hash_str(h, exe ? "" : comm ? comm : "");
 	return hash_u64(hash_str(h, cgroup ? cgroup : ""), uid);
@@ -30,7 +31,7 @@ static bool str_eq(const char *a, const char *b)
 
 struct ident_probe {
 	const struct mon_fold *m;
-	const char *exe, *comm, *cgroup;
+	const char *exe, *build_id, *comm, *cgroup;
 	uint32_t uid;
 };
 
@@ -40,16 +41,16 @@ static bool ident_eq(const void *ctx, size_t pos)
 	const struct mon_ident *id = &q->m->ids[pos];
 
 	return id->uid == q->uid && str_eq(id->exe, q->exe) && str_eq(id->cgroup, q->cgroup) &&
-	       (q->exe || str_eq(id->comm, q->comm));
+	       str_eq(id->build_id, q->build_id) && (q->exe || str_eq(id->comm, q->comm));
 }
 
 /* The identity of (exe, comm, cgroup, uid), added if new. */
-uint32_t fold_ident(struct mon_fold *m, const char *exe, const char *comm,
+uint32_t fold_ident(struct mon_fold *m, const char *exe, const char *build_id, const char *comm,
 			  const struct rec_process *p, const char *cgroup, uint32_t uid,
 			  int64_t first_ns)
 {
-	struct ident_probe q = { m, exe, comm, cgroup, uid };
-	uint64_t h = ident_hash(exe, comm, cgroup, uid);
+	struct ident_probe q = { m, exe, build_id, comm, cgroup, uid };
+	uint64_t h = ident_hash(exe, build_id, comm, cgroup, uid);
 	long at = hindex_find(&m->ident_idx, h, ident_eq, &q);
 	struct mon_ident *id;
 
@@ -59,6 +60,7 @@ uint32_t fold_ident(struct mon_fold *m, const char *exe, const char *comm,
 	id = &m->ids[m->nids];
 	memset(id, 0, sizeof(*id));
 	id->exe = exe ? xstrdup(exe) : NULL;
+	id->build_id = build_id ? xstrdup(build_id) : NULL;
 	id->comm = xstrdup(comm ? comm : "?");
 	id->cgroup = cgroup ? xstrdup(cgroup) : NULL;
 	id->uid = uid;
@@ -157,6 +159,7 @@ static void add_ident_line(struct record *cp, const struct mon_ident *id, uint32
 	p->uid = id->uid;
 	p->comm = xstrdup(id->comm);
 	p->exe = id->exe ? xstrdup(id->exe) : NULL;
+	p->build_id = id->build_id ? xstrdup(id->build_id) : NULL;
 	p->cgroup = id->cgroup ? xstrdup(id->cgroup) : NULL;
 	p->container_id = id->container_id ? xstrdup(id->container_id) : NULL;
 	p->container_name = id->container_name ? xstrdup(id->container_name) : NULL;
@@ -284,6 +287,7 @@ void fold_free(struct mon_fold *m)
 
 	for (i = 0; i < m->nids; i++) {
 		free(m->ids[i].exe);
+		free(m->ids[i].build_id);
 		free(m->ids[i].comm);
 		free(m->ids[i].cgroup);
 		free(m->ids[i].container_id);

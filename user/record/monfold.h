@@ -24,6 +24,8 @@
 /* A program identity: what a checkpoint's process line stands for. */
 struct mon_ident {
 	char *exe;                /* NULL: not known (then comm names it) */
+	char *build_id;           /* the executable's, NULL: not known (an upgrade
+				   * at the same path is another identity) */
 	char *comm;               /* of its first image */
 	char *cgroup;             /* NULL: not known */
 	char *container_id, *container_name, *container_runtime, *unit;
@@ -75,7 +77,7 @@ struct mon_fold {
 /* The identity (exe, cgroup, uid), or (comm, cgroup, uid) when exe is
  * NULL, added if new; p (or NULL) gives the container, unit and runtime
  * flag of a new one. */
-uint32_t fold_ident(struct mon_fold *m, const char *exe, const char *comm,
+uint32_t fold_ident(struct mon_fold *m, const char *exe, const char *build_id, const char *comm,
 		    const struct rec_process *p, const char *cgroup, uint32_t uid, int64_t first_ns);
 /* The stack of kstack, or -1; a new one from its frames (taken). */
 int fold_find_stack(const struct mon_fold *m, uint64_t kstack);

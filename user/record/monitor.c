@@ -46,14 +46,14 @@ uint32_t mon_identity(struct monitor *m, uint32_t tgid, uint64_t pstart, uint32_
 	if (!p) {
 		memcpy(comm, meta->comm, CA_COMM_LEN);
 		comm[CA_COMM_LEN] = '\0';
-		return fold_ident(&m->f, NULL, comm, NULL, cgroup_names_get(&s->cgn, meta->cgroup_id, 0),
+		return fold_ident(&m->f, NULL, NULL, comm, NULL, cgroup_names_get(&s->cgn, meta->cgroup_id, 0),
 				 meta->uid, to_epoch(s, meta->first_ns));
 	}
 	if (!p->cgroup_id)
 		attribute_note(s, p, meta->cgroup_id);
 	if (!p->cgroup && p->cgroup_id)
 		attribute(s, p);
-	at = fold_ident(&m->f, p->exe, p->comm, p, p->cgroup, p->uid, to_epoch(s, meta->first_ns));
+	at = fold_ident(&m->f, p->exe, p->build_id, p->comm, p, p->cgroup, p->uid, to_epoch(s, meta->first_ns));
 	if (count && !p->pids) {
 		p->pids = 1;   /* in the live table: "counted" */
 		m->f.ids[at].pids++;

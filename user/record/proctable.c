@@ -179,10 +179,12 @@ int on_event(void *ctx, const struct ca_event *e)
 		set_str(&p->comm, comm);
 		parent = record_find_process(&s->rec, e->ppid, to_epoch(s, e->parent_start),
 					     e->exec_id);
-		if (parent && parent->exe)
+		if (parent && parent->exe) {
 			set_str(&p->exe, parent->exe);
-		else if (!p->exe)
+			set_str(&p->build_id, parent->build_id);
+		} else if (!p->exe) {
 			set_str(&p->exe, exe_before(s, e->ppid, e->parent_start, e->exec_id));
+		}
 		attribute_note(s, p, e->cgroup_id);
 		if (s->o->npids)
 			procset_add(&s->live, e->tgid, e->pstart);
@@ -204,6 +206,8 @@ int on_event(void *ctx, const struct ca_event *e)
 			record_find_process(&s->rec, e->tgid, p->start_ns, e->exec_id - 1) : NULL;
 		if (parent && parent->exe)
 			set_str(&p->exe, parent->exe);
+		set_str(&p->build_id, exe_build_id(&s->exes, p->exe, e->tgid, e->exe_dev,
+						   e->exe_ino, e->exe_gen));
 		p->secure_exec = e->flags & CA_EVF_SECURE_EXEC;
 		attribute_note(s, p, e->cgroup_id);
 		break;

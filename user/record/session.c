@@ -594,6 +594,7 @@ void session_cleanup(struct session *s)
 	scope_close(&s->scope);
 	free(s->scope_ids);
 	cgroup_names_free(&s->cgn);
+	exe_ids_free(&s->exes);
 	container_names_free();
 	for (k = 0; k < s->before.n; k++)
 		free(s->before_exe[k]);

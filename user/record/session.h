@@ -20,6 +20,7 @@
 #include "recfile/recfile.h"
 #include "record/launch.h"
 #include "lib/cgroup.h"
+#include "record/exeid.h"
 #include "record/procset.h"
 #include "record/record.h"
 #include "record/scope.h"
@@ -53,6 +54,8 @@ struct session {
 	size_t nscope_ids;
 	/* every process's cgroup path, container and unit (attribute.c) */
 	struct cgroup_names cgn;
+	/* executables' build ids, by inode (exeid.c) */
+	struct exe_ids exes;
 	/* who may see what (caller_policy()) */
 	uid_t uid;
 	bool only_uid;            /* follow only processes acting as uid */
