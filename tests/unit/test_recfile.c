@@ -37,6 +37,7 @@ TEST(recfile_round_trip)
 	p->container_name = xstrdup("web");
 	p->container_runtime = xstrdup("podman");
 	p->secure_exec = true;
+	p->build_id = xstrdup("0bc3267c77e8ab495e750bd3ac630400d379908c");
 	p = record_add_process(&w, 43, 1234567, 0);
 	p->comm = xstrdup("cron");
 	p->cgroup = xstrdup("/system.slice/cron.service");
@@ -83,6 +84,8 @@ TEST(recfile_round_trip)
 	ASSERT_STR(r.procs[0].container_name, "web");
 	ASSERT_STR(r.procs[0].container_runtime, "podman");
 	ASSERT_TRUE(r.procs[0].secure_exec);
+	ASSERT_STR(r.procs[0].build_id, "0bc3267c77e8ab495e750bd3ac630400d379908c");
+	ASSERT_TRUE(r.procs[1].build_id == NULL);
 	ASSERT_TRUE(r.procs[0].unit == NULL);
 	ASSERT_STR(r.procs[1].unit, "cron.service");
 	ASSERT_TRUE(r.procs[1].container_id == NULL);
@@ -258,6 +261,8 @@ TEST(recfile_v3_fields_read_and_write_back)
 		     "t.jsonl:3: fields 'syscall_other' and 'syscall_errno' come together");
 	expect_error(HDR3 PROC3 CHECK3(",\"syscall_restart\":9"),
 		     "t.jsonl:3: a syscall result count exceeds 'count' (3)");
+	expect_error(HDR3 "{\"type\":\"process\",\"pid\":10,\"start_ns\":5,\"build_id\":\"0BC3\"}\n",
+		     "t.jsonl:2: field 'build_id' must be lowercase hex (at most 64 digits)");
 	expect_error(HDR3 "{\"type\":\"process\",\"pid\":10,\"start_ns\":5,"
 		     "\"capset\":{\"permitted\":[\"CAP_BOGUS\"]}}\n",
 		     "t.jsonl:2: field 'permitted' item 0: unknown capability 'CAP_BOGUS'");

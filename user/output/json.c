@@ -140,6 +140,8 @@ static json_t *image_json(const struct proc_row *pr)
 	json_set(po, "uid", json_integer(pr->proc->uid));
 	json_set_bytes(po, "comm", pr->proc->comm);
 	json_set_bytes(po, "exe", pr->proc->exe);
+	if (pr->proc->build_id)
+		json_set(po, "build_id", json_string(pr->proc->build_id));
 	if (pr->proc->exited)
 		json_set(po, "exit_code", json_integer(pr->proc->exit_code));
 	if (pr->proc->pids)   /* a monitor's program identity: its images */
