@@ -353,3 +353,59 @@ has_build() {
 		| map(select(. == "CAP_SYSLOG" or . == "CAP_CHOWN")) | sort | join(" ")' "$T/rep.json")" = \
 	  "CAP_CHOWN CAP_SYSLOG" ]
 }
+
+# deploy_args FILE: the example's capaudit arguments, one per line, with its
+# directories moved under $T
+deploy_args() {
+	case "$1" in
+	*.service)
+		sed -n '/^ExecStart=/,/[^\\]$/p' "$1" | sed 's/\\$//; s/^ExecStart=//' |
+			tr -s ' \t\n' '\n\n\n' | sed '/^$/d' | tail -n +2 ;;
+	*.yaml)
+		python3 -c 'import sys, yaml
+ds = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d][0]
+print("\n".join(ds["spec"]["template"]["spec"]["containers"][0]["command"][1:]))' "$1" ;;
+	esac | sed "s#/var/lib/capaudit#$T/lib#; s#/var/log/capaudit#$T/log#; s#\$(NODE_NAME)#node1#"
+}
+
+# run_deployed FILE CAPS: the example's command under a bounding set of CAPS
+# only and no_new_privs, as its unit or pod gives it, for 3 s, then SIGTERM
+run_deployed() {
+	rm -rf "$T/lib" "$T/log"
+	mkdir -p "$T/lib/metrics" "$T/log"
+	mapfile -t args < <(deploy_args "$1")
+	echo "capaudit ${args[*]}"
+	setpriv --bounding-set -all,"$2" --inh-caps -all --no-new-privs \
+		"$CAPAUDIT" "${args[@]}" 2>"$T/deployed.err" &
+	MPID=$!
+	sleep 3
+	kill -TERM "$MPID" 2>/dev/null
+	st=0
+	wait "$MPID" || st=$?
+	MPID=
+	cat "$T/deployed.err"
+	return "$st"
+}
+
+@test "deploy: the examples' command lines run with the capabilities they are given, and not without one" {
+	python3 -c 'import yaml' 2>/dev/null || skip "no python3 yaml (Debian python3-yaml)"
+	for f in "$ROOT"/examples/deploy/capaudit-monitor.service "$ROOT"/examples/deploy/capaudit-daemonset.yaml; do
+		run_deployed "$f" +bpf,+perfmon,+sys_ptrace
+		rec=$(ls "$T"/lib/monitor*.jsonl)
+		[ "$(jq -r 'select(.type == "header") | "\(.scope) \(.stop)"' "$rec")" = "monitor signal" ]
+		promtool check metrics <"$T/lib/metrics/capaudit.prom"
+		grep -q '^capaudit_last_checkpoint_timestamp_seconds ' "$T/lib/metrics/capaudit.prom"
+		[ -e "$T"/log/events.jsonl ] || [ -e "$T"/lib/events.jsonl ]
+		# CAP_SYS_PTRACE is for naming programs already running: not required
+		run_deployed "$f" +bpf,+perfmon
+		# without CAP_PERFMON or CAP_BPF it cannot start, and says so
+		run run_deployed "$f" +bpf,+sys_ptrace
+		echo "$output"
+		[ "$status" -eq 1 ]
+		[[ "$output" == *CAP_PERFMON* ]]
+		run run_deployed "$f" +perfmon,+sys_ptrace
+		echo "$output"
+		[ "$status" -eq 1 ]
+		[[ "$output" == *CAP_BPF* ]]
+	done
+}
