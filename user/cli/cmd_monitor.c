@@ -9,6 +9,7 @@
 #include "analyze/metrics_view.h"
 #include "cli/cmd_monitor.h"
 #include "cli/options.h"
+#include "cli/pid_opts.h"
 #include "facts/attach.h"
 #include "lib/httpd.h"
 #include "lib/msg.h"
@@ -71,28 +72,6 @@ static const struct cli_cmd monitor_cmd = {
 	.opts = monitor_opts,
 };
 
-static int parse_pids(struct rec_opts *o, const char *arg)
-{
-	char *copy = xstrdup(arg), *tok, *save = NULL;
-	int rc = 0;
-
-	for (tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
-		uint32_t pid;
-
-		if (parse_u32(tok, &pid) || pid == 0 || pid > 4194304 || o->npids == MAX_PIDS) {
-			p_err("invalid PID '%s' in -p %s", tok, arg);
-			rc = -1;
-			break;
-		}
-		o->pidfds[o->npids] = pidfd_of((pid_t)pid);
-		if (o->pidfds[o->npids] < 0)
-			o->pidfds[o->npids] = -errno;
-		o->pids[o->npids++] = (pid_t)pid;
-	}
-	free(copy);
-	return rc || !o->npids ? -1 : 0;
-}
-
 static int set_scope(struct rec_opts *o, int kind)
 {
 	if (o->scope_kind) {
@@ -125,7 +104,7 @@ static int monitor_opt(struct mon_opts *m, struct exporters *x, int c)
 		o->all = true;
 		return 0;
 	case 'p':
-		return parse_pids(o, optarg);
+		return parse_pid_list(o, optarg);
 	case O_CGROUP:
 		return set_scope(o, SCOPE_CGROUP);
 	case O_CONTAINER:

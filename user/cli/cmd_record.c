@@ -12,6 +12,7 @@
 #include "record/procinfo.h"
 #include "cli/cmd_record.h"
 #include "cli/options.h"
+#include "cli/pid_opts.h"
 #include "recfile/recfile.h"
 #include "record/launch.h"
 #include "record/record.h"
@@ -86,39 +87,6 @@ static const struct cli_cmd record_cmd = {
 /* --service FILE: read once the options are known (do_record) */
 static const char *service_file;
 
-static int parse_pids(struct rec_opts *o, const char *arg)
-{
-	char *copy = xstrdup(arg), *tok, *save = NULL;
-	int rc = 0;
-
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		uint32_t pid;
-
-		if (parse_u32(tok, &pid) || pid == 0 || pid > 4194304) {
-			p_err("invalid PID '%s' in -p %s", tok, arg);
-			rc = -1;
-			break;
-		}
-		if (o->npids == MAX_PIDS) {
-			p_err("-p: more than %d PIDs", MAX_PIDS);
-			rc = -1;
-			break;
-		}
-		/* pinned now: if it exits before recording begins, a process
-		 * given its pid is not taken for it */
-		o->pidfds[o->npids] = pidfd_of((pid_t)pid);
-		if (o->pidfds[o->npids] < 0)
-			o->pidfds[o->npids] = -errno;
-		o->pids[o->npids++] = (pid_t)pid;
-	}
-	if (!rc && !o->npids) {
-		p_err("-p needs at least one PID");
-		rc = -1;
-	}
-	free(copy);
-	return rc;
-}
-
 /* One option of the table; 0, or -1 after saying what is wrong. */
 static int record_opt(struct rec_opts *o, int c)
 {
@@ -126,7 +94,7 @@ static int record_opt(struct rec_opts *o, int c)
 
 	switch (c) {
 	case 'p':
-		return parse_pids(o, optarg);
+		return parse_pid_list(o, optarg);
 	case 'a':
 		o->all = true;
 		break;

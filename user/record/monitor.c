@@ -101,13 +101,27 @@ int mon_stack(struct monitor *m, uint64_t kstack)
 	return forget_stack(m, fold_add_stack(&m->f, kstack, frames, nf));
 }
 
+/* The row of an entry (drained, or pending in a CPU's cache); its last
+ * time widened. */
+static struct mon_row *row_of(struct monitor *m, const struct ca_key *k, const struct ca_val *v,
+			      int64_t *first)
+{
+	uint32_t ident = mon_identity(m, k->tgid, k->pstart, k->exec_id, &v->meta, true);
+	struct mon_row *r;
+
+	*first = to_epoch(m->s, v->meta.first_ns ? v->meta.first_ns : v->last_ns);
+	r = fold_row(&m->f, ident, k, mon_stack(m, k->kstack), *first);
+	if (to_epoch(m->s, v->last_ns) > r->last_ns)
+		r->last_ns = to_epoch(m->s, v->last_ns);
+	return r;
+}
+
 /* One drained entry into its row: counts exact, times widened. */
 static int fold_one(void *ctx, const struct ca_key *k, const struct ca_val *v)
 {
 	struct monitor *m = ctx;
-	uint32_t ident = mon_identity(m, k->tgid, k->pstart, k->exec_id, &v->meta, true);
-	int64_t first = to_epoch(m->s, v->meta.first_ns ? v->meta.first_ns : v->last_ns);
-	struct mon_row *r = fold_row(&m->f, ident, k, mon_stack(m, k->kstack), first);
+	int64_t first;
+	struct mon_row *r = row_of(m, k, v, &first);
 
 	r->count += v->count;
 	r->sys_failed += v->sys_failed;
@@ -118,8 +132,6 @@ static int fold_one(void *ctx, const struct ca_key *k, const struct ca_val *v)
 	}
 	if (first < r->first_ns)
 		r->first_ns = first;
-	if (to_epoch(m->s, v->last_ns) > r->last_ns)
-		r->last_ns = to_epoch(m->s, v->last_ns);
 	m->checks += v->count;
 	return 0;
 }
@@ -129,13 +141,9 @@ static int fold_one(void *ctx, const struct ca_key *k, const struct ca_val *v)
 static void peek_one(void *ctx, const struct ca_key *k, const struct ca_val *v)
 {
 	struct monitor *m = ctx;
-	uint32_t ident = mon_identity(m, k->tgid, k->pstart, k->exec_id, &v->meta, true);
-	int64_t first = to_epoch(m->s, v->meta.first_ns ? v->meta.first_ns : v->last_ns);
-	struct mon_row *r = fold_row(&m->f, ident, k, mon_stack(m, k->kstack), first);
+	int64_t first;
 
-	r->pending += v->count;
-	if (to_epoch(m->s, v->last_ns) > r->last_ns)
-		r->last_ns = to_epoch(m->s, v->last_ns);
+	row_of(m, k, v, &first)->pending += v->count;
 }
 
 /* Move the drained table into the rows, and let it go. The events read

@@ -458,31 +458,6 @@ uint64_t tracer_pending(struct tracer *t)
 	return n;
 }
 
-/* Add every CPU's pending counts to tab (hooks detached: nothing races).
- * Each slot knows its key and first check, so even a slot whose map entry
- * could not be made keeps its attribution. */
-static void fold_pending(struct tracer *t)
-{
-	struct ca_cache *c;
-	int ncpu, cpu, i;
-
-	c = read_caches(t, &ncpu);
-	for (cpu = 0; c && cpu < ncpu; cpu++) {
-		for (i = 0; i < CA_CACHE_SLOTS; i++) {
-			struct ca_slot *s = &c[cpu].slots[i];
-			struct ca_val v = { 0 };
-
-			if (!s->tag || !s->count)
-				continue;
-			v.count = s->count;
-			v.last_ns = s->last_ns;
-			v.meta = s->meta;
-			aggtab_add(&t->tab, &s->key, &v);
-		}
-	}
-	free(c);
-}
-
 void tracer_peek_pending(struct tracer *t,
 			 void (*fn)(void *ctx, const struct ca_key *k, const struct ca_val *v),
 			 void *ctx)
@@ -505,6 +480,19 @@ void tracer_peek_pending(struct tracer *t,
 		}
 	}
 	free(c);
+}
+
+static void add_pending(void *ctx, const struct ca_key *k, const struct ca_val *v)
+{
+	aggtab_add(ctx, k, v);
+}
+
+/* Add every CPU's pending counts to tab (hooks detached: nothing races).
+ * Each slot knows its key and first check, so even a slot whose map entry
+ * could not be made keeps its attribution. */
+static void fold_pending(struct tracer *t)
+{
+	tracer_peek_pending(t, add_pending, &t->tab);
 }
 
 uint64_t tracer_checks(struct tracer *t)
