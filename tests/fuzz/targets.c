@@ -144,6 +144,36 @@ static void filter_first(struct record *r)
 	analyse(r);
 }
 
+/* An accepted record merged with itself (report FILE FILE): it merges,
+ * every check keeps its process, every count is there twice, and what
+ * follows a read holds for the merge too. */
+static void self_merge(const uint8_t *data, size_t size)
+{
+	struct record a, b;
+	char err[1024] = "";
+	FILE *f = open_input(data, size), *g = open_input(data, size);
+	size_t i, n;
+	uint64_t total;
+
+	if (!f || !g || recfile_read(f, "a", &a, err, sizeof(err)) ||
+	    recfile_read(g, "b", &b, err, sizeof(err)))
+		FAIL("record: an accepted record does not read again: %s", err);
+	fclose(f);
+	fclose(g);
+	n = a.nchecks;
+	total = total_count(&a);
+	if (record_merge(&a, &b, err, sizeof(err)))
+		FAIL("record: a record does not merge with itself: %s", err);
+	if (a.nchecks != 2 * n || total_count(&a) != 2 * total || a.ninputs != 2)
+		FAIL("record: merged with itself, %zu checks (%zu each)", a.nchecks, n);
+	for (i = 0; i < a.nchecks; i++)
+		if (!check_process(&a, &a.checks[i]))
+			FAIL("record: a merged check lost its process");
+	analyse(&a);
+	record_free(&b);
+	record_free(&a);
+}
+
 int fuzz_record(const uint8_t *data, size_t size)
 {
 	struct record r, r2;
@@ -160,6 +190,7 @@ int fuzz_record(const uint8_t *data, size_t size)
 		check_error_line("record", err);
 	} else {
 		analyse(&r);
+		self_merge(data, size);
 		m = open_memstream(&buf, &len);
 		if (!m || recfile_write(m, &r) || fclose(m))
 			FAIL("record: cannot write back an accepted record");

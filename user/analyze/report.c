@@ -199,9 +199,15 @@ static void add_site(struct cap_row *cr, const struct rec_check *c, const struct
 	add_user(s, c, up);
 }
 
-/* By pid; a pid given out again: the earlier process first */
+/* By pid; a pid given out again: the earlier process first. A merged
+ * record: by input, then by the pid its file has (file_pid; 0 in a record
+ * as read), whatever the merge renumbered. */
 static int cmp_image(const struct rec_process *x, const struct rec_process *y)
 {
+	if (x->input != y->input)
+		return x->input < y->input ? -1 : 1;
+	if (x->file_pid != y->file_pid)
+		return x->file_pid < y->file_pid ? -1 : 1;
 	if (x->pid != y->pid)
 		return x->pid < y->pid ? -1 : 1;
 	if (x->start_ns != y->start_ns)

@@ -34,13 +34,24 @@ static bool under_user_manager(const char *cgroup, const char *unit)
 	return m && unit && strncmp(unit, "user@", 5) && strstr(m + 1, "/") != NULL;
 }
 
+/* A record of a command capaudit started (or a merge with one). */
+static bool of_a_command(const struct record *rec)
+{
+	size_t i;
+
+	for (i = 0; i < rec->ninputs; i++)
+		if (rec->inputs[i].hdr.scope && !strcmp(rec->inputs[i].hdr.scope, "command"))
+			return true;
+	return rec->hdr.scope && !strcmp(rec->hdr.scope, "command");
+}
+
 void runas_build(const struct record *rec, const bool *matched, struct runas *out)
 {
 	const struct rec_header *h = &rec->hdr;
 	const char *cgroup = NULL;
 	/* a command capaudit started runs in its caller's unit (a login
 	 * session, a CI runner's service): not the workload's own */
-	bool units_agree = !h->scope || strcmp(h->scope, "command");
+	bool units_agree = !of_a_command(rec);
 	size_t i;
 
 	memset(out, 0, sizeof(*out));

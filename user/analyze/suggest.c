@@ -261,7 +261,7 @@ static void add_replace(struct suggestion *s, int with, enum evidence ev,
 		r->with = with;
 		r->evidence = ev;
 		r->since = since;
-		r->kernel_too_old = since && kver_cmp(s->rec->hdr.kernel, since) < 0;
+		r->kernel_too_old = since && kver_cmp(record_oldest_kernel(s->rec), since) < 0;
 	}
 	add_site(&r->sites, &r->nsites, &r->capsites, &r->site_idx, func, fact, c);
 }
@@ -423,7 +423,7 @@ static const struct kfact *fact_for_unpaired(struct suggestion *s, const char *f
 		return m->fact;
 	while ((f = kfact_next(func, -1, KF_NARROW_OR_SYSADMIN, &it))) {
 		/* a newer kernel would have shown the narrow check first */
-		if (f->since && kver_cmp(s->rec->hdr.kernel, f->since) < 0)
+		if (f->since && kver_cmp(record_oldest_kernel(s->rec), f->since) < 0)
 			break;
 	}
 	m->func = func;

@@ -57,19 +57,49 @@ static void shell_quote(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
-/* The audited command: what followed "--" in capaudit's command line. */
+/* Where the audited command starts in capaudit's command line: after
+ * "--"; argc when there is none. */
+static size_t command_start(const struct rec_header *h)
+{
+	size_t i;
+
+	for (i = 0; i < h->argc; i++)
+		if (!strcmp(h->argv[i], "--"))
+			return i + 1;
+	return h->argc;
+}
+
+static bool same_command(const struct rec_header *a, const struct rec_header *b)
+{
+	size_t i, sa = command_start(a), sb = command_start(b);
+
+	if (a->argc - sa != b->argc - sb)
+		return false;
+	for (i = 0; sa + i < a->argc; i++)
+		if (strcmp(a->argv[sa + i], b->argv[sb + i]))
+			return false;
+	return true;
+}
+
+/* Every input of a merged record ran the first one's command. */
+static bool one_command(const struct record *r)
+{
+	size_t i;
+
+	for (i = 1; i < r->ninputs; i++)
+		if (!same_command(&r->inputs[0].hdr, &r->inputs[i].hdr))
+			return false;
+	return true;
+}
+
+/* The audited command: what followed "--" in capaudit's command line;
+ * COMMAND when there is none, or merged records ran different ones. */
 static void print_command(FILE *f, const struct suggestion *s)
 {
 	const struct rec_header *h = &s->rec->hdr;
-	size_t i, start = h->argc;
+	size_t i, start = command_start(h);
 
-	for (i = 0; i < h->argc; i++) {
-		if (!strcmp(h->argv[i], "--")) {
-			start = i + 1;
-			break;
-		}
-	}
-	if (start >= h->argc) {
+	if (start >= h->argc || !one_command(s->rec)) {
 		fputs("COMMAND", f);
 		return;
 	}

@@ -14,9 +14,10 @@
 #include "analyze/check.h"
 #include "facts/syscalls.h"
 
-static json_t *header_json(const struct record *r, const char *source)
+/* What one record says about itself, as "record" has always had it. */
+static json_t *identity_json(const struct rec_header *h, const struct rec_input *in,
+			     const char *source)
 {
-	const struct rec_header *h = &r->hdr;
 	json_t *o = json_object(), *argv = json_array();
 	size_t i;
 
@@ -37,17 +38,47 @@ static json_t *header_json(const struct record *r, const char *source)
 		json_set(o, "command_running", json_true());
 	json_set(o, "lost", rec_lost_json(&h->lost));
 	json_set(o, "pids_reused", json_uint(h->pids_reused));
-	if (r->input.lenient) {
+	if (in->lenient) {
 		/* read with --lenient: what was left out of this report */
-		json_t *in = json_object();
+		json_t *li = json_object();
 
-		json_set(in, "lines", json_uint(r->input.lines));
-		json_set(in, "skipped", json_uint(r->input.skipped));
-		json_set(in, "missing", json_uint(r->input.missing));
-		json_set(in, "truncated", json_boolean(r->input.truncated));
-		json_set(o, "lenient", in);
+		json_set(li, "lines", json_uint(in->lines));
+		json_set(li, "skipped", json_uint(in->skipped));
+		json_set(li, "missing", json_uint(in->missing));
+		json_set(li, "truncated", json_boolean(in->truncated));
+		json_set(o, "lenient", li);
 	}
 	return o;
+}
+
+static json_t *header_json(const struct record *r, const char *source)
+{
+	return identity_json(&r->hdr, &r->input, source);
+}
+
+/* A merged record's inputs, each as its own "record" object would be,
+ * with what differs from one file to the next besides (NULL: not merged). */
+static json_t *inputs_json(const struct record *r)
+{
+	json_t *a;
+	size_t i;
+
+	if (!r->ninputs)
+		return NULL;
+	a = json_array();
+	for (i = 0; i < r->ninputs; i++) {
+		const struct rec_source *in = &r->inputs[i];
+		json_t *o = identity_json(&in->hdr, &in->input, in->name);
+
+		json_set(o, "version", json_integer(in->hdr.version));
+		json_set_bytes(o, "machine", in->hdr.machine);
+		json_set(o, "checks", json_uint(in->hdr.checks));
+		json_set(o, "process_lines", json_uint(in->nprocs));
+		json_set(o, "check_lines", json_uint(in->nchecks));
+		json_set(o, "renumbered", json_uint(in->renumbered));
+		json_array_append_new(a, o);
+	}
+	return a;
 }
 
 /* one user place: where (own code), via (libraries above it), the stack */
@@ -129,14 +160,14 @@ static json_t *caps_json(const struct proc_row *pr)
 }
 
 /* --by program: one object per process image */
-static json_t *image_json(const struct proc_row *pr)
+static json_t *image_json(const struct record *rec, const struct proc_row *pr)
 {
 	json_t *po = json_object();
 
-	json_set(po, "pid", json_integer(pr->proc->pid));
+	json_set(po, "pid", json_integer(rec_process_file_pid(rec, pr->proc)));
 	json_set(po, "start_ns", json_integer(pr->proc->start_ns));
 	json_set(po, "exec_id", json_integer(pr->proc->exec_id));
-	json_set(po, "ppid", json_integer(pr->proc->ppid));
+	json_set(po, "ppid", json_integer(rec_process_file_ppid(rec, pr->proc)));
 	json_set(po, "uid", json_integer(pr->proc->uid));
 	json_set_bytes(po, "comm", pr->proc->comm);
 	json_set_bytes(po, "exe", pr->proc->exe);
@@ -148,6 +179,8 @@ static json_t *image_json(const struct proc_row *pr)
 		json_set(po, "pids", json_uint(pr->proc->pids));
 	json_set(po, "capabilities", caps_json(pr));
 	json_set(po, "hidden_noaudit", json_uint(pr->hidden));
+	/* a merged record: the file it is from (pids repeat across them) */
+	json_set_bytes(po, "input", rec_process_input(rec, pr->proc));
 	return po;
 }
 
@@ -215,11 +248,12 @@ static int json_report(FILE *f, const struct report *rep, const char *source)
 	int rc;
 
 	json_set(head, "record", header_json(rep->rec, source));
+	json_set(head, "inputs", inputs_json(rep->rec));   /* NULL: no key */
 	json_set(head, "by", json_string(report_by_name(rep->by)));
 	json_stream_open(f, &js, head, rep->by == BY_PROCESS ? "processes" : "workloads");
 	json_decref(head);
 	for (i = 0; rep->by == BY_PROCESS && i < rep->nprocs; i++)
-		json_stream_item(f, &js, image_json(&rep->procs[i]));
+		json_stream_item(f, &js, image_json(rep->rec, &rep->procs[i]));
 	for (i = 0; i < rep->nblocks; i++)
 		json_stream_item(f, &js, workload_json(rep, &rep->blocks[i]));
 	json_set(root, "required", json_capset(rep->required));
@@ -337,6 +371,7 @@ static int json_suggest(FILE *f, const struct suggestion *s, const char *source)
 	int rc;
 
 	json_set(root, "record", header_json(s->rec, source));
+	json_set(root, "inputs", inputs_json(s->rec));   /* NULL: no key */
 	json_set(root, "required", json_capset(s->required));
 	json_set(root, "observed", json_capset(s->observed));
 	json_set(root, "denied", json_capset(s->denied));
@@ -363,7 +398,7 @@ static int json_suggest(FILE *f, const struct suggestion *s, const char *source)
 		json_set(o, "callsites", names);
 		json_set(o, "since", r->since ? json_string(r->since) : json_null());
 		if (!r->since)
-			json_set_bytes(o, "verified_on", s->rec->hdr.kernel);
+			json_set_bytes(o, "verified_on", record_oldest_kernel(s->rec));
 		json_set(o, "evidence", json_string(r->evidence == EV_OBSERVED ? "observed" :
 						     "kernel-fact"));
 		json_set(o, "kernel_too_old", json_boolean(r->kernel_too_old));
@@ -416,7 +451,7 @@ static int json_suggest(FILE *f, const struct suggestion *s, const char *source)
 		if (!p->matched)
 			continue;
 		o = json_object();
-		json_set(o, "pid", json_integer(p->proc->pid));
+		json_set(o, "pid", json_integer(rec_process_file_pid(s->rec, p->proc)));
 		json_set(o, "start_ns", json_integer(p->proc->start_ns));
 		json_set(o, "exec_id", json_integer(p->proc->exec_id));
 		json_set_bytes(o, "comm", p->proc->comm);
@@ -424,6 +459,7 @@ static int json_suggest(FILE *f, const struct suggestion *s, const char *source)
 		json_set(o, "required", json_capset(p->required));
 		if (p->proc->has_capset)
 			json_set(o, "capset_permitted", json_capset(p->proc->capset_prm));
+		json_set_bytes(o, "input", rec_process_input(s->rec, p->proc));
 		json_array_append_new(a, o);
 	}
 	json_set(root, "programs", a);

@@ -40,44 +40,70 @@ static void print_target(FILE *f, const struct rec_header *h)
 			", cgroup " : ": ", ESC(h->target_cgroup, esc));
 }
 
-static void print_header(FILE *f, const struct record *r, const char *source)
+/* What one record says about itself: its kernel, attach mode and scope on
+ * the first line (after "  NAME: " for an input of a merge), then, at ind,
+ * its command, its time, and what is partial or incomplete in it. */
+static void print_identity(FILE *f, const struct rec_header *h, const struct rec_input *in,
+			   const char *name, const char *ind)
 {
-	const struct rec_header *h = &r->hdr;
 	char a[64], b[64], esc[1024];
 	size_t i;
 
 	format_iso8601(h->start_ns, a, sizeof(a));
 	format_iso8601(h->end_ns, b, sizeof(b));
-	fprintf(f, "Record %s\n", ESC(source, esc));
-	fprintf(f, "  kernel %s, attach %s, scope %s", ESC(h->kernel, esc),
+	if (name)
+		fprintf(f, "  %s:", ESC(name, esc));
+	fprintf(f, "%skernel %s, attach %s, scope %s", name ? " " : "  ", ESC(h->kernel, esc),
 		h->attach ? h->attach : "?", h->scope ? h->scope : "?");
 	print_target(f, h);
 	fputc('\n', f);
 	if (h->argc) {
-		fputs("  command:", f);
+		fprintf(f, "%scommand:", ind);
 		for (i = 0; i < h->argc; i++)
 			fprintf(f, " %s", ESC(h->argv[i], esc));
 		fputc('\n', f);
 	}
-	fprintf(f, "  %s .. %s (%.2f s)", a, b, (double)(h->end_ns - h->start_ns) / 1e9);
+	fprintf(f, "%s%s .. %s (%.2f s)", ind, a, b, (double)(h->end_ns - h->start_ns) / 1e9);
 	if (h->has_exit_status)
 		fprintf(f, ", exit status %d", h->exit_status);
 	fputc('\n', f);
 	if (h->command_running)
-		fprintf(f, "  PARTIAL: the command was still running when recording stopped (%s): "
-			"what it did after that is not here\n",
+		fprintf(f, "%sPARTIAL: the command was still running when recording stopped (%s): "
+			"what it did after that is not here\n", ind,
 			h->stop && !strcmp(h->stop, "duration") ? "-d" : "signal");
 	if (h->pids_reused && h->version >= 2)
-		fprintf(f, "  note: %" PRIu64 " pids were given to another process while recording; "
-			"each process has its own lines (pid and start time)\n", h->pids_reused);
+		fprintf(f, "%snote: %" PRIu64 " pids were given to another process while recording; "
+			"each process has its own lines (pid and start time)\n", ind, h->pids_reused);
 	else if (h->pids_reused)   /* version 1: processes were named by pid */
-		fprintf(f, "  note: %" PRIu64 " pids were reused while recording (pid_max wrapped); "
+		fprintf(f, "%snote: %" PRIu64 " pids were reused while recording (pid_max wrapped); "
 			"a reused pid's processes share one line, their counts stay exact\n",
-			h->pids_reused);
-	if (r->input.lenient && (r->input.skipped || r->input.missing || r->input.truncated))
-		fprintf(f, "  INCOMPLETE (--lenient): %zu of %zu lines skipped, %zu missing%s\n",
-			r->input.skipped, r->input.lines, r->input.missing,
-			r->input.truncated ? ", no end line (file cut)" : "");
+			ind, h->pids_reused);
+	if (in->lenient && (in->skipped || in->missing || in->truncated))
+		fprintf(f, "%sINCOMPLETE (--lenient): %zu of %zu lines skipped, %zu missing%s\n",
+			ind, in->skipped, in->lines, in->missing,
+			in->truncated ? ", no end line (file cut)" : "");
+}
+
+/* One record: "Record FILE" and what it says. Merged ones: how many and
+ * which, then each as it was (kernels, commands and times differ from one
+ * node to the next: no one line could hold them). */
+static void print_header(FILE *f, const struct record *r, const char *source)
+{
+	char esc[4200];
+	size_t i;
+
+	if (!r->ninputs) {
+		fprintf(f, "Record %s\n", ESC(source, esc));
+		print_identity(f, &r->hdr, &r->input, NULL, "  ");
+		return;
+	}
+	fprintf(f, "Records: %zu (", r->ninputs);
+	for (i = 0; i < r->ninputs; i++)
+		fprintf(f, "%s%s", i ? ", " : "", ESC(r->inputs[i].name, esc));
+	fputs(")\n", f);
+	for (i = 0; i < r->ninputs; i++)
+		print_identity(f, &r->inputs[i].hdr, &r->inputs[i].input, r->inputs[i].name,
+			       "    ");
 }
 
 /* "from privops.c:38 (do_chown), via chown in libc.so.6, 1x" */
@@ -203,8 +229,8 @@ static void print_images(FILE *f, const struct report *rep)
 		 * processes it stands for instead */
 		if (p->pids)
 			fprintf(f, "\nPROGRAM %s", ESC(p->comm, esc));
-		else
-			fprintf(f, "\nPID %u %s", p->pid, ESC(p->comm, esc));
+		else   /* as its file has it: a merge may have renumbered it */
+			fprintf(f, "\nPID %u %s", rec_process_file_pid(rep->rec, p), ESC(p->comm, esc));
 		/* a later program image of the same pid (after execve) */
 		if (i > 0 && rep->procs[i - 1].proc->pid == p->pid)
 			fputs(" (after execve)", f);
@@ -214,10 +240,14 @@ static void print_images(FILE *f, const struct report *rep)
 			fprintf(f, "  (%llu process%s, uid %u", (unsigned long long)p->pids,
 				p->pids == 1 ? "" : "es", p->uid);
 		else
-			fprintf(f, "  (ppid %u, uid %u", p->ppid, p->uid);
+			fprintf(f, "  (ppid %u, uid %u", rec_process_file_ppid(rep->rec, p), p->uid);
 		if (p->exited)
 			fprintf(f, ", exit status %d", p->exit_code);
-		fputs(")\n", f);
+		fputs(")", f);
+		/* a merged record: which file it is from (pids repeat across them) */
+		if (rec_process_input(rep->rec, p))
+			fprintf(f, "  [%s]", ESC(rec_process_input(rep->rec, p), esc));
+		fputc('\n', f);
 		print_caps(f, pr, "");
 	}
 }
@@ -293,6 +323,17 @@ static void print_workloads(FILE *f, const struct report *rep)
 	}
 }
 
+/* A merged record's losses, by the file that had them. */
+static void print_lost_inputs(FILE *f, const struct record *r)
+{
+	char lostbuf[600], esc[4200];
+	size_t i;
+
+	for (i = 0; i < r->ninputs; i++)
+		if (rec_lost_describe(&r->inputs[i].hdr.lost, lostbuf, sizeof(lostbuf)))
+			fprintf(f, "  %s: %s\n", ESC(r->inputs[i].name, esc), lostbuf);
+}
+
 static int text_report(FILE *f, const struct report *rep, const char *source)
 {
 	const struct rec_header *h = &rep->rec->hdr;
@@ -319,6 +360,7 @@ static int text_report(FILE *f, const struct report *rep, const char *source)
 		fputs("Lost: none\n", f);
 	} else {
 		fprintf(f, "Lost: %s\n", lostbuf);
+		print_lost_inputs(f, rep->rec);
 		for (i = 0; i < h->noverflow; i++)
 			fprintf(f, "  unattributed: %s %s x%" PRIu64 "\n",
 				cap_name(h->overflow[i].cap, name),
@@ -474,7 +516,7 @@ static int text_suggest(FILE *f, const struct suggestion *s, const char *source)
 			fprintf(f, ", accepted since Linux %s", r->since);
 		else
 			fprintf(f, ", accepted on Linux %s (first version not verified; %s exists "
-				"since %s)", ESC(h->kernel, esc), capn(r->with, n1),
+				"since %s)", ESC(record_oldest_kernel(s->rec), esc), capn(r->with, n1),
 				cap_since(r->with) ? cap_since(r->with) : "?");
 		fputc('\n', f);
 		for (j = 0; j < r->nsites; j++) {
@@ -494,8 +536,9 @@ static int text_suggest(FILE *f, const struct suggestion *s, const char *source)
 			fprintf(f, "    evidence: kernel fact (%s)\n",
 				r->sites[0].fact ? r->sites[0].fact->source : "table");
 		if (r->kernel_too_old)
-			fprintf(f, "    note: needs Linux %s or later; this record's kernel is %s\n",
-				r->since, ESC(h->kernel, esc));
+			fprintf(f, "    note: needs Linux %s or later; %s is %s\n", r->since,
+				s->rec->ninputs ? "the oldest kernel of these records" :
+				"this record's kernel", ESC(record_oldest_kernel(s->rec), esc));
 	}
 
 	for (i = 0; i < s->nkeep; i++) {
@@ -569,7 +612,11 @@ static int text_suggest(FILE *f, const struct suggestion *s, const char *source)
 
 		if (!p->matched)
 			continue;
-		fprintf(f, "  pid %u %s: ", p->proc->pid, ESC(p->proc->comm, esc));
+		fprintf(f, "  pid %u %s", rec_process_file_pid(s->rec, p->proc),
+			ESC(p->proc->comm, esc));
+		if (rec_process_input(s->rec, p->proc))
+			fprintf(f, " [%s]", ESC(rec_process_input(s->rec, p->proc), esc));
+		fputs(": ", f);
 		print_capset(f, p->required);
 	}
 	return ferror(f) ? -1 : 0;

@@ -577,6 +577,12 @@ void record_free(struct record *r)
 	}
 	free(r->ustacks);
 	free(r->pidtab);
+	free(r->name);
+	for (i = 0; i < r->ninputs; i++) {
+		free(r->inputs[i].name);
+		record_clear_header(&r->inputs[i].hdr);
+	}
+	free(r->inputs);
 	memset(r, 0, sizeof(*r));
 }
 

@@ -1907,6 +1907,7 @@ extern "C" int recfile_read_opts(FILE *f, const char *name, struct record *r, st
 		record_free(r);
 		return -1;
 	}
+	r->name = xstrdup(name);   /* a merge names its inputs by it */
 	if (rd.lenient) {
 		r->input.lenient = true;
 		r->input.truncated = rd.truncated;

@@ -140,6 +140,12 @@ struct rec_process {
 	 * optional): the distinct program images it stands for; 0: one */
 	uint64_t pids;
 	uint32_t mon_gen;       /* the monitor's: when its exit was seen (not in the file) */
+	/* a merged record's (record_merge; not in the file): the input it
+	 * came from (index in record.inputs), and its pid and ppid as that
+	 * file has them: pid and ppid above may have been renumbered so that
+	 * no two inputs' processes share a pid */
+	uint32_t input;
+	uint32_t file_pid, file_ppid;
 };
 
 /* What decided a check as to user namespaces. */
@@ -220,9 +226,24 @@ struct rec_input {
 	size_t missing;         /* lines the end line counts but the file lacks */
 };
 
-struct record {
+/* One of the records a merged record was made of (record_merge): its
+ * name, and its header and read as they were. */
+struct rec_source {
+	char *name;
 	struct rec_header hdr;
 	struct rec_input input;
+	size_t nprocs, nchecks;  /* its process and check lines */
+	size_t renumbered;       /* its processes given another pid in the merge */
+};
+
+struct record {
+	struct rec_header hdr;  /* merged: the sums, identity the first input's */
+	struct rec_input input; /* merged: the sums */
+	char *name;             /* the file it was read from (messages), or NULL */
+	/* merged (record_merge): every input in order, the record merged
+	 * into first; NULL and 0 for a record as read */
+	struct rec_source *inputs;
+	size_t ninputs;
 	struct rec_process *procs;
 	size_t nprocs, cap_procs;
 	struct rec_check *checks;
@@ -268,6 +289,32 @@ struct rec_process *check_process(const struct record *r, const struct rec_check
  * and the checks they made; a check without a process goes too. The
  * header (its lost counters and overflow) stays the whole record's. */
 void record_keep_processes(struct record *r, const bool *keep);
+/*
+ * Merge src (a record as read, not itself merged) into dst, so that
+ * records copied from many nodes or runs read as one: src's processes,
+ * checks, stacks and user stacks are appended (stack indexes shifted,
+ * strings interned in dst), its header's counts summed into dst's (checks,
+ * every kind of loss, overflow rows, drains, cache counts, pids reused;
+ * version the oldest, start and end the span, syscall results only if all
+ * have them), the first header's identity kept (kernel, attach, scope,
+ * argv, exit status) and its target only where every input has the same.
+ * A src process whose pid dst has already (another host's pid 1, a
+ * monitor's synthetic pids) gets a fresh pid, and its checks and its
+ * children's ppid follow; file_pid and file_ppid keep the file's. Each
+ * input is listed in dst->inputs (names: record.name). src is left empty
+ * (record_free it). Returns 0, or -1 with one line in err naming src's
+ * file and why, dst and src then unchanged.
+ */
+int record_merge(struct record *dst, struct record *src, char *err, size_t errlen);
+/* The pid and ppid of p as its own file has them (record_merge may have
+ * renumbered them), and the name of that file when r is merged, else NULL. */
+uint32_t rec_process_file_pid(const struct record *r, const struct rec_process *p);
+uint32_t rec_process_file_ppid(const struct record *r, const struct rec_process *p);
+const char *rec_process_input(const struct record *r, const struct rec_process *p);
+/* The oldest kernel of a merged record's inputs (the header's otherwise):
+ * what kernel facts with a first version are judged against, since what
+ * the report proposes must hold on every node. */
+const char *record_oldest_kernel(const struct record *r);
 /* Pids that more than one process had (each pid counted once per extra
  * process), from the process lines. */
 uint64_t record_count_reused_pids(const struct record *r);
