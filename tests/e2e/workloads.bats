@@ -260,8 +260,9 @@ EOF
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "capaudit: $REC: --unit nginx: no process ran in that unit; the record has: cron.service" ]
 	# an older record cannot say: --by puts all its processes in the block
-	# without a name, and says where they ran is not known
-	run skeleton --by container -i "$ROOT/tests/fixtures/kernel-5.4-clone3.jsonl"
+	# without a name, and says where they ran is not known (REC=: the one
+	# record; a second -i would merge the two)
+	REC="$ROOT/tests/fixtures/kernel-5.4-clone3.jsonl" run skeleton --by container
 	[ "${lines[0]}" = "(host: no container)" ]
 	[ "${lines[2]}" = "  (1 of them with no cgroup recorded: where they ran is not known)" ]
 	run --separate-stderr "$CAPAUDIT" report -i "$ROOT/tests/fixtures/kernel-5.4-clone3.jsonl" --unit cron

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* capaudit report: read a record file and print what it shows. */
+/* capaudit report: read record files (several merge into one record) and
+ * print what they show. */
 #include "cli/cmd_report.h"
 
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include "cli/options.h"
 #include "lib/msg.h"
 #include "lib/infile.h"
+#include "lib/util.h"
 #include "output/output.h"
 #include "record/privs.h"
 #include "recfile/recfile.h"
@@ -21,8 +23,9 @@ enum { O_NOAUDIT = CLI_LONG_ONLY, O_SUGGEST, O_EMIT, O_PROGRAM, O_LENIENT, O_BY,
        O_UNIT };
 
 static const struct cli_opt report_opts[] = {
-	{ "input", 'i', required_argument, "FILE", "record file (default " DEFAULT_RECORD ")",
-	  NULL },
+	{ "input", 'i', required_argument, "FILE", "record file (default " DEFAULT_RECORD ");",
+	  "given again, or as operands, several records merge into one report (records "
+	  "copied from many nodes; - is standard input, once)" },
 	{ "format", 'f', required_argument, "FORMAT", "text (default) or json", NULL },
 	{ "noaudit", O_NOAUDIT, no_argument, NULL,
 	  "include noaudit checks (kernel probing, never required)", NULL },
@@ -55,19 +58,25 @@ static const struct cli_opt report_opts[] = {
 };
 
 static const struct cli_cmd report_cmd = {
-	.synopsis = "capaudit report [-i FILE] [--format text|json] [--noaudit]\n"
+	.synopsis = "capaudit report [-i FILE]... [--format text|json] [--noaudit]\n"
 		    "                [--by process|program|container|unit|cgroup] [--by user-site]\n"
-		    "                [--container X] [--unit NAME]\n"
-		    "capaudit report --suggest [-i FILE] [--format text|json] [--program NAME]\n"
-		    "                [--container X] [--unit NAME]\n"
-		    "capaudit report --emit setcap|systemd|docker|compose|kubernetes|capsh [-i FILE]\n"
-		    "                [--container X] [--unit NAME]",
+		    "                [--container X] [--unit NAME] [FILE...]\n"
+		    "capaudit report --suggest [-i FILE]... [--format text|json] [--program NAME]\n"
+		    "                [--container X] [--unit NAME] [FILE...]\n"
+		    "capaudit report --emit setcap|systemd|docker|compose|kubernetes|capsh\n"
+		    "                [-i FILE]... [--container X] [--unit NAME] [FILE...]",
+	.about = "  every record given (-i FILE, or FILE) is read; several merge into one report\n"
+		 "  (docs/report.md: counts add up, each file's header is listed, processes\n"
+		 "  are marked with their file).\n",
 	.opts = report_opts,
+	.operands_inline = 1,
 };
 
 /* What the command line asks for. */
 struct report_args {
-	const char *in, *emit;
+	const char **in;         /* the record files, in the order given */
+	size_t nin;
+	const char *emit;
 	const struct formatter *fmt;
 	bool suggest, lenient;
 	struct report_opts ro;
@@ -100,12 +109,38 @@ static int by_opt(struct report_args *a, const char *mode)
 	return 0;
 }
 
+static void add_input(struct report_args *a, const char *path)
+{
+	a->in = xrealloc(a->in, (a->nin + 1) * sizeof(*a->in));
+	a->in[a->nin++] = path;
+}
+
+/* The inputs: those given (operands after "--" too), else the default
+ * record; standard input at most once. 0, or -1 after saying why. */
+static int finish_inputs(struct report_args *a, int argc, char **argv)
+{
+	size_t k, stdin_n = 0;
+
+	for (; optind < argc; optind++)
+		add_input(a, argv[optind]);
+	if (!a->nin)
+		add_input(a, DEFAULT_RECORD);
+	for (k = 0; k < a->nin; k++)
+		stdin_n += !strcmp(a->in[k], "-");
+	if (stdin_n > 1) {
+		p_err("'-' (standard input) given %zu times: it can be read once", stdin_n);
+		return -1;
+	}
+	return 0;
+}
+
 /* One option of the table; 0, or -1 after saying what is wrong. */
 static int report_opt(struct report_args *a, int c, const char **fmt_name)
 {
 	switch (c) {
 	case 'i':
-		a->in = optarg;
+	case CLI_OPERAND:
+		add_input(a, optarg);
 		break;
 	case 'f':
 		*fmt_name = optarg;
@@ -147,7 +182,6 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 	int c;
 
 	memset(a, 0, sizeof(*a));
-	a->in = DEFAULT_RECORD;
 	cli_getopt_init(&g, &report_cmd);
 	while ((c = cli_next(&g, argc, argv)) >= 0)
 		if (report_opt(a, c, &fmt_name))
@@ -157,10 +191,8 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 	a->fmt = formatter_select(fmt_name, FOR_REPORT);
 	if (!a->fmt)
 		return EXIT_USAGE;
-	if (optind < argc) {
-		p_err("unexpected argument '%s'", argv[optind]);
+	if (finish_inputs(a, argc, argv))
 		return EXIT_USAGE;
-	}
 	if (a->emit) {
 		for (k = 0; emit_kinds[k] && strcmp(emit_kinds[k], a->emit); k++)
 			;
@@ -183,61 +215,137 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 	return CLI_GO_ON;
 }
 
-int do_report(int argc, char **argv, int all_argc, char **all_argv)
+static const char *input_name(const char *path)
 {
-	struct report_args a;
-	const char *in;
-	struct record rec;
-	struct report rep;
+	return strcmp(path, "-") ? path : "standard input";   /* its name in messages */
+}
+
+/* Every input opened with the caller's rights, then every capability
+ * dropped before a byte is parsed: records are untrusted input. files[]
+ * gets one stream per input. 0, or the exit status after saying why (all
+ * closed). */
+static int open_inputs(const struct report_args *a, FILE **files)
+{
 	char err[1024];
-	FILE *f;
+	size_t i, k;
+	int rc = EXIT_USAGE;
+
+	for (i = 0; i < a->nin; i++) {
+		files[i] = infile_open(a->in[i], err, sizeof(err));
+		if (!files[i])
+			break;
+	}
+	if (i == a->nin) {
+		if (!privs_drop_all(err, sizeof(err)))
+			return 0;
+		rc = EXIT_FAIL;
+	}
+	p_err("%s", err);
+	for (k = 0; k < i; k++)
+		infile_close(files[k]);
+	return rc;
+}
+
+/* Input i read and merged into rec (the first is rec); its stream closed.
+ * 0, or -1 after the one line naming the file (rec then freed). */
+static int load_input(const struct report_args *a, FILE *f, size_t i, struct record *rec)
+{
+	struct record more;
+	char err[1200];
 	int rc;
 
-	rc = parse_args(argc, argv, &a);
-	if (rc != CLI_GO_ON)
-		return rc;
-	in = a.in;
-	/* opened with the caller's rights, parsed with none: the record is
-	 * untrusted input */
-	f = infile_open(in, err, sizeof(err));
-	if (!f) {
-		p_err("%s", err);
-		return EXIT_USAGE;
-	}
-	if (privs_drop_all(err, sizeof(err))) {
-		p_err("%s", err);
-		infile_close(f);
-		return EXIT_FAIL;
-	}
-	if (!strcmp(in, "-"))
-		in = "standard input";   /* its name in messages and the report */
-	rc = load_record_file(f, in, a.lenient, &rec);
+	rc = load_record_file(f, input_name(a->in[i]), a->lenient, i ? &more : rec);
 	infile_close(f);
-	if (rc)
-		return EXIT_USAGE;
-	/* every view below sees only the workload asked for */
-	if (record_keep_workload(&rec, &a.wf, err, sizeof(err))) {
-		p_err("%s: %s", in, err);
-		record_free(&rec);
-		return EXIT_USAGE;
+	if (rc) {
+		if (i)
+			record_free(rec);
+		return -1;
 	}
-	if (a.suggest) {
-		struct suggestion sg;
+	if (i && record_merge(rec, &more, err, sizeof(err))) {
+		p_err("%s", err);
+		record_free(&more);
+		record_free(rec);
+		return -1;
+	}
+	return 0;
+}
 
-		suggest_build(&rec, &a.so, &sg);
-		if (a.so.program && !sg.images_matched) {
-			p_err("--program %s: no program of that name in %s", a.so.program, in);
-			rc = -2;
-		} else {
-			rc = a.emit ? emit_snippet(stdout, a.emit, &sg) : a.fmt->suggest(stdout, &sg, in);
-		}
-		suggest_free(&sg);
-	} else {
-		report_build(&rec, &a.ro, &rep);
-		rc = a.fmt->report(stdout, &rep, in);
-		report_free(&rep);
+/* Every input into one record, before anything is printed: a bad one is
+ * the only output. 0, or the exit status (said). */
+static int load_inputs(const struct report_args *a, struct record *rec)
+{
+	FILE **files = xcalloc(a->nin, sizeof(*files));
+	size_t i;
+	int rc = open_inputs(a, files);
+
+	for (i = 0; !rc && i < a->nin; i++) {
+		if (!load_input(a, files[i], i, rec))
+			continue;
+		rc = EXIT_USAGE;
+		while (++i < a->nin)   /* the ones not read yet */
+			infile_close(files[i]);
 	}
-	record_free(&rec);
+	free(files);
+	return rc;
+}
+
+/* What the report names as its source: the file, or the files merged. */
+static char *source_name(const struct report_args *a)
+{
+	size_t i, len = 1;
+	char *s;
+
+	for (i = 0; i < a->nin; i++)
+		len += strlen(input_name(a->in[i])) + 2;
+	s = xcalloc(len, 1);
+	for (i = 0; i < a->nin; i++) {
+		if (i)
+			strcat(s, ", ");
+		strcat(s, input_name(a->in[i]));
+	}
+	return s;
+}
+
+/* The report, the suggestion or the snippet of rec; 0, -1 (output error)
+ * or -2 (said: --program matched nothing). */
+static int print_record(const struct report_args *a, const struct record *rec, const char *in)
+{
+	struct suggestion sg;
+	struct report rep;
+	int rc;
+
+	if (!a->suggest) {
+		report_build(rec, &a->ro, &rep);
+		rc = a->fmt->report(stdout, &rep, in);
+		report_free(&rep);
+		return rc;
+	}
+	suggest_build(rec, &a->so, &sg);
+	if (a->so.program && !sg.images_matched) {
+		p_err("--program %s: no program of that name in %s", a->so.program, in);
+		rc = -2;
+	} else {
+		rc = a->emit ? emit_snippet(stdout, a->emit, &sg) : a->fmt->suggest(stdout, &sg, in);
+	}
+	suggest_free(&sg);
+	return rc;
+}
+
+/* The loaded record, filtered and printed: the exit status. */
+static int report_record(const struct report_args *a, struct record *rec)
+{
+	char err[1024], *in = source_name(a);
+	int rc;
+
+	/* every view below sees only the workload asked for (in any of the
+	 * records merged: one node may run it, others not) */
+	if (record_keep_workload(rec, &a->wf, err, sizeof(err))) {
+		p_err("%s: %s", in, err);
+		rc = -2;
+	} else {
+		rc = print_record(a, rec, in);
+	}
+	free(in);
 	if (rc == -2)
 		return EXIT_USAGE;
 	if (fflush(stdout) || rc) {
@@ -245,4 +353,21 @@ int do_report(int argc, char **argv, int all_argc, char **all_argv)
 		return EXIT_FAIL;
 	}
 	return EXIT_OK;
+}
+
+int do_report(int argc, char **argv, int all_argc, char **all_argv)
+{
+	struct report_args a;
+	struct record rec;
+	int rc = parse_args(argc, argv, &a);
+
+	if (rc == CLI_GO_ON) {
+		rc = load_inputs(&a, &rec);
+		if (!rc) {
+			rc = report_record(&a, &rec);
+			record_free(&rec);
+		}
+	}
+	free(a.in);
+	return rc;
 }

@@ -46,6 +46,10 @@ void cli_getopt_init(struct cli_getopt *g, const struct cli_cmd *cmd)
 	/* '+': what follows the first operand is the audited command's */
 	if (cmd->in_order)
 		g->shorts[0] = '+';
+	/* '-': operands come back in order with the options (report's
+	 * -i FILE and FILE both name inputs: the first is the first given) */
+	else if (cmd->operands_inline)
+		g->shorts[0] = '-';
 	for (o = cmd->opts; o->lng; o++)
 		add_opt(g, &n, o);
 	add_opt(g, &n, &help_opt);

@@ -29,6 +29,8 @@ struct cli_cmd {
 	const struct cli_opt *opts;
 	const char *tail;     /* NULL, or what follows the options (exit status) */
 	int in_order;         /* stop at the first operand (-- COMMAND ARGS) */
+	int operands_inline;  /* return each operand as CLI_OPERAND (optarg: it),
+			       * in its place among the options */
 };
 
 #define CLI_MAX_OPTS 32
@@ -46,6 +48,7 @@ enum {
 	CLI_DONE = -2,        /* --help or --list-options printed: exit 0 */
 	CLI_BAD = -3,         /* an unknown option or a missing argument: the
 			       * usage is on stderr, exit 2 */
+	CLI_OPERAND = 1,      /* an operand (cli_cmd.operands_inline) */
 };
 
 /* Build g from cmd and restart getopt (optind = 1). */
