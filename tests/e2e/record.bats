@@ -78,7 +78,9 @@ load helper
 	local pid=$!
 	"$CAPAUDIT" record -q -o "$T/rec.jsonl" -p "$pid" &
 	local rec=$!
-	sleep 1   # let it attach
+	# the chown once the hooks are attached (a fixed sleep was not enough
+	# on a loaded host: attaching took 2 s)
+	wait_attached "$rec"
 	touch "$T/go"
 	wait "$rec"
 	wait "$pid" || true
@@ -144,7 +146,7 @@ load helper
 	touch "$T/f"
 	"$CAPAUDIT" record -q -o "$T/rec.jsonl" -a -d 2 &
 	local rec=$! c
-	sleep 1
+	wait_attached "$rec"   # -d counts from there
 	chown nobody "$T/f" &
 	c=$!
 	wait "$c"
