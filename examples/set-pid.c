@@ -8,8 +8,11 @@
  *   set-pid ns_last_pid [PID]  write PID-1 to /proc/sys/kernel/ns_last_pid, fork
  *   set-pid clone3-loop N      N times clone3() with set_tid, each to a free PID
  *
- * Without PID, a free PID near the top of the range is used. Exit 0 when
- * the child got the PID, 1 when the kernel refused, 2 on usage errors.
+ * Without PID, a free PID is used: for clone3 one below 300, which no
+ * fork() gives out once the kernel's pid counter has passed 300, so other
+ * processes forking meanwhile cannot take it; for ns_last_pid one near the
+ * top of the range. Exit 0 when the child got the PID, 1 when the kernel
+ * refused, 2 on usage errors.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -23,22 +26,70 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-static pid_t free_pid(void)
-{
-	FILE *f = fopen("/proc/sys/kernel/pid_max", "r");
-	long max = 32768, pid;
+/* include/linux/pid.h: once the kernel's pid counter has passed it, fork()
+ * gives out pids from here up only (alloc_pid() wraps to it) */
+#define RESERVED_PIDS 300
 
+/* No process or thread has pid. Asked of /proc, not kill(pid, 0): for
+ * another user's process that makes a CAP_KILL check (granted to root,
+ * denied to others), which would be counted as this program's. */
+static int pid_free(long pid)
+{
+	char path[32];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/proc/%ld", pid);
+	return stat(path, &st) && errno == ENOENT;
+}
+
+/* The pid the kernel gave out last (its counter, minus one). */
+static long last_pid(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/ns_last_pid", "r");
+	long last = 0;
+
+	if (f) {
+		if (fscanf(f, "%ld", &last) != 1)
+			last = 0;
+		fclose(f);
+	}
+	return last;
+}
+
+/*
+ * A free pid to ask for. For clone3 (low), one below RESERVED_PIDS when the
+ * counter has passed it: no fork() takes such a pid, so no other process
+ * can take it between this choice and the clone3() (near the top of the
+ * range, a host forking through the whole range did, and clone3() failed
+ * with EEXIST). Only set_tid or ns_last_pid, as here, give those out. For
+ * ns_last_pid, and when the counter is still low (a new pid namespace),
+ * one near the top: writing a low pid would send every fork of the host
+ * back below RESERVED_PIDS.
+ */
+static pid_t free_pid(int low)
+{
+	FILE *f;
+	long max = 32768, pid, i;
+
+	if (low && last_pid() >= RESERVED_PIDS)
+		for (i = 0; i < RESERVED_PIDS - 2; i++) {
+			pid = RESERVED_PIDS - 1 - (getpid() + i) % (RESERVED_PIDS - 2);
+			if (pid_free(pid))
+				return (pid_t)pid;
+		}
+	f = fopen("/proc/sys/kernel/pid_max", "r");
 	if (f) {
 		if (fscanf(f, "%ld", &max) != 1)
 			max = 32768;
 		fclose(f);
 	}
-	for (pid = max - 1000 - (getpid() % 1000); pid > 300; pid--)
-		if (kill((pid_t)pid, 0) && errno == ESRCH)
+	for (pid = max - 1000 - (getpid() % 1000); pid > RESERVED_PIDS; pid--)
+		if (pid_free(pid))
 			return (pid_t)pid;
 	return -1;
 }
@@ -102,7 +153,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		for (i = 0; i < n && !failed; i++) {
-			if ((want = free_pid()) < 0)
+			if ((want = free_pid(1)) < 0)
 				return 1;
 			failed = by_clone3(want);
 		}
@@ -119,7 +170,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "set-pid: invalid PID '%s'\n", argv[2]);
 			return 2;
 		}
-	} else if ((want = free_pid()) < 0) {
+	} else if ((want = free_pid(strcmp(argv[1], "ns_last_pid") != 0)) < 0) {
 		fprintf(stderr, "set-pid: no free PID found\n");
 		return 1;
 	}

@@ -58,6 +58,39 @@ per_stack() {
 	[ "$(per_stack "$T/cached.jsonl" set-pid | grep alloc_pid | cut -d' ' -f1-3 | tr '\n' ' ')" = "21 0 300 40 -1 300 " ]
 }
 
+@test "another BPF program attaching to cap_capable while recording: each stack once, its checks on one line" {
+	# with one program on the tracepoint the kernel calls it directly, with
+	# two or more through __traceiter_cap_capable: the frames walked above
+	# cap_capable change, the record's stacks must not. A second recorder
+	# attaches between two set-pid runs (gate files: $T/half once the first
+	# has run, $T/go once the second recorder is attached). Where another
+	# program is on the tracepoint already, nothing changes and it holds too
+	"$CAPAUDIT" record -q -o "$T/rec.jsonl" -- sh -c '"$1" clone3-loop 100 >/dev/null && : >"$2" &&
+		while [ ! -e "$3" ]; do sleep 0.05; done && "$1" clone3-loop 100 >/dev/null' \
+		sh "$ROOT/build/set-pid" "$T/half" "$T/go" &
+	local rec=$! other st=0 i
+	for i in $(seq 600); do [ -e "$T/half" ] && break; sleep 0.05; done
+	[ -e "$T/half" ]
+	"$CAPAUDIT" record -q -o "$T/other.jsonl" -- sh -c 'while [ ! -e "$1" ]; do sleep 0.05; done' \
+		sh "$T/done" &
+	other=$!
+	wait_attached "$other"
+	touch "$T/go"
+	wait "$rec" || st=$?
+	touch "$T/done"
+	wait "$other"
+	[ "$st" -eq 0 ]
+	# no two stack lines with the same frames
+	[ "$(jq -r -s '[.[] | select(.type == "stack") | .frames | join(" ")] | length == (unique | length)' "$T/rec.jsonl")" = true ]
+	# each set-pid: one line per check of alloc_pid, with all 100
+	[ "$(jq -r -s '
+		(map(select(.type == "stack")) | map({key: (.id | tostring), value: .frames}) | from_entries) as $st
+		| [.[] | select(.type == "check" and .comm == "set-pid" and .syscall_name == "clone3"
+			and any($st[.stack | tostring][]; startswith("alloc_pid+")))
+		  | "\(.pid) \(.cap_name) \(.count)"] | sort | map(sub("^[0-9]+ "; "")) | join(",")' "$T/rec.jsonl")" = \
+	  "CAP_CHECKPOINT_RESTORE 100,CAP_CHECKPOINT_RESTORE 100" ]
+}
+
 @test "two cores making checks at full speed: every check counted" {
 	local old
 	old=$(cat /proc/sys/kernel/dmesg_restrict)

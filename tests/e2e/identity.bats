@@ -1,10 +1,10 @@
 #!/usr/bin/env bats
 # Every check on the process that made it. A process is its pid and start
-# time: a pid given out again (ns_last_pid here, pid_max wrapping on a busy
-# host) is another process, a thread id given to a forked child never
-# inherits the thread's call-site cache slots, a -p target is pinned when
-# named, and -a keeps process and call site for every check however long
-# it runs.
+# time: a pid given out again (clone3's set_tid and ns_last_pid here,
+# pid_max wrapping on a busy host) is another process, a thread id given
+# to a forked child never inherits the thread's call-site cache slots, a
+# -p target is pinned when named, and -a keeps process and call site for
+# every check however long it runs.
 #
 # The workload is build/churn (helper.bash).
 
@@ -52,12 +52,17 @@ by_program() {
 
 @test "a pid reused by a process that exec'd: true gets none of the earlier process's checks" {
 	# a child execs "churn calls 7" and exits; /usr/bin/true then gets its
-	# pid at the same exec depth (the same pid and exec count as before)
+	# pid at the same exec depth (the same pid and exec count as before).
+	# churn gives the pid with clone3's set_tid, which makes that process
+	# or none: other processes forking meanwhile (a busy host) take nothing
+	# from the test and add no process to the record
 	run record -- "$CHURN" reuse-exec 7
 	[ "$status" -eq 0 ]
 	[[ "$output" =~ ^pid=([0-9]+)\ calls=7$ ]]
 	local pid=${BASH_REMATCH[1]}
 	report_json
+	# three processes: churn, its child, true
+	[ "$(jqr '[.processes[] | "\(.pid) \(.start_ns)"] | unique | length')" = "3" ]
 	# two processes had the pid, each with its own lines
 	[ "$(jqr --argjson p "$pid" '[.processes[] | select(.pid == $p) | .start_ns] | unique | length')" = "2" ]
 	[ "$(jqr .record.pids_reused)" = "1" ]

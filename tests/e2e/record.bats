@@ -78,7 +78,9 @@ load helper
 	local pid=$!
 	"$CAPAUDIT" record -q -o "$T/rec.jsonl" -p "$pid" &
 	local rec=$!
-	sleep 1   # let it attach
+	# the chown once the hooks are attached (a fixed sleep was not enough
+	# on a loaded host: attaching took 2 s)
+	wait_attached "$rec"
 	touch "$T/go"
 	wait "$rec"
 	wait "$pid" || true
@@ -144,7 +146,7 @@ load helper
 	touch "$T/f"
 	"$CAPAUDIT" record -q -o "$T/rec.jsonl" -a -d 2 &
 	local rec=$! c
-	sleep 1
+	wait_attached "$rec"   # -d counts from there
 	chown nobody "$T/f" &
 	c=$!
 	wait "$c"
@@ -240,15 +242,29 @@ load helper
 }
 
 @test "a command that ignores the forwarded signal: the recording ends, not with exit 0" {
-	"$CAPAUDIT" record -q -o "$T/rec.jsonl" -- sh -c 'trap "" INT TERM HUP; sleep 9' &
-	local rec=$! st=0 i
-	for i in $(seq 100); do pgrep -P "$rec" >/dev/null && break; sleep 0.05; done
-	sleep 0.5
+	# the signal goes once the command runs and ignores it: sh writes its
+	# pid to $T/ready after its trap. Sent earlier, as a fixed sleep did on
+	# a loaded host, it stops the start-up (no record: the next test) or
+	# ends sh before its trap (the record of a command killed by SIGINT)
+	"$CAPAUDIT" record -q -o "$T/rec.jsonl" -- \
+		sh -c 'trap "" INT TERM HUP; echo $$ >"$1"; sleep 9' sh "$T/ready" 2>"$T/err" &
+	local rec=$! st=0 i cmd
+	for i in $(seq 600); do [ -s "$T/ready" ] && break; sleep 0.05; done
+	if ! [ -s "$T/ready" ]; then
+		kill -INT "$rec"
+		wait "$rec" || true
+		echo "the command did not start in 30 s"
+		return 1
+	fi
+	cmd=$(cat "$T/ready")
 	kill -INT "$rec"
 	wait "$rec" || st=$?
+	# sh (our command, by its pid) outlives the recorder; its sleep too
+	pkill -KILL -P "$cmd" -x sleep || true
+	cat "$T/err"
 	[ "$st" -eq 130 ]
 	[ "$(head -n 1 "$T/rec.jsonl" | jq -c '[.stop, .command_running]')" = '["signal",true]' ]
-	pkill -f "sleep 9" || true
+	grep -q "sh (pid $cmd) still runs; recording stopped (signal)" "$T/err"
 }
 
 @test "a signal while starting up: the command never runs, no record" {

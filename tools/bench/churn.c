@@ -13,15 +13,15 @@
  *                            N program images (prints nothing)
  *   churn setuid K           K calls as root, setresuid(65534), K calls
  *                            that are denied  -> "granted=K denied=K"
- *   churn at-pid PID K       a child with exactly pid PID (ns_last_pid), K
- *                            calls            -> "pid=PID calls=K"
+ *   churn at-pid PID K       a child with exactly pid PID (clone3 set_tid),
+ *                            K calls          -> "pid=PID calls=K"
  *   churn load SECONDS JOBS [PER_SEC]
  *                            JOBS forkers making children for SECONDS, child
  *                            i making 1 + i % 50 calls, each forker at most
  *                            PER_SEC children a second -> "processes= calls="
  *   churn calls K            K calls (what reuse-exec execs)
  *   churn reuse-exec K       a child execs "churn calls K" and exits; then
- *                            /usr/bin/true runs with its pid (ns_last_pid):
+ *                            /usr/bin/true runs with its pid (set_tid):
  *                            the same exec depth, so (pid, exec count) is
  *                            the same; true makes no CAP_SYSLOG check
  *                                             -> "pid=PID calls=K"
@@ -44,7 +44,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <linux/sched.h>
 #include <sched.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -250,58 +252,51 @@ static int setuid_mode(long k)
 	return 0;
 }
 
-/* The next process or thread created gets pid, if it is free. */
-static int next_pid(long pid)
-{
-	char buf[32];
-	int fd = open("/proc/sys/kernel/ns_last_pid", O_WRONLY);
-
-	if (fd < 0) {
-		perror("churn: ns_last_pid");
-		return -1;
-	}
-	snprintf(buf, sizeof(buf), "%ld", pid - 1);
-	if (write(fd, buf, strlen(buf)) < 0) {
-		perror("churn: ns_last_pid");
-		close(fd);
-		return -1;
-	}
-	close(fd);
-	return 0;
-}
-
 /*
- * Fork a child whose pid is exactly pid (like CRIU's ns_last_pid); it
- * makes k calls, or execs argv when argv is given. 0 when done, 1 on
- * failure.
+ * Fork a child whose pid is exactly pid, as CRIU restores one: clone3()
+ * with set_tid. It makes k calls, or execs argv when argv is given. 0 when
+ * done, 1 on failure.
+ *
+ * Not ns_last_pid then fork(): on a host where other processes fork, one
+ * of them can take the pid between the write and the fork, and the fork
+ * then makes a process at another pid, one the recording follows; two such
+ * tries in a row can even get the same pid, a reuse the test did not make.
+ * clone3() gives the pid or makes no process at all (EEXIST: someone holds
+ * it now; wait for them to let it go).
  */
 static int fork_at(long pid, long k, char **argv)
 {
+	pid_t want = (pid_t)pid;
+	struct clone_args args;
 	int tries;
 
-	for (tries = 0; tries < 100; tries++) {
+	for (tries = 0; tries < 5000; tries++) {
 		pid_t c;
 		int st;
 
-		if (next_pid(pid))
+		memset(&args, 0, sizeof(args));
+		args.exit_signal = SIGCHLD;
+		args.set_tid = (__u64)(uintptr_t)&want;
+		args.set_tid_size = 1;
+		c = (pid_t)syscall(SYS_clone3, &args, sizeof(args));
+		if (c < 0 && errno == EEXIST) {
+			usleep(1000);   /* about 5 s in all */
+			continue;
+		}
+		if (c < 0) {
+			perror("churn: clone3");
 			return 1;
-		c = fork();
+		}
 		if (c == 0) {
-			if (getpid() != pid)
-				_exit(3);
 			if (argv) {
 				execv(argv[0], argv);
 				_exit(2);
 			}
 			_exit(calls(k) == k ? 0 : 2);
 		}
-		if (c < 0 || waitpid(c, &st, 0) < 0)
+		if (waitpid(c, &st, 0) < 0)
 			return 1;
-		if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
-			return 0;
-		if (!WIFEXITED(st) || WEXITSTATUS(st) != 3)
-			return 1;   /* got the pid, but the calls or the exec failed */
-		/* someone else took the pid first: again */
+		return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : 1;
 	}
 	fprintf(stderr, "churn: could not get pid %ld\n", pid);
 	return 1;

@@ -36,6 +36,7 @@
 #include <string.h>
 #include <sys/klog.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -59,13 +60,43 @@ static long num(const char *s)
 	return v;
 }
 
-/* A pid no process has, near the top of the range. */
+/* No process or thread has pid: no /proc entry. Not kill(pid, 0), which
+ * for another user's process makes a CAP_KILL check of its own. */
+static bool pid_free(pid_t pid)
+{
+	char path[32];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
+	return stat(path, &st) && errno == ENOENT;
+}
+
+/*
+ * A pid no process has. Below 300 (RESERVED_PIDS) once the kernel's pid
+ * counter has passed it: fork() never gives those out again, so another
+ * process forking meanwhile cannot take it before the clone3() (near the
+ * top of the range it could: EEXIST). Else near the top.
+ */
 static pid_t free_pid(void)
 {
+	FILE *f = fopen("/proc/sys/kernel/ns_last_pid", "r");
+	long last = 0;
 	pid_t pid;
+	int i;
 
+	if (f) {
+		if (fscanf(f, "%ld", &last) != 1)
+			last = 0;
+		fclose(f);
+	}
+	if (last >= 300)
+		for (i = 0; i < 298; i++) {
+			pid = 299 - (getpid() + i) % 298;
+			if (pid_free(pid))
+				return pid;
+		}
 	for (pid = 30000 - (getpid() % 2000); pid > 300; pid--)
-		if (kill(pid, 0) && errno == ESRCH)
+		if (pid_free(pid))
 			return pid;
 	return -1;
 }

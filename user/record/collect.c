@@ -37,6 +37,8 @@ struct collect_ctx {
 	const char *ksyms_err;
 	struct stack_ref *stack_index;   /* open addressing, at most half full */
 	size_t stack_cap;
+	int *frames_index;               /* 1 + record stack index, by its frames */
+	size_t frames_cap;               /* as stack_cap */
 	uint64_t orphan_results;  /* syscall results of checks without a key */
 };
 
@@ -49,6 +51,56 @@ static struct stack_ref *stack_slot(struct collect_ctx *cc, uint64_t kstack)
 	while (cc->stack_index[i].idx && cc->stack_index[i].kstack != kstack)
 		i = (i + 1) & (cc->stack_cap - 1);
 	return &cc->stack_index[i];
+}
+
+static uint64_t frames_hash(char *const *frames, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	size_t i;
+	const char *p;
+
+	for (i = 0; i < n; i++) {
+		for (p = frames[i]; *p; p++)
+			h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
+		h = (h ^ 0xff) * 0x100000001b3ULL;   /* between frames */
+	}
+	return h;
+}
+
+/*
+ * The record stack with exactly these frames, added if there is none:
+ * its index. Two kernel stacks (two ca_key.kstack) can symbolize to the
+ * same frames: the BPF side hashes every frame it walked, its own
+ * plumbing included, and that plumbing changes while recording when
+ * another BPF program attaches to or detaches from cap_capable's
+ * tracepoint (with one program the tracepoint calls it directly, with
+ * two or more through __traceiter_cap_capable, one frame more). Such
+ * stacks are one record stack, and their checks one check line (the
+ * merge in collect()). Takes frames, or frees them.
+ */
+static int stack_of_frames(struct collect_ctx *cc, char **frames, size_t n)
+{
+	struct record *r = &cc->s->rec;
+	size_t i = (size_t)(frames_hash(frames, n) >> 20) & (cc->frames_cap - 1), k;
+	int at;
+
+	for (; (at = cc->frames_index[i]); i = (i + 1) & (cc->frames_cap - 1)) {
+		const struct rec_stack *st = &r->stacks[at - 1];
+
+		if (st->n != n)
+			continue;
+		for (k = 0; k < n && !strcmp(st->frames[k], frames[k]); k++)
+			;
+		if (k == n) {
+			for (k = 0; k < n; k++)
+				free(frames[k]);
+			free(frames);
+			return at - 1;
+		}
+	}
+	at = record_add_stack(r, frames, n);
+	cc->frames_index[i] = at + 1;
+	return at;
 }
 
 static int collect_one(void *ctx, const struct ca_key *k, const struct ca_val *v)
@@ -121,7 +173,7 @@ static int collect_one(void *ctx, const struct ca_key *k, const struct ca_val *v
 				frames[nf++] = xstrdup(frame);
 			}
 			si->kstack = k->kstack;
-			si->idx = record_add_stack(&s->rec, frames, nf) + 1;
+			si->idx = stack_of_frames(cc, frames, nf) + 1;
 		}
 		c->stack = si->idx - 1;
 	}
@@ -161,6 +213,8 @@ void collect(struct session *s, struct ksyms *ks, const char *kerr)
 
 	cc.stack_cap = 2 * CA_STACK_ENTRIES;   /* at most half full */
 	cc.stack_index = xcalloc(cc.stack_cap, sizeof(*cc.stack_index));
+	cc.frames_cap = cc.stack_cap;
+	cc.frames_index = xcalloc(cc.frames_cap, sizeof(*cc.frames_index));
 	if (s->us) {
 		/* what names the user stacks' files: executables, live
 		 * processes' mappings, ours (the same libc, most often) */
@@ -174,8 +228,10 @@ void collect(struct session *s, struct ksyms *ks, const char *kerr)
 	tracer_foreach_check(&s->tr, collect_one, &cc);
 	aggtab_free(&s->tr.tab);   /* all in s->rec now: not held while it is written */
 	free(cc.stack_index);
-	/* the child's checks before its exec are aliased to the command's
-	 * image (alias_exec): the same key can now appear twice */
+	free(cc.frames_index);
+	/* the same key can now appear twice: the child's checks before its
+	 * exec are aliased to the command's image (alias_exec), and two
+	 * kernel stacks with the same frames are one stack (stack_of_frames) */
 	{
 		size_t merged, unused_dup, unused_orig;
 
