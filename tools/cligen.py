@@ -93,12 +93,19 @@ def load(binary):
 # ---------------------------------------------------------------- roff
 
 def esc(s):
-    """Text for roff: backslashes, and a dash that starts a word is a
-    minus (an option), one inside a word a hyphen."""
+    """Text for roff: backslashes, and the dashes of a word that starts
+    with one (an option) are minus signs; others (CRI-O) hyphens."""
     s = s.replace("\\", "\\e")
-    s = re.sub(r"(^|(?<=[\s(\[|,=/'\"`]))-", r"\\-", s)
-    s = re.sub(r"(?<=\\-)-", r"\\-", s)          # the second dash of --x
-    return s
+    # an option (a word that starts with a dash): every dash of it, so that
+    # it can be copied from the rendered page
+    return re.sub(r"(?:^|(?<=[\s(\[|,=/'\"`]))-[-\w]*",
+                  lambda m: m.group(0).replace("-", "\\-"), s)
+
+
+def esc_all(s):
+    """Literal text for roff (code, commands, file names): every dash a
+    minus sign, as typed."""
+    return s.replace("\\", "\\e").replace("-", "\\-")
 
 
 def line_safe(s):
@@ -112,7 +119,7 @@ def font_words(s):
     def word(m):
         w = m.group(0)
         if w.startswith("-") or re.fullmatch(r"[a-z][a-z0-9_-]*", w):
-            return "\\fB" + esc(w) + "\\fR"
+            return "\\fB" + esc_all(w) + "\\fR"
         if re.fullmatch(r"[A-Z][A-Z0-9_]*", w):
             return "\\fI" + w + "\\fR"
         return esc(w)
@@ -126,7 +133,7 @@ def inline(s):
         out.append(esc(s[pos:m.start()]))
         if m.group(1) is not None:
             # code is never broken across lines
-            out.append("\\fB" + esc(m.group(1)).replace(" ", "\\~") + "\\fR")
+            out.append("\\fB" + esc_all(m.group(1)).replace(" ", "\\~") + "\\fR")
         elif m.group(2) is not None:
             out.append("\\fB" + esc(m.group(2)) + "\\fR")
         else:
@@ -162,7 +169,7 @@ def render_prose(lines):
             while block and not block[-1].strip():
                 block.pop()
             out += [".PP", ".RS 4", ".EX"]
-            out += [line_safe(esc(b)) for b in block]
+            out += [line_safe(esc_all(b)) for b in block]
             out += [".EE", ".RE"]
         elif l.startswith("- "):
             flush()
@@ -231,7 +238,7 @@ def man_page(name, summary, version, date, synopsis, sections, see_also, generat
            '.\\" man/%s.md: edit those, not this file.' % name,
            '.TH %s 8 %s "capaudit %s" "capaudit manual"' % (name.upper(), date, version),
            ".nh", ".ad l",
-           ".SH NAME", "%s \\- %s" % (name, esc(summary)),
+           ".SH NAME", "%s \\- %s" % (esc_all(name), esc(summary)),
            ".SH SYNOPSIS", ".nf"]
     for i, s in enumerate(synopsis):
         if i:
@@ -255,7 +262,7 @@ def man_page(name, summary, version, date, synopsis, sections, see_also, generat
     refs = see_also + [r.strip() for r in " ".join(sections.get("SEE ALSO", [])).split(",")
                        if r.strip()]
     out += [".SH SEE ALSO",
-            ",\n".join(".BR \\%%%s (%s)" % (esc(m.group(1)), m.group(2))
+            ",\n".join(".BR \\%%%s (%s)" % (esc_all(m.group(1)), m.group(2))
                        for m in (re.match(r"(.+)\((\w+)\)$", r) for r in refs))]
     return "\n".join(wrap_roff(out)) + "\n"
 
@@ -288,7 +295,7 @@ def wrap_roff(lines, width=78):
 def option_items(c):
     out = []
     for o in c.opts:
-        head = ", ".join("\\fB%s\\fR" % esc(n) for n in o.names())
+        head = ", ".join("\\fB%s\\fR" % esc_all(n) for n in o.names())
         if o.arg:
             head += " " + font_words(o.arg)
         text = o.help + (" " + o.more if o.more else "")

@@ -39,7 +39,7 @@ static const struct cli_opt record_opts[] = {
 	  "record a running container (podman, docker, containerd, CRI-O, Kubernetes)",
 	  "by name, id or unique id prefix; stops when it exits", CLI_ARG_ANY },
 	{ "unit", O_UNIT, required_argument, "NAME[.service]",
-	  "record a systemd unit's processes (its cgroup)", "stops when they have exited",
+	  "record a systemd unit's processes (its cgroup);", "stops when they have exited",
 	  CLI_ARG_ANY },
 	{ "output", 'o', required_argument, "FILE", "record file (default " DEFAULT_RECORD ")",
 	  NULL, CLI_ARG_FILE },
