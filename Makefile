@@ -4,6 +4,9 @@
 #   make test       install what is missing, build, run every test
 #   make fuzz       libFuzzer on the record and baseline readers (FUZZ_TIME s each)
 #   make vmtest     the kernel matrix: Debian's 6.1 and 6.12 under qemu, and the host
+#   make install    binary (file capabilities for a group), manual pages, completion, docs
+#                   (PREFIX=/usr/local, DESTDIR); make uninstall removes them
+#   make deb        build/capaudit_VERSION_amd64.deb (debhelper)
 #   V=1             show the commands
 #
 # Outputs go to build/, never beside the sources. Header dependencies are
@@ -76,8 +79,9 @@ ANALYSIS_OBJS := $(patsubst %.cpp,$(BUILD)/%.o,$(ANALYSIS_SRCS:%.c=$(BUILD)/%.o)
 LOADER_OBJS   := $(patsubst %.cpp,$(BUILD)/%.o,$(LOADER_SRCS:%.c=$(BUILD)/%.o))
 UNIT_OBJS     := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
 
-.PHONY: all deps demo test vmtest fuzz fuzz-merge install bench clean check-layers
-all: $(BUILD)/capaudit
+.PHONY: all deps demo test vmtest fuzz fuzz-merge install uninstall deb man completion bench \
+	clean check-layers
+all: $(BUILD)/capaudit man completion
 
 deps:
 	$(Q)tools/deps.sh
@@ -121,17 +125,37 @@ $(BUILD)/user/facts/syscalls.o: $(BUILD)/syscall_table.h
 $(BUILD)/%.o: %.c | $(BUILD)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/%.o: %.cpp | $(BUILD)
 	$(call msg,CXX,$@)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CXX) $(CXXFLAGS) -c $< -o $@
+	$(Q)$(CXX) $(CPPFLAGS) $(CXXFLAGS) -c $< -o $@
 
-# linked by the C++ driver: the record reader uses simdjson (C++)
+# linked by the C++ driver: the record reader uses simdjson (C++).
+# CPPFLAGS and LDFLAGS: dpkg-buildflags' hardening in the Debian package.
 $(BUILD)/capaudit: $(LOADER_OBJS) $(ANALYSIS_OBJS)
 	$(call msg,LINK,$@)
-	$(Q)$(CXX) $(CFLAGS) $^ $(LDLIBS) -o $@
+	$(Q)$(CXX) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+# Manual pages (capaudit(8), capaudit-COMMAND(8)) and bash and zsh
+# completion, generated from the option tables (capaudit COMMAND
+# --list-options=full) and the prose in man/ (tools/cligen.py)
+MAN_PROSE := $(wildcard man/*.md)
+man: $(BUILD)/man/capaudit.8
+completion: $(BUILD)/completion/capaudit $(BUILD)/completion/_capaudit
+$(BUILD)/man/capaudit.8: $(BUILD)/capaudit tools/cligen.py $(MAN_PROSE)
+	$(call msg,GEN,$(BUILD)/man/*.8)
+	$(Q)rm -rf $(BUILD)/man && mkdir -p $(BUILD)/man
+	$(Q)tools/cligen.py man $(BUILD)/capaudit man $(BUILD)/man
+$(BUILD)/completion/capaudit: $(BUILD)/capaudit tools/cligen.py
+	$(call msg,GEN,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)tools/cligen.py bash $(BUILD)/capaudit $@
+$(BUILD)/completion/_capaudit: $(BUILD)/capaudit tools/cligen.py
+	$(call msg,GEN,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)tools/cligen.py zsh $(BUILD)/capaudit $@
 
 # Example workloads (the demo, and programs the end-to-end tests run).
 EXAMPLES := $(BUILD)/demo-workload $(BUILD)/set-pid $(BUILD)/bpf-ops $(BUILD)/privops
@@ -239,16 +263,38 @@ bench: deps
 	$(Q)$(MAKE) --no-print-directory all $(BUILD)/bench $(BUILD)/bench-workload $(BUILD)/churn
 	$(Q)$(BUILD)/bench
 
-# Installs capaudit with file capabilities cap_bpf,cap_perfmon+ep for the
-# members of one group (root:$(CAPAUDIT_GROUP), mode 0750; the group is
-# created when missing): tools/install.sh. SETCAP= installs a plain binary.
+# make install: the binary with file capabilities cap_bpf,cap_perfmon+ep
+# for the members of one group (root:$(CAPAUDIT_GROUP), mode 0750; the
+# group is created when missing; SETCAP= installs a plain binary; with
+# DESTDIR neither: the commands are printed), the manual pages, bash and zsh
+# completion, the documentation and the examples. make uninstall removes
+# the same files (tools/install.sh has the one list).
 PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+DOCDIR ?= $(PREFIX)/share/doc/capaudit
+# bash-completion's directory for PREFIX (it also reads /usr/local/share's);
+# Debian's zsh reads vendor-completions under /usr, site-functions elsewhere
+BASHCOMPDIR ?= $(if $(filter /usr,$(PREFIX)),$(or $(shell pkg-config --variable=completionsdir \
+		bash-completion 2>/dev/null),$(PREFIX)/share/bash-completion/completions),$(PREFIX)/share/bash-completion/completions)
+ZSHCOMPDIR ?= $(if $(filter /usr,$(PREFIX)),$(PREFIX)/share/zsh/vendor-completions,$(PREFIX)/share/zsh/site-functions)
 SETCAP ?= setcap
 CAPAUDIT_GROUP ?= capaudit
-install: $(BUILD)/capaudit
-	$(call msg,INSTALL,$(DESTDIR)$(PREFIX)/bin/capaudit)
-	$(Q)tools/install.sh $(BUILD)/capaudit $(DESTDIR)$(PREFIX)/bin/capaudit "$(CAPAUDIT_GROUP)" \
-		"$(SETCAP)"
+INSTALL_VARS = BUILD="$(BUILD)" DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" BINDIR="$(BINDIR)" \
+	MANDIR="$(MANDIR)" DOCDIR="$(DOCDIR)" BASHCOMPDIR="$(BASHCOMPDIR)" ZSHCOMPDIR="$(ZSHCOMPDIR)" \
+	CAPAUDIT_GROUP="$(CAPAUDIT_GROUP)" SETCAP="$(SETCAP)"
+install: $(BUILD)/capaudit man completion
+	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))
+	$(Q)$(INSTALL_VARS) tools/install.sh install
+
+uninstall:
+	$(call msg,UNINSTALL,$(DESTDIR)$(PREFIX))
+	$(Q)$(INSTALL_VARS) tools/install.sh uninstall
+
+# make deb: build/capaudit_$(VERSION)_amd64.deb with debhelper (debian/),
+# built in a copy of the tree under build/deb (tools/build-deb.sh)
+deb:
+	$(Q)BUILD=$(BUILD) VERSION=$(VERSION) tools/build-deb.sh
 
 clean:
 	$(Q)rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) build-static

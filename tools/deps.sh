@@ -11,12 +11,17 @@
 # it in the tests. prometheus: its promtool checks the metrics text
 # (tests/unit/test_metrics.c); the package is the Prometheus server too, and
 # on a host that runs systemd its postinst starts prometheus.service.
+# debhelper and lintian: make deb and tests/e2e/deb.bats; mandoc, man-db
+# and groff-base check and find the generated manual pages, bash-completion
+# and zsh run the generated completions (tests/e2e/docs-sync.bats); adduser
+# is the package's postinst's.
 set -eu
 
 PKGS="make gcc g++ clang llvm pkg-config libbpf-dev bpftool libelf-dev zlib1g-dev
 libcap-dev libcap2-bin libjansson-dev libsimdjson-dev libdw-dev liblzma-dev libbz2-dev linux-libc-dev util-linux bats jq libxml2-utils
 valgrind qemu-system-x86 iputils-ping iproute2 socat python3 podman runc busybox-static
-libmicrohttpd-dev curl prometheus python3-yaml $*"
+libmicrohttpd-dev curl prometheus python3-yaml debhelper lintian mandoc man-db groff-base
+bash-completion zsh adduser $*"
 
 missing=""
 for p in $PKGS; do

@@ -29,36 +29,38 @@ enum { O_STRICT = CLI_LONG_ONLY, O_UPDATE, O_LENIENT, O_SOURCE_ROOT, O_CONTAINER
 
 static const struct cli_opt check_opts[] = {
 	{ "baseline", 'b', required_argument, "FILE",
-	  "the baseline: what the records may use (required)", NULL },
+	  "the baseline: what the records may use (required)", NULL, CLI_ARG_FILE },
 	{ "format", 'f', required_argument, "FORMAT",
-	  "text (default), json, junit, sarif or github", NULL },
+	  "text (default), json, junit, sarif or github", NULL, CLI_ARG_FORMAT },
 	{ "strict", O_STRICT, no_argument, NULL,
-	  "capabilities the baseline allows but nothing used fail too", NULL },
+	  "capabilities the baseline allows but nothing used fail too", NULL, CLI_ARG_ANY },
 	{ "update", O_UPDATE, no_argument, NULL,
-	  "rewrite the baseline from the records, keeping notes", NULL },
+	  "rewrite the baseline from the records, keeping notes", NULL, CLI_ARG_ANY },
 	{ "program", 'p', required_argument, "NAME",
-	  "judge only program images whose name or executable is NAME", NULL },
+	  "judge only program images whose name or executable is NAME", NULL, CLI_ARG_ANY },
 	{ "container", O_CONTAINER, required_argument, "X",
 	  "judge only the processes of the container X: its id, a unique id prefix",
-	  "(3 hex digits or more) or its name, in every record" },
+	  "(3 hex digits or more) or its name, in every record", CLI_ARG_ANY },
 	{ "unit", O_UNIT, required_argument, "NAME",
 	  "judge only the processes of the systemd unit NAME (cron: cron.service)",
-	  "in every record" },
+	  "in every record", CLI_ARG_ANY },
 	{ "lenient", O_LENIENT, no_argument, NULL,
-	  "read what is valid in damaged records, warn what was skipped", NULL },
+	  "read what is valid in damaged records, warn what was skipped", NULL, CLI_ARG_ANY },
 	{ "source-root", O_SOURCE_ROOT, required_argument, "DIR",
 	  "name user-space places relative to DIR in sarif and github output",
 	  "(places of records made with --user-stacks; default: the current directory, a "
-	  "checkout's root in CI)" },
+	  "checkout's root in CI)", CLI_ARG_DIR },
 	{ 0 },
 };
 
 static const struct cli_cmd check_cmd = {
+	.name = "check",
 	.synopsis = "capaudit check --baseline FILE [OPTIONS] [RECORD...]",
 	.about = "  compare what the records show (required capabilities and their call sites,\n"
 		 "  denials) with what the baseline allows; several records merge into one\n"
 		 "  verdict (default record: " DEFAULT_RECORD ").\n",
 	.opts = check_opts,
+	.operands = CLI_ARG_FILE,
 	.tail = "  exit: 0 nothing new, 1 something new (or unused with --strict), 2 errors\n",
 };
 

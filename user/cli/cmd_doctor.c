@@ -10,11 +10,13 @@
 #include "record/doctor.h"
 
 static const struct cli_opt doctor_opts[] = {
-	{ "format", 'f', required_argument, "FORMAT", "text (default) or json", NULL },
+	{ "format", 'f', required_argument, "FORMAT", "text (default) or json", NULL,
+	  CLI_ARG_FORMAT },
 	{ 0 },
 };
 
 static const struct cli_cmd doctor_cmd = {
+	.name = "doctor",
 	.synopsis = "capaudit doctor [--format text|json]",
 	.about = "  what this host offers: kernel, BTF, lockdown, sysctls, attach modes that\n"
 		 "  load and attach with the privileges `record` keeps, kernel symbols,\n"

@@ -25,39 +25,42 @@ enum { O_NOAUDIT = CLI_LONG_ONLY, O_SUGGEST, O_EMIT, O_PROGRAM, O_LENIENT, O_BY,
 static const struct cli_opt report_opts[] = {
 	{ "input", 'i', required_argument, "FILE", "record file (default " DEFAULT_RECORD ");",
 	  "given again, or as operands, several records merge into one report (records "
-	  "copied from many nodes; - is standard input, once)" },
-	{ "format", 'f', required_argument, "FORMAT", "text (default) or json", NULL },
+	  "copied from many nodes; - is standard input, once)", CLI_ARG_FILE },
+	{ "format", 'f', required_argument, "FORMAT", "text (default) or json", NULL,
+	  CLI_ARG_FORMAT },
 	{ "noaudit", O_NOAUDIT, no_argument, NULL,
-	  "include noaudit checks (kernel probing, never required)", NULL },
+	  "include noaudit checks (kernel probing, never required)", NULL, CLI_ARG_ANY },
 	/* its old name: record --all means the whole system */
-	{ "all", 'a', no_argument, NULL, "deprecated alias of --noaudit", NULL },
+	{ "all", 'a', no_argument, NULL, "deprecated alias of --noaudit", NULL, CLI_ARG_ANY },
 	{ "by", O_BY, required_argument, "MODE",
 	  "process (the default: a block per process image), program (a block per "
 	  "executable), container, unit or cgroup",
 	  "(per workload, in it per program: its processes and checks); user-site, also "
 	  "given, groups the checks by the place in the program's own code that led to them "
-	  "(a record made with --user-stacks)" },
+	  "(a record made with --user-stacks)", CLI_ARG_BY },
 	{ "container", O_CONTAINER, required_argument, "X",
 	  "only the processes of the container X: its id, a unique id prefix",
-	  "(3 hex digits or more) or its name; with --suggest and --emit too" },
+	  "(3 hex digits or more) or its name; with --suggest and --emit too", CLI_ARG_ANY },
 	{ "unit", O_UNIT, required_argument, "NAME",
 	  "only the processes of the systemd unit NAME (cron: cron.service);",
-	  "with --suggest and --emit too" },
+	  "with --suggest and --emit too", CLI_ARG_ANY },
 	{ "suggest", O_SUGGEST, no_argument, NULL,
 	  "least privilege: the required set, CAP_SYS_ADMIN's replacements",
-	  "(and the sites that keep CAP_SYS_ADMIN, the denials)" },
+	  "(and the sites that keep CAP_SYS_ADMIN, the denials)", CLI_ARG_ANY },
 	{ "emit", O_EMIT, required_argument, "KIND",
 	  "only a ready snippet granting the required set",
-	  "(KIND: setcap, systemd, docker, compose, kubernetes or capsh)" },
+	  "(KIND: setcap, systemd, docker, compose, kubernetes or capsh)", CLI_ARG_EMIT },
 	{ "program", O_PROGRAM, required_argument, "NAME",
-	  "only program images whose name or executable is NAME", "(with --suggest or --emit)" },
+	  "only program images whose name or executable is NAME", "(with --suggest or --emit)",
+	  CLI_ARG_ANY },
 	{ "lenient", O_LENIENT, no_argument, NULL,
 	  "read what is valid in a damaged record file",
-	  "and say what was skipped (default: any fault is an error)" },
+	  "and say what was skipped (default: any fault is an error)", CLI_ARG_ANY },
 	{ 0 },
 };
 
 static const struct cli_cmd report_cmd = {
+	.name = "report",
 	.synopsis = "capaudit report [-i FILE]... [--format text|json] [--noaudit]\n"
 		    "                [--by process|program|container|unit|cgroup] [--by user-site]\n"
 		    "                [--container X] [--unit NAME] [FILE...]\n"
@@ -70,6 +73,7 @@ static const struct cli_cmd report_cmd = {
 		 "  are marked with their file).\n",
 	.opts = report_opts,
 	.operands_inline = 1,
+	.operands = CLI_ARG_FILE,
 };
 
 /* What the command line asks for. */

@@ -29,24 +29,28 @@ enum { O_ATTACH = CLI_LONG_ONLY, O_CHECK };
 
 static const struct cli_opt run_opts[] = {
 	{ "caps", 'c', required_argument, "SET",
-	  "the set: capability names or numbers, comma-separated, or none", NULL },
+	  "the set: capability names or numbers, comma-separated, or none", NULL, CLI_ARG_CAPS },
 	{ "user", 'u', required_argument, "USER", "run as USER (name or uid) with exactly that set",
-	  NULL },
+	  NULL, CLI_ARG_USER },
 	{ "check", O_CHECK, required_argument, "TEST",
 	  "the set is enough when sh -c TEST exits 0 too",
-	  "(run as the caller after the command; for programs whose status says little)" },
+	  "(run as the caller after the command; for programs whose status says little)",
+	  CLI_ARG_ANY },
 	{ "output", 'o', required_argument, "FILE", "record file (default " DEFAULT_RUN_RECORD ")",
-	  NULL },
+	  NULL, CLI_ARG_FILE },
 	{ "format", 'f', required_argument, "FORMAT", "text (default) or json",
-	  "(with json the command's standard output goes to standard error)" },
+	  "(with json the command's standard output goes to standard error)", CLI_ARG_FORMAT },
 	{ "program", 'p', required_argument, "NAME",
-	  "judge the denials of that program only (comm or exe)", NULL },
-	{ "attach", O_ATTACH, required_argument, "MODE[,MODE...]", "as record --attach", NULL },
-	{ "quiet", 'q', no_argument, NULL, "no status line while recording", NULL },
+	  "judge the denials of that program only (comm or exe)", NULL, CLI_ARG_ANY },
+	{ "attach", O_ATTACH, required_argument, "MODE[,MODE...]", "as record --attach", NULL,
+	  CLI_ARG_ATTACH },
+	{ "quiet", 'q', no_argument, NULL, "no status line while recording", NULL,
+	  CLI_ARG_ANY },
 	{ 0 },
 };
 
 static const struct cli_cmd run_cmd = {
+	.name = "run",
 	.synopsis = "capaudit run --caps CAP[,CAP...]|none [OPTIONS] -- COMMAND [ARGS...]",
 	.about = "  run COMMAND with exactly these capabilities (bounding, permitted, effective,\n"
 		 "  inheritable and ambient), as root or as USER, record it, and list every\n"

@@ -18,26 +18,30 @@
 #define MAX_EMIT 6   /* every kind once */
 
 static const struct cli_opt verify_opts[] = {
-	{ "user", 'u', required_argument, "USER", "run every time as USER (name or uid)", NULL },
+	{ "user", 'u', required_argument, "USER", "run every time as USER (name or uid)", NULL,
+	  CLI_ARG_USER },
 	{ "check", 'C', required_argument, "TEST",
 	  "success is COMMAND exiting 0 and sh -c TEST exiting 0",
-	  "(TEST runs as the caller after each run)" },
+	  "(TEST runs as the caller after each run)", CLI_ARG_ANY },
 	{ "emit", 'e', required_argument, "KIND",
 	  "also print a snippet of KIND for the proven set",
-	  "(setcap, systemd, docker, compose, kubernetes or capsh; may be repeated)" },
+	  "(setcap, systemd, docker, compose, kubernetes or capsh; may be repeated)", CLI_ARG_EMIT },
 	{ "program", 'p', required_argument, "NAME",
-	  "start from what that program of the tree needs (comm or exe)", NULL },
+	  "start from what that program of the tree needs (comm or exe)", NULL, CLI_ARG_ANY },
 	{ "format", 'f', required_argument, "FORMAT", "text (default) or json",
-	  "(the command's output goes to standard error)" },
-	{ "attach", 'A', required_argument, "MODE[,MODE...]", "as record --attach", NULL },
-	{ "max-runs", 'm', required_argument, "N", "give up after N runs (default 40)", NULL },
+	  "(the command's output goes to standard error)", CLI_ARG_FORMAT },
+	{ "attach", 'A', required_argument, "MODE[,MODE...]", "as record --attach", NULL, CLI_ARG_ATTACH },
+	{ "max-runs", 'm', required_argument, "N", "give up after N runs (default 40)", NULL,
+	  CLI_ARG_ANY },
 	{ "keep", 'k', required_argument, "DIR",
-	  "keep every run's record in DIR (created; default: removed)", NULL },
-	{ "quiet", 'q', no_argument, NULL, "no progress lines on standard error", NULL },
+	  "keep every run's record in DIR (created; default: removed)", NULL, CLI_ARG_DIR },
+	{ "quiet", 'q', no_argument, NULL, "no progress lines on standard error", NULL,
+	  CLI_ARG_ANY },
 	{ 0 },
 };
 
 static const struct cli_cmd verify_cmd = {
+	.name = "verify",
 	.synopsis = "capaudit verify [OPTIONS] -- COMMAND [ARGS...]",
 	.about = "  find the capability set COMMAND needs, with the kernel as the judge: record it\n"
 		 "  with the caller's privileges, run it under exactly the suggested set, add what\n"

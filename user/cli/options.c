@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Option tables -> getopt_long's inputs and the --help text (options.h). */
+/* Option tables -> getopt_long's inputs, the --help text and the
+ * --list-options listings (options.h). */
 #include "cli/options.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/attrib.h"
+#include "facts/attach.h"
+#include "facts/capnames.h"
 #include "lib/msg.h"
+#include "output/output.h"
 
 #define HELP_COL 26    /* where an option's explanation starts */
 #define WIDTH 80       /* explanations wrap before this column */
@@ -15,7 +20,7 @@
 
 /* every command has -h, --help; it is listed like the table's own */
 static const struct cli_opt help_opt = {
-	"help", 'h', no_argument, NULL, "print this help and exit", NULL,
+	"help", 'h', no_argument, NULL, "print this help and exit", NULL, CLI_ARG_ANY,
 };
 
 static void add_opt(struct cli_getopt *g, size_t *n, const struct cli_opt *o)
@@ -53,7 +58,8 @@ void cli_getopt_init(struct cli_getopt *g, const struct cli_cmd *cmd)
 	for (o = cmd->opts; o->lng; o++)
 		add_opt(g, &n, o);
 	add_opt(g, &n, &help_opt);
-	g->longs[n++] = (struct option){ "list-options", no_argument, NULL, LIST_OPTIONS };
+	/* --list-options=full: the whole table */
+	g->longs[n++] = (struct option){ "list-options", optional_argument, NULL, LIST_OPTIONS };
 	optind = 1;
 }
 
@@ -64,6 +70,93 @@ static void list_options(const struct cli_cmd *cmd)
 	for (o = cmd->opts; o->lng; o++)
 		printf("--%s\n", o->lng);
 	printf("--%s\n", help_opt.lng);
+}
+
+/* "TAG\tLINE\n" for each line of s, its leading blanks dropped */
+static void put_lines(const char *tag, const char *s)
+{
+	while (s && *s) {
+		size_t n = strcspn(s, "\n");
+		const char *l = s + strspn(s, " ");
+
+		if (l < s + n)
+			printf("%s\t%.*s\n", tag, (int)(s + n - l), l);
+		s += n;
+		s += *s == '\n';
+	}
+}
+
+/* The words an option's argument may be, as --list-options=full gives them
+ * (options.h): the tables they come from, so that they cannot go stale. */
+static void put_complete(const struct cli_cmd *cmd, const struct cli_opt *o)
+{
+	static const char *const kinds[] = {
+		[CLI_ARG_ANY] = "text", [CLI_ARG_FILE] = "file", [CLI_ARG_DIR] = "dir",
+		[CLI_ARG_USER] = "user", [CLI_ARG_PIDS] = "pids", [CLI_ARG_UNITFILE] = "unitfile",
+	};
+	char buf[CAP_NAME_LEN + 512];
+	const char *const *w;
+	int i;
+
+	if (o->has_arg == no_argument)
+		return;
+	switch (o->kind) {
+	case CLI_ARG_CAPS:
+		fputs("list", stdout);
+		for (i = 0; i <= CAP_LAST_CAP; i++)
+			printf(" %s", cap_name(i, buf));
+		fputs(" none", stdout);
+		return;
+	case CLI_ARG_ATTACH:
+		fputs("list", stdout);
+		for (i = 0; i < ATTACH_NR; i++)
+			printf(" %s", attach_mode_name((enum attach_mode)i));
+		return;
+	case CLI_ARG_EMIT:
+		fputs("one", stdout);
+		for (w = emit_kinds; *w; w++)
+			printf(" %s", *w);
+		return;
+	case CLI_ARG_FORMAT:
+		printf("one %s", formatter_names(cmd->name, " ", buf, sizeof(buf)));
+		return;
+	case CLI_ARG_BY:
+		fputs("one", stdout);
+		for (i = BY_PROCESS; i <= BY_CGROUP; i++)
+			printf(" %s", report_by_name((enum report_by)i));
+		/* given besides one of those (cmd_report.c) */
+		fputs(" user-site", stdout);
+		return;
+	default:
+		if (o->kind >= 0 && (size_t)o->kind < sizeof(kinds) / sizeof(kinds[0]) &&
+		    kinds[o->kind])
+			fputs(kinds[o->kind], stdout);
+		else
+			fputs("text", stdout);
+	}
+}
+
+static void list_full(const struct cli_cmd *cmd)
+{
+	const struct cli_opt *o = cmd->opts;
+
+	printf("command\t%s\t%s\n", cmd->name,
+	       cmd->in_order ? "command" : cmd->operands == CLI_ARG_FILE ? "file" : "");
+	put_lines("usage", cmd->synopsis);
+	put_lines("about", cmd->about);
+	for (;; o++) {
+		if (!o->lng)
+			o = &help_opt;
+		printf("option\t--%s\t", o->lng);
+		if (o->shrt < CLI_LONG_ONLY)
+			printf("-%c", o->shrt);
+		printf("\t%s\t", o->arg ? o->arg : "");
+		put_complete(cmd, o);
+		printf("\t%s\t%s\n", o->help, o->more ? o->more : "");
+		if (o == &help_opt)
+			break;
+	}
+	put_lines("tail", cmd->tail);
 }
 
 int cli_next(struct cli_getopt *g, int argc, char **argv)
@@ -77,7 +170,14 @@ int cli_next(struct cli_getopt *g, int argc, char **argv)
 		cli_usage(stdout, g->cmd);
 		return CLI_DONE;
 	case LIST_OPTIONS:
-		list_options(g->cmd);
+		if (!optarg) {
+			list_options(g->cmd);
+		} else if (!strcmp(optarg, "full")) {
+			list_full(g->cmd);
+		} else {
+			p_err("--list-options=%s: only --list-options=full", optarg);
+			return CLI_BAD;
+		}
 		return CLI_DONE;
 	case '?':
 		cli_usage(stderr, g->cmd);

@@ -14,6 +14,22 @@
 /* shrt of an option with no short form: getopt_long returns these */
 #define CLI_LONG_ONLY 256
 
+/* What an option's argument is, for the shell completions: the words
+ * --list-options=full gives for it (cli_list_full). */
+enum cli_arg_kind {
+	CLI_ARG_ANY = 0,      /* no argument, or any text: nothing to complete */
+	CLI_ARG_FILE,         /* a file name */
+	CLI_ARG_DIR,          /* a directory */
+	CLI_ARG_USER,         /* a user name or uid */
+	CLI_ARG_PIDS,         /* PID[,PID...] */
+	CLI_ARG_UNITFILE,     /* a systemd unit file, NAME.service */
+	CLI_ARG_CAPS,         /* capability names, comma-separated, or none */
+	CLI_ARG_ATTACH,       /* auto, or attach modes, comma-separated */
+	CLI_ARG_EMIT,         /* a snippet kind (report --emit) */
+	CLI_ARG_FORMAT,       /* one of the formats of this command */
+	CLI_ARG_BY,           /* a report roll-up (report --by) */
+};
+
 struct cli_opt {
 	const char *lng;      /* long name without "--"; NULL ends a table */
 	int shrt;             /* its letter (-x), or a value >= CLI_LONG_ONLY */
@@ -21,9 +37,11 @@ struct cli_opt {
 	const char *arg;      /* the argument's name in the help, e.g. FILE */
 	const char *help;     /* one line: what it does */
 	const char *more;     /* NULL, or what else --help says about it */
+	int kind;             /* enum cli_arg_kind of the argument */
 };
 
 struct cli_cmd {
+	const char *name;     /* the command: "record" */
 	const char *synopsis; /* usage lines after "usage: ", '\n' between */
 	const char *about;    /* NULL, or a paragraph before the options */
 	const struct cli_opt *opts;
@@ -31,6 +49,8 @@ struct cli_cmd {
 	int in_order;         /* stop at the first operand (-- COMMAND ARGS) */
 	int operands_inline;  /* return each operand as CLI_OPERAND (optarg: it),
 			       * in its place among the options */
+	int operands;         /* without in_order: enum cli_arg_kind of the
+			       * operands (CLI_ARG_FILE: check's records) */
 };
 
 #define CLI_MAX_OPTS 32
@@ -56,7 +76,17 @@ void cli_getopt_init(struct cli_getopt *g, const struct cli_cmd *cmd);
 
 /* The next option's shrt (optarg set), or CLI_END, CLI_DONE, CLI_BAD.
  * --help (-h) and the hidden --list-options (one long option per line, for
- * tests and completion) are every command's and handled here. */
+ * tests) are every command's and handled here; --list-options=full prints
+ * the whole table, for the generated manual pages and completions:
+ *   command TAB NAME TAB OPERANDS ("command": in_order, the audited
+ *           command; "file": files; "": none)
+ *   usage TAB a line of the synopsis (a line not starting with "capaudit"
+ *         continues the one before)
+ *   about TAB a line of the paragraph before the options
+ *   option TAB --LONG TAB -X or "" TAB ARG or "" TAB COMPLETE TAB HELP TAB MORE
+ *   tail TAB a line of what follows the options
+ * COMPLETE is "" (no argument), text, file, dir, user, pids, unitfile,
+ * "one WORD..." (one of the words) or "list WORD..." (comma-separated). */
 int cli_next(struct cli_getopt *g, int argc, char **argv);
 
 /* What a command's parse_args() returns when the command is to go on;

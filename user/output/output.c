@@ -2,6 +2,7 @@
 #include "output/output.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "lib/msg.h"
@@ -38,11 +39,35 @@ static bool prints(const struct formatter *f, enum formatter_use use)
 	return false;
 }
 
+/* The formatters that print what use needs, joined by sep, into buf. */
+static const char *names_for(enum formatter_use use, const char *sep, char *buf, size_t len)
+{
+	size_t i, n = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (i = 0; all[i] && n < len; i++)
+		if (prints(all[i], use))
+			n += snprintf(buf + n, len - n, "%s%s", n ? sep : "", all[i]->name);
+	return buf;
+}
+
+const char *formatter_names(const char *cmd, const char *sep, char *buf, size_t len)
+{
+	size_t u;
+
+	for (u = 0; u < sizeof(use_cmd) / sizeof(use_cmd[0]); u++)
+		if (cmd && !strcmp(cmd, use_cmd[u]))
+			return names_for((enum formatter_use)u, sep, buf, len);
+	if (len)
+		buf[0] = '\0';
+	return buf;
+}
+
 const struct formatter *formatter_select(const char *name, enum formatter_use use)
 {
 	const struct formatter *f = formatter_find(name);
-	char names[128] = "";
-	size_t i, n = 0;
+	char names[128];
 
 	/* from here on stdout is JSON, errors included */
 	if (f == &output_json)
@@ -50,10 +75,7 @@ const struct formatter *formatter_select(const char *name, enum formatter_use us
 	if (f && prints(f, use))
 		return f;
 	/* the list is the formatters that can: it cannot go stale */
-	for (i = 0; all[i] && n < sizeof(names); i++)
-		if (prints(all[i], use))
-			n += snprintf(names + n, sizeof(names) - n, "%s%s", n ? ", " : "",
-				      all[i]->name);
-	p_err("unknown format '%s' for %s (%s)", name, use_cmd[use], names);
+	p_err("unknown format '%s' for %s (%s)", name, use_cmd[use],
+	      names_for(use, ", ", names, sizeof(names)));
 	return NULL;
 }

@@ -41,6 +41,9 @@ enum formatter_use { FOR_REPORT, FOR_CHECK, FOR_RUN, FOR_VERIFY, FOR_DOCTOR };
  * after "unknown format 'NAME' for COMMAND (the formats that do)" (exit 2).
  * json also makes later errors JSON on stdout too (msg.h). */
 const struct formatter *formatter_select(const char *name, enum formatter_use use);
+/* The formats command cmd ("report") takes, joined by sep, into buf: the
+ * formatters that print what it needs; "" for a command without --format. */
+const char *formatter_names(const char *cmd, const char *sep, char *buf, size_t len);
 
 /* Ready-to-paste snippets for the required set (report --emit KIND). */
 extern const char *const emit_kinds[];   /* NULL-terminated */
