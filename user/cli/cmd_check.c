@@ -95,13 +95,13 @@ static void close_files(struct check_files *cf)
 	free(cf->rec);
 	if (cf->have_out && cf->out.f)
 		outfile_discard(&cf->out);
+	outfile_keeper_stop();
 	memset(cf, 0, sizeof(*cf));
 }
 
 static int open_files(struct check_files *cf, const char *bpath, char **records, size_t n,
 		      bool update, bool *missing)
 {
-	struct privs p;
 	char err[1024];
 	size_t i;
 
@@ -124,15 +124,18 @@ static int open_files(struct check_files *cf, const char *bpath, char **records,
 			return -1;
 		}
 	}
-	/* a privileged caller drops its capabilities before it parses: a
+	/* a privileged caller drops its capabilities before it parses: the
 	 * keeper process puts the baseline in place with them */
 	if (update) {
-		unsigned int flags = OUTFILE_KEEP_OWNER;
+		char advice[600];
 
-		if (!privs_read(&p) && p.eff)
-			flags |= OUTFILE_KEEPER;
-		if (outfile_open(&cf->out, bpath, flags, err, sizeof(err))) {
+		if (privs_keep_outputs(&bpath, 1, err, sizeof(err))) {
 			p_err("%s", err);
+			return -1;
+		}
+		if (outfile_open(&cf->out, bpath, OUTFILE_KEEP_OWNER, err, sizeof(err))) {
+			outfile_advice(bpath, errno, "--baseline", advice, sizeof(advice));
+			p_err("%s%s", err, advice);
 			return -1;
 		}
 		cf->have_out = true;

@@ -286,6 +286,7 @@ int do_monitor(int argc, char **argv, int all_argc, char **all_argv)
 		m.baseline = &x.baseline;
 	}
 	x.quiet = m.rec.quiet;
+	m.outputs[0] = x.metrics;
 	if (x.metrics || x.listen) {
 		m.started = exporters_start;
 		m.checkpointed = exporters_checkpointed;

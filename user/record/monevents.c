@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -21,6 +22,7 @@
 #include "facts/syscalls.h"
 #include "lib/jsonutil.h"
 #include "lib/msg.h"
+#include "lib/outfile.h"
 #include "lib/util.h"
 #include "record/monstate.h"
 #include "record/session.h"
@@ -31,9 +33,16 @@ static int open_path(struct mon_events *ev)
 		ev->f = stdout;
 		return 0;
 	}
-	ev->f = fopen(ev->path, "ae");
+	char err[1200];
+	int fd = outfile_open_append(ev->path, err, sizeof(err));   /* as -o: lib/outfile.h */
+
+	ev->f = fd >= 0 ? fdopen(fd, "a") : NULL;
 	if (!ev->f) {
-		p_err("--events %s: %s", ev->path, strerror(errno));
+		if (fd >= 0) {
+			snprintf(err, sizeof(err), "%s: %s", ev->path, strerror(errno));
+			close(fd);
+		}
+		p_err("--events %s", err);
 		return -1;
 	}
 	return 0;

@@ -28,6 +28,9 @@ struct mon_opts {
 	int (*started)(void *ctx);
 	void (*checkpointed)(const struct mon_counters *c, const struct record *cp, void *ctx);
 	void *ctx;
+	/* other files those write every checkpoint (--metrics), or NULL: kept
+	 * like -o, created and replaced with the caller's rights */
+	const char *outputs[2];
 };
 
 /* What the intervals counted, totals since the monitor started: handed
