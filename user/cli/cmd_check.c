@@ -25,13 +25,17 @@
 #include "recfile/load.h"
 #include "lib/util.h"
 
-enum { O_STRICT = CLI_LONG_ONLY, O_UPDATE, O_LENIENT, O_SOURCE_ROOT, O_CONTAINER, O_UNIT };
+enum { O_STRICT = CLI_LONG_ONLY, O_UPDATE, O_LENIENT, O_SOURCE_ROOT, O_CONTAINER, O_UNIT, O_MATCH };
 
 static const struct cli_opt check_opts[] = {
 	{ "baseline", 'b', required_argument, "FILE",
 	  "the baseline: what the records may use (required)", NULL },
 	{ "format", 'f', required_argument, "FORMAT",
 	  "text (default), json, junit, sarif or github", NULL },
+	{ "match", O_MATCH, required_argument, "LEVEL",
+	  "what must match the baseline: capability, syscall or callsite",
+	  "(default syscall: the capability and the syscalls that led to it; callsite: also "
+	  "the kernel call sites, which differ between kernels, a function inlined or renamed)" },
 	{ "strict", O_STRICT, no_argument, NULL,
 	  "capabilities the baseline allows but nothing used fail too", NULL },
 	{ "update", O_UPDATE, no_argument, NULL,
@@ -55,9 +59,10 @@ static const struct cli_opt check_opts[] = {
 
 static const struct cli_cmd check_cmd = {
 	.synopsis = "capaudit check --baseline FILE [OPTIONS] [RECORD...]",
-	.about = "  compare what the records show (required capabilities and their call sites,\n"
-		 "  denials) with what the baseline allows; several records merge into one\n"
-		 "  verdict (default record: " DEFAULT_RECORD ").\n",
+	.about = "  compare what the records show (required capabilities, the syscalls that led\n"
+		 "  to them, their kernel call sites; denials) with what the baseline allows:\n"
+		 "  capabilities, then syscalls; call sites only with --match callsite. Several\n"
+		 "  records merge into one verdict (default record: " DEFAULT_RECORD ").\n",
 	.opts = check_opts,
 	.tail = "  exit: 0 nothing new, 1 something new (or unused with --strict), 2 errors\n",
 };
@@ -153,6 +158,7 @@ struct check_args {
 	const struct formatter *fmt;
 	struct suggest_opts so;
 	struct workload_filter wf;
+	enum check_match match;
 	bool strict, update, lenient;
 	char **records;
 	size_t nrecords;
@@ -164,8 +170,9 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 	static char *default_records[] = { DEFAULT_RECORD, NULL };
 	const char *fmt_name = "text";
 	struct cli_getopt g;
-	int c;
+	int c, m;
 
+	a->match = MATCH_SYSCALL;
 	cli_getopt_init(&g, &check_cmd);
 	while ((c = cli_next(&g, argc, argv)) >= 0) {
 		switch (c) {
@@ -178,6 +185,13 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		case O_SOURCE_ROOT: a->source_root = optarg; break;
 		case O_CONTAINER: a->wf.container = optarg; break;
 		case O_UNIT: a->wf.unit = optarg; break;
+		case O_MATCH:
+			if ((m = check_match_parse(optarg)) < 0) {
+				p_err("invalid --match '%s': capability, syscall or callsite", optarg);
+				return EXIT_USAGE;
+			}
+			a->match = (enum check_match)m;
+			break;
 		}
 	}
 	if (c != CLI_END)
@@ -266,7 +280,14 @@ static int compare(const struct check_args *a, const struct observation *obs,
 	char cwd[4096];
 	int rc;
 
-	check_compare(obs, base, a->strict, &res);
+	/* a version 1 baseline lists no syscalls: say what is not compared */
+	if (a->match >= MATCH_SYSCALL && check_entries_without_syscalls(base))
+		fprintf(stderr, "capaudit: note: %s lists no syscalls for %zu entr%s (a version 1 "
+			"baseline): only their capabilities%s are compared; check --update adds "
+			"them\n", input_name(a->bpath), check_entries_without_syscalls(base),
+			check_entries_without_syscalls(base) == 1 ? "y" : "ies",
+			a->match == MATCH_CALLSITE ? " and call sites" : "");
+	check_compare(obs, base, a->strict, a->match, &res);
 	view.r = &res;
 	view.baseline = a->bpath;
 	view.records = a->records;

@@ -154,20 +154,27 @@ static const char *finding(struct mon_events *ev, const struct ca_event *e, int 
 			   const char *site)
 {
 	struct baseline *b = ev->m->o->baseline;
+	enum check_match match = ev->m->o->match;
 	struct bl_entry *be;
+	char num[32];
+	const char *sc = check_syscall_label(e->syscall, num, sizeof(num));
+	bool sys_new;
 
 	if (!b || (e->kflags & (CA_F_NOAUDIT | CA_F_NO_EFFECT | CA_F_FOREIGN_CRED | CA_F_NS_OWNER)))
 		return NULL;
 	if (stack >= 0 && ev->m->f.stacks[stack].noaudit)
 		return NULL;
-	if (e->ret) {
-		be = bl_find(b->denied, b->ndenied, e->cap);
-		return be && bl_find_site(be, site) ? NULL : finding_kind_name(FK_NEW_DENIAL);
-	}
-	be = bl_find(b->caps, b->ncaps, e->cap);
+	/* capabilities, then syscalls (where the baseline lists them), call
+	 * sites only at --match callsite: as check compares */
+	be = bl_find(e->ret ? b->denied : b->caps, e->ret ? b->ndenied : b->ncaps, e->cap);
 	if (!be)
-		return finding_kind_name(FK_NEW_CAP);
-	return bl_find_site(be, site) ? NULL : finding_kind_name(FK_NEW_SITE);
+		return finding_kind_name(e->ret ? FK_NEW_DENIAL : FK_NEW_CAP);
+	sys_new = match >= MATCH_SYSCALL && be->has_sys && !bl_find_sys(be, sc);
+	if (sys_new)
+		return finding_kind_name(e->ret ? FK_NEW_DENIAL : FK_NEW_SYSCALL);
+	if (match == MATCH_CALLSITE && !bl_find_site(be, site))
+		return finding_kind_name(e->ret ? FK_NEW_DENIAL : FK_NEW_SITE);
+	return NULL;
 }
 
 struct seen_probe {

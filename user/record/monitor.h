@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 
+#include "analyze/check.h"
 #include "record/record.h"
 
 struct mon_counters;
@@ -20,6 +21,7 @@ struct mon_opts {
 	double interval;          /* seconds between checkpoints */
 	const char *events;       /* --events FILE|-, or NULL */
 	struct baseline *baseline;  /* --baseline, loaded (borrowed), or NULL */
+	enum check_match match;     /* --match: what a use must match in it */
 	/* for whoever exports what the monitor sees (cli: --metrics,
 	 * --listen): started() once attached and with the privileges dropped
 	 * (a thread started then has no more than the monitor keeps), 0 or -1
