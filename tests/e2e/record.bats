@@ -78,7 +78,7 @@ load helper
 	local pid=$!
 	"$CAPAUDIT" record -q -o "$T/rec.jsonl" -p "$pid" &
 	local rec=$!
-	sleep 1   # let it attach
+	wait_attached "$rec"
 	touch "$T/go"
 	wait "$rec"
 	wait "$pid" || true
@@ -142,9 +142,9 @@ load helper
 	# other work on the host (another recorder, another chown) is in an -a
 	# record too: this test looks at its own processes by pid
 	touch "$T/f"
-	"$CAPAUDIT" record -q -o "$T/rec.jsonl" -a -d 2 &
+	"$CAPAUDIT" record -q -o "$T/rec.jsonl" -a -d 4 &
 	local rec=$! c
-	sleep 1
+	wait_attached "$rec"
 	chown nobody "$T/f" &
 	c=$!
 	wait "$c"
@@ -242,7 +242,9 @@ load helper
 @test "a command that ignores the forwarded signal: the recording ends, not with exit 0" {
 	"$CAPAUDIT" record -q -o "$T/rec.jsonl" -- sh -c 'trap "" INT TERM HUP; sleep 9' &
 	local rec=$! st=0 i
-	for i in $(seq 100); do pgrep -P "$rec" >/dev/null && break; sleep 0.05; done
+	# sh runs once capaudit has attached (capaudit's other child, its
+	# output keeper, is there from the start)
+	for i in $(seq 200); do pgrep -P "$rec" -x sh >/dev/null && break; sleep 0.05; done
 	sleep 0.5
 	kill -INT "$rec"
 	wait "$rec" || st=$?
@@ -255,7 +257,8 @@ load helper
 	"$CAPAUDIT" record -q -o "$T/rec.jsonl" -- touch "$T/ran" &
 	local rec=$! st=0 i child=
 	# the command is forked first and held until the recorder has attached
-	for i in $(seq 400); do child=$(pgrep -P "$rec") && break; sleep 0.005; done
+	# (-n: the newest child; capaudit's output keeper is forked before it)
+	for i in $(seq 400); do child=$(pgrep -n -P "$rec") && break; sleep 0.005; done
 	kill -STOP "$rec"
 	if [ -z "$child" ] || [ "$(readlink "/proc/$child/exe")" != "$(readlink -f "$CAPAUDIT")" ]; then
 		kill -CONT "$rec"
