@@ -46,12 +46,12 @@ status_field() {   # status_field PID FIELD
 	local pid=$!
 	"$CAPAUDIT" record -q -o "$T/root.jsonl" -p "$pid" -d 1.5 &
 	local a=$!
-	sleep 0.7
+	wait_attached "$a"
 	touch "$T/go1"
 	wait $a
 	$AS_NOBODY $WITH_BPF_PERFMON "$CAPAUDIT" record -q -o "$T/rec.jsonl" -p "$pid" &
 	local b=$!
-	sleep 0.7
+	wait_attached "$b"
 	touch "$T/go2"
 	wait $b
 	wait $pid || true
