@@ -100,13 +100,15 @@ for m in $MODES; do
 	step "$m" loop "$CA" record -q --attach "$m" -o "$OUT/$m.loop.jsonl" -- "$BIN/churn" calls 300
 	# a cgroup scope: the chown inside it, not the one outside; both wait
 	# until the recorder has attached (its four BPF links: the check hook,
-	# fork, exec, exit), however slow the emulated guest is (at most 60 s)
+	# fork, exec, exit), however slow the emulated guest is (at most 60 s).
+	# The one inside waits on a FIFO (a shell builtin: no process of its
+	# own in the cgroup, so every mode sees the same processes there)
 	if [ -n "$V2" ] && mkdir -p "$V2/capaudit-mx"; then
-		rm -f "$TMP/in" "$TMP/out" "$TMP/go" && touch "$TMP/in" "$TMP/out"
+		rm -f "$TMP/in" "$TMP/out" "$TMP/go" "$TMP/go-out" && touch "$TMP/in" "$TMP/out"
+		mkfifo "$TMP/go"
 		"$BB" sh -c "echo \$\$ > $V2/capaudit-mx/cgroup.procs &&
-			exec $BB sh -c 'i=0; while [ ! -e $TMP/go ] && [ \$i -lt 600 ]; do
-				$BB sleep 0.1; i=\$((i + 1)); done; $BB chown 65534 $TMP/in'" &
-		( i=0; while [ ! -e "$TMP/go" ] && [ $i -lt 600 ]; do "$BB" sleep 0.1; i=$((i + 1)); done
+			exec $BB sh -c 'read x < $TMP/go; $BB chown 65534 $TMP/in'" &
+		( i=0; while [ ! -e "$TMP/go-out" ] && [ $i -lt 600 ]; do "$BB" sleep 0.1; i=$((i + 1)); done
 		  "$BB" chown 65534 "$TMP/out" ) &
 		i=0   # the cgroup has its process before the recorder looks
 		while [ ! -s "$V2/capaudit-mx/cgroup.procs" ] && [ $i -lt 100 ]; do
@@ -119,7 +121,8 @@ for m in $MODES; do
 		      kill -0 "$rec" 2>/dev/null && [ $i -lt 600 ]; do
 			"$BB" sleep 0.1; i=$((i + 1))
 		done
-		touch "$TMP/go"
+		echo go > "$TMP/go"
+		touch "$TMP/go-out"
 		wait "$rec"
 		echo $? > "$OUT/$m.scope.rc"
 		wait
