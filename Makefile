@@ -7,6 +7,7 @@
 #   make install    binary (file capabilities for a group), manual pages, completion, docs
 #                   (PREFIX=/usr/local, DESTDIR); make uninstall removes them
 #   make deb        build/capaudit_VERSION_amd64.deb (debhelper)
+#   make static     build-static/capaudit, statically linked (no libmicrohttpd)
 #   V=1             show the commands
 #
 # Outputs go to build/, never beside the sources. Header dependencies are
@@ -80,7 +81,7 @@ LOADER_OBJS   := $(patsubst %.cpp,$(BUILD)/%.o,$(LOADER_SRCS:%.c=$(BUILD)/%.o))
 UNIT_OBJS     := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
 
 .PHONY: all deps demo test vmtest fuzz fuzz-merge install uninstall deb man completion bench \
-	clean check-layers
+	clean check-layers static
 all: $(BUILD)/capaudit man completion
 
 deps:
@@ -191,13 +192,21 @@ ifneq ($(SANITIZE),0)
 endif
 	$(Q)BUILD=$(BUILD) ASAN_BUILD=$(ASAN_BUILD) SANITIZE=$(SANITIZE) tools/run-tests.sh
 
-# The kernel matrix (tools/vmtest.sh; make test runs it too): a static
-# capaudit (build-static/) in Debian's own 6.1 and 6.12 kernels under qemu,
+# The kernel matrix (tools/vmtest.sh; make test runs it too): the static
+# capaudit (make static) in Debian's own 6.1 and 6.12 kernels under qemu,
 # every attach mode, compared with the host. Kernels are cached in
 # CAPAUDIT_VM_CACHE (default /var/cache/capaudit-vm).
 vmtest: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)BUILD=$(BUILD) tools/vmtest.sh
+
+# A statically linked capaudit for other distributions and the matrix's
+# guests: build-static/capaudit (and set-pid, churn), built by this Makefile
+# with BUILD=build-static HTTPD=0 (monitor --listen needs libmicrohttpd, whose
+# .a pulls in GnuTLS: it says so instead) by tools/vm/build-static.sh, which
+# also makes the libsimdjson.a Debian does not ship (needs network once).
+static:
+	$(Q)+tools/vm/build-static.sh
 
 # The fuzz targets without libFuzzer: make test replays the committed corpus.
 $(BUILD)/fuzz-replay: $(BUILD)/tests/fuzz/replay.o $(FUZZ_OBJS) $(ANALYSIS_OBJS)

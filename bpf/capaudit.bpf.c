@@ -99,6 +99,8 @@ char LICENSE[] SEC("license") = "GPL";
 /* Set by the loader before load. */
 const volatile bool cfg_all = false;   /* -a: every process but our own */
 const volatile __u32 self_tgid = 0;   /* alive throughout: no other process has it */
+/* capaudit's output keeper (user/lib/outfile.h), alive as long; 0: none */
+const volatile __u32 keeper_tgid = 0;
 /* A caller that is not root (and, for -a, not in capaudit's group) sees
  * only processes acting as its own user: a process that becomes another
  * user (a setuid program) is no longer followed. */
@@ -297,7 +299,7 @@ static __always_inline bool followed(__u32 tgid, __u64 pstart)
 {
 	__u64 *start;
 
-	if (tgid == self_tgid)
+	if (tgid == self_tgid || (keeper_tgid && tgid == keeper_tgid))
 		return false;
 	if (cfg_all)
 		return !cfg_cgroup || bpf_current_task_under_cgroup(&scope_cgroup, 0) == 1;

@@ -94,14 +94,15 @@ teardown_file() {
 @test "check merges several records into one verdict" {
 	run "$CAPAUDIT" check --baseline "$BASE" "$CI_OUT/v1.jsonl" "$CI_OUT/v2.jsonl"
 	[ "$status" -eq 1 ]
-	[ "${lines[0]}" = "capaudit check: 2 records against $BASE" ]
+	[ "${lines[0]}" = "capaudit check: 2 records against $BASE (--match syscall)" ]
 	[ "$(printf '%s\n' "${lines[@]}" | grep -c '^+ ')" = "1" ]
 	"$CAPAUDIT" check --baseline "$T/m.json" --update "$CI_OUT/v1.jsonl" "$CI_OUT/v2.jsonl"
 	[ "$(jq -r '[.capabilities[].cap] | join(",")' "$T/m.json")" = "CAP_CHOWN,CAP_NET_BIND_SERVICE,CAP_NET_RAW" ]
 }
 
 @test "check: unused capabilities are a hint, a failure with --strict" {
-	jq '.capabilities += [{"cap": "CAP_SYS_ADMIN", "note": "legacy", "callsites": ["path_mount"]}]' \
+	jq '.capabilities += [{"cap": "CAP_SYS_ADMIN", "note": "legacy", "syscalls": ["mount"],
+		"callsites": ["path_mount"]}]' \
 		"$BASE" >"$T/b.json"
 	run "$CAPAUDIT" check --baseline "$T/b.json" "$CI_OUT/v1.jsonl"
 	[ "$status" -eq 0 ]
@@ -109,6 +110,78 @@ teardown_file() {
 	run "$CAPAUDIT" check --baseline "$T/b.json" --strict "$CI_OUT/v1.jsonl"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"FAIL: 1 finding"* ]]
+}
+
+@test "check --match: capabilities, then syscalls (default); call sites only with --match callsite" {
+	# the baseline allows CAP_CHOWN in chown(2) only: the service's fchown(2) is new
+	jq '.capabilities[0].syscalls = ["chown"] | .capabilities[0].callsites = ["notify_change"]' \
+		"$BASE" >"$T/b.json"
+	run --separate-stderr "$CAPAUDIT" check --baseline "$T/b.json" "$CI_OUT/v1.jsonl"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "" ]
+	[ "${lines[0]}" = "capaudit check: 1 record against $T/b.json (--match syscall)" ]
+	[ "${lines[1]}" = "+ new syscall      CAP_CHOWN in fchown (at setattr_prepare)" ]
+	[ "${lines[2]}" = "- unused syscall   CAP_CHOWN in chown  (hint)" ]
+	[ "${lines[3]}" = "FAIL: 1 finding the baseline does not allow, 1 hint" ]
+	# capabilities only: nothing new
+	run "$CAPAUDIT" check --match capability --baseline "$T/b.json" "$CI_OUT/v1.jsonl"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "capaudit check: 1 record against $T/b.json (--match capability)" ]
+	# call sites too: setattr_prepare is not notify_change
+	run "$CAPAUDIT" check --match callsite --format json --baseline "$T/b.json" "$CI_OUT/v1.jsonl"
+	[ "$status" -eq 1 ]
+	echo "$output" >"$T/rep.json"
+	[ "$(jqr '.match')" = "callsite" ]
+	[ "$(jqr '[.findings[] | select(.fails) | "\(.kind) \(.cap) \(.syscall // .callsite)"] | join("; ")')" = \
+	  "new-syscall CAP_CHOWN fchown; new-callsite CAP_CHOWN setattr_prepare" ]
+	run "$CAPAUDIT" check --match site --baseline "$BASE" "$CI_OUT/v1.jsonl"
+	[ "$status" -eq 2 ]
+	[ "$output" = "capaudit: invalid --match 'site': capability, syscall or callsite" ]
+}
+
+@test "check: a version 1 baseline (no syscalls) is still read; a note says what is not compared" {
+	run --separate-stderr "$CAPAUDIT" check --baseline "$ROOT/tests/fixtures/baseline-v1.json" "$CI_OUT/v1.jsonl"
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "capaudit: note: $ROOT/tests/fixtures/baseline-v1.json lists no syscalls for 2 entries (a version 1 baseline): only their capabilities are compared; check --update adds them" ]
+	run --separate-stderr "$CAPAUDIT" check --baseline "$ROOT/tests/fixtures/baseline-v1.json" "$CI_OUT/v2.jsonl"
+	[ "$status" -eq 1 ]
+	[ "${lines[1]}" = "+ new capability   CAP_NET_RAW at inet_create (socket)" ]
+	run "$CAPAUDIT" check --match callsite --baseline "$ROOT/tests/fixtures/baseline-v1.json" "$CI_OUT/v1.jsonl"
+	[ "$status" -eq 0 ]
+	# --update turns it into version 2, notes kept, syscalls added
+	cp "$ROOT/tests/fixtures/baseline-v1.json" "$T/b.json"
+	"$CAPAUDIT" check --update --baseline "$T/b.json" "$CI_OUT/v1.jsonl"
+	[ "$(jq -r '"\(.version) \([.capabilities[] | "\(.cap):\(.syscalls | join("+"))"] | join(" ")) \(.capabilities[1].callsites[0].note)"' "$T/b.json")" = \
+	  "2 CAP_CHOWN:fchown CAP_NET_BIND_SERVICE:bind bind(2) of the TCP listener" ]
+	run --separate-stderr "$CAPAUDIT" check --baseline "$T/b.json" "$CI_OUT/v1.jsonl"
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "" ]
+}
+
+@test "check across kernels: a baseline of 6.18's records passes 6.1's and 6.12's; their call sites differ only at --match callsite" {
+	K=$ROOT/tests/fixtures/kernels
+	run -0 "$CAPAUDIT" check --update --baseline "$T/b.json" "$K"/6.18-chown.jsonl \
+		"$K"/6.18-nocr.jsonl "$K"/6.18-loop.jsonl
+	[ "$(jq -r '[.capabilities[] | "\(.cap):\(.syscalls | join("+")):\(.callsites | join("+"))"] | join(" ")' "$T/b.json")" = \
+	  "CAP_CHOWN:chown:setattr_prepare CAP_SYSLOG:syslog:do_syslog CAP_CHECKPOINT_RESTORE:clone3:alloc_pid" ]
+	for k in 6.1 6.12; do
+		run -0 "$CAPAUDIT" check --baseline "$T/b.json" "$K/$k"-chown.jsonl "$K/$k"-nocr.jsonl \
+			"$K/$k"-loop.jsonl
+		[ "${lines[1]}" = "OK: nothing new (3 allowed call sites seen)" ]
+		run -0 "$CAPAUDIT" check --match capability --baseline "$T/b.json" "$K/$k"-*.jsonl
+	done
+	# 6.12 inlines check_syslog_permissions() into do_syslog() as 6.18 does
+	run -0 "$CAPAUDIT" check --match callsite --baseline "$T/b.json" "$K"/6.12-*.jsonl
+	# 6.1 does not: the call site differs
+	run -1 "$CAPAUDIT" check --match callsite --baseline "$T/b.json" "$K"/6.1-*.jsonl
+	[ "${lines[1]}" = "+ new call site    CAP_SYSLOG at check_syslog_permissions (syslog)" ]
+	[ "${lines[2]}" = "- unused call site CAP_SYSLOG at do_syslog  (hint)" ]
+	[ "${lines[3]}" = "FAIL: 1 finding the baseline does not allow, 1 hint" ]
+	# and the JUnit report says the same, with the call site as the test case
+	run -1 "$CAPAUDIT" check --match callsite --format junit --baseline "$T/b.json" "$K"/6.1-loop.jsonl
+	[[ "$output" == *'<testcase classname="capaudit.CAP_SYSLOG" name="check_syslog_permissions">'* ]]
+	run -0 "$CAPAUDIT" check --format junit --baseline "$T/b.json" "$K"/6.1-loop.jsonl
+	[[ "$output" == *'<testcase classname="capaudit.CAP_SYSLOG" name="check_syslog_permissions"/>'* ]]
 }
 
 @test "check --format json" {

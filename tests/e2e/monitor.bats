@@ -122,20 +122,36 @@ CHOWN=$(readlink -f "$(command -v chown)")
 }
 
 @test "monitor --baseline: a use the baseline does not allow is a finding line, an allowed one is not" {
+	# CAP_CHOWN allowed in chown(2) at another call site: chown(1)'s
+	# fchownat(2) is a new syscall (--match syscall, the default, as check)
 	cat >"$T/caps.json" <<-'EOF'
-	{"format": "capaudit-baseline", "version": 1,
-	 "capabilities": [{"cap": "CAP_CHOWN", "callsites": ["chown_common"]}]}
+	{"format": "capaudit-baseline", "version": 2,
+	 "capabilities": [{"cap": "CAP_CHOWN", "syscalls": ["chown"], "callsites": ["chown_common"]}]}
 	EOF
 	start_monitor --interval 60 --events "$T/ev.jsonl" --baseline "$T/caps.json"
 	run_chown
 	wait_for 5 event_of_chown
 	sleep 0.5
-	# CAP_CHOWN is allowed, but at another call site
+	[ "$(jq -r --argjson p "$(cat "$T/chown.pid")" 'select(.kind == "finding" and .pid == $p)
+		| "\(.cap) \(.finding) \(.syscall) \(.callsite)"' "$T/ev.jsonl")" = \
+	  "CAP_CHOWN new-syscall fchownat setattr_prepare" ]
+	kill -TERM "$MPID"
+	wait "$MPID" || true
+	# fchownat allowed: the call site is detail, unless --match callsite
+	rm -f "$T/ev.jsonl"
+	sed -i 's/"chown"\]/"fchownat"]/' "$T/caps.json"
+	start_monitor --interval 60 --events "$T/ev.jsonl" --baseline "$T/caps.json" --match callsite
+	run_chown
+	wait_for 5 event_of_chown
+	sleep 0.5
 	[ "$(jq -r --argjson p "$(cat "$T/chown.pid")" 'select(.kind == "finding" and .pid == $p)
 		| "\(.cap) \(.finding) \(.callsite)"' "$T/ev.jsonl")" = \
 	  "CAP_CHOWN new-callsite setattr_prepare" ]
 	run "$CAPAUDIT" monitor --events - --baseline "$T/missing.json"
 	[ "$status" -ne 0 ]
+	run "$CAPAUDIT" monitor --events - --baseline "$T/caps.json" --match nope
+	[ "$status" -eq 2 ]
+	[ "$output" = "capaudit: invalid --match 'nope': capability, syscall or callsite" ]
 }
 
 # rss_kb PID

@@ -144,7 +144,7 @@ load helper
 	# other work on the host (another recorder, another chown) is in an -a
 	# record too: this test looks at its own processes by pid
 	touch "$T/f"
-	"$CAPAUDIT" record -q -o "$T/rec.jsonl" -a -d 2 &
+	"$CAPAUDIT" record -q -o "$T/rec.jsonl" -a -d 4 &
 	local rec=$! c
 	wait_attached "$rec"   # -d counts from there
 	chown nobody "$T/f" &
@@ -271,7 +271,8 @@ load helper
 	"$CAPAUDIT" record -q -o "$T/rec.jsonl" -- touch "$T/ran" &
 	local rec=$! st=0 i child=
 	# the command is forked first and held until the recorder has attached
-	for i in $(seq 400); do child=$(pgrep -P "$rec") && break; sleep 0.005; done
+	# (-n: the newest child; capaudit's output keeper is forked before it)
+	for i in $(seq 400); do child=$(pgrep -n -P "$rec") && break; sleep 0.005; done
 	kill -STOP "$rec"
 	if [ -z "$child" ] || [ "$(readlink "/proc/$child/exe")" != "$(readlink -f "$CAPAUDIT")" ]; then
 		kill -CONT "$rec"

@@ -93,7 +93,7 @@ static void analyse(const struct record *r)
 	observation_add(&obs, &sg);
 	observation_add_user_sites(&obs, r);
 	suggest_free(&sg);
-	check_compare(&obs, &empty, true, &res);
+	check_compare(&obs, &empty, true, MATCH_SYSCALL, &res);
 	{
 		/* the CI formats with user places */
 		const struct formatter *ci[] = { &output_text, &output_sarif, &output_github };
@@ -255,11 +255,15 @@ int fuzz_baseline(const uint8_t *data, size_t size)
 		const struct formatter *fmts[] = { &output_text, &output_json, &output_junit,
 						   &output_sarif, &output_github };
 		size_t i;
+		int m;
 
-		check_compare(&obs, &b, true, &res);
-		for (i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++)
-			fmts[i]->check(null_out(), &view);
-		check_result_free(&res);
+		/* every level of --match */
+		for (m = MATCH_CAPABILITY; m <= MATCH_CALLSITE; m++) {
+			check_compare(&obs, &b, true, (enum check_match)m, &res);
+			for (i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++)
+				fmts[i]->check(null_out(), &view);
+			check_result_free(&res);
+		}
 	}
 	fclose(f);
 	free(buf);

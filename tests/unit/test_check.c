@@ -125,7 +125,7 @@ TEST(check_compare_finds_new_capabilities_sites_and_denials)
 	observe(&o, 10, "__inet_bind", false);
 	observe(&o, 13, "inet_create", false);        /* new capability */
 	observe(&o, 34, "do_syslog", true);           /* new denial */
-	check_compare(&o, &b, false, &r);
+	check_compare(&o, &b, false, MATCH_CALLSITE, &r);
 	ASSERT_EQ(r.nfail, 3);
 	ASSERT_EQ(r.nhint, 1);
 	ASSERT_EQ(r.nallowed, 2);
@@ -141,12 +141,126 @@ TEST(check_compare_finds_new_capabilities_sites_and_denials)
 	ASSERT_FALSE(r.f[3].fails);
 	check_result_free(&r);
 	/* --strict: the unused CAP_SYS_ADMIN fails too */
-	check_compare(&o, &b, true, &r);
+	check_compare(&o, &b, true, MATCH_CALLSITE, &r);
 	ASSERT_EQ(r.nfail, 4);
 	ASSERT_TRUE(r.f[3].fails);
 	check_result_free(&r);
 	observation_free(&o);
 	baseline_free(&b);
+}
+
+/* The syscalls of one observed (cap, site): as observation_add() adds them. */
+static void observe_sys(struct observation *o, int cap, const char *sys)
+{
+	bl_add_sys(bl_add(&o->caps, &o->ncaps, &o->capcaps, cap), sys);
+}
+
+TEST(check_compare_by_syscall_leaves_call_sites_to_callsite)
+{
+	struct observation o = { 0 };
+	struct baseline b;
+	struct check_result r;
+
+	baseline_of(&b);
+	bl_add_sys(&b.caps[0], "fchown")->note = xstrdup("the state file");
+	bl_add_sys(&b.caps[1], "bind");
+	/* b.caps[2] (CAP_SYS_ADMIN) lists no syscalls: a version 1 entry */
+	ASSERT_EQ(check_entries_without_syscalls(&b), 1);
+	observe(&o, 0, "setattr_prepare", false);
+	observe(&o, 0, "notify_change", false);       /* another kernel's call site */
+	observe_sys(&o, 0, "fchown");
+	observe_sys(&o, 0, "chown");                  /* new syscall */
+	observe(&o, 10, "__inet_bind", false);
+	observe_sys(&o, 10, "bind");
+	observe(&o, 21, "path_mount", false);
+	observe_sys(&o, 21, "mount");                 /* not compared: no syscalls listed */
+	check_compare(&o, &b, false, MATCH_SYSCALL, &r);
+	ASSERT_EQ(r.nfail, 1);
+	ASSERT_EQ(r.nhint, 0);
+	ASSERT_EQ(r.nallowed, 4);                     /* notify_change among them */
+	ASSERT_EQ(r.f[0].kind, FK_NEW_SYSCALL);
+	ASSERT_EQ(r.f[0].cap, 0);
+	ASSERT_STR(r.f[0].syscall, "chown");
+	check_result_free(&r);
+	/* capabilities only: nothing new */
+	check_compare(&o, &b, true, MATCH_CAPABILITY, &r);
+	ASSERT_EQ(r.nfail, 0);
+	check_result_free(&r);
+	/* call sites too: notify_change is new, and setattr_prepare's syscall */
+	check_compare(&o, &b, false, MATCH_CALLSITE, &r);
+	ASSERT_EQ(r.nfail, 2);
+	ASSERT_EQ(r.f[0].kind, FK_NEW_SYSCALL);
+	ASSERT_EQ(r.f[1].kind, FK_NEW_SITE);
+	ASSERT_STR(r.f[1].func, "notify_change");
+	check_result_free(&r);
+	observation_free(&o);
+	/* a syscall allowed but not seen: a hint at syscall level, with its note */
+	observe(&o, 0, "setattr_prepare", false);
+	observe_sys(&o, 0, "chown");
+	observe(&o, 10, "__inet_bind", false);
+	observe_sys(&o, 10, "bind");
+	observe(&o, 21, "path_mount", false);
+	check_compare(&o, &b, true, MATCH_SYSCALL, &r);
+	ASSERT_EQ(r.nfail, 2);                        /* --strict */
+	ASSERT_EQ(r.f[0].kind, FK_NEW_SYSCALL);
+	ASSERT_EQ(r.f[1].kind, FK_UNUSED_SYSCALL);
+	ASSERT_STR(r.f[1].syscall, "fchown");
+	ASSERT_STR(r.f[1].note, "the state file");
+	check_result_free(&r);
+	observation_free(&o);
+	baseline_free(&b);
+}
+
+TEST(baseline_syscalls_read_written_and_kept_by_update)
+{
+	struct baseline b, r, u;
+	struct observation o = { 0 };
+	char *buf = NULL, err[512] = "";
+	size_t len = 0;
+	FILE *f;
+
+	/* version 1 stays readable; version 2 lists syscalls */
+	ASSERT_EQ(load_text(HEAD "\"capabilities\":[{\"cap\":\"CAP_CHOWN\","
+			    "\"callsites\":[\"setattr_prepare\"]}]}", &b, err, sizeof(err)), 0);
+	ASSERT_FALSE(b.caps[0].has_sys);
+	baseline_free(&b);
+	ASSERT_EQ(load_text("{\"format\":\"capaudit-baseline\",\"version\":2,\"capabilities\":["
+			    "{\"cap\":\"CAP_CHOWN\",\"syscalls\":[\"chown\",{\"syscall\":\"fchown\","
+			    "\"note\":\"state\"}],\"callsites\":[\"setattr_prepare\"]}]}",
+			    &b, err, sizeof(err)), 0);
+	ASSERT_STR(err, "");
+	ASSERT_TRUE(b.caps[0].has_sys);
+	ASSERT_EQ(b.caps[0].nsys, 2);
+	ASSERT_STR(bl_find_sys(&b.caps[0], "fchown")->note, "state");
+	expect_bad(HEAD "\"capabilities\":[{\"cap\":\"CAP_BPF\",\"syscalls\":[3]}]}",
+		   "capabilities[0]: syscalls[0] must be a syscall name");
+	expect_bad(HEAD "\"capabilities\":[{\"cap\":\"CAP_BPF\",\"syscalls\":\"bpf\"}]}",
+		   "capabilities[0]: syscalls must be an array");
+	expect_bad("{\"format\":\"capaudit-baseline\",\"version\":3}", "baseline version 3 is newer");
+	/* --update: the observed syscalls, notes kept where they stay */
+	observe(&o, 0, "setattr_prepare", false);
+	observe_sys(&o, 0, "fchown");
+	observe_sys(&o, 0, "fchownat");
+	check_updated_baseline(&o, &b, &u);
+	ASSERT_TRUE(u.caps[0].has_sys);
+	ASSERT_EQ(u.caps[0].nsys, 2);
+	ASSERT_STR(bl_find_sys(&u.caps[0], "fchown")->note, "state");
+	ASSERT_TRUE(bl_find_sys(&u.caps[0], "chown") == NULL);
+	/* written as version 2, read back the same */
+	f = open_memstream(&buf, &len);
+	ASSERT_EQ(baseline_write(f, &u), 0);
+	fclose(f);
+	ASSERT_HAS(buf, "\"version\": 2");
+	ASSERT_EQ(load_text(buf, &r, err, sizeof(err)), 0);
+	ASSERT_EQ(r.caps[0].nsys, 2);
+	ASSERT_STR(r.caps[0].sys[0].func, "fchown");
+	ASSERT_STR(r.caps[0].sys[0].note, "state");
+	ASSERT_STR(r.caps[0].sys[1].func, "fchownat");
+	baseline_free(&r);
+	baseline_free(&u);
+	baseline_free(&b);
+	observation_free(&o);
+	free(buf);
 }
 
 TEST(check_compare_nothing_new_passes)
@@ -159,7 +273,7 @@ TEST(check_compare_nothing_new_passes)
 	observe(&o, 0, "setattr_prepare", false);
 	observe(&o, 10, "__inet_bind", false);
 	observe(&o, 21, "path_mount", false);
-	check_compare(&o, &b, true, &r);
+	check_compare(&o, &b, true, MATCH_CALLSITE, &r);
 	ASSERT_EQ(r.nfail, 0);
 	ASSERT_EQ(r.nhint, 0);
 	ASSERT_EQ(r.nallowed, 3);
@@ -227,4 +341,13 @@ TEST(check_messages_name_capability_site_and_baseline)
 	ASSERT_STR(m, "New denied CAP_SYSLOG check at do_syslog (the syscall failed): not "
 		   "expected by b.json");
 	ASSERT_STR(finding_kind_name(FK_UNUSED_CAP), "unused-capability");
+	x = (struct finding){ .kind = FK_NEW_SYSCALL, .cap = 0, .func = "setattr_prepare",
+			      .syscall = "chown" };
+	check_message(&x, "b.json", m, sizeof(m));
+	ASSERT_STR(m, "CAP_CHOWN used in a new syscall chown (at kernel call site "
+		   "setattr_prepare): not allowed by b.json");
+	ASSERT_STR(finding_kind_name(FK_NEW_SYSCALL), "new-syscall");
+	ASSERT_STR(check_match_name(MATCH_SYSCALL), "syscall");
+	ASSERT_EQ(check_match_parse("callsite"), MATCH_CALLSITE);
+	ASSERT_EQ(check_match_parse("site"), -1);
 }

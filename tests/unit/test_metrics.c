@@ -35,6 +35,7 @@ static const char small_text[] =
 	"# HELP capaudit_findings_total Uses the baseline does not allow, by kind (as capaudit check names them).\n"
 	"# TYPE capaudit_findings_total counter\n"
 	"capaudit_findings_total{kind=\"new-capability\"} 2\n"
+	"capaudit_findings_total{kind=\"new-syscall\"} 0\n"
 	"capaudit_findings_total{kind=\"new-callsite\"} 0\n"
 	"capaudit_findings_total{kind=\"new-denial\"} 1\n"
 	"# HELP capaudit_lost_total What the kernel side could not store, by kind (the record's lost object).\n"

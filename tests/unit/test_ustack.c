@@ -250,7 +250,7 @@ TEST(check_findings_take_their_own_capabilitys_line)
 	suggest_build(&r, &so, &sg);
 	observation_add(&obs, &sg);
 	observation_add_user_sites(&obs, &r);
-	check_compare(&obs, &empty, false, &res);
+	check_compare(&obs, &empty, false, MATCH_SYSCALL, &res);
 	for (i = 0; i < res.n; i++) {
 		if (res.f[i].kind != FK_NEW_CAP)
 			continue;

@@ -98,16 +98,33 @@ for m in $MODES; do
 	# one call site in a loop: counted by the cache's proofs
 	echo 1 > /proc/sys/kernel/dmesg_restrict
 	step "$m" loop "$CA" record -q --attach "$m" -o "$OUT/$m.loop.jsonl" -- "$BIN/churn" calls 300
-	# a cgroup scope: the chown inside it, not the one outside (3 s: the
-	# recorder attaches first, even in an emulated guest)
+	# a cgroup scope: the chown inside it, not the one outside; both wait
+	# until the recorder has attached (its four BPF links: the check hook,
+	# fork, exec, exit), however slow the emulated guest is (at most 60 s).
+	# The one inside waits on a FIFO (a shell builtin: no process of its
+	# own in the cgroup, so every mode sees the same processes there)
 	if [ -n "$V2" ] && mkdir -p "$V2/capaudit-mx"; then
-		rm -f "$TMP/in" "$TMP/out" && touch "$TMP/in" "$TMP/out"
+		rm -f "$TMP/in" "$TMP/out" "$TMP/go" "$TMP/go-out" && touch "$TMP/in" "$TMP/out"
+		mkfifo "$TMP/go"
 		"$BB" sh -c "echo \$\$ > $V2/capaudit-mx/cgroup.procs &&
-			exec $BB sh -c '$BB sleep 3; $BB chown 65534 $TMP/in'" &
-		( "$BB" sleep 3; "$BB" chown 65534 "$TMP/out" ) &
-		"$BB" sleep 1
-		step "$m" scope "$CA" record -q --attach "$m" -o "$OUT/$m.scope.jsonl" \
-			--cgroup /capaudit-mx
+			exec $BB sh -c 'read x < $TMP/go; $BB chown 65534 $TMP/in'" &
+		( i=0; while [ ! -e "$TMP/go-out" ] && [ $i -lt 600 ]; do "$BB" sleep 0.1; i=$((i + 1)); done
+		  "$BB" chown 65534 "$TMP/out" ) &
+		i=0   # the cgroup has its process before the recorder looks
+		while [ ! -s "$V2/capaudit-mx/cgroup.procs" ] && [ $i -lt 100 ]; do
+			"$BB" sleep 0.1; i=$((i + 1))
+		done
+		"$CA" record -q --attach "$m" -o "$OUT/$m.scope.jsonl" --cgroup /capaudit-mx \
+			> "$OUT/$m.scope.out" 2> "$OUT/$m.scope.err" &
+		rec=$! i=0
+		while [ "$(ls -l "/proc/$rec/fd" 2>/dev/null | grep -c bpf_link)" -lt 4 ] &&
+		      kill -0 "$rec" 2>/dev/null && [ $i -lt 600 ]; do
+			"$BB" sleep 0.1; i=$((i + 1))
+		done
+		echo go > "$TMP/go"
+		touch "$TMP/go-out"
+		wait "$rec"
+		echo $? > "$OUT/$m.scope.rc"
 		wait
 		rmdir "$V2/capaudit-mx"
 	fi

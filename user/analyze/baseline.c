@@ -94,6 +94,30 @@ struct bl_site *bl_add_site(struct bl_entry *e, const char *func)
 	return s;
 }
 
+struct bl_site *bl_find_sys(const struct bl_entry *e, const char *name)
+{
+	size_t i;
+
+	for (i = 0; e && i < e->nsys; i++)
+		if (!strcmp(e->sys[i].func, name))
+			return &e->sys[i];
+	return NULL;
+}
+
+struct bl_site *bl_add_sys(struct bl_entry *e, const char *name)
+{
+	struct bl_site *s = bl_find_sys(e, name);
+
+	e->has_sys = true;
+	if (s)
+		return s;
+	grow_array((void **)&e->sys, &e->capsys, e->nsys + 1, sizeof(*e->sys));
+	s = &e->sys[e->nsys++];
+	s->func = xstrdup(name);
+	s->note = NULL;
+	return s;
+}
+
 static void free_entries(struct bl_entry *list, size_t n)
 {
 	size_t i, j;
@@ -103,6 +127,11 @@ static void free_entries(struct bl_entry *list, size_t n)
 			free(list[i].sites[j].func);
 			free(list[i].sites[j].note);
 		}
+		for (j = 0; j < list[i].nsys; j++) {
+			free(list[i].sys[j].func);
+			free(list[i].sys[j].note);
+		}
+		free(list[i].sys);
 		free(list[i].sites);
 		free(list[i].idx);
 		free(list[i].note);
@@ -119,6 +148,50 @@ void baseline_free(struct baseline *b)
 }
 
 /* ---- reading ------------------------------------------------------------ */
+
+/* An entry's "syscalls" (version 2): names, or {"syscall", "note"}. */
+static int read_syscalls(json_t *e, const char *key, size_t i, struct bl_entry *be, char *why,
+			 size_t wlen)
+{
+	json_t *arr = json_object_get(e, "syscalls"), *s;
+	size_t j;
+
+	if (!arr)
+		return 0;
+	if (!json_is_array(arr)) {
+		snprintf(why, wlen, "syscalls must be an array");
+		return -1;
+	}
+	be->has_sys = true;
+	json_array_foreach(arr, j, s) {
+		const char *name = NULL, *note = NULL;
+		struct bl_site *bs;
+
+		if (json_is_string(s)) {
+			name = json_string_value(s);
+		} else if (json_is_object(s)) {
+			if (json_get_str(s, "syscall", true, &name, why, wlen) ||
+			    json_get_str(s, "note", false, &note, why, wlen))
+				return -1;
+		} else {
+			snprintf(why, wlen, "syscalls[%zu] must be a syscall name or {\"syscall\": ..., "
+				 "\"note\": ...}", j);
+			return -1;
+		}
+		if (!*name) {
+			snprintf(why, wlen, "syscalls[%zu] is empty", j);
+			return -1;
+		}
+		bs = bl_add_sys(be, name);
+		if (note) {
+			free(bs->note);
+			bs->note = xstrdup(note);
+		}
+	}
+	(void)key;
+	(void)i;
+	return 0;
+}
 
 static int read_entries(json_t *arr, const char *key, struct bl_entry **list, size_t *n,
 			size_t *cap, char *why, size_t wlen)
@@ -188,6 +261,8 @@ static int read_entries(json_t *arr, const char *key, struct bl_entry **list, si
 				bs->note = xstrdup(snote);
 			}
 		}
+		if (read_syscalls(e, key, i, be, why, wlen))
+			goto bad;
 	}
 	return 0;
 bad:
@@ -301,34 +376,43 @@ static int cmp_site(const void *a, const void *b)
 	return strcmp(((const struct bl_site *)a)->func, ((const struct bl_site *)b)->func);
 }
 
+/* Names with their notes: "name", or {key: name, "note": note}. */
+static json_t *names_json(struct bl_site *v, size_t n, const char *key)
+{
+	json_t *a = json_array();
+	size_t j;
+
+	sort_array(v, n, sizeof(*v), cmp_site);
+	for (j = 0; j < n; j++) {
+		if (v[j].note) {
+			json_t *so = json_object();
+
+			json_set_bytes(so, key, v[j].func);
+			json_set_bytes(so, "note", v[j].note);
+			json_array_append_new(a, so);
+		} else {
+			json_array_append_new(a, json_bytes(v[j].func));
+		}
+	}
+	return a;
+}
+
 static json_t *entries_json(struct bl_entry *list, size_t n)
 {
 	json_t *a = json_array();
 	char name[CAP_NAME_LEN];
-	size_t i, j;
+	size_t i;
 
 	sort_array(list, n, sizeof(*list), cmp_entry);
 	for (i = 0; i < n; i++) {
-		json_t *o = json_object(), *sites = json_array();
+		json_t *o = json_object();
 
-		sort_array(list[i].sites, list[i].nsites, sizeof(*list[i].sites), cmp_site);
-		list[i].idx_stale = true;
 		json_set(o, "cap", json_string(cap_name(list[i].cap, name)));
 		json_set_bytes(o, "note", list[i].note);
-		for (j = 0; j < list[i].nsites; j++) {
-			const struct bl_site *s = &list[i].sites[j];
-
-			if (s->note) {
-				json_t *so = json_object();
-
-				json_set_bytes(so, "function", s->func);
-				json_set_bytes(so, "note", s->note);
-				json_array_append_new(sites, so);
-			} else {
-				json_array_append_new(sites, json_bytes(s->func));
-			}
-		}
-		json_set(o, "callsites", sites);
+		if (list[i].has_sys)
+			json_set(o, "syscalls", names_json(list[i].sys, list[i].nsys, "syscall"));
+		json_set(o, "callsites", names_json(list[i].sites, list[i].nsites, "function"));
+		list[i].idx_stale = true;   /* sorted */
 		json_array_append_new(a, o);
 	}
 	return a;

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The baseline: what a workload is allowed to use, committed next to its
- * code and reviewed like it (docs/baseline.md). Capabilities with their
- * kernel call sites, and the denials that are expected; each entry and
- * each call site may carry a note saying why.
+ * code and reviewed like it (docs/baseline.md). Capabilities with the
+ * syscalls that led to them (version 2) and their kernel call sites, and
+ * the denials that are expected; each entry, syscall and call site may
+ * carry a note saying why. check compares capabilities, then syscalls;
+ * call sites (which differ between kernels) only when asked.
  */
 #ifndef CA_BASELINE_H
 #define CA_BASELINE_H
@@ -14,7 +16,7 @@
 #include <stdio.h>
 
 #define BASELINE_FORMAT  "capaudit-baseline"
-#define BASELINE_VERSION 1
+#define BASELINE_VERSION 2   /* 2: syscalls per entry; 1 is still read */
 
 struct bl_site {
 	char *func;
@@ -32,6 +34,11 @@ struct bl_entry {
 	uint32_t *idx;
 	size_t idxcap;
 	bool idx_stale;
+	/* the syscalls that led to it (name: "chown", "(none)" outside a
+	 * syscall), each with its note; a few, looked up in order */
+	struct bl_site *sys;
+	size_t nsys, capsys;
+	bool has_sys;            /* listed (version 2): compared at --match syscall */
 };
 
 struct baseline {
@@ -58,5 +65,8 @@ struct bl_site *bl_find_site(struct bl_entry *e, const char *func);
 /* Add (or find) an entry / a site. */
 struct bl_entry *bl_add(struct bl_entry **list, size_t *n, size_t *cap, int capnum);
 struct bl_site *bl_add_site(struct bl_entry *e, const char *func);
+/* The same for the entry's syscalls (has_sys set by bl_add_sys). */
+struct bl_site *bl_find_sys(const struct bl_entry *e, const char *name);
+struct bl_site *bl_add_sys(struct bl_entry *e, const char *name);
 
 #endif

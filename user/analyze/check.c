@@ -12,9 +12,11 @@
 
 static const char *const kind_names[FK_NR] = {
 	[FK_NEW_CAP] = "new-capability",
+	[FK_NEW_SYSCALL] = "new-syscall",
 	[FK_NEW_SITE] = "new-callsite",
 	[FK_NEW_DENIAL] = "new-denial",
 	[FK_UNUSED_CAP] = "unused-capability",
+	[FK_UNUSED_SYSCALL] = "unused-syscall",
 	[FK_UNUSED_SITE] = "unused-callsite",
 	[FK_UNUSED_DENIAL] = "unused-denial",
 	[FK_ALLOWED] = "allowed",
@@ -25,32 +27,77 @@ const char *finding_kind_name(enum finding_kind k)
 	return (unsigned)k < FK_NR ? kind_names[k] : "?";
 }
 
-/* "socket, bind" from a syscall list. */
-static void append_syscalls(char **dst, const struct sys_count *sys, size_t n)
+static const char *const match_names[] = {
+	[MATCH_CAPABILITY] = "capability",
+	[MATCH_SYSCALL] = "syscall",
+	[MATCH_CALLSITE] = "callsite",
+};
+
+const char *check_match_name(enum check_match m)
+{
+	return (unsigned)m < ARRAY_SIZE(match_names) ? match_names[m] : "?";
+}
+
+int check_match_parse(const char *s)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++) {
-		const char *sn = syscall_name(sys[i].nr);
-		char num[32], *cur = *dst;
-		size_t len;
+	for (i = 0; i < ARRAY_SIZE(match_names); i++)
+		if (!strcmp(s, match_names[i]))
+			return (int)i;
+	return -1;
+}
 
-		if (!sn) {
-			snprintf(num, sizeof(num), sys[i].nr < 0 ? "(none)" : "syscall_%d", sys[i].nr);
-			sn = num;
-		}
-		if (cur) {   /* skip a name already listed */
-			const char *p = strstr(cur, sn);
-			size_t l = strlen(sn);
+const char *check_syscall_label(int nr, char *buf, size_t len)
+{
+	const char *sn = syscall_name(nr);
 
-			if (p && (p == cur || p[-1] == ' ') && (p[l] == ',' || !p[l]))
-				continue;
-		}
-		len = (cur ? strlen(cur) + 2 : 0) + strlen(sn) + 1;
-		*dst = xcalloc(len, 1);
-		snprintf(*dst, len, "%s%s%s", cur ? cur : "", cur ? ", " : "", sn);
-		free(cur);
+	if (sn)
+		return sn;
+	if (nr < 0)
+		return "(none)";
+	snprintf(buf, len, "syscall_%d", nr);
+	return buf;
+}
+
+size_t check_entries_without_syscalls(const struct baseline *b)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < b->ncaps; i++)
+		n += !b->caps[i].has_sys;
+	for (i = 0; i < b->ndenied; i++)
+		n += !b->denied[i].has_sys;
+	return n;
+}
+
+/* Add name to the list "a, b" in *dst unless it is there. */
+static void append_name(char **dst, const char *sn)
+{
+	char *cur = *dst;
+	size_t len;
+
+	if (cur) {   /* skip a name already listed */
+		const char *p = strstr(cur, sn);
+		size_t l = strlen(sn);
+
+		if (p && (p == cur || p[-1] == ' ') && (p[l] == ',' || !p[l]))
+			return;
 	}
+	len = (cur ? strlen(cur) + 2 : 0) + strlen(sn) + 1;
+	*dst = xcalloc(len, 1);
+	snprintf(*dst, len, "%s%s%s", cur ? cur : "", cur ? ", " : "", sn);
+	free(cur);
+}
+
+/* "socket, bind" from a syscall list. */
+static void append_syscalls(char **dst, const struct sys_count *sys, size_t n)
+{
+	char num[32];
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		append_name(dst, check_syscall_label(sys[i].nr, num, sizeof(num)));
 }
 
 struct extra_key {
@@ -99,6 +146,74 @@ static struct obs_extra *extra(struct observation *o, int cap, bool denied, cons
 	return x;
 }
 
+/* ---- the same by syscall ---- */
+
+struct sx_key {
+	const struct observation *o;
+	int cap;
+	bool denied;
+	const char *name;
+};
+
+static bool sx_eq(const void *ctx, size_t pos)
+{
+	const struct sx_key *k = ctx;
+	const struct obs_sys *x = &k->o->sx[pos];
+
+	return x->cap == k->cap && x->denied == k->denied && !strcmp(x->name, k->name);
+}
+
+static uint64_t sx_hash(int cap, bool denied, const char *name)
+{
+	return hash_str(hash_u64((uint64_t)cap + 0x5c5c, denied), name);
+}
+
+static struct obs_sys *find_sx(const struct observation *o, int cap, bool denied,
+			       const char *name)
+{
+	struct sx_key k = { o, cap, denied, name };
+	long at = hindex_find(&o->sx_idx, sx_hash(cap, denied, name), sx_eq, &k);
+
+	return at >= 0 ? &o->sx[at] : NULL;
+}
+
+static struct obs_sys *sx(struct observation *o, int cap, bool denied, const char *name)
+{
+	struct obs_sys *x = find_sx(o, cap, denied, name);
+
+	if (x)
+		return x;
+	grow_array((void **)&o->sx, &o->capsx, o->nsx + 1, sizeof(*x));
+	x = &o->sx[o->nsx];
+	memset(x, 0, sizeof(*x));
+	x->cap = cap;
+	x->denied = denied;
+	x->name = xstrdup(name);
+	x->kind = DENY_ADVISORY;
+	hindex_add(&o->sx_idx, sx_hash(cap, denied, name), o->nsx++);
+	return x;
+}
+
+/* The syscalls of one (cap, site): into the entry and their extras. */
+static void add_sys(struct observation *o, struct bl_entry *e, bool denied, const char *func,
+		    const struct sys_count *sys, size_t n, bool replaces, enum denial_kind kind)
+{
+	char num[32];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const char *name = check_syscall_label(sys[i].nr, num, sizeof(num));
+		struct obs_sys *x = sx(o, e->cap, denied, name);
+
+		bl_add_sys(e, name);
+		x->count = sat_add(x->count, sys[i].count);
+		x->replaces |= replaces;
+		if (denial_kind_rank(kind) > denial_kind_rank(x->kind))
+			x->kind = kind;
+		append_name(&x->sites, func);
+	}
+}
+
 static void add_sites(struct observation *o, int cap, const struct sg_site *sites, size_t n,
 		      bool replaces)
 {
@@ -112,6 +227,8 @@ static void add_sites(struct observation *o, int cap, const struct sg_site *site
 		x->count = sat_add(x->count, sites[i].count);
 		x->replaces |= replaces;
 		append_syscalls(&x->syscalls, sites[i].sys, sites[i].nsys);
+		add_sys(o, e, false, sites[i].func, sites[i].sys, sites[i].nsys, replaces,
+			DENY_ADVISORY);
 	}
 }
 
@@ -134,6 +251,7 @@ void observation_add(struct observation *o, const struct suggestion *s)
 		if (denial_kind_rank(d->kind) > denial_kind_rank(x->kind))
 			x->kind = d->kind;
 		append_syscalls(&x->syscalls, d->sys, d->nsys);
+		add_sys(o, e, true, d->func, d->sys, d->nsys, false, d->kind);
 	}
 }
 
@@ -155,6 +273,14 @@ void observation_free(struct observation *o)
 	}
 	free(o->extra);
 	hindex_free(&o->extra_idx);
+	for (i = 0; i < o->nsx; i++) {
+		free(o->sx[i].name);
+		free(o->sx[i].sites);
+		free(o->sx[i].usrc);
+		free(o->sx[i].ufunc);
+	}
+	free(o->sx);
+	hindex_free(&o->sx_idx);
 	memset(o, 0, sizeof(*o));
 }
 
@@ -187,12 +313,24 @@ static void user_sites_pass(struct observation *o, const struct record *rec, boo
 		 * that site: looked up, not searched */
 		for (cap = any_cap ? 0 : c->cap; cap <= (any_cap ? REC_MAX_CAP : c->cap); cap++) {
 			struct obs_extra *x = find_extra(o, cap, c->ret != 0, st->site_func);
+			struct obs_sys *y;
+			char num[32];
 
-			if (!x || x->usrc)
+			if (!x)
 				continue;
-			x->usrc = xstrdup(w->source);
-			x->ufunc = w->function ? xstrdup(w->function) : NULL;
-			x->uline = w->line;
+			if (!x->usrc) {
+				x->usrc = xstrdup(w->source);
+				x->ufunc = w->function ? xstrdup(w->function) : NULL;
+				x->uline = w->line;
+			}
+			/* and the syscall's, for findings by syscall */
+			y = find_sx(o, cap, c->ret != 0,
+				    check_syscall_label(c->syscall, num, sizeof(num)));
+			if (y && !y->usrc) {
+				y->usrc = xstrdup(w->source);
+				y->ufunc = w->function ? xstrdup(w->function) : NULL;
+				y->uline = w->line;
+			}
 		}
 	}
 }
@@ -218,10 +356,10 @@ static struct finding *add_finding(struct check_result *r, enum finding_kind k, 
 	f->cap = cap;
 	f->func = func ? xstrdup(func) : NULL;
 	switch (k) {
-	case FK_NEW_CAP: case FK_NEW_SITE: case FK_NEW_DENIAL:
+	case FK_NEW_CAP: case FK_NEW_SYSCALL: case FK_NEW_SITE: case FK_NEW_DENIAL:
 		f->fails = true;
 		break;
-	case FK_UNUSED_CAP: case FK_UNUSED_SITE: case FK_UNUSED_DENIAL:
+	case FK_UNUSED_CAP: case FK_UNUSED_SYSCALL: case FK_UNUSED_SITE: case FK_UNUSED_DENIAL:
 		f->fails = r->strict;
 		break;
 	default:
@@ -251,23 +389,55 @@ static void fill_from_extra(struct finding *f, const struct observation *o, bool
 	f->uline = x->uline;
 }
 
+/* A finding about one syscall of a capability. */
+static struct finding *add_sys_finding(struct check_result *r, enum finding_kind k, int cap,
+				       const char *name, const struct observation *o, bool denied)
+{
+	struct finding *f = add_finding(r, k, cap, NULL);
+	const struct obs_sys *x = o ? find_sx(o, cap, denied, name) : NULL;
+
+	f->syscall = xstrdup(name);
+	if (!x)
+		return f;
+	f->func = x->sites ? xstrdup(x->sites) : NULL;
+	f->count = x->count;
+	f->replaces_sys_admin = x->replaces;
+	f->dkind = x->kind;
+	f->usrc = x->usrc ? xstrdup(x->usrc) : NULL;
+	f->ufunc = x->ufunc ? xstrdup(x->ufunc) : NULL;
+	f->uline = x->uline;
+	return f;
+}
+
+/*
+ * seen against allowed (capabilities, or denials): a capability not
+ * allowed at all is new at each of its call sites; then, at MATCH_SYSCALL
+ * and above, each syscall the baseline's entry does not list (where it
+ * lists them); at MATCH_CALLSITE each call site it does not list. Call
+ * sites below MATCH_CALLSITE are detail: listed as allowed.
+ */
 static void compare_lists(const struct observation *o, struct bl_entry *seen, size_t nseen,
 			  struct bl_entry *allowed, size_t nallowed, bool denied,
-			  struct check_result *r)
+			  enum check_match match, struct check_result *r)
 {
 	size_t i, j;
 
 	for (i = 0; i < nseen; i++) {
 		struct bl_entry *e = &seen[i], *b = bl_find(allowed, nallowed, e->cap);
 
+		if (b && match >= MATCH_SYSCALL && b->has_sys)
+			for (j = 0; j < e->nsys; j++)
+				if (!bl_find_sys(b, e->sys[j].func))
+					add_sys_finding(r, denied ? FK_NEW_DENIAL : FK_NEW_SYSCALL,
+							e->cap, e->sys[j].func, o, denied);
 		for (j = 0; j < e->nsites; j++) {
-			enum finding_kind k = denied ? FK_NEW_DENIAL : FK_NEW_SITE;
+			enum finding_kind k = FK_ALLOWED;
 			struct finding *f;
 
-			if (b && bl_find_site(b, e->sites[j].func))
-				k = FK_ALLOWED;
-			else if (!b && !denied)
-				k = FK_NEW_CAP;
+			if (!b)
+				k = denied ? FK_NEW_DENIAL : FK_NEW_CAP;
+			else if (match == MATCH_CALLSITE && !bl_find_site(b, e->sites[j].func))
+				k = denied ? FK_NEW_DENIAL : FK_NEW_SITE;
 			f = add_finding(r, k, e->cap, e->sites[j].func);
 			fill_from_extra(f, o, denied);
 		}
@@ -280,10 +450,17 @@ static void compare_lists(const struct observation *o, struct bl_entry *seen, si
 				b->note;
 			continue;
 		}
-		for (j = 0; j < b->nsites; j++)
-			if (!bl_find_site(e, b->sites[j].func))
-				add_finding(r, denied ? FK_UNUSED_DENIAL : FK_UNUSED_SITE, b->cap,
-					    b->sites[j].func)->note = b->sites[j].note;
+		if (match >= MATCH_SYSCALL && b->has_sys)
+			for (j = 0; j < b->nsys; j++)
+				if (!bl_find_sys(e, b->sys[j].func))
+					add_sys_finding(r, denied ? FK_UNUSED_DENIAL : FK_UNUSED_SYSCALL,
+							b->cap, b->sys[j].func, NULL, denied)->note =
+						b->sys[j].note;
+		if (match == MATCH_CALLSITE)
+			for (j = 0; j < b->nsites; j++)
+				if (!bl_find_site(e, b->sites[j].func))
+					add_finding(r, denied ? FK_UNUSED_DENIAL : FK_UNUSED_SITE,
+						    b->cap, b->sites[j].func)->note = b->sites[j].note;
 	}
 }
 
@@ -296,17 +473,21 @@ static int cmp_finding(const void *x, const void *y)
 		return (int)a->kind - (int)b->kind;
 	if (a->cap != b->cap)
 		return a->cap - b->cap;
+	c = strcmp(a->syscall ? a->syscall : "", b->syscall ? b->syscall : "");
+	if (c)
+		return c;
 	c = strcmp(a->func ? a->func : "", b->func ? b->func : "");
 	return c;
 }
 
 void check_compare(const struct observation *o, struct baseline *b, bool strict,
-		   struct check_result *r)
+		   enum check_match match, struct check_result *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->strict = strict;
-	compare_lists(o, o->caps, o->ncaps, b->caps, b->ncaps, false, r);
-	compare_lists(o, o->denied, o->ndenied, b->denied, b->ndenied, true, r);
+	r->match = match;
+	compare_lists(o, o->caps, o->ncaps, b->caps, b->ncaps, false, match, r);
+	compare_lists(o, o->denied, o->ndenied, b->denied, b->ndenied, true, match, r);
 	sort_array(r->f, r->n, sizeof(*r->f), cmp_finding);
 }
 
@@ -316,6 +497,7 @@ void check_result_free(struct check_result *r)
 
 	for (i = 0; i < r->n; i++) {
 		free(r->f[i].func);
+		free(r->f[i].syscall);
 		free(r->f[i].syscalls);
 		free(r->f[i].usrc);
 		free(r->f[i].ufunc);
@@ -340,6 +522,15 @@ static void copy_entries(struct bl_entry *seen, size_t nseen, const struct bl_en
 		for (j = 0; j < seen[i].nsites; j++) {
 			struct bl_site *s = bl_add_site(e, seen[i].sites[j].func);
 			struct bl_site *os = o ? bl_find_site(o, s->func) : NULL;
+
+			if (os && os->note)
+				s->note = xstrdup(os->note);
+		}
+		/* the syscalls, always written (version 2) */
+		e->has_sys = true;
+		for (j = 0; j < seen[i].nsys; j++) {
+			struct bl_site *s = bl_add_sys(e, seen[i].sys[j].func);
+			struct bl_site *os = o ? bl_find_sys(o, s->func) : NULL;
 
 			if (os && os->note)
 				s->note = xstrdup(os->note);
@@ -373,12 +564,20 @@ void check_message(const struct finding *x, const char *baseline, char *buf, siz
 			 n, fn, sys, x->replaces_sys_admin ? ", instead of CAP_SYS_ADMIN" : "",
 			 baseline);
 		break;
+	case FK_NEW_SYSCALL:
+		snprintf(buf, len, "%s used in a new syscall %s%s%s%s: not allowed by %s", n,
+			 x->syscall, x->func ? " (at kernel call site " : "", fn, x->func ? ")" : "",
+			 baseline);
+		break;
 	case FK_NEW_SITE:
 		snprintf(buf, len, "%s used at a new kernel call site %s%s: not allowed by %s", n, fn,
 			 sys, baseline);
 		break;
 	case FK_NEW_DENIAL:
-		snprintf(buf, len, "New denied %s check at %s%s (%s): not expected by %s", n, fn, sys,
+		if (x->syscall)
+			snprintf(sys, sizeof(sys), " in syscall %s", x->syscall);
+		snprintf(buf, len, "New denied %s check at %s%s (%s): not expected by %s", n,
+			 x->func ? fn : "?", sys,
 			 x->dkind == DENY_BLOCKING ? "the syscall failed" :
 			 x->dkind == DENY_ADVISORY ? "advisory" :
 			 x->dkind == DENY_OTHER_ERROR ? "the syscall failed with another error" :
@@ -388,13 +587,18 @@ void check_message(const struct finding *x, const char *baseline, char *buf, siz
 	case FK_UNUSED_CAP:
 		snprintf(buf, len, "%s is allowed by %s but no record used it", n, baseline);
 		break;
+	case FK_UNUSED_SYSCALL:
+		snprintf(buf, len, "%s in syscall %s is allowed by %s but no record made it", n,
+			 x->syscall, baseline);
+		break;
 	case FK_UNUSED_SITE:
 		snprintf(buf, len, "%s at %s is allowed by %s but no record reached it", n, fn,
 			 baseline);
 		break;
 	case FK_UNUSED_DENIAL:
-		snprintf(buf, len, "Expected denial of %s%s%s (%s) was not seen", n, x->func ? " at " : "",
-			 fn, baseline);
+		snprintf(buf, len, "Expected denial of %s%s%s (%s) was not seen", n,
+			 x->syscall ? " in syscall " : x->func ? " at " : "",
+			 x->syscall ? x->syscall : fn, baseline);
 		break;
 	default:
 		snprintf(buf, len, "%s at %s is allowed", n, fn);

@@ -14,11 +14,29 @@
 #include "lib/hindex.h"
 #include "analyze/suggest.h"
 
+/*
+ * What is compared (--match): capabilities always; then the syscalls that
+ * led to each (where the baseline lists them: version 2); kernel call
+ * sites only with MATCH_CALLSITE, since a baseline written on one kernel
+ * names functions another kernel inlines or renames.
+ */
+enum check_match {
+	MATCH_CAPABILITY,
+	MATCH_SYSCALL,     /* the default */
+	MATCH_CALLSITE,
+};
+
+/* "capability", "syscall", "callsite"; and back (-1: unknown). */
+const char *check_match_name(enum check_match m);
+int check_match_parse(const char *s);
+
 enum finding_kind {
 	FK_NEW_CAP,        /* a capability the baseline does not allow */
+	FK_NEW_SYSCALL,    /* an allowed capability asked for in a new syscall */
 	FK_NEW_SITE,       /* an allowed capability asked for at a new call site */
 	FK_NEW_DENIAL,     /* a denial the baseline does not expect */
 	FK_UNUSED_CAP,     /* allowed, not used by these records (hint) */
+	FK_UNUSED_SYSCALL, /* allowed syscall not seen (hint) */
 	FK_UNUSED_SITE,    /* allowed call site not seen (hint) */
 	FK_UNUSED_DENIAL,  /* expected denial not seen (hint) */
 	FK_ALLOWED,        /* seen and allowed: no finding, listed for JUnit */
@@ -28,7 +46,10 @@ enum finding_kind {
 struct finding {
 	enum finding_kind kind;
 	int cap;
-	char *func;            /* call site; NULL for FK_UNUSED_CAP */
+	char *func;            /* call site; NULL for FK_UNUSED_CAP; for a syscall's
+				* finding the call sites it reached ("a, b"), or NULL */
+	char *syscall;         /* the syscall a finding is about (new-syscall,
+				* unused-syscall, a denial compared by syscall), or NULL */
 	char *syscalls;        /* "socket, bind" or NULL */
 	uint64_t count;
 	bool replaces_sys_admin; /* a narrow capability suggested for CAP_SYS_ADMIN */
@@ -59,6 +80,20 @@ struct observation {
 	} *extra;
 	size_t nextra, capextra;
 	struct hindex extra_idx;   /* extras by (cap, denied, site) */
+	/* per (cap, syscall): the same, seen by syscall */
+	struct obs_sys {
+		int cap;
+		bool denied;
+		char *name;           /* check_syscall_label() */
+		uint64_t count;
+		char *sites;          /* "alloc_pid, ..." */
+		bool replaces;
+		enum denial_kind kind;
+		char *usrc, *ufunc;
+		int uline;
+	} *sx;
+	size_t nsx, capsx;
+	struct hindex sx_idx;
 };
 
 struct check_result {
@@ -66,6 +101,7 @@ struct check_result {
 	size_t n, capn;
 	size_t nfail, nhint, nallowed;
 	bool strict;
+	enum check_match match;
 };
 
 /* Everything an output format needs to print a verdict. */
@@ -84,9 +120,17 @@ void observation_free(struct observation *o);
  * capability and kernel call site: the first one with a source line. */
 void observation_add_user_sites(struct observation *o, const struct record *rec);
 
-/* Compare; strict makes unused entries failures too. */
+/* Compare at the level match asks; strict makes unused entries failures
+ * too. */
 void check_compare(const struct observation *o, struct baseline *b, bool strict,
-		   struct check_result *r);
+		   enum check_match match, struct check_result *r);
+/* How a check's syscall is named in baselines and findings: its name,
+ * "(none)" outside a syscall, "syscall_N" when unknown. Returns buf
+ * (>= 32 bytes) or a static name. */
+const char *check_syscall_label(int nr, char *buf, size_t len);
+/* The baseline entries that list no syscalls (version 1): at --match
+ * syscall their syscalls are not compared (check --update adds them). */
+size_t check_entries_without_syscalls(const struct baseline *b);
 void check_result_free(struct check_result *r);
 
 /* The baseline the observation implies, keeping old's notes where the

@@ -11,7 +11,8 @@
 #include "lib/util.h"
 
 /* What check --baseline b would report on r, counted by kind. */
-static void count_findings(const struct record *r, struct baseline *b, uint64_t *by_kind)
+static void count_findings(const struct record *r, struct baseline *b, enum check_match match,
+			   uint64_t *by_kind)
 {
 	struct suggest_opts so = { 0 };
 	struct observation obs = { 0 };
@@ -22,14 +23,14 @@ static void count_findings(const struct record *r, struct baseline *b, uint64_t 
 	suggest_build(r, &so, &sg);
 	observation_add(&obs, &sg);
 	suggest_free(&sg);
-	check_compare(&obs, b, false, &res);
+	check_compare(&obs, b, false, match, &res);
 	for (i = 0; i < res.n; i++)
 		by_kind[res.f[i].kind]++;
 	check_result_free(&res);
 	observation_free(&obs);
 }
 
-void metrics_from_record(const struct record *r, struct baseline *b,
+void metrics_from_record(const struct record *r, struct baseline *b, enum check_match match,
 			 struct metrics_snapshot *out)
 {
 	size_t n = r->nchecks + r->hdr.noverflow, i;
@@ -64,7 +65,7 @@ void metrics_from_record(const struct record *r, struct baseline *b,
 	memset(out->findings, 0, sizeof(out->findings));
 	out->has_baseline = b != NULL;
 	if (b)
-		count_findings(r, b, out->findings);
+		count_findings(r, b, match, out->findings);
 	out->checks = rows;
 	out->nchecks = n;
 	out->cap_names = caps;

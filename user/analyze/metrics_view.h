@@ -46,10 +46,10 @@ struct baseline;
  * The checks and findings of a record (a monitor's checkpoint): one row
  * per check line, labelled from its process line (the strings are the
  * record's: valid while it is); findings as `check --baseline b` counts
- * them on this record, when b is not NULL. The other fields are the
- * caller's to fill. Free with metrics_snapshot_free().
+ * them on this record (--match match), when b is not NULL. The other
+ * fields are the caller's to fill. Free with metrics_snapshot_free().
  */
-void metrics_from_record(const struct record *r, struct baseline *b,
+void metrics_from_record(const struct record *r, struct baseline *b, enum check_match match,
 			 struct metrics_snapshot *out);
 void metrics_snapshot_free(struct metrics_snapshot *m);
 

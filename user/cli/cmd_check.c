@@ -25,13 +25,18 @@
 #include "recfile/load.h"
 #include "lib/util.h"
 
-enum { O_STRICT = CLI_LONG_ONLY, O_UPDATE, O_LENIENT, O_SOURCE_ROOT, O_CONTAINER, O_UNIT };
+enum { O_STRICT = CLI_LONG_ONLY, O_UPDATE, O_LENIENT, O_SOURCE_ROOT, O_CONTAINER, O_UNIT, O_MATCH };
 
 static const struct cli_opt check_opts[] = {
 	{ "baseline", 'b', required_argument, "FILE",
 	  "the baseline: what the records may use (required)", NULL, CLI_ARG_FILE },
 	{ "format", 'f', required_argument, "FORMAT",
 	  "text (default), json, junit, sarif or github", NULL, CLI_ARG_FORMAT },
+	{ "match", O_MATCH, required_argument, "LEVEL",
+	  "what must match the baseline: capability, syscall or callsite",
+	  "(default syscall: the capability and the syscalls that led to it; callsite: also "
+	  "the kernel call sites, which differ between kernels, a function inlined or renamed)",
+	  CLI_ARG_MATCH },
 	{ "strict", O_STRICT, no_argument, NULL,
 	  "capabilities the baseline allows but nothing used fail too", NULL, CLI_ARG_ANY },
 	{ "update", O_UPDATE, no_argument, NULL,
@@ -56,9 +61,10 @@ static const struct cli_opt check_opts[] = {
 static const struct cli_cmd check_cmd = {
 	.name = "check",
 	.synopsis = "capaudit check --baseline FILE [OPTIONS] [RECORD...]",
-	.about = "  compare what the records show (required capabilities and their call sites,\n"
-		 "  denials) with what the baseline allows; several records merge into one\n"
-		 "  verdict (default record: " DEFAULT_RECORD ").\n",
+	.about = "  compare what the records show (required capabilities, the syscalls that led\n"
+		 "  to them, their kernel call sites; denials) with what the baseline allows:\n"
+		 "  capabilities, then syscalls; call sites only with --match callsite. Several\n"
+		 "  records merge into one verdict (default record: " DEFAULT_RECORD ").\n",
 	.opts = check_opts,
 	.operands = CLI_ARG_FILE,
 	.tail = "  exit: 0 nothing new, 1 something new (or unused with --strict), 2 errors\n",
@@ -97,13 +103,13 @@ static void close_files(struct check_files *cf)
 	free(cf->rec);
 	if (cf->have_out && cf->out.f)
 		outfile_discard(&cf->out);
+	outfile_keeper_stop();
 	memset(cf, 0, sizeof(*cf));
 }
 
 static int open_files(struct check_files *cf, const char *bpath, char **records, size_t n,
 		      bool update, bool *missing)
 {
-	struct privs p;
 	char err[1024];
 	size_t i;
 
@@ -126,15 +132,18 @@ static int open_files(struct check_files *cf, const char *bpath, char **records,
 			return -1;
 		}
 	}
-	/* a privileged caller drops its capabilities before it parses: a
+	/* a privileged caller drops its capabilities before it parses: the
 	 * keeper process puts the baseline in place with them */
 	if (update) {
-		unsigned int flags = OUTFILE_KEEP_OWNER;
+		char advice[600];
 
-		if (!privs_read(&p) && p.eff)
-			flags |= OUTFILE_KEEPER;
-		if (outfile_open(&cf->out, bpath, flags, err, sizeof(err))) {
+		if (privs_keep_outputs(&bpath, 1, err, sizeof(err))) {
 			p_err("%s", err);
+			return -1;
+		}
+		if (outfile_open(&cf->out, bpath, OUTFILE_KEEP_OWNER, err, sizeof(err))) {
+			outfile_advice(bpath, errno, "--baseline", advice, sizeof(advice));
+			p_err("%s%s", err, advice);
 			return -1;
 		}
 		cf->have_out = true;
@@ -152,6 +161,7 @@ struct check_args {
 	const struct formatter *fmt;
 	struct suggest_opts so;
 	struct workload_filter wf;
+	enum check_match match;
 	bool strict, update, lenient;
 	char **records;
 	size_t nrecords;
@@ -163,8 +173,9 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 	static char *default_records[] = { DEFAULT_RECORD, NULL };
 	const char *fmt_name = "text";
 	struct cli_getopt g;
-	int c;
+	int c, m;
 
+	a->match = MATCH_SYSCALL;
 	cli_getopt_init(&g, &check_cmd);
 	while ((c = cli_next(&g, argc, argv)) >= 0) {
 		switch (c) {
@@ -177,6 +188,13 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		case O_SOURCE_ROOT: a->source_root = optarg; break;
 		case O_CONTAINER: a->wf.container = optarg; break;
 		case O_UNIT: a->wf.unit = optarg; break;
+		case O_MATCH:
+			if ((m = check_match_parse(optarg)) < 0) {
+				p_err("invalid --match '%s': capability, syscall or callsite", optarg);
+				return EXIT_USAGE;
+			}
+			a->match = (enum check_match)m;
+			break;
 		}
 	}
 	if (c != CLI_END)
@@ -265,7 +283,14 @@ static int compare(const struct check_args *a, const struct observation *obs,
 	char cwd[4096];
 	int rc;
 
-	check_compare(obs, base, a->strict, &res);
+	/* a version 1 baseline lists no syscalls: say what is not compared */
+	if (a->match >= MATCH_SYSCALL && check_entries_without_syscalls(base))
+		fprintf(stderr, "capaudit: note: %s lists no syscalls for %zu entr%s (a version 1 "
+			"baseline): only their capabilities%s are compared; check --update adds "
+			"them\n", input_name(a->bpath), check_entries_without_syscalls(base),
+			check_entries_without_syscalls(base) == 1 ? "y" : "ies",
+			a->match == MATCH_CALLSITE ? " and call sites" : "");
+	check_compare(obs, base, a->strict, a->match, &res);
 	view.r = &res;
 	view.baseline = a->bpath;
 	view.records = a->records;

@@ -23,7 +23,7 @@
 
 enum {
 	O_ATTACH = CLI_LONG_ONLY, O_CGROUP, O_CONTAINER, O_UNIT, O_INTERVAL, O_EVENTS,
-	O_BASELINE, O_METRICS, O_LISTEN,
+	O_BASELINE, O_MATCH, O_METRICS, O_LISTEN,
 };
 
 static const struct cli_opt monitor_opts[] = {
@@ -49,6 +49,9 @@ static const struct cli_opt monitor_opts[] = {
 	{ "baseline", O_BASELINE, required_argument, "FILE",
 	  "findings: uses this baseline does not allow (the format check --baseline reads)",
 	  "an event line each (--events), counted in the metrics", CLI_ARG_FILE },
+	{ "match", O_MATCH, required_argument, "LEVEL",
+	  "what a use must match in --baseline: capability, syscall (default) or callsite",
+	  "as check --match", CLI_ARG_MATCH },
 	{ "metrics", O_METRICS, required_argument, "FILE",
 	  "Prometheus text format, replaced at each checkpoint",
 	  "node_exporter's textfile collector reads FILE.prom files", CLI_ARG_FILE },
@@ -92,6 +95,7 @@ struct exporters {
 	const char *listen;        /* --listen ADDR:PORT */
 	struct httpd *httpd;
 	unsigned int port;         /* the port --listen asked for (0: any) */
+	enum check_match match;    /* --match */
 	bool quiet;
 };
 
@@ -128,6 +132,13 @@ static int monitor_opt(struct mon_opts *m, struct exporters *x, int c)
 	case O_BASELINE:
 		x->baseline_path = optarg;
 		return 0;
+	case O_MATCH:
+		if (check_match_parse(optarg) < 0) {
+			p_err("invalid --match '%s': capability, syscall or callsite", optarg);
+			return -1;
+		}
+		m->match = (enum check_match)check_match_parse(optarg);
+		return 0;
 	case O_METRICS:
 		x->metrics = optarg;
 		return 0;
@@ -163,6 +174,7 @@ static int parse_opts(int argc, char **argv, struct mon_opts *m, struct exporter
 	memset(x, 0, sizeof(*x));
 	o->out = DEFAULT_MONITOR;
 	m->interval = 60;
+	m->match = MATCH_SYSCALL;
 	cli_getopt_init(&g, &monitor_cmd);
 	while ((c = cli_next(&g, argc, argv)) >= 0)
 		if (monitor_opt(m, x, c))
@@ -211,7 +223,7 @@ static void publish(struct exporters *x, const struct record *cp)
 	char err[1200];
 
 	if (cp) {
-		metrics_from_record(cp, x->baseline_path ? &x->baseline : NULL, &snap);
+		metrics_from_record(cp, x->baseline_path ? &x->baseline : NULL, x->match, &snap);
 		snap.checkpoint_time = now_realtime_ns() / 1e9;
 	} else {
 		snap.has_baseline = x->baseline_path != NULL;
@@ -287,6 +299,8 @@ int do_monitor(int argc, char **argv, int all_argc, char **all_argv)
 		m.baseline = &x.baseline;
 	}
 	x.quiet = m.rec.quiet;
+	x.match = m.match;
+	m.outputs[0] = x.metrics;
 	if (x.metrics || x.listen) {
 		m.started = exporters_start;
 		m.checkpointed = exporters_checkpointed;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analyze/attrib.h"
+#include "analyze/check.h"
 #include "facts/attach.h"
 #include "facts/capnames.h"
 #include "lib/msg.h"
@@ -126,6 +127,11 @@ static void put_complete(const struct cli_cmd *cmd, const struct cli_opt *o)
 			printf(" %s", report_by_name((enum report_by)i));
 		/* given besides one of those (cmd_report.c) */
 		fputs(" user-site", stdout);
+		return;
+	case CLI_ARG_MATCH:
+		fputs("one", stdout);
+		for (i = MATCH_CAPABILITY; i <= MATCH_CALLSITE; i++)
+			printf(" %s", check_match_name((enum check_match)i));
 		return;
 	default:
 		if (o->kind >= 0 && (size_t)o->kind < sizeof(kinds) / sizeof(kinds[0]) &&

@@ -28,6 +28,7 @@ enum cli_arg_kind {
 	CLI_ARG_EMIT,         /* a snippet kind (report --emit) */
 	CLI_ARG_FORMAT,       /* one of the formats of this command */
 	CLI_ARG_BY,           /* a report roll-up (report --by) */
+	CLI_ARG_MATCH,        /* what check compares (check --match) */
 };
 
 struct cli_opt {

@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -42,6 +44,35 @@ static char *dir_of(const char *path)
 	return dir;
 }
 
+/* ---- owners ---------------------------------------------------------------- */
+
+/* The user who ran sudo, when root runs under it (real uid 0, SUDO_UID a
+ * number other than 0): 0 and the ids (gid -1 without SUDO_GID), or -1. */
+static int sudo_owner(uid_t *uid, gid_t *gid)
+{
+	const char *u = getenv("SUDO_UID"), *g = getenv("SUDO_GID");
+	uint32_t v;
+
+	if (getuid() != 0 || !u || parse_u32(u, &v) || v == 0 || v == (uint32_t)-1)
+		return -1;
+	*uid = (uid_t)v;
+	*gid = (gid_t)-1;
+	if (g && !parse_u32(g, &v) && v != (uint32_t)-1)
+		*gid = (gid_t)v;
+	return 0;
+}
+
+/* A file root has just created under sudo goes to the user who ran sudo,
+ * as far as the creator may give it (CAP_CHOWN). */
+static void give_new_file(int fd)
+{
+	uid_t u;
+	gid_t g;
+
+	if (!sudo_owner(&u, &g))
+		(void)!fchown(fd, u, g);
+}
+
 /* Write through an existing device, FIFO or descriptor name. */
 static int open_through(struct outfile *o, const struct stat *st, char *err, size_t errlen)
 {
@@ -50,11 +81,14 @@ static int open_through(struct outfile *o, const struct stat *st, char *err, siz
 	 * keeps what it holds */
 	o->fd = open(o->path, O_WRONLY | O_APPEND | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (o->fd < 0) {
+		int e = errno;
+
 		if (errno == ENXIO && S_ISFIFO(st->st_mode))
 			snprintf(err, errlen, "%s: a FIFO with no reader (start the reader first)",
 				 o->path);
 		else
 			snprintf(err, errlen, "cannot open %s: %s", o->path, strerror(errno));
+		errno = e;
 		return -1;
 	}
 	fcntl(o->fd, F_SETFL, fcntl(o->fd, F_GETFL) & ~O_NONBLOCK);
@@ -62,45 +96,81 @@ static int open_through(struct outfile *o, const struct stat *st, char *err, siz
 	return 0;
 }
 
+/* A name of the target's directory: the target's path up to its last
+ * slash, then name (for messages: the data is in ...). Caller frees. */
+static char *beside(const struct outfile *o, const char *name)
+{
+	size_t dirlen = strlen(o->target) - strlen(o->base);
+	char *p = xcalloc(dirlen + strlen(name) + 1, 1);
+
+	memcpy(p, o->target, dirlen);
+	strcpy(p + dirlen, name);
+	return p;
+}
+
+/* A named temporary file beside the target, where the filesystem has no
+ * O_TMPFILE: its descriptor (o->tmpname set), or -1. */
+static int open_named_tmp(struct outfile *o)
+{
+	size_t n = strlen(o->base) + 24;
+	unsigned int r;
+	int i, fd;
+
+	o->tmpname = xcalloc(n, 1);
+	for (i = 0; i < 100; i++) {
+		if (getrandom(&r, sizeof(r), 0) != sizeof(r))
+			r = (unsigned int)now_monotonic_ns() + (unsigned int)i;
+		snprintf(o->tmpname, n, "%s.capaudit-%08x", o->base, r);
+		fd = openat(o->dirfd, o->tmpname, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		if (fd >= 0)
+			return fd;
+		if (errno != EEXIST)
+			break;
+	}
+	free(o->tmpname);
+	o->tmpname = NULL;
+	return -1;
+}
+
 /* An unnamed file (O_TMPFILE) in the target's directory, or a named one
- * where the filesystem has none. */
+ * where the filesystem has none; the directory is held from now on. */
 static int open_replace(struct outfile *o, const struct stat *st, unsigned int flags, char *err,
 			size_t errlen)
 {
 	char *dir = dir_of(o->target);
+	const char *slash = strrchr(o->target, '/');
 	int e;
 
 	o->kind = OUT_REPLACE;
-	o->fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0644);   /* read back by copy_aside() */
+	o->base = xstrdup(slash ? slash + 1 : o->target);
+	o->dirfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	free(dir);
-	if (o->fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
-		size_t n = strlen(o->target) + 24;
-
-		o->tmpname = xcalloc(n, 1);
-		snprintf(o->tmpname, n, "%s.capaudit-XXXXXX", o->target);
-		o->fd = mkostemp(o->tmpname, O_CLOEXEC);
-		if (o->fd >= 0)
-			(void)!fchmod(o->fd, 0644);   /* mkstemp's 0600 still works */
-		else {
-			free(o->tmpname);
-			o->tmpname = NULL;
-		}
+	if (o->dirfd >= 0) {
+		/* read back by copy_aside() */
+		o->fd = openat(o->dirfd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0644);
+		if (o->fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL))
+			o->fd = open_named_tmp(o);
 	}
-	if (o->fd < 0) {
-		snprintf(err, errlen, "cannot create %s: %s", o->path, strerror(errno));
+	if (o->dirfd < 0 || o->fd < 0) {
+		e = errno;
+		snprintf(err, errlen, "cannot create %s: %s", o->path, strerror(e));
+		errno = e;
 		return -1;
 	}
-	if (!o->existed)
+	if (!o->existed) {
+		give_new_file(o->fd);
 		return 0;
-	/* replacing a file: its mode, and with KEEP_OWNER its owner (while we
-	 * may: fchown of another user's file needs CAP_CHOWN) */
+	}
+	/* replacing a file: its mode, and its owner while we may (fchown of
+	 * another user's file needs CAP_CHOWN); KEEP_OWNER insists */
 	(void)!fchmod(o->fd, st->st_mode & 07777);
-	if ((flags & OUTFILE_KEEP_OWNER) && (st->st_uid != geteuid() || st->st_gid != getegid()) &&
-	    fchown(o->fd, st->st_uid, st->st_gid)) {
+	if ((st->st_uid != geteuid() || st->st_gid != getegid()) &&
+	    fchown(o->fd, st->st_uid, st->st_gid) && (flags & OUTFILE_KEEP_OWNER)) {
 		e = errno;
 		snprintf(err, errlen, "%s belongs to uid %u gid %u: cannot keep its owner (%s): run "
 			 "as that user or as root", o->path, (unsigned)st->st_uid, (unsigned)st->st_gid,
 			 strerror(e));
+		errno = e;
 		return -1;
 	}
 	return 0;
@@ -108,10 +178,11 @@ static int open_replace(struct outfile *o, const struct stat *st, unsigned int f
 
 /* ---- putting the file in place --------------------------------------- */
 
-/* A new name beside the target for the data (link() fails if it is taken). */
+/* A new name beside the target for the data (linkat() fails if it is
+ * taken): the name in the target's directory, or NULL. */
 static char *link_unique(struct outfile *o, const char *from)
 {
-	size_t n = strlen(o->target) + 32;
+	size_t n = strlen(o->base) + 32;
 	char *name = xcalloc(n, 1);
 	unsigned int r;
 	int i;
@@ -119,8 +190,8 @@ static char *link_unique(struct outfile *o, const char *from)
 	for (i = 0; i < 100; i++) {
 		if (getrandom(&r, sizeof(r), 0) != sizeof(r))
 			r = (unsigned int)now_monotonic_ns() + (unsigned int)i;
-		snprintf(name, n, "%s.capaudit-%08x", o->target, r);
-		if (!linkat(AT_FDCWD, from, AT_FDCWD, name, AT_SYMLINK_FOLLOW))
+		snprintf(name, n, "%s.capaudit-%08x", o->base, r);
+		if (!linkat(AT_FDCWD, from, o->dirfd, name, AT_SYMLINK_FOLLOW))
 			return name;
 		if (errno != EEXIST)
 			break;
@@ -130,25 +201,26 @@ static char *link_unique(struct outfile *o, const char *from)
 }
 
 /* No name can be made beside the target (its directory became
- * unwritable): the unnamed file's data goes to a new file in $TMPDIR. */
+ * unwritable, or is gone): the unnamed file's data goes to a new file in
+ * $TMPDIR. */
 static char *copy_aside(struct outfile *o)
 {
-	const char *tmpdir = getenv("TMPDIR"), *base = strrchr(o->target, '/');
+	const char *tmpdir = getenv("TMPDIR");
 	char buf[65536], *name;
 	off_t off = 0;
 	ssize_t n;
 	size_t len;
 	int fd;
 
-	base = base ? base + 1 : o->target;
-	len = strlen(tmpdir && *tmpdir ? tmpdir : "/tmp") + strlen(base) + 32;
+	len = strlen(tmpdir && *tmpdir ? tmpdir : "/tmp") + strlen(o->base) + 32;
 	name = xcalloc(len, 1);
-	snprintf(name, len, "%s/capaudit-%s-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp", base);
+	snprintf(name, len, "%s/capaudit-%s-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp", o->base);
 	fd = mkostemp(name, O_CLOEXEC);
 	if (fd < 0) {
 		free(name);
 		return NULL;
 	}
+	give_new_file(fd);
 	while ((n = pread(o->fd, buf, sizeof(buf), off)) > 0) {
 		if (write(fd, buf, (size_t)n) != n)
 			break;
@@ -163,15 +235,15 @@ static char *copy_aside(struct outfile *o)
 }
 
 /*
- * The last step, as the privileged keeper or the process itself: the data
- * gets a name of its own, then takes the target's only if the target is
- * still what it was at open. -1 with msg saying where the data is.
+ * The last step, as the keeper or the process itself: the data gets a
+ * name of its own, then takes the target's only if the target is still
+ * what it was at open. -1 with msg saying where the data is.
  */
 static int put_in_place(struct outfile *o, char *msg, size_t msglen)
 {
-	char proc[64], *name;
+	char proc[64], *name, *shown;
 	struct stat st;
-	int e;
+	int e, rc = -1;
 
 	if (o->tmpname) {
 		name = xstrdup(o->tmpname);
@@ -191,145 +263,86 @@ static int put_in_place(struct outfile *o, char *msg, size_t msglen)
 			return -1;
 		}
 	}
-	if (o->existed && !stat(o->target, &st) && (st.st_dev != o->dev || st.st_ino != o->ino)) {
+	shown = beside(o, name);
+	if (o->existed && !fstatat(o->dirfd, o->base, &st, AT_SYMLINK_NOFOLLOW) &&
+	    (st.st_dev != o->dev || st.st_ino != o->ino)) {
 		snprintf(msg, msglen, "%s was replaced by another process meanwhile: not replacing "
-			 "it again; this one is in %s", o->path, name);
-		free(name);
-		return -1;
+			 "it again; this one is in %s", o->path, shown);
+		goto out;
 	}
-	if (o->existed && !rename(name, o->target)) {
-		free(name);
-		return 0;
+	if (o->existed && !renameat(o->dirfd, name, o->dirfd, o->base)) {
+		rc = 0;
+		goto out;
 	}
 	if (o->existed && errno != ENOENT) {
 		e = errno;
-		snprintf(msg, msglen, "cannot rename %s to %s: %s; the data is in %s", name, o->path,
-			 strerror(e), name);
-		free(name);
-		return -1;
+		snprintf(msg, msglen, "cannot rename %s to %s: %s; the data is in %s", shown, o->path,
+			 strerror(e), shown);
+		goto out;
 	}
 	/* the name was free at open: take it only if it still is */
-	if (!link(name, o->target)) {
-		unlink(name);
-		free(name);
-		return 0;
+	if (!linkat(o->dirfd, name, o->dirfd, o->base, 0)) {
+		unlinkat(o->dirfd, name, 0);
+		rc = 0;
+		goto out;
 	}
 	e = errno;
 	if (e == EEXIST)
 		snprintf(msg, msglen, "%s was created by another process meanwhile: not replacing "
-			 "it; this one is in %s", o->path, name);
+			 "it; this one is in %s", o->path, shown);
 	else
 		snprintf(msg, msglen, "cannot write %s: %s; the data is in %s", o->path, strerror(e),
-			 name);
+			 shown);
+out:
+	free(shown);
 	free(name);
-	return -1;
+	return rc;
 }
 
-/* ---- the keeper ----------------------------------------------------------- */
+/* ---- opening, here or in the keeper ----------------------------------------- */
 
-struct keeper_reply {
-	int rc;
-	char msg[1024];
-};
+static void close_out(struct outfile *o);
 
-/* The child that keeps the caller's privileges: it waits for one byte,
- * puts the file in place (or, on end of file, drops it) and exits. It
- * reads nothing else, from anyone. */
-static void keeper_main(struct outfile *o, int in, int out)
+/* Open o->path in this process: 0, or -1 with err (errno says why). */
+static int open_here(struct outfile *o, unsigned int flags, char *err, size_t errlen)
 {
-	struct keeper_reply rep = { 0 };
-	char c = 0;
-	ssize_t n;
-
-	signal(SIGINT, SIG_IGN);
-	signal(SIGTERM, SIG_IGN);
-	signal(SIGHUP, SIG_IGN);
-	signal(SIGPIPE, SIG_IGN);
-	do
-		n = read(in, &c, 1);
-	while (n < 0 && errno == EINTR);
-	if (n == 1 && c == 'c') {
-		rep.rc = put_in_place(o, rep.msg, sizeof(rep.msg));
-		if (write(out, &rep, sizeof(rep)) != sizeof(rep))
-			_exit(1);
-		_exit(0);
-	}
-	if (o->tmpname)
-		unlink(o->tmpname);
-	_exit(0);
-}
-
-static int start_keeper(struct outfile *o, char *err, size_t errlen)
-{
-	int to[2], from[2];
-
-	if (pipe2(to, O_CLOEXEC) || pipe2(from, O_CLOEXEC)) {
-		snprintf(err, errlen, "%s: pipe: %s", o->path, strerror(errno));
-		return -1;
-	}
-	o->keeper = fork();
-	if (o->keeper < 0) {
-		snprintf(err, errlen, "%s: fork: %s", o->path, strerror(errno));
-		o->keeper = 0;
-		return -1;
-	}
-	if (o->keeper == 0) {
-		close(to[1]);
-		close(from[0]);
-		keeper_main(o, to[0], from[1]);
-	}
-	close(to[0]);
-	close(from[1]);
-	o->to_keeper = to[1];
-	o->from_keeper = from[0];
-	return 0;
-}
-
-/* ---- open, commit, discard ------------------------------------------------ */
-
-int outfile_open(struct outfile *o, const char *path, unsigned int flags, char *err,
-		 size_t errlen)
-{
+	const char *path = o->path;
 	struct stat lst, st;
 	char real[PATH_MAX];
-	int rc;
+	int e;
 
-	memset(o, 0, sizeof(*o));
-	o->fd = o->to_keeper = o->from_keeper = -1;
-	o->path = xstrdup(path);
-	if (!strcmp(path, "-")) {
-		o->kind = OUT_STDOUT;
-		o->f = stdout;
-		return 0;
-	}
 	if (!path[0]) {
 		snprintf(err, errlen, "empty output file name");
-		goto fail;
+		errno = EINVAL;
+		return -1;
 	}
 	if (lstat(path, &lst) == 0) {
 		if (stat(path, &st)) {
+			e = errno;
 			snprintf(err, errlen, S_ISLNK(lst.st_mode) ? "%s: a symlink to a missing file "
-				 "(not writing through it)" : "%s: %s", path, strerror(errno));
-			goto fail;
+				 "(not writing through it)" : "%s: %s", path, strerror(e));
+			errno = e;
+			return -1;
 		}
 		if (S_ISDIR(st.st_mode)) {
 			snprintf(err, errlen, "%s: is a directory", path);
-			goto fail;
+			errno = EISDIR;
+			return -1;
 		}
-		if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) || fd_name(path)) {
-			if (open_through(o, &st, err, errlen))
-				goto fail;
-			goto stream;
-		}
+		if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) || fd_name(path))
+			return open_through(o, &st, err, errlen);
 		if (!S_ISREG(st.st_mode)) {
 			snprintf(err, errlen, "%s: not a regular file, a device or a FIFO: not "
 				 "replacing it", path);
-			goto fail;
+			errno = EINVAL;
+			return -1;
 		}
 		/* a symlink's target is replaced, never the link */
 		if (!realpath(path, real)) {
-			snprintf(err, errlen, "%s: %s", path, strerror(errno));
-			goto fail;
+			e = errno;
+			snprintf(err, errlen, "%s: %s", path, strerror(e));
+			errno = e;
+			return -1;
 		}
 		o->target = xstrdup(real);
 		o->existed = true;
@@ -338,14 +351,401 @@ int outfile_open(struct outfile *o, const char *path, unsigned int flags, char *
 	} else if (errno == ENOENT) {
 		o->target = xstrdup(path);
 	} else {
-		snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
+		e = errno;
+		snprintf(err, errlen, "cannot create %s: %s", path, strerror(e));
+		errno = e;
+		return -1;
+	}
+	return open_replace(o, &st, flags, err, errlen);
+}
+
+/* Append to path in this process: a descriptor, or -1 with err. */
+static int append_here(const char *path, char *err, size_t errlen)
+{
+	int fd = -1, i, e;
+
+	for (i = 0; i < 3; i++) {
+		fd = open(path, O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC);
+		if (fd >= 0 || errno != ENOENT)
+			break;
+		fd = open(path, O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC | O_CREAT | O_EXCL, 0644);
+		if (fd >= 0) {
+			give_new_file(fd);
+			break;
+		}
+		if (errno != EEXIST)
+			break;
+	}
+	if (fd < 0) {
+		e = errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(e));
+		errno = e;
+	}
+	return fd;
+}
+
+/* ---- the keeper ------------------------------------------------------------- */
+
+#define KEEPER_SLOTS 8
+
+enum { K_READY, K_OPEN, K_APPEND, K_COMMIT, K_DISCARD };
+
+struct keeper_req {
+	int op;
+	int slot;
+	unsigned int flags;
+	char path[PATH_MAX];
+};
+
+struct keeper_rep {
+	int rc;
+	int err;                 /* errno of a failure */
+	int kind;
+	int slot;                /* the keeper's file (OUT_REPLACE), or -1 */
+	char msg[1024];
+};
+
+static struct {
+	pid_t pid;
+	int sock;
+	char **paths;            /* the names it serves */
+	size_t npaths;
+} keeper = { .sock = -1 };
+
+/* One message, with a descriptor (fd >= 0) passed along. 0 or -1. */
+static int send_msg(int sock, const void *buf, size_t len, int fd)
+{
+	union {
+		char b[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} u;
+	struct iovec iov = { (void *)buf, len };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+	ssize_t n;
+
+	if (fd >= 0) {
+		struct cmsghdr *c;
+
+		memset(&u, 0, sizeof(u));
+		mh.msg_control = u.b;
+		mh.msg_controllen = sizeof(u.b);
+		c = CMSG_FIRSTHDR(&mh);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(c), &fd, sizeof(int));
+	}
+	do
+		n = sendmsg(sock, &mh, MSG_NOSIGNAL);
+	while (n < 0 && errno == EINTR);
+	return n == (ssize_t)len ? 0 : -1;
+}
+
+/* One message of exactly len bytes; *fd gets a descriptor passed along
+ * (or -1). 0, or -1 (end of file, an error, a short message). */
+static int recv_msg(int sock, void *buf, size_t len, int *fd)
+{
+	union {
+		char b[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} u;
+	struct iovec iov = { buf, len };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.b,
+			     .msg_controllen = sizeof(u.b) };
+	struct cmsghdr *c;
+	ssize_t n;
+
+	if (fd)
+		*fd = -1;
+	do
+		n = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC);
+	while (n < 0 && errno == EINTR);
+	for (c = n > 0 ? CMSG_FIRSTHDR(&mh) : NULL; c; c = CMSG_NXTHDR(&mh, c)) {
+		int got;
+
+		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
+			continue;
+		memcpy(&got, CMSG_DATA(c), sizeof(int));
+		if (fd && *fd < 0)
+			*fd = got;
+		else
+			close(got);
+	}
+	if (n != (ssize_t)len || (mh.msg_flags & (MSG_TRUNC | MSG_CTRUNC))) {
+		if (fd && *fd >= 0) {
+			close(*fd);
+			*fd = -1;
+		}
+		return -1;
+	}
+	return 0;
+}
+
+/* One of the names the keeper was started for. */
+static bool declared(const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < keeper.npaths; i++)
+		if (!strcmp(keeper.paths[i], path))
+			return true;
+	return false;
+}
+
+/* In the caller: a keeper runs, and serves path. */
+static bool keeper_serves(const char *path)
+{
+	return keeper.pid > 0 && declared(path);
+}
+
+/* One request, in the keeper; *fd: a descriptor to pass back, or -1. */
+static void keeper_serve(struct outfile *slots, struct keeper_req *q, struct keeper_rep *r,
+			 int *fd)
+{
+	struct outfile *o;
+	int i;
+
+	*fd = -1;
+	r->slot = -1;
+	q->path[sizeof(q->path) - 1] = '\0';
+	switch (q->op) {
+	case K_OPEN:
+	case K_APPEND:
+		if (!declared(q->path)) {
+			snprintf(r->msg, sizeof(r->msg), "%.900s: not a file capaudit was asked to write",
+				 q->path);
+			r->err = EPERM;
+			break;
+		}
+		if (q->op == K_APPEND) {
+			*fd = append_here(q->path, r->msg, sizeof(r->msg));
+			r->err = errno;
+			break;
+		}
+		for (i = 0; i < KEEPER_SLOTS && slots[i].path; i++)
+			;
+		if (i == KEEPER_SLOTS) {
+			snprintf(r->msg, sizeof(r->msg), "%.900s: too many files open at once", q->path);
+			r->err = EMFILE;
+			break;
+		}
+		o = &slots[i];
+		memset(o, 0, sizeof(*o));
+		o->fd = o->dirfd = o->kslot = -1;
+		o->path = xstrdup(q->path);
+		if (open_here(o, q->flags, r->msg, sizeof(r->msg))) {
+			r->err = errno;
+			outfile_discard(o);
+			break;
+		}
+		r->kind = (int)o->kind;
+		*fd = o->fd;
+		if (o->kind == OUT_REPLACE)
+			r->slot = i;
+		break;
+	case K_COMMIT:
+	case K_DISCARD:
+		if (q->slot < 0 || q->slot >= KEEPER_SLOTS || !slots[q->slot].path) {
+			snprintf(r->msg, sizeof(r->msg), "the keeper holds no such file");
+			r->err = EINVAL;
+			break;
+		}
+		o = &slots[q->slot];
+		if (q->op == K_DISCARD) {
+			outfile_discard(o);
+			return;
+		}
+		r->rc = put_in_place(o, r->msg, sizeof(r->msg));
+		close_out(o);
+		return;
+	default:
+		r->err = EINVAL;
+		snprintf(r->msg, sizeof(r->msg), "the keeper got a request it does not know");
+	}
+	r->rc = *fd >= 0 ? 0 : -1;
+}
+
+/* The keeper's life: nothing of the caller's but the socket, only the
+ * rights restrict_fn leaves, one request at a time until end of file. */
+static void keeper_main(int sock, int (*restrict_fn)(char *err, size_t errlen))
+{
+	struct outfile slots[KEEPER_SLOTS];
+	struct keeper_req q;
+	struct keeper_rep r;
+	int i, fd, null;
+
+	signal(SIGINT, SIG_IGN);
+	signal(SIGTERM, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	signal(SIGPIPE, SIG_IGN);
+	null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (null >= 0) {
+		dup2(null, STDIN_FILENO);
+		dup2(null, STDOUT_FILENO);
+	}
+	if (sock > 3)
+		syscall(SYS_close_range, 3U, (unsigned int)sock - 1, 0U);
+	syscall(SYS_close_range, (unsigned int)sock + 1, ~0U, 0U);
+	memset(slots, 0, sizeof(slots));
+	memset(&r, 0, sizeof(r));
+	if (restrict_fn && restrict_fn(r.msg, sizeof(r.msg)))
+		r.rc = -1;
+	if (send_msg(sock, &r, sizeof(r), -1) || r.rc)
+		_exit(1);
+	while (!recv_msg(sock, &q, sizeof(q), NULL)) {
+		memset(&r, 0, sizeof(r));
+		keeper_serve(slots, &q, &r, &fd);
+		if (send_msg(sock, &r, sizeof(r), fd))
+			break;
+		/* what was written through or appended to: nothing to keep */
+		if (fd >= 0 && r.slot < 0) {
+			for (i = 0; i < KEEPER_SLOTS; i++)
+				if (slots[i].path && slots[i].fd == fd)
+					close_out(&slots[i]);
+			if (q.op == K_APPEND)
+				close(fd);
+		}
+	}
+	for (i = 0; i < KEEPER_SLOTS; i++)
+		if (slots[i].path)
+			outfile_discard(&slots[i]);
+	_exit(0);
+}
+
+/* A request and its answer; *fd gets a descriptor passed back (or -1).
+ * 0, or -1 when the keeper is gone. */
+static int keeper_call(struct keeper_req *q, struct keeper_rep *r, int *fd)
+{
+	memset(r, 0, sizeof(*r));
+	if (send_msg(keeper.sock, q, sizeof(*q), -1) || recv_msg(keeper.sock, r, sizeof(*r), fd))
+		return -1;
+	r->msg[sizeof(r->msg) - 1] = '\0';
+	return 0;
+}
+
+/* Open (op K_OPEN) or append to (K_APPEND) path through the keeper: the
+ * descriptor, or -1 with err (errno says why). */
+static int keeper_open(int op, const char *path, unsigned int flags, int *kind, int *slot,
+		       char *err, size_t errlen)
+{
+	struct keeper_req q = { .op = op, .slot = -1, .flags = flags };
+	struct keeper_rep r;
+	int fd;
+
+	snprintf(q.path, sizeof(q.path), "%s", path);
+	if (keeper_call(&q, &r, &fd)) {
+		snprintf(err, errlen, "cannot create %s: the keeper process is gone", path);
+		errno = EPIPE;
+		return -1;
+	}
+	if (r.rc || fd < 0) {
+		if (fd >= 0)
+			close(fd);
+		snprintf(err, errlen, "%s", r.msg);
+		errno = r.err ? r.err : EIO;
+		return -1;
+	}
+	*kind = r.kind;
+	*slot = r.slot;
+	return fd;
+}
+
+int outfile_keeper_start(const char *const *paths, size_t npaths,
+			 int (*restrict_fn)(char *err, size_t errlen), char *err, size_t errlen)
+{
+	struct keeper_rep r;
+	int sv[2];
+	size_t i;
+
+	if (keeper.pid > 0)
+		return 0;
+	for (i = 0; i < npaths; i++) {
+		if (!paths[i] || !paths[i][0] || !strcmp(paths[i], "-") || fd_name(paths[i]) ||
+		    strlen(paths[i]) >= PATH_MAX)
+			continue;
+		keeper.paths = xrealloc(keeper.paths, (keeper.npaths + 1) * sizeof(char *));
+		keeper.paths[keeper.npaths++] = xstrdup(paths[i]);
+	}
+	if (!keeper.npaths)
+		return 0;   /* standard output, descriptors: nothing to keep */
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv)) {
+		snprintf(err, errlen, "cannot start the process that writes %s: socketpair: %s",
+			 keeper.paths[0], strerror(errno));
+		outfile_keeper_stop();
+		return -1;
+	}
+	fflush(NULL);
+	keeper.pid = fork();
+	if (keeper.pid < 0) {
+		snprintf(err, errlen, "cannot start the process that writes %s: fork: %s",
+			 keeper.paths[0], strerror(errno));
+		keeper.pid = 0;
+		close(sv[0]);
+		close(sv[1]);
+		outfile_keeper_stop();
+		return -1;
+	}
+	if (keeper.pid == 0) {
+		close(sv[0]);
+		keeper_main(sv[1], restrict_fn);
+	}
+	close(sv[1]);
+	keeper.sock = sv[0];
+	if (recv_msg(keeper.sock, &r, sizeof(r), NULL) || r.rc) {
+		r.msg[sizeof(r.msg) - 1] = '\0';
+		snprintf(err, errlen, "cannot start the process that writes %s: %s", keeper.paths[0],
+			 r.rc ? r.msg : "it exited");
+		outfile_keeper_stop();
+		return -1;
+	}
+	return 0;
+}
+
+pid_t outfile_keeper_pid(void)
+{
+	return keeper.pid > 0 ? keeper.pid : 0;
+}
+
+void outfile_keeper_stop(void)
+{
+	size_t i;
+
+	if (keeper.sock >= 0)
+		close(keeper.sock);   /* end of file: it drops what it holds and exits */
+	keeper.sock = -1;
+	if (keeper.pid > 0)
+		waitpid(keeper.pid, NULL, 0);
+	keeper.pid = 0;
+	for (i = 0; i < keeper.npaths; i++)
+		free(keeper.paths[i]);
+	free(keeper.paths);
+	keeper.paths = NULL;
+	keeper.npaths = 0;
+}
+
+/* ---- open, commit, discard ------------------------------------------------ */
+
+int outfile_open(struct outfile *o, const char *path, unsigned int flags, char *err,
+		 size_t errlen)
+{
+	int rc, kind;
+
+	memset(o, 0, sizeof(*o));
+	o->fd = o->dirfd = o->kslot = -1;
+	o->path = xstrdup(path);
+	if (!strcmp(path, "-")) {
+		o->kind = OUT_STDOUT;
+		o->f = stdout;
+		return 0;
+	}
+	if (keeper_serves(path)) {
+		o->fd = keeper_open(K_OPEN, path, flags, &kind, &o->kslot, err, errlen);
+		if (o->fd < 0)
+			goto fail;
+		o->kind = (enum outfile_kind)kind;
+	} else if (open_here(o, flags, err, errlen)) {
 		goto fail;
 	}
-	if (open_replace(o, &st, flags, err, errlen))
-		goto fail;
-	if ((flags & OUTFILE_KEEPER) && start_keeper(o, err, errlen))
-		goto fail;
-stream:
 	o->f = fdopen(o->fd, "w");
 	if (!o->f) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
@@ -359,6 +759,15 @@ fail:
 	return -1;
 }
 
+int outfile_open_append(const char *path, char *err, size_t errlen)
+{
+	int kind, slot;
+
+	if (keeper_serves(path))
+		return keeper_open(K_APPEND, path, 0, &kind, &slot, err, errlen);
+	return append_here(path, err, errlen);
+}
+
 static void close_out(struct outfile *o)
 {
 	if (o->f && o->f != stdout)
@@ -367,23 +776,19 @@ static void close_out(struct outfile *o)
 		close(o->fd);
 	o->f = NULL;
 	o->fd = -1;
-	if (o->to_keeper >= 0)
-		close(o->to_keeper);   /* end of file: the keeper drops the file */
-	if (o->from_keeper >= 0)
-		close(o->from_keeper);
-	o->to_keeper = o->from_keeper = -1;
-	if (o->keeper > 0)
-		waitpid(o->keeper, NULL, 0);
-	o->keeper = 0;
+	if (o->dirfd >= 0)
+		close(o->dirfd);
+	o->dirfd = -1;
+	o->kslot = -1;
 	free(o->path);
 	free(o->target);
+	free(o->base);
 	free(o->tmpname);
-	o->path = o->target = o->tmpname = NULL;
+	o->path = o->target = o->base = o->tmpname = NULL;
 }
 
 int outfile_commit(struct outfile *o, char *msg, size_t msglen)
 {
-	struct keeper_reply rep = { 0 };
 	int rc = 0;
 
 	msg[0] = '\0';
@@ -392,16 +797,18 @@ int outfile_commit(struct outfile *o, char *msg, size_t msglen)
 		outfile_discard(o);
 		return -1;
 	}
-	if (o->kind == OUT_REPLACE && o->keeper > 0) {
-		if (write(o->to_keeper, "c", 1) != 1 ||
-		    read(o->from_keeper, &rep, sizeof(rep)) != sizeof(rep)) {
-			snprintf(msg, msglen, "cannot write %s: the keeper process failed", o->path);
+	if (o->kind == OUT_REPLACE && o->kslot >= 0) {
+		struct keeper_req q = { .op = K_COMMIT, .slot = o->kslot };
+		struct keeper_rep r;
+
+		if (keeper_call(&q, &r, NULL)) {
+			snprintf(msg, msglen, "cannot write %s: the keeper process is gone", o->path);
 			rc = -1;
-		} else if (rep.rc) {
-			rep.msg[sizeof(rep.msg) - 1] = '\0';
-			snprintf(msg, msglen, "%s", rep.msg);
+		} else if (r.rc) {
+			snprintf(msg, msglen, "%s", r.msg);
 			rc = -1;
 		}
+		o->kslot = -1;
 	} else if (o->kind == OUT_REPLACE) {
 		rc = put_in_place(o, msg, msglen);
 	}
@@ -417,8 +824,14 @@ int outfile_commit(struct outfile *o, char *msg, size_t msglen)
 
 void outfile_discard(struct outfile *o)
 {
-	if (o->tmpname && o->keeper <= 0)
-		unlink(o->tmpname);
+	if (o->kslot >= 0 && keeper.sock >= 0) {
+		struct keeper_req q = { .op = K_DISCARD, .slot = o->kslot };
+		struct keeper_rep r;
+
+		(void)keeper_call(&q, &r, NULL);
+	} else if (o->tmpname && o->dirfd >= 0) {
+		unlinkat(o->dirfd, o->tmpname, 0);
+	}
 	close_out(o);
 }
 
@@ -430,4 +843,35 @@ int outfile_finish(struct outfile *o, int write_rc, char *msg, size_t msglen)
 		return -1;
 	}
 	return outfile_commit(o, msg, msglen);
+}
+
+void outfile_advice(const char *path, int e, const char *opt, char *buf, size_t len)
+{
+	char *dir = dir_of(path);
+
+	switch (e) {
+	case EACCES:
+	case EPERM:
+		snprintf(buf, len, "; uid %u%s may not create files in %s: give %s a file in a "
+			 "directory it may write, or make %s writable for it", (unsigned)geteuid(),
+			 geteuid() ? "" : " without CAP_DAC_OVERRIDE", dir, opt, dir);
+		break;
+	case EROFS:
+		snprintf(buf, len, "; %s is on a read-only file system: give %s a file on a "
+			 "writable one", dir, opt);
+		break;
+	case ENOENT:
+	case ENOTDIR:
+		snprintf(buf, len, "; %s is not a directory: create it first, or give %s a file in "
+			 "an existing one", dir, opt);
+		break;
+	case ENOSPC:
+	case EDQUOT:
+		snprintf(buf, len, "; %s's file system is full: free space there, or give %s a file "
+			 "elsewhere", dir, opt);
+		break;
+	default:
+		buf[0] = '\0';
+	}
+	free(dir);
 }

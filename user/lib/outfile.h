@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * An output file that is complete or absent, and never replaces what it
- * should not (record -o, check --update):
+ * should not (record -o, monitor's checkpoints and metrics, check --update):
  *   "-"                  standard output
  *   a device, a FIFO, /dev/stdout, /proc/self/fd/N
  *                        written through, never replaced (a FIFO must have
@@ -13,9 +13,30 @@
  *                        renamed over the file if it is still the one that
  *                        was there at open; otherwise (another writer) the
  *                        data stays under a name of its own, and so when
- *                        the final step fails: the message says where
+ *                        the final step fails: the message says where.
+ *                        The directory is the one found at open (held
+ *                        open), whatever its path names by then.
  *   a directory, a socket, a block device, a dangling symlink
  *                        refused at open, before anything runs
+ *
+ * Owner and mode: a replaced file keeps its mode, and its owner where the
+ * writer may give it (OUTFILE_KEEP_OWNER: or fails). A new file is 0644
+ * (less the umask) and belongs to its creator, except that one root creates
+ * under sudo (real uid 0, SUDO_UID set) belongs to the user who ran sudo
+ * (SUDO_UID, SUDO_GID): `sudo capaudit record -o caps.jsonl` in a checkout
+ * leaves a file its owner can replace.
+ *
+ * The keeper: a caller about to drop its rights over files (record and
+ * monitor keep only CAP_BPF and CAP_PERFMON, check --update none) starts
+ * it first. It is a process forked with those rights, reduced by the
+ * caller's restrict() to what creating and replacing files takes; from
+ * then on outfile_open() and outfile_open_append() of the names given to
+ * outfile_keeper_start() ask it: it opens or creates the file, hands the
+ * descriptor over, and at commit puts the file in place, as often as the
+ * caller asks (a monitor's checkpoint every interval). It never sees the
+ * data, serves only those names (a caller taken over through its input
+ * could otherwise have it replace any file), holds none of the caller's
+ * descriptors, and exits when the caller does.
  */
 #ifndef CA_OUTFILE_H
 #define CA_OUTFILE_H
@@ -28,10 +49,7 @@
 enum outfile_kind { OUT_STDOUT, OUT_THROUGH, OUT_REPLACE };
 
 /* outfile_open() flags */
-#define OUTFILE_KEEP_OWNER 0x1   /* a replaced file keeps its owner and mode */
-#define OUTFILE_KEEPER     0x2   /* the caller drops its privileges before it
-				  * commits: a child keeps them to put the file
-				  * in place (it never sees the data) */
+#define OUTFILE_KEEP_OWNER 0x1   /* a replaced file must keep its owner, or the open fails */
 
 struct outfile {
 	enum outfile_kind kind;
@@ -39,15 +57,17 @@ struct outfile {
 	char *target;            /* OUT_REPLACE: the file put in place */
 	FILE *f;                 /* what to write to */
 	int fd;
-	char *tmpname;           /* a named temporary file (no O_TMPFILE), or NULL */
+	int dirfd;               /* OUT_REPLACE: the target's directory */
+	char *base;              /* the target's name in it */
+	char *tmpname;           /* a named temporary file there (no O_TMPFILE), or NULL */
 	bool existed;            /* the target existed at open: its identity */
 	dev_t dev;
 	ino_t ino;
-	pid_t keeper;            /* OUTFILE_KEEPER: the child, or 0 */
-	int to_keeper, from_keeper;
+	int kslot;               /* the keeper's file, or -1 */
 };
 
-/* 0, or -1 with one line "PATH: why" in err (nothing is left behind). */
+/* 0, or -1 with one line "PATH: why" in err (nothing is left behind; errno
+ * says why). */
 int outfile_open(struct outfile *o, const char *path, unsigned int flags, char *err,
 		 size_t errlen);
 /*
@@ -64,5 +84,29 @@ int outfile_commit(struct outfile *o, char *msg, size_t msglen);
 int outfile_finish(struct outfile *o, int write_rc, char *msg, size_t msglen);
 /* Drop an unfinished output: nothing of it stays. */
 void outfile_discard(struct outfile *o);
+
+/* A file to append to (created when missing, with the owner rules above):
+ * a descriptor, or -1 with "PATH: why" in err. */
+int outfile_open_append(const char *path, char *err, size_t errlen);
+
+/*
+ * What to do when creating path failed with errno e: one clause for the
+ * end of the message ("; make DIR writable for uid 0 or give OPT a file in
+ * a directory it may write"), or "" when there is no advice.
+ */
+void outfile_advice(const char *path, int e, const char *opt, char *buf, size_t len);
+
+/*
+ * Start the keeper for the names in paths (NULL entries, "-" and names of
+ * the caller's own descriptors are left out: nothing to keep for them).
+ * restrict_fn runs in the keeper before it serves (0, or -1 with err).
+ * 0, or -1 with err (no keeper).
+ */
+int outfile_keeper_start(const char *const *paths, size_t npaths,
+			 int (*restrict_fn)(char *err, size_t errlen), char *err, size_t errlen);
+/* Its pid, or 0 without one. */
+pid_t outfile_keeper_pid(void);
+/* End it (files it still holds unfinished are dropped). */
+void outfile_keeper_stop(void);
 
 #endif

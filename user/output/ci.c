@@ -56,7 +56,12 @@ static int junit_check(FILE *f, const struct check_view *v)
 
 		fprintf(f, "    <testcase classname=\"capaudit.%s\" name=\"",
 			cap_name(x->cap, name));
-		xml(f, x->func ? x->func : "(capability)");
+		if (x->syscall) {
+			fputs("syscall ", f);
+			xml(f, x->syscall);
+		} else {
+			xml(f, x->func ? x->func : "(capability)");
+		}
 		fputs("\"", f);
 		if (x->usrc) {
 			/* the line that asked (--user-stacks): GitLab, Jenkins and
@@ -94,12 +99,16 @@ static const struct {
 } rules[] = {
 	{ FK_NEW_CAP, "capaudit/new-capability", "NewCapability",
 	  "The workload uses a capability the baseline does not allow." },
+	{ FK_NEW_SYSCALL, "capaudit/new-syscall", "NewSyscall",
+	  "An allowed capability is asked for in a syscall the baseline does not list." },
 	{ FK_NEW_SITE, "capaudit/new-callsite", "NewCallSite",
 	  "An allowed capability is asked for at a kernel call site the baseline does not list." },
 	{ FK_NEW_DENIAL, "capaudit/new-denial", "NewDenial",
 	  "A capability check was denied that the baseline does not expect." },
 	{ FK_UNUSED_CAP, "capaudit/unused-capability", "UnusedCapability",
 	  "The baseline allows a capability no record used: it may be dropped." },
+	{ FK_UNUSED_SYSCALL, "capaudit/unused-syscall", "UnusedSyscall",
+	  "The baseline lists a syscall for a capability that no record made." },
 	{ FK_UNUSED_SITE, "capaudit/unused-callsite", "UnusedCallSite",
 	  "The baseline lists a call site no record reached." },
 	{ FK_UNUSED_DENIAL, "capaudit/unused-denial", "UnusedDenial",
@@ -172,10 +181,16 @@ static int sarif_check(FILE *f, const struct check_view *v)
 		json_set(loc, "physicalLocation", phys);
 		logical = json_array();
 		ll = json_object();
-		snprintf(fq, sizeof(fq), "kernel!%s", x->func ? x->func : cap_name(x->cap, name));
-		json_set_bytes(ll, "name", x->func ? x->func : cap_name(x->cap, name));
+		if (x->syscall) {
+			snprintf(fq, sizeof(fq), "syscall!%s", x->syscall);
+			json_set_bytes(ll, "name", x->syscall);
+		} else {
+			snprintf(fq, sizeof(fq), "kernel!%s", x->func ? x->func :
+				 cap_name(x->cap, name));
+			json_set_bytes(ll, "name", x->func ? x->func : cap_name(x->cap, name));
+		}
 		json_set_bytes(ll, "fullyQualifiedName", fq);
-		json_set(ll, "kind", json_string(x->func ? "function" : "member"));
+		json_set(ll, "kind", json_string(x->func || x->syscall ? "function" : "member"));
 		json_array_append_new(logical, ll);
 		if (x->ufunc) {
 			ll = json_object();
@@ -205,6 +220,8 @@ static int sarif_check(FILE *f, const struct check_view *v)
 			json_set(props, "capability", json_string(cap_name(x->cap, name)));
 			if (x->syscalls)
 				json_set_bytes(props, "syscalls", x->syscalls);
+			if (x->syscall)
+				json_set_bytes(props, "syscall", x->syscall);
 			json_set(res, "properties", props);
 		}
 		json_array_append_new(results, res);

@@ -584,6 +584,7 @@ static int json_check(FILE *f, const struct check_view *v)
 		json_array_append_new(recs, json_bytes(v->records[i]));
 	json_set(root, "records", recs);
 	json_set(root, "strict", json_boolean(r->strict));
+	json_set(root, "match", json_string(check_match_name(r->match)));
 	json_set(root, "failures", json_uint(r->nfail));
 	json_set(root, "hints", json_uint(r->nhint));
 	json_set(root, "allowed", json_uint(r->nallowed));
@@ -598,6 +599,8 @@ static int json_check(FILE *f, const struct check_view *v)
 		json_set(o, "fails", json_boolean(x->fails));
 		json_set(o, "cap", json_string(cap_name(x->cap, name)));
 		json_set(o, "callsite", x->func ? json_bytes(x->func) : json_null());
+		if (x->syscall)
+			json_set_bytes(o, "syscall", x->syscall);
 		if (x->syscalls)
 			json_set_bytes(o, "syscalls", x->syscalls);
 		if (x->count)

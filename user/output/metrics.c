@@ -84,7 +84,8 @@ static void put_double(FILE *f, double v)
 		fprintf(f, "%.6f", v);
 }
 
-static const enum finding_kind written_findings[] = { FK_NEW_CAP, FK_NEW_SITE, FK_NEW_DENIAL };
+static const enum finding_kind written_findings[] = { FK_NEW_CAP, FK_NEW_SYSCALL, FK_NEW_SITE,
+						       FK_NEW_DENIAL };
 
 int metrics_write(FILE *f, const struct metrics_snapshot *m)
 {

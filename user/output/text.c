@@ -737,6 +737,20 @@ static void print_finding(FILE *f, const struct finding *x, const char *root)
 {
 	char n[CAP_NAME_LEN], esc[600];
 
+	/* a finding about a syscall: "CAP in SYSCALL (at SITES)" */
+	if (x->syscall) {
+		const char *what = x->kind == FK_NEW_SYSCALL ? "+ new syscall      " :
+				   x->kind == FK_NEW_DENIAL ? "! new denial       " :
+				   x->kind == FK_UNUSED_SYSCALL ? "- unused syscall   " :
+				   x->kind == FK_UNUSED_DENIAL ? "- denial not seen  " : NULL;
+
+		if (!what)
+			return;
+		fprintf(f, "%s%s in %s", what, cap_name(x->cap, n), ESC(x->syscall, esc));
+		if (x->func)
+			fprintf(f, " (at %s)", ESC(x->func, esc));
+		goto rest;
+	}
 	switch (x->kind) {
 	case FK_NEW_CAP:
 		fprintf(f, "+ new capability   %s at %s", cap_name(x->cap, n), ESC(x->func, esc));
@@ -762,6 +776,7 @@ static void print_finding(FILE *f, const struct finding *x, const char *root)
 	}
 	if (x->syscalls)
 		fprintf(f, " (%s)", ESC(x->syscalls, esc));
+rest:
 	if (x->replaces_sys_admin)
 		fputs(" [instead of CAP_SYS_ADMIN]", f);
 	if (x->kind == FK_NEW_DENIAL)
@@ -787,8 +802,8 @@ static int text_check(FILE *f, const struct check_view *v)
 	char esc[4200];
 	size_t i;
 
-	fprintf(f, "capaudit check: %zu record%s against %s\n", v->nrecords,
-		v->nrecords == 1 ? "" : "s", ESC(v->baseline, esc));
+	fprintf(f, "capaudit check: %zu record%s against %s (--match %s)\n", v->nrecords,
+		v->nrecords == 1 ? "" : "s", ESC(v->baseline, esc), check_match_name(r->match));
 	for (i = 0; i < r->n; i++)
 		print_finding(f, &r->f[i], v->source_root);
 	if (r->nfail)

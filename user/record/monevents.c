@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -21,6 +22,7 @@
 #include "facts/syscalls.h"
 #include "lib/jsonutil.h"
 #include "lib/msg.h"
+#include "lib/outfile.h"
 #include "lib/util.h"
 #include "record/monstate.h"
 #include "record/session.h"
@@ -31,9 +33,16 @@ static int open_path(struct mon_events *ev)
 		ev->f = stdout;
 		return 0;
 	}
-	ev->f = fopen(ev->path, "ae");
+	char err[1200];
+	int fd = outfile_open_append(ev->path, err, sizeof(err));   /* as -o: lib/outfile.h */
+
+	ev->f = fd >= 0 ? fdopen(fd, "a") : NULL;
 	if (!ev->f) {
-		p_err("--events %s: %s", ev->path, strerror(errno));
+		if (fd >= 0) {
+			snprintf(err, sizeof(err), "%s: %s", ev->path, strerror(errno));
+			close(fd);
+		}
+		p_err("--events %s", err);
 		return -1;
 	}
 	return 0;
@@ -145,20 +154,27 @@ static const char *finding(struct mon_events *ev, const struct ca_event *e, int 
 			   const char *site)
 {
 	struct baseline *b = ev->m->o->baseline;
+	enum check_match match = ev->m->o->match;
 	struct bl_entry *be;
+	char num[32];
+	const char *sc = check_syscall_label(e->syscall, num, sizeof(num));
+	bool sys_new;
 
 	if (!b || (e->kflags & (CA_F_NOAUDIT | CA_F_NO_EFFECT | CA_F_FOREIGN_CRED | CA_F_NS_OWNER)))
 		return NULL;
 	if (stack >= 0 && ev->m->f.stacks[stack].noaudit)
 		return NULL;
-	if (e->ret) {
-		be = bl_find(b->denied, b->ndenied, e->cap);
-		return be && bl_find_site(be, site) ? NULL : finding_kind_name(FK_NEW_DENIAL);
-	}
-	be = bl_find(b->caps, b->ncaps, e->cap);
+	/* capabilities, then syscalls (where the baseline lists them), call
+	 * sites only at --match callsite: as check compares */
+	be = bl_find(e->ret ? b->denied : b->caps, e->ret ? b->ndenied : b->ncaps, e->cap);
 	if (!be)
-		return finding_kind_name(FK_NEW_CAP);
-	return bl_find_site(be, site) ? NULL : finding_kind_name(FK_NEW_SITE);
+		return finding_kind_name(e->ret ? FK_NEW_DENIAL : FK_NEW_CAP);
+	sys_new = match >= MATCH_SYSCALL && be->has_sys && !bl_find_sys(be, sc);
+	if (sys_new)
+		return finding_kind_name(e->ret ? FK_NEW_DENIAL : FK_NEW_SYSCALL);
+	if (match == MATCH_CALLSITE && !bl_find_site(be, site))
+		return finding_kind_name(e->ret ? FK_NEW_DENIAL : FK_NEW_SITE);
+	return NULL;
 }
 
 struct seen_probe {

@@ -396,6 +396,12 @@ int monitor_run(struct mon_opts *op, int all_argc, char **all_argv)
 	session_init(&s, &o);
 	s.monitor = true;
 	s.mon = &m;
+	{
+		const char *more[] = { op->events, op->outputs[0], op->outputs[1] };
+
+		if (session_keep_outputs(&s, more, ARRAY_SIZE(more)))
+			goto out;
+	}
 	if (op->events && !(m.ev = mon_events_open(&m, op->events)))
 		goto out;
 	if (m.ev)

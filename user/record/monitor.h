@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 
+#include "analyze/check.h"
 #include "record/record.h"
 
 struct mon_counters;
@@ -20,6 +21,7 @@ struct mon_opts {
 	double interval;          /* seconds between checkpoints */
 	const char *events;       /* --events FILE|-, or NULL */
 	struct baseline *baseline;  /* --baseline, loaded (borrowed), or NULL */
+	enum check_match match;     /* --match: what a use must match in it */
 	/* for whoever exports what the monitor sees (cli: --metrics,
 	 * --listen): started() once attached and with the privileges dropped
 	 * (a thread started then has no more than the monitor keeps), 0 or -1
@@ -28,6 +30,9 @@ struct mon_opts {
 	int (*started)(void *ctx);
 	void (*checkpointed)(const struct mon_counters *c, const struct record *cp, void *ctx);
 	void *ctx;
+	/* other files those write every checkpoint (--metrics), or NULL: kept
+	 * like -o, created and replaced with the caller's rights */
+	const char *outputs[2];
 };
 
 /* What the intervals counted, totals since the monitor started: handed

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "facts/capnames.h"
+#include "lib/outfile.h"
 
 static uint64_t status_mask(const char *status, const char *key)
 {
@@ -125,4 +126,25 @@ int privs_reduce(uint64_t keep_mask, char *err, size_t errlen)
 		return -1;
 	}
 	return 0;
+}
+
+/* In the keeper: only what files take, of what it holds. */
+static int keeper_restrict(char *err, size_t errlen)
+{
+	struct privs p;
+
+	if (privs_read(&p)) {
+		snprintf(err, errlen, "cannot read /proc/self/status: %s", strerror(errno));
+		return -1;
+	}
+	return privs_reduce(p.eff & PRIVS_FILES, err, errlen);
+}
+
+int privs_keep_outputs(const char *const *paths, size_t n, char *err, size_t errlen)
+{
+	struct privs p;
+
+	if (privs_read(&p) || !(p.eff & PRIVS_FILES))
+		return 0;
+	return outfile_keeper_start(paths, n, keeper_restrict, err, errlen);
 }

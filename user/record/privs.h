@@ -16,6 +16,10 @@
 
 /* The capabilities the loader keeps. */
 #define PRIVS_NEEDED (CAP_BIT(CAP_PERFMON) | CAP_BIT(CAP_BPF))
+/* What creating and replacing files where the caller may ask takes (others'
+ * directories, a kept owner): the output keeper keeps these, if held. */
+#define PRIVS_FILES (CAP_BIT(CAP_CHOWN) | CAP_BIT(CAP_DAC_OVERRIDE) | \
+		     CAP_BIT(CAP_DAC_READ_SEARCH) | CAP_BIT(CAP_FOWNER))
 
 
 int privs_read(struct privs *p);
@@ -35,5 +39,14 @@ int privs_drop(char *err, size_t errlen);
 int privs_drop_all(char *err, size_t errlen);
 /* The same, keeping the capabilities of keep_mask (bit n: capability n). */
 int privs_reduce(uint64_t keep_mask, char *err, size_t errlen);
+
+/*
+ * Before dropping: a caller holding any of PRIVS_FILES starts the output
+ * keeper (lib/outfile.h) for the files it will write (paths; "-" and NULL
+ * left out), reduced to those of PRIVS_FILES it holds, so that they are
+ * created and replaced with the caller's rights after the drop. Anyone
+ * else has nothing to keep. 0, or -1 with err.
+ */
+int privs_keep_outputs(const char *const *paths, size_t n, char *err, size_t errlen);
 
 #endif

@@ -39,16 +39,39 @@ static void on_sigchld(int sig) { (void)sig; }
 
 /* ---- the output file ---------------------------------------------------- */
 
-/* Opened before anything runs, so that a bad path fails first (outfile.h:
- * complete or absent, never replacing what it should not). */
+/*
+ * The files a session writes (-o, and a monitor's events and metrics) get
+ * the output keeper while the caller's rights still apply (privs.h,
+ * lib/outfile.h): after the drop to CAP_BPF and CAP_PERFMON, root still
+ * creates and replaces them where only its CAP_DAC_OVERRIDE allows (a
+ * user's checkout), and a new one belongs to the user who ran sudo.
+ */
+int session_keep_outputs(struct session *s, const char *const *more, size_t nmore)
+{
+	const char *paths[8] = { s->o->out };
+	char err[1024];
+	size_t n = 1, i;
+
+	for (i = 0; i < nmore && n < ARRAY_SIZE(paths); i++)
+		paths[n++] = more[i];
+	if (privs_keep_outputs(paths, n, err, sizeof(err))) {
+		p_err("%s", err);
+		return -1;
+	}
+	return 0;
+}
+
+/* Opened before the command runs, so that a bad path fails first
+ * (outfile.h: complete or absent, never replacing what it should not);
+ * when it cannot be, the message says what to do. */
 int session_open_out(const char *out, struct outfile *o)
 {
-	char err[1024];
+	char err[1024], advice[600];
 
 	if (!outfile_open(o, out, 0, err, sizeof(err)))
 		return 0;
-	p_err("%s%s", err, errno == EACCES && !geteuid() ? " (while recording capaudit keeps only "
-	      "CAP_BPF and CAP_PERFMON: root cannot write where CAP_DAC_OVERRIDE was needed)" : "");
+	outfile_advice(out, errno, "-o", advice, sizeof(advice));
+	p_err("%s%s", err, advice);
 	return -1;
 }
 
@@ -345,9 +368,10 @@ static int read_before_drop(struct session *s)
 	return 0;
 }
 
-/* Keep CAP_BPF and CAP_PERFMON only; the output file is created with the
- * privileges the final rename will have: a directory we cannot write
- * fails now, not after the recording. */
+/* Keep CAP_BPF and CAP_PERFMON only; then the output file is created
+ * (by the keeper, with the caller's rights, where it runs: the one that
+ * will put it in place), so that a directory it cannot write fails now,
+ * not after the recording. */
 static int drop_privileges(struct session *s)
 {
 	char err[1024];
@@ -374,6 +398,7 @@ static int attach(struct session *s)
 	cfg.cgroup = s->scope.kind != SCOPE_NONE;
 	cfg.cgroup_fd = s->scope.fd;
 	cfg.self_tgid = (uint32_t)getpid();
+	cfg.keeper_tgid = (uint32_t)outfile_keeper_pid();
 	cfg.only_uid = s->only_uid;
 	cfg.uid = (uint32_t)s->uid;
 	cfg.verbose = o->verbose;
@@ -602,7 +627,9 @@ void session_cleanup(struct session *s)
 	tasks_free(&s->before);
 	for (k = 0; k < s->o->npids; k++)
 		if (s->o->pidfds[k] >= 0)
-			close(s->o->pidfds[k]);
+			close(s->o->pidfds[k]);	/* last: a command never released holds the keeper's socket until it
+	 * exits (it was forked after the keeper, and exits instead of exec) */
+	outfile_keeper_stop();
 }
 
 /* The signal that came last (SIGINT, SIGTERM, SIGHUP), cleared: 0 if none. */
@@ -646,7 +673,8 @@ int record_run(struct rec_opts *op, int all_argc, char **all_argv)
 	enum stop_reason why;
 
 	s.epoch_off = now_realtime_ns() - now_monotonic_ns();
-	if (!check_caller(&s, all_argv[0]) && !start_command(&s) && !read_before_drop(&s) &&
+	if (!check_caller(&s, all_argv[0]) && !session_keep_outputs(&s, NULL, 0) &&
+	    !start_command(&s) && !read_before_drop(&s) &&
 	    !drop_privileges(&s) && !attach(&s) && !release_command(&s, op)) {
 		start_symbols(&s);   /* the command runs already: it never waits for this */
 		why = run_loop(&s);

@@ -109,6 +109,9 @@ int session_start(struct session *s, const char *argv0);
 void session_header(struct session *s, struct rec_header *h, const char *stop, int all_argc,
 		    char **all_argv);
 int session_open_out(const char *out, struct outfile *o);
+/* Before the drop: the output keeper for -o and the files of more (NULL
+ * entries left out). 0, or -1 (said). */
+int session_keep_outputs(struct session *s, const char *const *more, size_t nmore);
 /* write r to o and put it in place; 0 or -1 (said) */
 int session_finish_out(struct outfile *o, const struct record *r);
 int session_take_signal(void);

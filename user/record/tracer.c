@@ -125,6 +125,7 @@ static int try_mode(struct tracer *t, const struct tracer_cfg *cfg, enum attach_
 	}
 	s->rodata->cfg_all = cfg->all;
 	s->rodata->self_tgid = cfg->self_tgid;
+	s->rodata->keeper_tgid = cfg->keeper_tgid;
 	s->rodata->track_results = cfg->syscall_results;
 	s->rodata->verify_mask = cfg->exact_stacks ? 0 : 255;
 	s->rodata->cfg_user_stacks = cfg->user_stacks;

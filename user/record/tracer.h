@@ -22,6 +22,7 @@ struct tracer_cfg {
 	struct attach_list modes;   /* tried in order; n == 0: auto */
 	bool all;                /* record every process but ours */
 	uint32_t self_tgid;
+	uint32_t keeper_tgid;     /* our output keeper (lib/outfile.h), or 0: not followed either */
 	bool only_uid;           /* follow only processes acting as uid */
 	uint32_t uid;
 	bool verbose;            /* pass libbpf's log through */
