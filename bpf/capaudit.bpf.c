@@ -117,6 +117,14 @@ const volatile bool cfg_new_keys = false;  /* monitor: CA_EV_NEWKEY for each key
  * there), decided in the kernel so that the rest of the host costs one
  * ancestry walk per check */
 const volatile bool cfg_cgroup = false;
+/* What this kernel's BPF offers (CA_KF_*, capaudit.h), probed by the
+ * loader: where a bit is clear the program takes the older path beside
+ * it. The verifier reads this frozen value as a constant and never
+ * follows the other branch, so a helper the kernel lacks is never seen
+ * (kernel/bpf/verifier.c opt_remove_dead_code(), for a loader with
+ * CAP_BPF); the same technique as libbpf-tools' core_fixes.bpf.h. */
+const volatile __u32 kfeat = CA_KF_ALL;
+#define HAVE(f) (kfeat & (f))
 /* Text ranges [lo, hi) of the capability API and tracing plumbing
  * (user/facts/callsite.c's lists, resolved by the loader from the kernel's
  * symbols once the hooks are attached), of the kernel's own text (frames
@@ -258,12 +266,25 @@ struct task_state {
 	struct ca_key denied[CA_DENIED_PER_SYSCALL];
 };
 
+/* Task storage where tracing programs may use it (CA_KF_TASK_STORAGE,
+ * Linux 5.12); before, the loader makes this a hash map by thread id
+ * (max_entries CA_TSTATE_TIDS), whose entries sys_exit and the thread's
+ * exit remove. */
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, int);
 	__type(value, struct task_state);
 } tstate SEC(".maps");
+
+/* A new task_state (the hash map fallback copies it in: too big for the
+ * program's stack). Never written. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct task_state);
+} tstate_new SEC(".maps");
 
 /* kprobe mode: the entry probe's arguments, for the return probe. */
 struct kp_args {
@@ -284,6 +305,48 @@ static __always_inline void stat_add(__u32 idx, __u64 n)
 
 	if (v)
 		*v += n;
+}
+
+/* The current task: a BTF pointer where the kernel has
+ * bpf_get_current_task_btf() (Linux 5.11), whose fields are plain loads;
+ * before, an address whose fields are read with BPF_CORE_READ (probe
+ * reads), as every caller of the other kind does. */
+static __always_inline struct task_struct *cur_task(void)
+{
+	if (HAVE(CA_KF_TASK_BTF))
+		return bpf_get_current_task_btf();
+	return (struct task_struct *)bpf_get_current_task();
+}
+
+/*
+ * Where the kernel keeps a task's user registers: at the top of its kernel
+ * stack, task->stack + THREAD_SIZE - sizeof(struct pt_regs) (task_pt_regs()
+ * in arch/x86/include/asm/processor.h and arch/arm64/include/asm/processor.h;
+ * TOP_OF_KERNEL_STACK_PADDING is 0 on x86-64 until FRED, 6.9). That is what
+ * bpf_task_pt_regs() returns since 5.15 (kernel/trace/bpf_trace.c); before,
+ * the address is computed here. THREAD_SIZE: 16 KiB on x86-64
+ * (arch/x86/include/asm/page_64_types.h) and on arm64 with 4 KiB pages,
+ * twice that with KASAN, which the kernels capaudit is for do not have.
+ */
+#define CA_THREAD_SIZE 16384ULL
+
+static __always_inline __u64 regs_addr(struct task_struct *task)
+{
+	return (__u64)BPF_CORE_READ(task, stack) + CA_THREAD_SIZE - bpf_core_type_size(struct pt_regs);
+}
+
+/* The task's user registers, to read: the kernel's own copy through
+ * bpf_task_pt_regs(), or (before 5.15) a copy read from regs_addr() into
+ * the cache's scratch words, which nothing else uses until the caller has
+ * taken what it needs from them. */
+static __always_inline struct pt_regs *task_regs(struct task_struct *task, struct ca_cache *c)
+{
+	_Static_assert(sizeof(struct pt_regs) <= sizeof(c->scan), "pt_regs fits the scratch");
+	if (HAVE(CA_KF_TASK_PT_REGS))
+		return (struct pt_regs *)bpf_task_pt_regs(task);
+	if (bpf_probe_read_kernel(c->scan, sizeof(struct pt_regs), (void *)regs_addr(task)))
+		__builtin_memset(c->scan, 0, sizeof(struct pt_regs));
+	return (struct pt_regs *)c->scan;
 }
 
 /* The task acts as the user the caller may see (cfg_only_uid). */
@@ -456,13 +519,34 @@ static __always_inline bool key_eq(const struct ca_key *a, const struct ca_key *
 	       a->flags == b->flags && user_eq(a, b);
 }
 
+/* The current task's task_state: in its task storage, or (before 5.12)
+ * in the hash map by thread id; created when asked. */
+static __always_inline struct task_state *task_state(struct task_struct *task, bool create)
+{
+	__u32 tid, zero = 0;
+	struct task_state *st, *fresh;
+
+	if (HAVE(CA_KF_TASK_STORAGE))
+		return bpf_task_storage_get(&tstate, task, 0,
+					    create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
+	tid = (__u32)bpf_get_current_pid_tgid();
+	st = bpf_map_lookup_elem(&tstate, &tid);
+	if (st || !create)
+		return st;
+	fresh = bpf_map_lookup_elem(&tstate_new, &zero);
+	if (!fresh)
+		return NULL;
+	bpf_map_update_elem(&tstate, &tid, fresh, BPF_NOEXIST);
+	return bpf_map_lookup_elem(&tstate, &tid);
+}
+
 /* --syscall-results: only denied checks pay for this. */
 static __always_inline void remember_denied(struct task_struct *task, const struct ca_key *key)
 {
 	struct task_state *st;
 	__u32 i, n;
 
-	st = bpf_task_storage_get(&tstate, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	st = task_state(task, true);
 	if (!st) {
 		stat_add(CA_STAT_RESULT_LOST, 1);
 		return;
@@ -510,7 +594,7 @@ static long leaf_vma(struct task_struct *task, struct vm_area_struct *vma, struc
  * the return address into its caller, the frame the walk cannot see.
  */
 static __always_inline void user_stack(void *ctx, struct task_struct *task, __u64 sp,
-				       struct ca_key *k)
+				       struct ca_key *k, const bool find_vma)
 {
 	struct leaf_ctx lc = {};
 	struct ca_ustack *b;
@@ -551,6 +635,13 @@ static __always_inline void user_stack(void *ctx, struct task_struct *task, __u6
 		    bpf_map_lookup_elem(&ustacks, &h))
 			k->ustack = h;
 	}
+	/* find_vma: a constant of the calling program. Without it (kernels
+	 * before 5.17) the program never names leaf_vma: a callback's address
+	 * (ld_imm64 BPF_PSEUDO_FUNC, Linux 5.13) would be refused at load even
+	 * in code that never runs (kernel/bpf/verifier.c
+	 * resolve_pseudo_ldimm64()) */
+	if (!find_vma || !HAVE(CA_KF_FIND_VMA))
+		return;
 	if (bpf_probe_read_user(&lc.addr, sizeof(lc.addr), (void *)sp) || !lc.addr)
 		return;
 	if (bpf_find_vma(task, lc.addr, leaf_vma, &lc, 0) || !lc.dev)
@@ -875,9 +966,9 @@ static __always_inline void newkey_event(struct task_struct *task, const struct 
 	bpf_ringbuf_submit(e, 0);
 }
 
-static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags)
+static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags, const bool find_vma)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
+	struct task_struct *task = cur_task();
 	__u32 zero = 0, tgid, tid, exec_id, idx;
 	struct ca_cache *c;
 	struct ca_slot *s;
@@ -888,17 +979,26 @@ static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags)
 	__s32 nr = -1, serr;
 	__u64 sid, fp, top;
 	__u16 h;
-	bool hit, added;
+	bool hit, added, kthread;
 
 	c = bpf_map_lookup_elem(&cache, &zero);
 	if (!c)
 		return 0;
-	tgid = task->tgid;
-	tid = task->pid;
-	exec_id = (__u32)task->self_exec_id;
-	pstart = task->group_leader->start_time;
-	if (!(task->flags & PF_KTHREAD)) {
-		regs = (struct pt_regs *)bpf_task_pt_regs(task);
+	if (HAVE(CA_KF_TASK_BTF)) {
+		tgid = task->tgid;
+		tid = task->pid;
+		exec_id = (__u32)task->self_exec_id;
+		pstart = task->group_leader->start_time;
+		kthread = task->flags & PF_KTHREAD;
+	} else {
+		tgid = BPF_CORE_READ(task, tgid);
+		tid = BPF_CORE_READ(task, pid);
+		exec_id = (__u32)BPF_CORE_READ(task, self_exec_id);
+		pstart = proc_start(task);
+		kthread = BPF_CORE_READ(task, flags) & PF_KTHREAD;
+	}
+	if (!kthread) {
+		regs = task_regs(task, c);
 		nr = (__s32)regs->orig_ax;
 		ip = regs->ip;
 		sp = regs->sp;
@@ -971,8 +1071,12 @@ static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags)
 	sid = kernel_stack(ctx, &serr);
 	if (!sid)
 		stat_add(CA_STAT_STACK_ERR, 1);
-	user_stack(ctx, task, sp, &uk);
-	top = ADDR_NUM(c->top_num, bpf_task_pt_regs(task)) + sizeof(struct pt_regs);
+	user_stack(ctx, task, sp, &uk, find_vma);
+	/* the top of the task's kernel stack: the search for proofs ends there */
+	if (HAVE(CA_KF_TASK_PT_REGS))
+		top = ADDR_NUM(c->top_num, bpf_task_pt_regs(task)) + sizeof(struct pt_regs);
+	else
+		top = regs_addr(task) + bpf_core_type_size(struct pt_regs);
 
 	if (hit && sid && sid == s->key.kstack && (!uk.ustack || user_eq(&uk, &s->key))) {
 		s->count++;   /* confirmed: the proof is learned again if it failed */
@@ -1099,8 +1203,9 @@ static __always_inline __u16 ns_flags(const struct cred *cred, const struct user
  */
 static __always_inline __u16 cred_flags(const struct cred *cred)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
-	const struct cred *real = task->real_cred;
+	struct task_struct *task = cur_task();
+	const struct cred *real = HAVE(CA_KF_TASK_BTF) ? task->real_cred :
+				  BPF_CORE_READ(task, real_cred);
 	__u64 eff = 0, prm = 0;
 
 	if (!cred || cred == real)
@@ -1123,21 +1228,36 @@ SEC("tp_btf/cap_capable")
 int BPF_PROG(tp_btf_cap_capable, const struct cred *cred, struct user_namespace *target_ns,
 	     const struct user_namespace *capable_ns, int cap, int ret)
 {
-	return on_check(ctx, cap, ret, ns_flags_btf(cred, target_ns) | cred_flags(cred));
+	return on_check(ctx, cap, ret, ns_flags_btf(cred, target_ns) | cred_flags(cred), true);
 }
 
 SEC("tracepoint/capability/cap_capable")
 int tp_cap_capable(struct trace_event_raw_cap_capable *ctx)
 {
 	return on_check(ctx, ctx->cap, ctx->ret,
-			ns_flags(ctx->cred, ctx->target_ns) | cred_flags(ctx->cred));
+			ns_flags(ctx->cred, ctx->target_ns) | cred_flags(ctx->cred), true);
 }
+
+/* fexit and kretprobe also run on kernels older than bpf_find_vma()
+ * (5.17): each comes twice, the _noleaf copy without the --user-stacks
+ * leaf frame (user_stack()); the loader loads the one the kernel takes.
+ * The trace event is 6.14+: one copy. */
+#define FEXIT_BODY(find_vma)								\
+	on_check(ctx, cap, ret, ns_flags_btf(cred, ns) | opts_flags(opts) | cred_flags(cred),	\
+		 find_vma)
 
 SEC("fexit/cap_capable")
 int BPF_PROG(fexit_cap_capable, const struct cred *cred, struct user_namespace *ns, int cap,
 	     unsigned int opts, int ret)
 {
-	return on_check(ctx, cap, ret, ns_flags_btf(cred, ns) | opts_flags(opts) | cred_flags(cred));
+	return FEXIT_BODY(true);
+}
+
+SEC("fexit/cap_capable")
+int BPF_PROG(fexit_cap_capable_noleaf, const struct cred *cred, struct user_namespace *ns,
+	     int cap, unsigned int opts, int ret)
+{
+	return FEXIT_BODY(false);
 }
 
 SEC("kprobe/cap_capable")
@@ -1156,18 +1276,33 @@ int BPF_KPROBE(kprobe_cap_capable, const struct cred *cred, struct user_namespac
 	return 0;
 }
 
-SEC("kretprobe/cap_capable")
-int BPF_KRETPROBE(kretprobe_cap_capable, int ret)
+/* The entry probe's arguments, taken for the return probe (false: none). */
+static __always_inline bool kp_take(struct kp_args *out)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct kp_args *a = bpf_map_lookup_elem(&kprobe_args, &tid);
-	struct kp_args copy;
 
 	if (!a)
-		return 0;
-	copy = *a;
+		return false;
+	*out = *a;
 	bpf_map_delete_elem(&kprobe_args, &tid);
-	return on_check(ctx, copy.cap, ret, (__u16)copy.flags);
+	return true;
+}
+
+SEC("kretprobe/cap_capable")
+int BPF_KRETPROBE(kretprobe_cap_capable, int ret)
+{
+	struct kp_args a;
+
+	return kp_take(&a) ? on_check(ctx, a.cap, ret, (__u16)a.flags, true) : 0;
+}
+
+SEC("kretprobe/cap_capable")
+int BPF_KRETPROBE(kretprobe_cap_capable_noleaf, int ret)
+{
+	struct kp_args a;
+
+	return kp_take(&a) ? on_check(ctx, a.cap, ret, (__u16)a.flags, false) : 0;
 }
 
 /*
@@ -1175,21 +1310,18 @@ int BPF_KRETPROBE(kretprobe_cap_capable, int ret)
  * learn whether it failed with EPERM/EACCES, with another error, or was
  * interrupted. Tasks without such state return at once.
  */
-SEC("tp_btf/sys_exit")
-int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
+/* The syscall with the denied checks in st ended with ret. */
+static __always_inline void syscall_ended(struct task_state *st, long ret)
 {
-	struct task_state *st = bpf_task_storage_get(&tstate, bpf_get_current_task_btf(), 0, 0);
 	struct ca_meta meta;
 	void *agg;
 	__u32 i, n;
 	bool added, restart;
 
-	if (!st || !st->ndenied)
-		return 0;
 	n = st->ndenied;
 	st->ndenied = 0;
 	if (ret >= 0 || ret < -4095)
-		return 0;   /* it succeeded */
+		return;   /* it succeeded */
 	/* EINTR, and the kernel's ERESTARTSYS..ERESTART_RESTARTBLOCK
 	 * (include/linux/errno.h), which user space never sees */
 	restart = ret == -EINTR || (ret <= -512 && ret >= -516);
@@ -1212,6 +1344,22 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 			__sync_fetch_and_add(&v->sys_other, 1);
 			v->sys_errno = (__u32)-ret;
 		}
+	}
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
+{
+	struct task_state *st = task_state(cur_task(), false);
+	__u32 tid;
+
+	if (!st || !st->ndenied)
+		return 0;
+	syscall_ended(st, ret);
+	if (!HAVE(CA_KF_TASK_STORAGE)) {
+		/* by thread id: the entry goes with the syscall */
+		tid = (__u32)bpf_get_current_pid_tgid();
+		bpf_map_delete_elem(&tstate, &tid);
 	}
 	return 0;
 }
@@ -1288,9 +1436,13 @@ int BPF_PROG(sched_process_exec, struct task_struct *p, pid_t old_pid, struct li
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(sched_process_exit, struct task_struct *p)
 {
-	__u32 tgid = p->tgid;
+	__u32 tgid = p->tgid, tid = p->pid;
 	struct ca_event *e;
 
+	/* a thread ending in a syscall with denied checks (exit_group()
+	 * never returns to sys_exit): its hash map entry goes with it */
+	if (track_results && !HAVE(CA_KF_TASK_STORAGE))
+		bpf_map_delete_elem(&tstate, &tid);
 	if (BPF_CORE_READ(p, signal, live.counter) != 0 || !followed(tgid, proc_start(p)) ||
 	    !uid_allowed(p))
 		return 0;  /* other threads live on, or not ours */

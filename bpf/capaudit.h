@@ -21,6 +21,7 @@
 #define CA_PROCS_MAX     65536 /* processes followed at once (not -a) */
 #define CA_PROOF_FRAMES  8    /* frames a cache hit proves, up to the call site */
 #define CA_SKIP_RANGES   128  /* kernel text ranges of the capability API and plumbing */
+#define CA_TSTATE_TIDS   16384 /* threads in a syscall with a denied check, before task storage */
 
 /* ca_key.flags */
 #define CA_F_INIT_NS     0x01 /* checked against the initial user namespace */
@@ -262,5 +263,17 @@ struct ca_ranges {
 
 /* Overflow counts when the agg map is full: [cap][denied]. */
 #define CA_OVERFLOW_SLOTS ((CA_MAX_CAP + 1) * 2)
+
+/*
+ * What the kernel's BPF offers the hooks (the program's kfeat, set by the
+ * loader from its probes: record/kfeat.c). Where one is missing the
+ * program takes another path (capaudit.bpf.c), and facts/kfeat.c says
+ * what that costs. The same bits as facts/kfeat.h's KF_*.
+ */
+#define CA_KF_TASK_BTF     0x01 /* bpf_get_current_task_btf(): Linux 5.11 */
+#define CA_KF_TASK_PT_REGS 0x02 /* bpf_task_pt_regs(): 5.15 */
+#define CA_KF_FIND_VMA     0x04 /* bpf_find_vma(): 5.17 */
+#define CA_KF_TASK_STORAGE 0x08 /* task storage in tracing programs: 5.12 */
+#define CA_KF_ALL          0x0f
 
 #endif /* CAPAUDIT_H */

@@ -38,6 +38,9 @@ static void header_copy(struct rec_header *to, const struct rec_header *from)
 	to->target_unit = dup_or_null(from->target_unit);
 	to->target_service = dup_or_null(from->target_service);
 	to->symbols = dup_or_null(from->symbols);
+	to->degraded = xcalloc(from->ndegraded + 1, sizeof(char *));
+	for (i = 0; i < from->ndegraded; i++)
+		to->degraded[i] = xstrdup(from->degraded[i]);
 	to->stop = dup_or_null(from->stop);
 	to->argv = xcalloc(from->argc + 1, sizeof(char *));
 	for (i = 0; i < from->argc; i++)

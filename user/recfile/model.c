@@ -545,6 +545,7 @@ void record_clear_header(struct rec_header *h)
 	free(h->target_unit);
 	free(h->target_service);
 	free(h->symbols);
+	free_strv(h->degraded, h->ndegraded);
 	free(h->stop);
 	free_strv(h->argv, h->argc);
 	free(h->overflow);

@@ -35,6 +35,7 @@
 
 extern "C" {
 #include "facts/capnames.h"
+#include "facts/kfeat.h"
 #include "lib/infile.h"
 #include "recfile/recfile.h"
 #include "lib/util.h"
@@ -551,6 +552,44 @@ bool read_cache(ondemand::value v, rec_header *h, Line &l)
 	});
 }
 
+/* "kernel_bpf": the BPF features the recording kernel lacked (their names,
+ * facts/kfeat.h) and what the record lacks for it. */
+bool read_kernel_bpf(ondemand::value v, rec_header *h, Line &l)
+{
+	enum { MISSING, DEGRADED, NFIELDS };
+	static const char *const names[] = { "missing", "degraded", nullptr };
+	static_assert(std::size(names) == NFIELDS + 1, "a name per field");
+	static const FieldSet fs(names);
+	Fields F(fs);
+	ondemand::object o;
+
+	if (!get_object(v, "kernel_bpf", &o, l))
+		return false;
+	return each_field(o, F, l, [&](int f, ondemand::value fv) {
+		switch (f) {
+		case MISSING: {
+			char **feat = nullptr;
+			size_t n = 0, i;
+			bool ok = get_strv(fv, "missing", &feat, &n, l);
+
+			for (i = 0; ok && i < n; i++) {
+				uint32_t bit = kfeat_parse(feat[i]);
+
+				if (!bit)
+					ok = l.fail("field 'kernel_bpf': unknown feature '%s' in 'missing'",
+						    feat[i]);
+				h->kernel_missing |= bit;
+			}
+			free_strv(feat, n);
+			return ok;
+		}
+		case DEGRADED:
+			return get_strv(fv, "degraded", &h->degraded, &h->ndegraded, l);
+		}
+		return true;
+	});
+}
+
 /* "monitor": a capaudit monitor checkpoint (version 4). */
 bool read_monitor(ondemand::value v, rec_header *h, Line &l)
 {
@@ -630,11 +669,13 @@ bool read_header_fields(ondemand::object obj, rec_header *h, Line &l)
 {
 	enum { TYPE, FORMAT, VERSION, CAPAUDIT, KERNEL, MACHINE, ATTACH, SCOPE, SYMBOLS, ARGV,
 	       START_NS, END_NS, CHECKS, LOST, OVERFLOW, EXIT_STATUS, SYSCALL_RESULTS, LOADER,
-	       PIDS_REUSED, AGGREGATION, STOP, COMMAND_RUNNING, CACHE, TARGET, MONITOR, NFIELDS };
+	       PIDS_REUSED, AGGREGATION, STOP, COMMAND_RUNNING, CACHE, TARGET, MONITOR, KERNEL_BPF,
+	       NFIELDS };
 	static const char *const names[] = { "type", "format", "version", "capaudit", "kernel",
 		"machine", "attach", "scope", "symbols", "argv", "start_ns", "end_ns", "checks",
 		"lost", "overflow", "exit_status", "syscall_results", "loader", "pids_reused",
-		"aggregation", "stop", "command_running", "cache", "target", "monitor", nullptr };
+		"aggregation", "stop", "command_running", "cache", "target", "monitor", "kernel_bpf",
+		nullptr };
 	static_assert(std::size(names) == NFIELDS + 1, "a name per field");
 	static const FieldSet fs(names);
 	Fields F(fs);
@@ -691,6 +732,8 @@ bool read_header_fields(ondemand::object obj, rec_header *h, Line &l)
 			return read_target(v, h, l);
 		case MONITOR:
 			return read_monitor(v, h, l);
+		case KERNEL_BPF:
+			return read_kernel_bpf(v, h, l);
 		}
 		return true;
 	});

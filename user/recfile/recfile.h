@@ -71,6 +71,12 @@ struct rec_header {
 	uint64_t service_bounding, service_ambient;
 	uint32_t service_uid;
 	char *symbols;          /* where kernel symbols came from, or "unavailable" */
+	/* the header's "kernel_bpf", written only when the kernel lacked one
+	 * of the BPF features the hooks prefer: which (facts/kfeat.h KF_*),
+	 * and what the record lacks for it, one sentence each */
+	uint32_t kernel_missing;
+	char **degraded;
+	size_t ndegraded;
 	char **argv;            /* capaudit's own command line */
 	size_t argc;
 	int64_t start_ns, end_ns;  /* epoch ns */
@@ -363,6 +369,10 @@ struct json_t *rec_lost_json(const struct rec_lost *l);
 /* The header's target object (record --cgroup/--container/--unit/--service),
  * as the record and report --format json write it; NULL when there is none. */
 struct json_t *rec_target_json(const struct rec_header *h);
+/* The header's "kernel_bpf" object (the BPF features the kernel lacked and
+ * what the record lacks for it), as the record and report --format json
+ * write it; NULL when nothing was missing. */
+struct json_t *rec_kernel_bpf_json(const struct rec_header *h);
 /* Free a header's contents and zero it. */
 void record_clear_header(struct rec_header *h);
 

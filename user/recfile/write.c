@@ -14,6 +14,7 @@
 
 #include "facts/capjson.h"
 #include "facts/capnames.h"
+#include "facts/kfeat.h"
 #include "facts/syscalls.h"
 #include "lib/jsonutil.h"
 #include "lib/util.h"
@@ -25,6 +26,26 @@ json_t *rec_lost_json(const struct rec_lost *l)
 
 	for (i = 0; i < rec_lost_nkinds; i++)
 		json_set(o, rec_lost_kinds[i].key, json_uint(rec_lost_count(l, &rec_lost_kinds[i])));
+	return o;
+}
+
+json_t *rec_kernel_bpf_json(const struct rec_header *h)
+{
+	json_t *o, *missing, *degraded;
+	size_t i;
+
+	if (!h->kernel_missing && !h->ndegraded)
+		return NULL;
+	o = json_object();
+	missing = json_array();
+	degraded = json_array();
+	for (i = 0; i < KF_NR; i++)
+		if (h->kernel_missing & kfeat_table[i].bit)
+			json_array_append_new(missing, json_string(kfeat_table[i].name));
+	for (i = 0; i < h->ndegraded; i++)
+		json_array_append_new(degraded, json_bytes(h->degraded[i]));
+	json_set(o, "missing", missing);
+	json_set(o, "degraded", degraded);
 	return o;
 }
 
@@ -45,6 +66,7 @@ static json_t *header_json(const struct rec_header *h)
 	json_set_bytes(o, "scope", h->scope);
 	json_set(o, "target", rec_target_json(h));   /* NULL: no key */
 	json_set_bytes(o, "symbols", h->symbols);
+	json_set(o, "kernel_bpf", rec_kernel_bpf_json(h));   /* NULL: no key */
 	for (i = 0; i < h->argc; i++)
 		json_array_append_new(argv, json_bytes(h->argv[i]));
 	json_set(o, "argv", argv);

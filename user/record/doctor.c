@@ -63,7 +63,7 @@ void doctor_probe(struct doctor *d, const char *argv0)
 {
 	struct kprobe_events kpe = { .entry = -1, .ret = -1 };
 	struct utsname uts;
-	struct ksyms *ks;
+	struct ksyms *ks = NULL;
 	char err[512];
 
 	d->needed = PRIVS_NEEDED;
@@ -78,8 +78,13 @@ void doctor_probe(struct doctor *d, const char *argv0)
 	d->dmesg_restrict = read_sysctl("/proc/sys/kernel/dmesg_restrict", SYSCTL_UNKNOWN);
 	d->tracefs = tracefs_dir() != NULL;
 	privs_read(&d->held);
-	/* as record does: kprobe mode's perf events before the drop */
+	/* as record does before the drop: RLIMIT_MEMLOCK raised, kprobe
+	 * mode's perf events opened, /proc/kallsyms read without iter/ksym */
+	privs_raise_memlock();
 	kprobe_events_open(&kpe);
+	d->iter_ksym = ksym_iter_supported();
+	if (!d->iter_ksym)
+		ks = ksyms_best(&d->ksyms_source, d->ksyms_err, sizeof(d->ksyms_err));
 	if (privs_check(argv0, d->priv_err, sizeof(d->priv_err)) == 0) {
 		/* probe with what record keeps, not with what we were given */
 		if (privs_drop(err, sizeof(err)))
@@ -90,8 +95,8 @@ void doctor_probe(struct doctor *d, const char *argv0)
 	privs_read(&d->recording);
 	probe_modes(d, &kpe);
 	kprobe_events_close(&kpe);
-	d->iter_ksym = ksym_iter_supported();
-	ks = ksyms_best(&d->ksyms_source, d->ksyms_err, sizeof(d->ksyms_err));
+	if (d->iter_ksym)
+		ks = ksyms_best(&d->ksyms_source, d->ksyms_err, sizeof(d->ksyms_err));
 	d->nsyms = ksyms_count(ks);
 	ksyms_free(ks);
 

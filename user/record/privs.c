@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/capability.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "facts/capnames.h"
@@ -126,6 +127,18 @@ int privs_reduce(uint64_t keep_mask, char *err, size_t errlen)
 		return -1;
 	}
 	return 0;
+}
+
+int privs_raise_memlock(void)
+{
+	struct rlimit r = { RLIM_INFINITY, RLIM_INFINITY };
+
+	if (!setrlimit(RLIMIT_MEMLOCK, &r))
+		return 0;
+	if (getrlimit(RLIMIT_MEMLOCK, &r))
+		return -1;
+	r.rlim_cur = r.rlim_max;   /* what an unprivileged caller may do */
+	return setrlimit(RLIMIT_MEMLOCK, &r);
 }
 
 /* In the keeper: only what files take, of what it holds. */

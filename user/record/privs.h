@@ -41,6 +41,17 @@ int privs_drop_all(char *err, size_t errlen);
 int privs_reduce(uint64_t keep_mask, char *err, size_t errlen);
 
 /*
+ * Before the drop: RLIMIT_MEMLOCK raised to unlimited while CAP_SYS_RESOURCE
+ * may still raise the hard limit (the soft one up to the hard one without
+ * it). Kernels before 5.11 charge BPF maps and programs to it (facts/kfeat.h
+ * KF_MEMCG_SINCE) and capaudit's maps alone are larger than the usual
+ * 8 MiB; once dropped to CAP_BPF and CAP_PERFMON, capaudit (and libbpf's
+ * own bump) can no longer raise it. Processes forked before keep their
+ * limits (the command capaudit runs is). 0, or -1 with errno.
+ */
+int privs_raise_memlock(void);
+
+/*
  * Before dropping: a caller holding any of PRIVS_FILES starts the output
  * keeper (lib/outfile.h) for the files it will write (paths; "-" and NULL
  * left out), reduced to those of PRIVS_FILES it holds, so that they are

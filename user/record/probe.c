@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "record/probe.h"
 
+#include <bpf/libbpf.h>
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <stdbool.h>
@@ -10,6 +11,8 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#include "facts/kfeat.h"
 
 const char *tracefs_dir(void)
 {
@@ -188,4 +191,54 @@ void kprobe_events_close(struct kprobe_events *k)
 int perf_event_paranoid(void)
 {
 	return (int)read_sysctl("/proc/sys/kernel/perf_event_paranoid", -1);
+}
+
+/* 1 if a kprobe program may call the helper, else 0 (an error included:
+ * the load decides then, on the path that needs least) */
+static uint32_t helper_ok(enum bpf_func_id id)
+{
+	return libbpf_probe_bpf_helper(BPF_PROG_TYPE_KPROBE, id, NULL) == 1;
+}
+
+uint32_t kfeat_probe(void)
+{
+	static bool probed;
+	static uint32_t have;
+
+	if (probed)
+		return have;
+	probed = true;
+	if (!helper_ok(BPF_FUNC_get_current_task_btf))
+		return have = 0;
+	have = KF_TASK_BTF;
+	have |= helper_ok(BPF_FUNC_task_pt_regs) ? KF_TASK_PT_REGS : 0;
+	have |= helper_ok(BPF_FUNC_find_vma) ? KF_FIND_VMA : 0;
+	have |= helper_ok(BPF_FUNC_task_storage_get) ? KF_TASK_STORAGE : 0;
+	return have;
+}
+
+int kfeat_use(uint32_t *have, char *err, size_t errlen)
+{
+	char why[200];
+	uint32_t without;
+
+	*have = 0;
+	if (kfeat_parse_list(getenv("CAPAUDIT_WITHOUT"), &without, why, sizeof(why))) {
+		snprintf(err, errlen, "CAPAUDIT_WITHOUT: %s", why);
+		return -1;
+	}
+	*have = kfeat_probe() & ~without;
+	if (!(*have & KF_TASK_BTF))   /* the others take its task pointer */
+		*have = 0;
+	return 0;
+}
+
+bool bpf_memlock_charged(void)
+{
+	static int charged = -1;
+
+	if (charged < 0)
+		charged = libbpf_probe_bpf_helper(BPF_PROG_TYPE_SOCKET_FILTER,
+						  BPF_FUNC_ktime_get_coarse_ns, NULL) != 1;
+	return charged;
 }

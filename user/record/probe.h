@@ -3,7 +3,9 @@
 #ifndef CA_PROBE_H
 #define CA_PROBE_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "facts/attach.h"
 
@@ -35,6 +37,32 @@ struct kprobe_events {
 };
 void kprobe_events_open(struct kprobe_events *k);
 void kprobe_events_close(struct kprobe_events *k);
+
+/*
+ * The hooks' preferred BPF features this kernel has (facts/kfeat.h KF_*),
+ * each helper probed once with libbpf_probe_bpf_helper() in a kprobe
+ * program: the helpers at stake are offered to every tracing program type
+ * alike (kernel/trace/bpf_trace.c bpf_tracing_func_proto()). The three
+ * that take a task need the BTF pointer of bpf_get_current_task_btf(), so
+ * without it none is used. Loads small programs (CAP_BPF and CAP_PERFMON);
+ * cached for the process.
+ */
+uint32_t kfeat_probe(void);
+/*
+ * What the hooks use: kfeat_probe() less the features named in
+ * $CAPAUDIT_WITHOUT (facts/kfeat.h names, comma-separated), which tries
+ * an older kernel's paths on a newer one (tests/e2e/kfeat.bats). 0, or -1
+ * with one line in err when the variable names something else.
+ */
+int kfeat_use(uint32_t *have, char *err, size_t errlen);
+
+/*
+ * Does this kernel charge BPF maps and programs to RLIMIT_MEMLOCK (before
+ * Linux 5.11) rather than to the memory cgroup? Probed as libbpf does
+ * (libbpf.c probe_memcg_account(): bpf_ktime_get_coarse_ns() came in the
+ * same release). Cached.
+ */
+bool bpf_memlock_charged(void);
 
 /* The number in a one-number procfs/sysfs file, or unknown. */
 long read_sysctl(const char *path, long unknown);

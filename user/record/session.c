@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "facts/attach.h"
+#include "facts/kfeat.h"
 #include "lib/msg.h"
 #include "lib/util.h"
 #include "record/ksyms_iter.h"
@@ -352,12 +353,16 @@ static int start_command(struct session *s)
 	return 0;
 }
 
-/* What needs more than CAP_BPF + CAP_PERFMON happens before the drop: /proc
- * of the followed processes, /proc/kallsyms when there is no iter/ksym to
- * read symbols with later, the kprobe perf events, the call-site proofs'
- * text ranges when /proc/kallsyms shows them to us (root). */
+/* What needs more than CAP_BPF + CAP_PERFMON happens before the drop:
+ * RLIMIT_MEMLOCK raised (kernels before 5.11 charge BPF maps to it; the
+ * command, forked already, keeps its own), /proc of the followed
+ * processes, /proc/kallsyms when there is no iter/ksym to read symbols
+ * with later, the kprobe perf events, the call-site proofs' text ranges
+ * when /proc/kallsyms shows them to us (root). */
 static int read_before_drop(struct session *s)
 {
+	if (privs_raise_memlock() && s->o->verbose)
+		fprintf(stderr, "capaudit: cannot raise RLIMIT_MEMLOCK: %s\n", strerror(errno));
 	if (name_processes(s))
 		return -1;
 	if (!ksym_iter_supported())
@@ -419,6 +424,13 @@ static int attach(struct session *s)
 	if (rc) {
 		p_err("%s", err);
 		return -1;
+	}
+	if (!o->quiet) {   /* what this kernel's BPF cannot give (facts/kfeat.h) */
+		char lines[KF_NR][200];
+		size_t i, n = kfeat_degraded(KF_ALL & ~s->tr.kfeat, o->user_stacks, lines, KF_NR);
+
+		for (i = 0; i < n; i++)
+			fprintf(stderr, "capaudit: note: %s\n", lines[i]);
 	}
 	s->real0 = now_realtime_ns();
 	procset_foreach(&s->live, follow_named, s);
@@ -494,6 +506,20 @@ static void end_recording(struct session *s, enum stop_reason why, int all_argc,
 	}
 }
 
+/* The BPF features the kernel lacked, and what the record lacks for it. */
+static void kernel_bpf_header(struct rec_header *h, uint32_t kfeat, bool user_stacks)
+{
+	char lines[KF_NR][200];
+	size_t i, n;
+
+	h->kernel_missing = KF_ALL & ~kfeat;
+	n = kfeat_degraded(h->kernel_missing, user_stacks, lines, KF_NR);
+	h->degraded = xcalloc(n + 1, sizeof(char *));
+	for (i = 0; i < n; i++)
+		h->degraded[i] = xstrdup(lines[i]);
+	h->ndegraded = n;
+}
+
 /* What every record of a session says of itself: the machine, the attach
  * mode, the scope and its target, the command line, the time span. */
 void session_header(struct session *s, struct rec_header *h, const char *stop, int all_argc,
@@ -510,6 +536,7 @@ void session_header(struct session *s, struct rec_header *h, const char *stop, i
 	h->kernel = xstrdup(uts.release);
 	h->machine = xstrdup(uts.machine);
 	h->attach = xstrdup(attach_mode_name(s->tr.mode));
+	kernel_bpf_header(h, s->tr.kfeat, o->user_stacks);
 	h->scope = xstrdup(s->monitor ? "monitor" : o->all ? "all" : s->scope.kind ? scope_name(s->scope.kind) :
 			   o->cmd ? "command" : "pid");
 	if (s->scope.kind) {

@@ -10,11 +10,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "capaudit.skel.h"
+#include "facts/kfeat.h"
 #include "record/privs.h"
 #include "lib/util.h"
 
@@ -31,10 +33,13 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 {
 	char line[1024];
 	size_t n;
+	va_list copy;
 
+	va_copy(copy, ap);
+	if (libbpf_verbose)   /* whole: a verifier log is one string */
+		vfprintf(stderr, fmt, copy);
+	va_end(copy);
 	vsnprintf(line, sizeof(line), fmt, ap);
-	if (libbpf_verbose)
-		fputs(line, stderr);
 	if (level == LIBBPF_WARN) {
 		n = strcspn(line, "\n");
 		snprintf(libbpf_last, sizeof(libbpf_last), "%.*s", (int)n, line);
@@ -42,15 +47,55 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 	return 0;
 }
 
-static void choose_programs(struct capaudit_bpf *s, enum attach_mode m, bool results)
+_Static_assert(CA_KF_TASK_BTF == KF_TASK_BTF && CA_KF_TASK_PT_REGS == KF_TASK_PT_REGS &&
+	       CA_KF_FIND_VMA == KF_FIND_VMA && CA_KF_TASK_STORAGE == KF_TASK_STORAGE &&
+	       CA_KF_ALL == KF_ALL, "capaudit.h and facts/kfeat.h name the same bits");
+
+/* kretprobe mode's return program: the _noleaf copy on kernels without
+ * bpf_find_vma() (it cannot even be loaded there: capaudit.bpf.c) */
+static struct bpf_program *kretprobe_prog(struct capaudit_bpf *s, uint32_t kfeat)
 {
+	return kfeat & KF_FIND_VMA ? s->progs.kretprobe_cap_capable :
+	       s->progs.kretprobe_cap_capable_noleaf;
+}
+
+static void choose_programs(struct capaudit_bpf *s, enum attach_mode m, bool results,
+			    uint32_t kfeat)
+{
+	bool vma = kfeat & KF_FIND_VMA;
+
 	/* sys_exit slows every syscall on the system: only when asked for */
 	bpf_program__set_autoload(s->progs.sys_exit, results);
 	bpf_program__set_autoload(s->progs.tp_btf_cap_capable, m == ATTACH_TP_BTF);
 	bpf_program__set_autoload(s->progs.tp_cap_capable, m == ATTACH_TRACEPOINT);
-	bpf_program__set_autoload(s->progs.fexit_cap_capable, m == ATTACH_FEXIT);
+	bpf_program__set_autoload(s->progs.fexit_cap_capable, m == ATTACH_FEXIT && vma);
+	bpf_program__set_autoload(s->progs.fexit_cap_capable_noleaf, m == ATTACH_FEXIT && !vma);
 	bpf_program__set_autoload(s->progs.kprobe_cap_capable, m == ATTACH_KPROBE);
-	bpf_program__set_autoload(s->progs.kretprobe_cap_capable, m == ATTACH_KPROBE);
+	bpf_program__set_autoload(s->progs.kretprobe_cap_capable, m == ATTACH_KPROBE && vma);
+	bpf_program__set_autoload(s->progs.kretprobe_cap_capable_noleaf, m == ATTACH_KPROBE && !vma);
+}
+
+/* Without task storage for tracing programs (before 5.12) the
+ * --syscall-results state is a hash map by thread id (capaudit.bpf.c),
+ * of one entry when unused. */
+static int size_task_state(struct capaudit_bpf *s, uint32_t kfeat, bool results)
+{
+	int err;
+
+	if (kfeat & KF_TASK_STORAGE)
+		return 0;
+	err = bpf_map__set_type(s->maps.tstate, BPF_MAP_TYPE_HASH);
+	return err ? err : bpf_map__set_max_entries(s->maps.tstate, results ? CA_TSTATE_TIDS : 1);
+}
+
+/* The soft RLIMIT_MEMLOCK in KiB, or -1 when unlimited. */
+static long memlock_kib(void)
+{
+	struct rlimit r;
+
+	if (getrlimit(RLIMIT_MEMLOCK, &r) || r.rlim_cur == RLIM_INFINITY)
+		return -1;
+	return (long)(r.rlim_cur / 1024);
 }
 
 /* A short reason for a load/attach failure, in the user's terms. */
@@ -60,7 +105,13 @@ static void explain(char *why, size_t n, const char *stage, int err, enum attach
 	bool have = !privs_read(&p) && (p.eff & PRIVS_NEEDED) == PRIVS_NEEDED;
 
 	err = err < 0 ? -err : err;
-	if ((err == EACCES || err == EPERM) && m == ATTACH_KPROBE && perf_event_paranoid() > 2)
+	if (err == EPERM && memlock_kib() >= 0 && bpf_memlock_charged())
+		snprintf(why, n, "%s refused (EPERM): before Linux %s BPF maps count against "
+			 "RLIMIT_MEMLOCK (%ld KiB here), which CAP_BPF and CAP_PERFMON cannot "
+			 "raise: run capaudit as root (it raises it first) or raise it "
+			 "(ulimit -l unlimited, LimitMEMLOCK=infinity)", stage, KF_MEMCG_SINCE,
+			 memlock_kib());
+	else if ((err == EACCES || err == EPERM) && m == ATTACH_KPROBE && perf_event_paranoid() > 2)
 		snprintf(why, n, "%s refused by the kernel (%s): kernel.perf_event_paranoid=%d "
 			 "(a Debian/Ubuntu level) lets only CAP_SYS_ADMIN open perf events; run "
 			 "capaudit as root (it opens them before dropping to CAP_BPF and CAP_PERFMON) "
@@ -84,8 +135,11 @@ static void explain(char *why, size_t n, const char *stage, int err, enum attach
 /* The kprobe programs onto the pre-opened perf events. The links take
  * copies of the fds (a link closes its fd when destroyed; the originals
  * stay for another try). */
-static int attach_kprobe_events(struct capaudit_bpf *s, const struct kprobe_events *k)
+static int attach_kprobe_events(struct capaudit_bpf *s, const struct kprobe_events *k,
+				uint32_t kfeat)
 {
+	struct bpf_link **ret_link = kfeat & KF_FIND_VMA ? &s->links.kretprobe_cap_capable :
+				     &s->links.kretprobe_cap_capable_noleaf;
 	int fd;
 
 	fd = fcntl(k->entry, F_DUPFD_CLOEXEC, 0);
@@ -97,9 +151,8 @@ static int attach_kprobe_events(struct capaudit_bpf *s, const struct kprobe_even
 		return -errno;
 	}
 	fd = fcntl(k->ret, F_DUPFD_CLOEXEC, 0);
-	s->links.kretprobe_cap_capable = fd < 0 ? NULL :
-		bpf_program__attach_perf_event(s->progs.kretprobe_cap_capable, fd);
-	if (!s->links.kretprobe_cap_capable) {
+	*ret_link = fd < 0 ? NULL : bpf_program__attach_perf_event(kretprobe_prog(s, kfeat), fd);
+	if (!*ret_link) {
 		if (fd >= 0)
 			close(fd);
 		return -errno;
@@ -112,10 +165,13 @@ static int try_mode(struct tracer *t, const struct tracer_cfg *cfg, enum attach_
 	char *why = t->why[m];
 
 	struct capaudit_bpf *s;
+	uint32_t kfeat;
 	bool pre;
 	int err;
 
 	if (attach_precheck(m, why, sizeof(t->why[m])))
+		return -1;
+	if (kfeat_use(&kfeat, why, sizeof(t->why[m])))
 		return -1;
 	libbpf_last[0] = '\0';
 	s = capaudit_bpf__open();
@@ -134,16 +190,18 @@ static int try_mode(struct tracer *t, const struct tracer_cfg *cfg, enum attach_
 	s->rodata->cfg_uid = cfg->uid;
 	s->rodata->cfg_cgroup = cfg->cgroup;
 	s->rodata->nr_capset = SYS_capset;
-	choose_programs(s, m, cfg->syscall_results);
+	s->rodata->kfeat = kfeat;
+	choose_programs(s, m, cfg->syscall_results, kfeat);
 	t->agg_max[0] = t->agg_max[1] = cfg->max_keys ? cfg->max_keys : CA_AGG_KEYS;
 	/* kprobe mode with perf events opened before the privilege drop:
 	 * attached to those below, not by the skeleton (which would open new
 	 * ones, refused at perf_event_paranoid=3) */
 	pre = m == ATTACH_KPROBE && cfg->kprobe_events && cfg->kprobe_events->entry >= 0;
 	bpf_program__set_autoattach(s->progs.kprobe_cap_capable, !pre);
-	bpf_program__set_autoattach(s->progs.kretprobe_cap_capable, !pre);
+	bpf_program__set_autoattach(kretprobe_prog(s, kfeat), !pre);
 	/* the user stack map (build ids: 32 bytes a frame) only when used */
-	if ((!cfg->user_stacks && (err = bpf_map__set_max_entries(s->maps.ustacks, 1))) ||
+	if ((err = size_task_state(s, kfeat, cfg->syscall_results)) ||
+	    (!cfg->user_stacks && (err = bpf_map__set_max_entries(s->maps.ustacks, 1))) ||
 	    (err = bpf_map__set_max_entries(s->maps.agg0, t->agg_max[0])) ||
 	    (err = bpf_map__set_max_entries(s->maps.agg1, t->agg_max[1])) ||
 	    (cfg->ringbuf_bytes &&
@@ -169,9 +227,11 @@ static int try_mode(struct tracer *t, const struct tracer_cfg *cfg, enum attach_
 			return -1;
 		}
 	}
-	err = capaudit_bpf__attach(s);
-	if (!err && pre)
-		err = attach_kprobe_events(s, cfg->kprobe_events);
+	/* the check hook first: a process that sees the recorder's links
+	 * (tools/vm/matrix-workloads.sh counts them) sees it attached */
+	err = pre ? attach_kprobe_events(s, cfg->kprobe_events, kfeat) : 0;
+	if (!err)
+		err = capaudit_bpf__attach(s);
 	if (err) {
 		explain(why, sizeof(t->why[m]), "attach", err, m);
 		capaudit_bpf__destroy(s);
@@ -179,6 +239,7 @@ static int try_mode(struct tracer *t, const struct tracer_cfg *cfg, enum attach_
 	}
 	t->skel = s;
 	t->mode = m;
+	t->kfeat = kfeat;
 	t->agg_fd[0] = bpf_map__fd(s->maps.agg0);   /* aggs[0] at load */
 	t->agg_fd[1] = bpf_map__fd(s->maps.agg1);
 	t->agg_max_used = t->agg_max[0];
@@ -210,6 +271,8 @@ int tracer_start(struct tracer *t, const struct tracer_cfg *cfg, tracer_event_fn
 	libbpf_verbose = cfg->verbose;
 	libbpf_set_print(libbpf_print);
 
+	if (kfeat_use(&t->kfeat, err, errlen))
+		return -1;   /* a bad $CAPAUDIT_WITHOUT: once, not per mode */
 	order = attach_list_resolve(&cfg->modes);
 	if (order.n == 1) {
 		if (try_mode(t, cfg, order.m[0])) {
@@ -523,7 +586,8 @@ static uint64_t hook_skipped(struct tracer *t)
 {
 	struct bpf_program *progs[] = { t->skel->progs.tp_btf_cap_capable,
 		t->skel->progs.tp_cap_capable, t->skel->progs.fexit_cap_capable,
-		t->skel->progs.kretprobe_cap_capable };
+		t->skel->progs.fexit_cap_capable_noleaf, t->skel->progs.kretprobe_cap_capable,
+		t->skel->progs.kretprobe_cap_capable_noleaf };
 	struct bpf_prog_info info;
 	__u32 len;
 	uint64_t n = 0;

@@ -48,6 +48,7 @@ struct tracer {
 	struct capaudit_bpf *skel;
 	struct ring_buffer *rb;
 	enum attach_mode mode;   /* the mode that attached */
+	uint32_t kfeat;          /* the kernel's BPF features its programs use (KF_*) */
 	bool stopped;
 	uint64_t skipped;        /* runs the kernel skipped (recursion_misses) */
 	/* Aggregation: the programs add to the map in aggs[0], agg_fd[cur];
