@@ -1,7 +1,8 @@
 #!/bin/bash
 # The kernel matrix (make vmtest): the same workloads in every attach mode,
 # natively on the host kernel and in Debian's own older kernels under qemu
-# (TCG), compared with each other.
+# (TCG: 6.1 and 6.12 of Debian 12, 5.10 of Debian 11), compared with each
+# other.
 #
 #   tools/vmtest.sh [LABEL...]     # kernels from fetch-kernels.sh; default all
 #
@@ -24,11 +25,19 @@
 #     not the same chown outside it (the kernel's cgroup filter).
 # Per kernel ('KERNEL auto'): --attach auto picks tp_btf where the event
 # exists, else fexit where trampolines work, else kprobe.
+# A kernel without bpf_find_vma() (5.10: the record's kernel_bpf says so)
+# records --user-stacks without the leaf frame: its user frames are
+# compared without it, with the host's as they would be without it
+# (signature.jq's $leaf); everything else is compared as for the others.
+# Per kernel ('KERNEL (release)'): it boots, capaudit doctor finds a mode
+# that works (exit 0), the workloads ran.
 # Once: the static build (make static) is static (ldd), and its doctor,
 # record -- true and report work on the host.
 #
 # Skips (one TAP skip with the reason) when qemu, the kernels or the static
-# build's sources cannot be had. Needs root (it loads BPF programs).
+# build's sources cannot be had; a guest kernel that cannot be had (no
+# network for bullseye's lists) is a skip of its own, the others run.
+# Needs root (it loads BPF programs).
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
@@ -80,9 +89,17 @@ while IFS=$'\t' read -r label vmlinuz _; do
 		vmlinuz_of[$label]=$vmlinuz
 	fi
 done < "$CACHE/kernels.list"
+declare -A unavailable
+skipped=""
+[ -f "$CACHE/kernels.skipped" ] && while IFS=$'\t' read -r label why; do
+	if [ $# -eq 0 ] || printf '%s\n' "$@" | grep -qx "$label"; then
+		skipped="$skipped $label"
+		unavailable[$label]=$why
+	fi
+done < "$CACHE/kernels.skipped"
 
 nk=$(echo $labels | wc -w)
-echo "1..$((nk * 6 + 1))"
+echo "1..$((nk * 6 + 1 + $(echo $skipped | wc -w)))"
 
 tap() {   # tap ok|fail|skip NAME [REASON]
 	n=$((n + 1))
@@ -93,13 +110,18 @@ tap() {   # tap ok|fail|skip NAME [REASON]
 	esac
 }
 
-# sig FILE KIND: the comparable signature of one record (see signature.jq)
+# sig FILE KIND [LEAF]: the comparable signature of one record (see
+# signature.jq); user frames with the leaf frame unless the record's kernel
+# had no bpf_find_vma() or LEAF is "no"
 sig() {
-	local f=$1 kind=$2
+	local f=$1 kind=$2 leaf=${3:-}
+	[ -n "$leaf" ] || leaf=$(head -n 1 "$f" 2>/dev/null |
+		jq -r 'if (.kernel_bpf.missing // []) | index("find_vma") then "no" else "yes" end')
 	{
-		"$CA" report --all --format json -i "$f" | jq -r --arg kind "$kind" -f "$SIG"
+		"$CA" report --all --format json -i "$f" |
+			jq -r --arg kind "$kind" --arg leaf "${leaf:-yes}" -f "$SIG"
 		"$CA" report --suggest --format json -i "$f" |
-			jq -r --arg kind "suggest-$kind" -f "$SIG"
+			jq -r --arg kind "suggest-$kind" --arg leaf "${leaf:-yes}" -f "$SIG"
 	} 2>&1
 }
 
@@ -126,6 +148,9 @@ else
 fi
 
 declare -A cell
+for k in $skipped; do
+	tap skip "$k: boot and run the workloads" "${unavailable[$k]}"
+done
 for k in $labels; do
 	dir=$OUT/$k
 	rm -rf "$dir"
@@ -147,8 +172,13 @@ for k in $labels; do
 		for m in $MODES; do tap fail "$k $m: no results"; cell[$k.$m]=FAIL; done
 		continue
 	fi
-	tap ok "$k ($(cat "$dir/release")): boot and run the workloads in $(cat "$dir/time") s"
 	f=$dir/files
+	if [ "$(cat "$f/doctor.rc" 2>/dev/null)" = 0 ]; then
+		tap ok "$k ($(cat "$dir/release")): boot, doctor and the workloads in $(cat "$dir/time") s"
+	else
+		tap fail "$k ($(cat "$dir/release")): capaudit doctor: $(grep '^Verdict' "$f/doctor.txt" 2>/dev/null)"
+		sed 's/^/#   /' "$f/doctor.txt" 2>/dev/null | tail -n 25
+	fi
 	for m in $MODES; do
 		if [ -f "$f/$m.skip" ]; then
 			cell[$k.$m]=skip
@@ -164,6 +194,11 @@ for k in $labels; do
 			fi
 			echo "$w exit $(cat "$f/$m.$w.rc" 2>/dev/null)"
 		done > "$dir/$m.sig"
+		# the host's, as a kernel without bpf_find_vma() records them
+		[ "$k" != host ] || for w in chown clone3 nocr nobody ptrace scope; do
+			[ -f "$f/$m.$w.jsonl" ] && sig "$f/$m.$w.jsonl" "$w" no
+			echo "$w exit $(cat "$f/$m.$w.rc" 2>/dev/null)"
+		done > "$dir/$m.sig-noleaf"
 		# the call-site cache: 300 checks at one site, walked in the slot's
 		# first 64 hits and at the 256th (and at the exec's own few), never
 		# because a proof failed: without proofs every one walks
@@ -220,6 +255,9 @@ for k in $labels; do
 			cell[$k.$m]=FAIL
 			continue
 		fi
+		# a kernel without bpf_find_vma(): its user stacks have no leaf frame
+		cref=$ref
+		grep -q ' (no leaf frame)$' "$dir/$m.sig" && cref=$ref-noleaf
 		if [ "$m" = auto ]; then
 			# auto: the first of tp_btf, tracepoint, fexit, kprobe that works here
 			want=""
@@ -227,7 +265,7 @@ for k in $labels; do
 				[ "${cell[$k.$w]:-}" = ran ] && { want=$w; break; }
 			done
 			got=$(cat "$dir/auto.attached")
-			if [ "$got" = "$want" ] && diff -u <(grep -v '^kernel-only' "$ref") \
+			if [ "$got" = "$want" ] && diff -u <(grep -v '^kernel-only' "$cref") \
 				<(grep -v '^kernel-only' "$dir/auto.sig") > "$dir/auto.diff"; then
 				tap ok "$name: picked $got, same results as $refname"
 				cell[$k.$m]=$got
@@ -245,7 +283,7 @@ for k in $labels; do
 		for w in tp_btf tracepoint fexit kprobe; do
 			[ "${cell[$k.$w]:-}" = ran ] || [ "${cell[$k.$w]:-}" = pass ] && { first=$w; break; }
 		done
-		if diff -u <(grep -v '^kernel-only' "$ref") <(grep -v '^kernel-only' "$dir/$m.sig") \
+		if diff -u <(grep -v '^kernel-only' "$cref") <(grep -v '^kernel-only' "$dir/$m.sig") \
 			> "$dir/$m.diff" &&
 		   diff -u "$dir/$first.sig" "$dir/$m.sig" >> "$dir/$m.diff"; then
 			tap ok "$name: chown, clone3 (root, without CAP_CHECKPOINT_RESTORE, uid 65534), ps: same as $refname"

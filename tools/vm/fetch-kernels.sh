@@ -1,8 +1,9 @@
 #!/bin/sh
 # Fetch the guest kernels (and busybox-static) for the kernel matrix.
 #
-#   tools/vm/fetch-kernels.sh         # default matrix: 6.1 and 6.12 cloud kernels
+#   tools/vm/fetch-kernels.sh         # default matrix: 6.1, 6.12 and 5.10 cloud kernels
 #   METAS="6.1=linux-image-cloud-amd64" tools/vm/fetch-kernels.sh
+#   METAS="5.10=bullseye/linux-image-cloud-amd64" tools/vm/fetch-kernels.sh
 #   NO_UPDATE=1 tools/vm/fetch-kernels.sh  # skip apt-get update (offline re-run)
 #
 # Resolves each meta package (its Depends: names the concrete, ABI-numbered
@@ -11,6 +12,11 @@
 # one) with `apt-get download`, and unpacks only ./boot from it with
 # `dpkg-deb --fsys-tarfile` (never installed on the host). Modules are not
 # needed: the cloud kernels have everything the harness uses built in.
+# A meta package named SUITE/NAME comes from another Debian suite (5.10:
+# bullseye, Debian 11) through apt's options alone: its own sources list,
+# package lists and caches under cache/apt-SUITE/, the host's apt
+# configuration untouched (-o Dir::Etc::SourceList=..., as
+# tools/vm/build-static.sh fetches its source).
 #
 # Cache in $CAPAUDIT_VM_CACHE (default /var/cache/capaudit-vm; idempotent:
 # an existing vmlinuz is not fetched again). Prints kernels.list; a non-zero
@@ -19,12 +25,19 @@
 #   cache/kernels/<label>/vmlinuz, config, System.map, PACKAGE (name=version)
 #   cache/busybox/busybox       (from busybox-static, unpacked, not installed)
 #   cache/kernels.list          label<TAB>vmlinuz<TAB>package<TAB>version
+#   cache/kernels.skipped       label<TAB>why: a kernel that cannot be had
+#                               (vmtest skips it, saying why); a non-zero
+#                               exit: none of them can
+#   cache/apt-SUITE/            another suite's sources.list, lists, caches
 set -eu
 
 CACHE=${CAPAUDIT_VM_CACHE:-/var/cache/capaudit-vm}
 # label=meta-package pairs; the 6.12 kernel for bookworm comes from
-# bookworm-security (source package linux-6.12), meta linux-image-6.12-cloud-amd64.
-METAS=${METAS:-"6.1=linux-image-cloud-amd64 6.12=linux-image-6.12-cloud-amd64"}
+# bookworm-security (source package linux-6.12), meta linux-image-6.12-cloud-amd64;
+# 5.10 is Debian 11's (bullseye), the oldest LTS with CAP_BPF, CAP_PERFMON
+# and CAP_CHECKPOINT_RESTORE.
+METAS=${METAS:-"6.1=linux-image-cloud-amd64 6.12=linux-image-6.12-cloud-amd64
+5.10=bullseye/linux-image-cloud-amd64"}
 
 mkdir -p "$CACHE/debs" "$CACHE/kernels" "$CACHE/busybox"
 
@@ -33,9 +46,38 @@ if [ -z "${NO_UPDATE:-}" ]; then
 	apt-get update -qq >/dev/null 2>&1 || echo "fetch-kernels: apt-get update failed, using old lists" >&2
 fi
 
+# apt's options for the suite at hand: none for the host's own, else
+# those of suite_apt()
+A=""
+
+# suite_apt SUITE: A set to a private apt for SUITE (its lists fetched
+# unless NO_UPDATE); non-zero with the reason on stdout when it has none
+suite_apt() {
+	d=$CACHE/apt-$1
+	mkdir -p "$d/lists/partial" "$d/cache/archives/partial"
+	: > "$d/status"
+	# the host's own mirror (as build-static.sh finds it), Debian's keys
+	mirror=$(sed -n 's/^URIs: //p' /etc/apt/sources.list.d/debian.sources 2>/dev/null | head -n1)
+	[ -n "$mirror" ] || mirror=$(awk '$1 == "deb" { print $2; exit }' /etc/apt/sources.list 2>/dev/null)
+	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] ${mirror:-http://deb.debian.org/debian} $1 main" \
+		> "$d/sources.list"
+	A="-o Dir::Etc::SourceList=$d/sources.list -o Dir::Etc::SourceParts=/dev/null
+	   -o Dir::State::Lists=$d/lists -o Dir::Cache=$d/cache -o Dir::State::status=$d/status
+	   -o Dir::Etc::Preferences=/dev/null -o Dir::Etc::PreferencesParts=/dev/null
+	   -o APT::Architectures=amd64 -o APT::Sandbox::User=root"
+	if [ -z "${NO_UPDATE:-}" ]; then
+		# shellcheck disable=SC2086
+		apt-get -qq $A update >/dev/null 2>&1 ||
+			echo "fetch-kernels: apt-get update of $1 failed, using old lists" >&2
+	fi
+	ls "$d/lists/"*_Packages* >/dev/null 2>&1 ||
+		{ echo "no package lists of Debian's $1 (apt-get update failed: no network?)"; return 1; }
+}
+
 # pkg_version NAME -> candidate version (empty if unknown to apt)
 pkg_version() {
-	apt-cache show --no-all-versions "$1" 2>/dev/null | sed -n 's/^Version: //p' | head -n1
+	# shellcheck disable=SC2086
+	apt-cache $A show --no-all-versions "$1" 2>/dev/null | sed -n 's/^Version: //p' | head -n1
 }
 
 # download NAME -> path of the .deb in cache/debs
@@ -46,7 +88,9 @@ download() {
 	# apt-get download names files NAME_VERSION_ARCH.deb with ':' as %3a
 	f=$(ls "$CACHE/debs/${name}_"*.deb 2>/dev/null | grep -F "_$(echo "$ver" | sed 's/:/%3a/')_" | head -n1 || true)
 	if [ -z "$f" ]; then
-		(cd "$CACHE/debs" && apt-get download -q -o APT::Sandbox::User=root "$name=$ver" >/dev/null) || return 1
+		# shellcheck disable=SC2086
+		(cd "$CACHE/debs" && apt-get $A download -q -o APT::Sandbox::User=root "$name=$ver" >/dev/null) ||
+			return 1
 		f=$(ls "$CACHE/debs/${name}_"*.deb | grep -F "_$(echo "$ver" | sed 's/:/%3a/')_" | head -n1)
 	fi
 	echo "$f"
@@ -54,12 +98,25 @@ download() {
 
 list=$CACHE/kernels.list.tmp
 : > "$list"
+: > "$CACHE/kernels.skipped"
+skip() {   # skip LABEL WHY: this kernel cannot be had here
+	echo "fetch-kernels: $1: $2" >&2
+	printf '%s\t%s\n' "$1" "$2" >> "$CACHE/kernels.skipped"
+}
 for pair in $METAS; do
 	label=${pair%%=*}
 	meta=${pair#*=}
-	dep=$(apt-cache show --no-all-versions "$meta" 2>/dev/null | sed -n 's/^Depends: //p' | head -n1 |
+	A=""
+	case $meta in
+	*/*)
+		# (not in $(...): A is set for what follows)
+		suite_apt "${meta%%/*}" > "$CACHE/apt-why" || { skip "$label" "$(cat "$CACHE/apt-why")"; continue; }
+		meta=${meta#*/} ;;
+	esac
+	# shellcheck disable=SC2086
+	dep=$(apt-cache $A show --no-all-versions "$meta" 2>/dev/null | sed -n 's/^Depends: //p' | head -n1 |
 		tr ',' '\n' | sed 's/ *(.*//; s/^ *//' | grep '^linux-image-' | head -n1)
-	[ -n "$dep" ] || { echo "fetch-kernels: cannot resolve $meta" >&2; exit 1; }
+	[ -n "$dep" ] || { skip "$label" "cannot resolve $meta"; continue; }
 	img=$dep
 	[ -n "$(pkg_version "$dep-unsigned")" ] && img=$dep-unsigned
 	ver=$(pkg_version "$img")
@@ -68,7 +125,7 @@ for pair in $METAS; do
 		echo "fetch-kernels: $label: $img=$ver (cached)" >&2
 	else
 		echo "fetch-kernels: $label: $meta -> $img=$ver" >&2
-		deb=$(download "$img")
+		deb=$(download "$img") || { skip "$label" "cannot download $img=$ver"; continue; }
 		rm -rf "$dir.tmp" && mkdir -p "$dir.tmp/x"
 		dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$dir.tmp/x" ./boot
 		cp "$dir.tmp/x/boot/"vmlinuz-* "$dir.tmp/vmlinuz"
@@ -81,6 +138,8 @@ for pair in $METAS; do
 	printf '%s\t%s\t%s\t%s\n' "$label" "$dir/vmlinuz" "$img" "$ver" >> "$list"
 done
 mv "$list" "$CACHE/kernels.list"
+[ -s "$CACHE/kernels.list" ] || { echo "fetch-kernels: no kernel can be had" >&2; exit 1; }
+A=""
 
 # busybox-static: unpacked from its .deb (installing it would replace the
 # host's busybox package).

@@ -7,7 +7,8 @@
 # ones (6.18 has pid_table_root_permissions; on 6.1 the exec/mmap
 # CAP_SYS_ADMIN probe in cap_vm_enough_memory() calls cap_capable() inside
 # commoncap.c, inlined, so fexit and kprobe never see it), and their counts
-# follow the number of processes.
+# follow the number of processes. $leaf: "yes", or "no" for a kernel
+# without bpf_find_vma() (user frames without the leaf frame).
 def sites: [.callsites[] | "\(.function):\(.granted)/\(.denied)"] | sort | join(",");
 def names: map(.name) | sort | unique | join(",");
 if ($kind | startswith("suggest-")) then
@@ -29,9 +30,16 @@ else
     else
       "\($kind) \($c) \(.cap) granted \(.granted) denied \(.denied) at \(sites) in \(.syscalls | names)",
       # --user-stacks: the place in the program (the same static binary
-      # on every kernel, so the same file and line)
+      # on every kernel, so the same file and line); $leaf "no": as a
+      # kernel without bpf_find_vma() records it, the innermost frame
+      # that is not the leaf frame (the caller of a leaf syscall wrapper)
       (.cap as $cap | .callsites[] as $s | $s.user[]? |
-       "\($kind) \($c) \($cap) at \($s.function) from \(.where.function // "?") \((.where.source // "?") | split("/") | last):\(.where.line // 0)")
+       if $leaf == "no" then
+         ([.frames[] | select(.leaf | not)][0] // {}) as $w |
+         "\($kind) \($c) \($cap) at \($s.function) from \($w.function // "?") \(($w.source // "?") | split("/") | last):\($w.line // 0) (no leaf frame)"
+       else
+         "\($kind) \($c) \($cap) at \($s.function) from \(.where.function // "?") \((.where.source // "?") | split("/") | last):\(.where.line // 0)"
+       end)
     end]
    + ["\($kind) required \(.required | join(","))"])
   | sort | .[]

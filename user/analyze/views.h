@@ -41,6 +41,16 @@ struct doctor {
 	bool tracefs;
 	struct doctor_mode modes[ATTACH_NR - 1];   /* in attach_auto_order */
 	int chosen;                  /* index into modes, -1 if none works */
+	/* the BPF features the hooks prefer (facts/kfeat.h): those the kernel
+	 * has, probed with the privileges record keeps (kfeat_known false
+	 * when those are missing) */
+	bool kfeat_known;
+	uint32_t kfeat;
+	/* BPF maps and programs count against RLIMIT_MEMLOCK (before 5.11);
+	 * the limit they then have (KiB, -1 unlimited: raised before the
+	 * drop, as record does) */
+	bool memlock_charged;
+	long memlock_kib;
 	bool iter_ksym;
 	const char *ksyms_source;    /* NULL: none */
 	size_t nsyms;

@@ -16,7 +16,7 @@ const struct kfeat_info kfeat_table[KF_NR] = {
 	  "the syscall registers read from the top of the task's kernel stack, where "
 	  "task_pt_regs() finds them" },
 	{ KF_FIND_VMA, "find_vma", "bpf_find_vma()", "5.17", "7c7e3d31e785",
-	  "no --user-stacks leaf frame" },
+	  "user stacks (--user-stacks) without the leaf frame" },
 	{ KF_TASK_STORAGE, "task_storage", "task storage in tracing programs", "5.12",
 	  "a10787e6d58c",
 	  "--syscall-results keeps a syscall's denied checks in a hash map by thread id" },

@@ -6,6 +6,7 @@
 
 #include "facts/capjson.h"
 #include "facts/capnames.h"
+#include "facts/kfeat.h"
 #include "lib/jsonutil.h"
 #include "output/output.h"
 #include "analyze/report.h"
@@ -490,6 +491,27 @@ static json_t *privs_json(const struct privs *p)
 	return o;
 }
 
+/* {"task_btf": true, ..., "memlock": {...}, "degraded": [...]}: the BPF
+ * features the hooks prefer (null: not probed), how BPF memory counts */
+static json_t *doctor_bpf_json(const struct doctor *d)
+{
+	json_t *o = json_object(), *ml = json_object(), *deg = json_array();
+	char lines[KF_NR][200];
+	size_t i, n;
+
+	for (i = 0; i < KF_NR; i++)
+		json_set(o, kfeat_table[i].name, d->kfeat_known ?
+			 json_boolean(d->kfeat & kfeat_table[i].bit) : json_null());
+	n = d->kfeat_known ? kfeat_degraded(KF_ALL & ~d->kfeat, true, lines, KF_NR) : 0;
+	for (i = 0; i < n; i++)
+		json_array_append_new(deg, json_string(lines[i]));
+	json_set(o, "degraded", deg);
+	json_set(ml, "rlimit", json_boolean(d->memlock_charged));
+	json_set(ml, "limit_kib", d->memlock_kib < 0 ? json_null() : json_integer(d->memlock_kib));
+	json_set(o, "memlock", ml);
+	return o;
+}
+
 static int json_doctor(FILE *f, const struct doctor *d)
 {
 	json_t *root = json_object(), *sys = json_object(), *modes = json_array();
@@ -519,6 +541,7 @@ static int json_doctor(FILE *f, const struct doctor *d)
 	json_set(root, "attach_modes", modes);
 	json_set(root, "attach_auto", d->chosen >= 0 ?
 		 json_string(attach_mode_name(d->modes[d->chosen].mode)) : json_null());
+	json_set(root, "bpf_features", doctor_bpf_json(d));
 	json_set(ks, "iter_ksym", json_boolean(d->iter_ksym));
 	json_set(ks, "source", d->ksyms_source ? json_string(d->ksyms_source) : json_null());
 	json_set(ks, "count", json_uint(d->nsyms));

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "facts/capnames.h"
+#include "facts/kfeat.h"
 #include "output/output.h"
 #include "analyze/report.h"
 #include "analyze/usite.h"
@@ -637,6 +638,39 @@ static int popcount64(uint64_t v)
 	return __builtin_popcountll(v);
 }
 
+/* The BPF features the hooks prefer, and the path each missing one means
+ * (facts/kfeat.h); how BPF memory is accounted. */
+static void text_doctor_bpf(FILE *f, const struct doctor *d)
+{
+	char lines[KF_NR][200];
+	size_t i, n;
+
+	fprintf(f, "\nBPF features the hooks use (docs/kernel-facts.md):\n");
+	for (i = 0; i < KF_NR && d->kfeat_known; i++) {
+		const struct kfeat_info *k = &kfeat_table[i];
+
+		if (d->kfeat & k->bit)
+			fprintf(f, "  %-13s yes: %s\n", k->name, k->what);
+		else
+			fprintf(f, "  %-13s no: %s needs Linux %s (commit %s); instead %s\n", k->name,
+				k->what, k->since, k->commit, k->instead);
+	}
+	if (!d->kfeat_known)
+		fprintf(f, "  not probed: without CAP_BPF and CAP_PERFMON\n");
+	n = d->kfeat_known ? kfeat_degraded(KF_ALL & ~d->kfeat, true, lines, KF_NR) : 0;
+	for (i = 0; i < n; i++)
+		fprintf(f, "  degraded: %s\n", lines[i]);
+	if (!d->memlock_charged)
+		fprintf(f, "  %-13s the memory cgroup (Linux %s+)\n", "BPF memory", KF_MEMCG_SINCE);
+	else if (d->memlock_kib < 0)
+		fprintf(f, "  %-13s RLIMIT_MEMLOCK (before Linux %s): unlimited for the recording "
+			"(raised before the privilege drop)\n", "BPF memory", KF_MEMCG_SINCE);
+	else
+		fprintf(f, "  %-13s RLIMIT_MEMLOCK (before Linux %s): %ld KiB, which CAP_BPF and "
+			"CAP_PERFMON cannot raise: run as root, or raise it (ulimit -l unlimited)\n",
+			"BPF memory", KF_MEMCG_SINCE, d->memlock_kib);
+}
+
 static int text_doctor(FILE *f, const struct doctor *d)
 {
 	char buf[1024];
@@ -662,14 +696,17 @@ static int text_doctor(FILE *f, const struct doctor *d)
 			m->why);
 	}
 
+	text_doctor_bpf(f, d);
+
 	fprintf(f, "\nKernel symbols: ");
 	if (d->ksyms_source)
 		fprintf(f, "%s, %zu text symbols\n", d->ksyms_source, d->nsyms);
 	else
 		fprintf(f, "unavailable: %s\n", d->ksyms_err);
 	if (!d->iter_ksym)
-		fprintf(f, "  (no iter/ksym iterator: Linux 6.0+; /proc/kallsyms needs CAP_SYSLOG "
-			"or kernel.perf_event_paranoid <= 1 with kptr_restrict 0)\n");
+		fprintf(f, "  (no iter/ksym iterator, Linux 6.0+: /proc/kallsyms is read before the "
+			"privilege drop, which shows addresses with CAP_SYSLOG, or to anyone at "
+			"kernel.perf_event_paranoid <= 1 with kptr_restrict 0)\n");
 
 	fprintf(f, "\nPrivileges:\n");
 	fprintf(f, "  %-10s uid %u, effective %s\n", "held",

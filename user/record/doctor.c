@@ -94,6 +94,10 @@ void doctor_probe(struct doctor *d, const char *argv0)
 	}
 	privs_read(&d->recording);
 	probe_modes(d, &kpe);
+	if (!d->priv_err[0])
+		d->kfeat_known = !kfeat_use(&d->kfeat, err, sizeof(err));
+	d->memlock_charged = bpf_memlock_charged();
+	d->memlock_kib = privs_memlock_kib();
 	kprobe_events_close(&kpe);
 	if (d->iter_ksym)
 		ks = ksyms_best(&d->ksyms_source, d->ksyms_err, sizeof(d->ksyms_err));

@@ -141,6 +141,15 @@ int privs_raise_memlock(void)
 	return setrlimit(RLIMIT_MEMLOCK, &r);
 }
 
+long privs_memlock_kib(void)
+{
+	struct rlimit r;
+
+	if (getrlimit(RLIMIT_MEMLOCK, &r) || r.rlim_cur == RLIM_INFINITY)
+		return -1;
+	return (long)(r.rlim_cur / 1024);
+}
+
 /* In the keeper: only what files take, of what it holds. */
 static int keeper_restrict(char *err, size_t errlen)
 {

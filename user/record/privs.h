@@ -50,6 +50,8 @@ int privs_reduce(uint64_t keep_mask, char *err, size_t errlen);
  * limits (the command capaudit runs is). 0, or -1 with errno.
  */
 int privs_raise_memlock(void);
+/* The soft RLIMIT_MEMLOCK in KiB, -1 when unlimited. */
+long privs_memlock_kib(void);
 
 /*
  * Before dropping: a caller holding any of PRIVS_FILES starts the output

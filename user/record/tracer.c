@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -88,15 +87,6 @@ static int size_task_state(struct capaudit_bpf *s, uint32_t kfeat, bool results)
 	return err ? err : bpf_map__set_max_entries(s->maps.tstate, results ? CA_TSTATE_TIDS : 1);
 }
 
-/* The soft RLIMIT_MEMLOCK in KiB, or -1 when unlimited. */
-static long memlock_kib(void)
-{
-	struct rlimit r;
-
-	if (getrlimit(RLIMIT_MEMLOCK, &r) || r.rlim_cur == RLIM_INFINITY)
-		return -1;
-	return (long)(r.rlim_cur / 1024);
-}
 
 /* A short reason for a load/attach failure, in the user's terms. */
 static void explain(char *why, size_t n, const char *stage, int err, enum attach_mode m)
@@ -105,12 +95,12 @@ static void explain(char *why, size_t n, const char *stage, int err, enum attach
 	bool have = !privs_read(&p) && (p.eff & PRIVS_NEEDED) == PRIVS_NEEDED;
 
 	err = err < 0 ? -err : err;
-	if (err == EPERM && memlock_kib() >= 0 && bpf_memlock_charged())
+	if (err == EPERM && privs_memlock_kib() >= 0 && bpf_memlock_charged())
 		snprintf(why, n, "%s refused (EPERM): before Linux %s BPF maps count against "
 			 "RLIMIT_MEMLOCK (%ld KiB here), which CAP_BPF and CAP_PERFMON cannot "
 			 "raise: run capaudit as root (it raises it first) or raise it "
 			 "(ulimit -l unlimited, LimitMEMLOCK=infinity)", stage, KF_MEMCG_SINCE,
-			 memlock_kib());
+			 privs_memlock_kib());
 	else if ((err == EACCES || err == EPERM) && m == ATTACH_KPROBE && perf_event_paranoid() > 2)
 		snprintf(why, n, "%s refused by the kernel (%s): kernel.perf_event_paranoid=%d "
 			 "(a Debian/Ubuntu level) lets only CAP_SYS_ADMIN open perf events; run "
