@@ -290,6 +290,10 @@ struct {
 struct kp_args {
 	__s32 cap;
 	__u32 flags;
+	/* without CA_KF_KRETPROBE_STACK: the stack, walked at the entry */
+	__u64 kstack;
+	__s32 serr;
+	__u32 pad;
 };
 
 struct {
@@ -966,7 +970,8 @@ static __always_inline void newkey_event(struct task_struct *task, const struct 
 	bpf_ringbuf_submit(e, 0);
 }
 
-static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags, const bool find_vma)
+static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags, const bool find_vma,
+				    const struct kp_args *entry)
 {
 	struct task_struct *task = cur_task();
 	__u32 zero = 0, tgid, tid, exec_id, idx;
@@ -980,6 +985,12 @@ static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags, co
 	__u64 sid, fp, top;
 	__u16 h;
 	bool hit, added, kthread;
+	/* a kernel that cannot walk a stack past a kretprobe (before 5.15:
+	 * the walk ends at kretprobe_trampoline) had it walked at the entry
+	 * probe, for every check: a proof looks for the walk's frames above
+	 * this program's own frame, so there is none, and no hit is counted
+	 * without that walk */
+	const bool entry_walk = entry && !HAVE(CA_KF_KRETPROBE_STACK);
 
 	c = bpf_map_lookup_elem(&cache, &zero);
 	if (!c)
@@ -1067,8 +1078,14 @@ static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags, co
 
 	now = bpf_ktime_get_ns();
 	/* the only place that walks the stack: one call site in the program,
-	 * so the program's own frame never makes two walks differ */
-	sid = kernel_stack(ctx, &serr);
+	 * so the program's own frame never makes two walks differ; or
+	 * (kretprobe without CA_KF_KRETPROBE_STACK) the walk at the entry */
+	if (entry_walk) {
+		sid = entry->kstack;
+		serr = entry->serr;
+	} else {
+		sid = kernel_stack(ctx, &serr);
+	}
 	if (!sid)
 		stat_add(CA_STAT_STACK_ERR, 1);
 	user_stack(ctx, task, sp, &uk, find_vma);
@@ -1081,7 +1098,7 @@ static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags, co
 	if (hit && sid && sid == s->key.kstack && (!uk.ustack || user_eq(&uk, &s->key))) {
 		s->count++;   /* confirmed: the proof is learned again if it failed */
 		s->last_ns = now;
-		if (!proven(c, s, fp))
+		if (!proven(c, s, fp) && !entry_walk)
 			learn_proof(idx, fp, top, proof_frames());
 		goto out;
 	}
@@ -1123,7 +1140,7 @@ static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags, co
 	s->last_ns = now;
 	s->count = 1;
 	s->nproof = 0;
-	if (sid)
+	if (sid && !entry_walk)
 		learn_proof(idx, fp, top, proof_frames());
 out:
 	if (ret && nr >= 0 && track_results)
@@ -1228,14 +1245,14 @@ SEC("tp_btf/cap_capable")
 int BPF_PROG(tp_btf_cap_capable, const struct cred *cred, struct user_namespace *target_ns,
 	     const struct user_namespace *capable_ns, int cap, int ret)
 {
-	return on_check(ctx, cap, ret, ns_flags_btf(cred, target_ns) | cred_flags(cred), true);
+	return on_check(ctx, cap, ret, ns_flags_btf(cred, target_ns) | cred_flags(cred), true, NULL);
 }
 
 SEC("tracepoint/capability/cap_capable")
 int tp_cap_capable(struct trace_event_raw_cap_capable *ctx)
 {
 	return on_check(ctx, ctx->cap, ctx->ret,
-			ns_flags(ctx->cred, ctx->target_ns) | cred_flags(ctx->cred), true);
+			ns_flags(ctx->cred, ctx->target_ns) | cred_flags(ctx->cred), true, NULL);
 }
 
 /* fexit and kretprobe also run on kernels older than bpf_find_vma()
@@ -1244,7 +1261,7 @@ int tp_cap_capable(struct trace_event_raw_cap_capable *ctx)
  * The trace event is 6.14+: one copy. */
 #define FEXIT_BODY(find_vma)								\
 	on_check(ctx, cap, ret, ns_flags_btf(cred, ns) | opts_flags(opts) | cred_flags(cred),	\
-		 find_vma)
+		 find_vma, NULL)
 
 SEC("fexit/cap_capable")
 int BPF_PROG(fexit_cap_capable, const struct cred *cred, struct user_namespace *ns, int cap,
@@ -1272,6 +1289,9 @@ int BPF_KPROBE(kprobe_cap_capable, const struct cred *cred, struct user_namespac
 	if (!followed((__u32)(bpf_get_current_pid_tgid() >> 32), proc_start(task)) ||
 	    !uid_allowed(task))
 		return 0;
+	/* the return probe's walk would end at kretprobe_trampoline */
+	if (!HAVE(CA_KF_KRETPROBE_STACK))
+		a.kstack = kernel_stack(ctx, &a.serr);
 	bpf_map_update_elem(&kprobe_args, &tid, &a, BPF_ANY);
 	return 0;
 }
@@ -1294,7 +1314,7 @@ int BPF_KRETPROBE(kretprobe_cap_capable, int ret)
 {
 	struct kp_args a;
 
-	return kp_take(&a) ? on_check(ctx, a.cap, ret, (__u16)a.flags, true) : 0;
+	return kp_take(&a) ? on_check(ctx, a.cap, ret, (__u16)a.flags, true, &a) : 0;
 }
 
 SEC("kretprobe/cap_capable")
@@ -1302,7 +1322,7 @@ int BPF_KRETPROBE(kretprobe_cap_capable_noleaf, int ret)
 {
 	struct kp_args a;
 
-	return kp_take(&a) ? on_check(ctx, a.cap, ret, (__u16)a.flags, false) : 0;
+	return kp_take(&a) ? on_check(ctx, a.cap, ret, (__u16)a.flags, false, &a) : 0;
 }
 
 /*

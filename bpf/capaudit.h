@@ -274,6 +274,7 @@ struct ca_ranges {
 #define CA_KF_TASK_PT_REGS 0x02 /* bpf_task_pt_regs(): 5.15 */
 #define CA_KF_FIND_VMA     0x04 /* bpf_find_vma(): 5.17 */
 #define CA_KF_TASK_STORAGE 0x08 /* task storage in tracing programs: 5.12 */
-#define CA_KF_ALL          0x0f
+#define CA_KF_KRETPROBE_STACK 0x10 /* stacks walked past a kretprobe: 5.15 */
+#define CA_KF_ALL          0x1f
 
 #endif /* CAPAUDIT_H */

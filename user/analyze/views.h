@@ -46,6 +46,7 @@ struct doctor {
 	 * when those are missing) */
 	bool kfeat_known;
 	uint32_t kfeat;
+	bool kprobes;                /* a kprobe PMU: kretprobe_stack can matter */
 	/* BPF maps and programs count against RLIMIT_MEMLOCK (before 5.11);
 	 * the limit they then have (KiB, -1 unlimited: raised before the
 	 * drop, as record does) */

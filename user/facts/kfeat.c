@@ -20,6 +20,9 @@ const struct kfeat_info kfeat_table[KF_NR] = {
 	{ KF_TASK_STORAGE, "task_storage", "task storage in tracing programs", "5.12",
 	  "a10787e6d58c",
 	  "--syscall-results keeps a syscall's denied checks in a hash map by thread id" },
+	{ KF_KRETPROBE_STACK, "kretprobe_stack", "stack walks past a kretprobe", "5.15",
+	  "19138af1bd88",
+	  "kprobe mode walks the stack at the entry probe, for every check" },
 };
 
 const struct kfeat_info *kfeat_info(uint32_t bit)
@@ -69,11 +72,18 @@ int kfeat_parse_list(const char *s, uint32_t *out, char *err, size_t errlen)
 	}
 }
 
-size_t kfeat_degraded(uint32_t missing, bool user_stacks, char out[][200], size_t max)
+size_t kfeat_degraded(uint32_t missing, bool user_stacks, bool kprobe, char out[][KF_LINE],
+		      size_t max)
 {
-	const struct kfeat_info *k = kfeat_info(KF_FIND_VMA);
+	const struct kfeat_info *k = kfeat_info(KF_FIND_VMA),
+				 *r = kfeat_info(KF_KRETPROBE_STACK);
 	size_t n = 0;
 
+	if (kprobe && (missing & KF_KRETPROBE_STACK) && n < max)
+		snprintf(out[n++], sizeof(out[0]), "kprobe mode without the call-site cache: "
+			 "every check walks the stack, at the entry probe (the return probe's "
+			 "walk ends at kretprobe_trampoline); %s need Linux %s (commit %s)",
+			 r->what, r->since, r->commit);
 	/* the leaf frame: the caller of a leaf syscall wrapper, which the
 	 * frame-pointer walk skips; bpf_find_vma() names its file */
 	if (user_stacks && (missing & KF_FIND_VMA) && n < max)

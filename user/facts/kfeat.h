@@ -19,8 +19,10 @@
 #define KF_TASK_PT_REGS 0x02u /* bpf_task_pt_regs() */
 #define KF_FIND_VMA     0x04u /* bpf_find_vma() */
 #define KF_TASK_STORAGE 0x08u /* task storage in tracing programs */
-#define KF_ALL          0x0fu
-#define KF_NR           4
+#define KF_KRETPROBE_STACK 0x10u /* stacks walked past a kretprobe */
+#define KF_ALL          0x1fu
+#define KF_NR           5
+#define KF_LINE         320  /* a kfeat_degraded() sentence, its NUL included */
 
 struct kfeat_info {
 	uint32_t bit;
@@ -44,11 +46,12 @@ int kfeat_parse_list(const char *s, uint32_t *out, char *err, size_t errlen);
 
 /*
  * What a recording on a kernel lacking `missing` (KF_* bits) loses, given
- * its options: one sentence each, into out (at most max, each up to len
- * bytes). Only losses: a path that records the same (a probe read for a
- * BTF load) is no loss. Returns how many.
+ * its options (--user-stacks, kprobe mode): one sentence each, into out
+ * (at most max). Only losses: a path that records the same (a probe read
+ * for a BTF load) is no loss. Returns how many.
  */
-size_t kfeat_degraded(uint32_t missing, bool user_stacks, char out[][200], size_t max);
+size_t kfeat_degraded(uint32_t missing, bool user_stacks, bool kprobe, char out[][KF_LINE],
+		      size_t max);
 
 /* Before Linux 5.11 BPF maps and programs are charged to the loader's
  * RLIMIT_MEMLOCK, since to its memory cgroup: the kernel commits, for

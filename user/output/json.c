@@ -496,13 +496,14 @@ static json_t *privs_json(const struct privs *p)
 static json_t *doctor_bpf_json(const struct doctor *d)
 {
 	json_t *o = json_object(), *ml = json_object(), *deg = json_array();
-	char lines[KF_NR][200];
+	char lines[KF_NR][KF_LINE];
 	size_t i, n;
 
-	for (i = 0; i < KF_NR; i++)
-		json_set(o, kfeat_table[i].name, d->kfeat_known ?
+	for (i = 0; i < KF_NR; i++)   /* null: not probed, or no kprobes to matter */
+		json_set(o, kfeat_table[i].name, d->kfeat_known && (d->kprobes ||
+			 kfeat_table[i].bit != KF_KRETPROBE_STACK) ?
 			 json_boolean(d->kfeat & kfeat_table[i].bit) : json_null());
-	n = d->kfeat_known ? kfeat_degraded(KF_ALL & ~d->kfeat, true, lines, KF_NR) : 0;
+	n = d->kfeat_known ? kfeat_degraded(KF_ALL & ~d->kfeat, true, d->kprobes, lines, KF_NR) : 0;
 	for (i = 0; i < n; i++)
 		json_array_append_new(deg, json_string(lines[i]));
 	json_set(o, "degraded", deg);

@@ -642,7 +642,7 @@ static int popcount64(uint64_t v)
  * (facts/kfeat.h); how BPF memory is accounted. */
 static void text_doctor_bpf(FILE *f, const struct doctor *d)
 {
-	char lines[KF_NR][200];
+	char lines[KF_NR][KF_LINE];
 	size_t i, n;
 
 	fprintf(f, "\nBPF features the hooks use (docs/kernel-facts.md):\n");
@@ -650,23 +650,25 @@ static void text_doctor_bpf(FILE *f, const struct doctor *d)
 		const struct kfeat_info *k = &kfeat_table[i];
 
 		if (d->kfeat & k->bit)
-			fprintf(f, "  %-13s yes: %s\n", k->name, k->what);
+			fprintf(f, "  %-16s yes: %s\n", k->name, k->what);
+		else if (k->bit == KF_KRETPROBE_STACK && !d->kprobes)
+			fprintf(f, "  %-16s -: no kprobes here\n", k->name);
 		else
-			fprintf(f, "  %-13s no: %s needs Linux %s (commit %s); instead %s\n", k->name,
+			fprintf(f, "  %-16s no: %s needs Linux %s (commit %s); instead %s\n", k->name,
 				k->what, k->since, k->commit, k->instead);
 	}
 	if (!d->kfeat_known)
 		fprintf(f, "  not probed: without CAP_BPF and CAP_PERFMON\n");
-	n = d->kfeat_known ? kfeat_degraded(KF_ALL & ~d->kfeat, true, lines, KF_NR) : 0;
+	n = d->kfeat_known ? kfeat_degraded(KF_ALL & ~d->kfeat, true, d->kprobes, lines, KF_NR) : 0;
 	for (i = 0; i < n; i++)
 		fprintf(f, "  degraded: %s\n", lines[i]);
 	if (!d->memlock_charged)
-		fprintf(f, "  %-13s the memory cgroup (Linux %s+)\n", "BPF memory", KF_MEMCG_SINCE);
+		fprintf(f, "  %-16s the memory cgroup (Linux %s+)\n", "BPF memory", KF_MEMCG_SINCE);
 	else if (d->memlock_kib < 0)
-		fprintf(f, "  %-13s RLIMIT_MEMLOCK (before Linux %s): unlimited for the recording "
+		fprintf(f, "  %-16s RLIMIT_MEMLOCK (before Linux %s): unlimited for the recording "
 			"(raised before the privilege drop)\n", "BPF memory", KF_MEMCG_SINCE);
 	else
-		fprintf(f, "  %-13s RLIMIT_MEMLOCK (before Linux %s): %ld KiB, which CAP_BPF and "
+		fprintf(f, "  %-16s RLIMIT_MEMLOCK (before Linux %s): %ld KiB, which CAP_BPF and "
 			"CAP_PERFMON cannot raise: run as root, or raise it (ulimit -l unlimited)\n",
 			"BPF memory", KF_MEMCG_SINCE, d->memlock_kib);
 }

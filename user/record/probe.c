@@ -166,16 +166,18 @@ void kprobe_events_open(struct kprobe_events *k)
 		k->err = ENOENT;
 		return;
 	}
-	k->entry = open_probe(type, bit, false);
-	if (k->entry < 0) {
-		k->err = errno;
-		return;
-	}
+	/* the return probe first: its entry handler then runs after the
+	 * entry probe (record/tracer.c attach_kprobes() says why) */
 	k->ret = open_probe(type, bit, true);
 	if (k->ret < 0) {
 		k->err = errno;
-		close(k->entry);
-		k->entry = -1;
+		return;
+	}
+	k->entry = open_probe(type, bit, false);
+	if (k->entry < 0) {
+		k->err = errno;
+		close(k->ret);
+		k->ret = -1;
 	}
 }
 
@@ -200,6 +202,40 @@ static uint32_t helper_ok(enum bpf_func_id id)
 	return libbpf_probe_bpf_helper(BPF_PROG_TYPE_KPROBE, id, NULL) == 1;
 }
 
+/* Is a kernel function of this name in /proc/kallsyms (names are shown
+ * to anyone, addresses only with CAP_SYSLOG)? */
+static bool kallsyms_has(const char *const *names)
+{
+	FILE *f = fopen("/proc/kallsyms", "re");
+	char *line = NULL, *sym;
+	size_t cap = 0, i;
+	bool found = false;
+
+	while (f && !found && getline(&line, &cap, f) > 0) {
+		line[strcspn(line, "\t\n")] = '\0';
+		sym = strrchr(line, ' ');
+		for (i = 0; sym && names[i] && !found; i++)
+			found = !strcmp(sym + 1, names[i]);
+	}
+	free(line);
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/* Can a stack be walked past a kretprobe? The x86 unwinder learns the
+ * return address the trampoline took from kretprobe_find_ret_addr()
+ * since 5.15 (commit 19138af1bd88), from rethook_find_ret_addr() once
+ * kretprobes run on rethook (6.0); before, the walk ends at
+ * kretprobe_trampoline. */
+static bool kretprobe_stack_ok(void)
+{
+	static const char *const names[] = { "kretprobe_find_ret_addr", "rethook_find_ret_addr",
+		NULL };
+
+	return kallsyms_has(names);
+}
+
 uint32_t kfeat_probe(void)
 {
 	static bool probed;
@@ -208,9 +244,10 @@ uint32_t kfeat_probe(void)
 	if (probed)
 		return have;
 	probed = true;
+	have = kretprobe_stack_ok() ? KF_KRETPROBE_STACK : 0;
 	if (!helper_ok(BPF_FUNC_get_current_task_btf))
-		return have = 0;
-	have = KF_TASK_BTF;
+		return have;
+	have |= KF_TASK_BTF;
 	have |= helper_ok(BPF_FUNC_task_pt_regs) ? KF_TASK_PT_REGS : 0;
 	have |= helper_ok(BPF_FUNC_find_vma) ? KF_FIND_VMA : 0;
 	have |= helper_ok(BPF_FUNC_task_storage_get) ? KF_TASK_STORAGE : 0;
@@ -228,8 +265,8 @@ int kfeat_use(uint32_t *have, char *err, size_t errlen)
 		return -1;
 	}
 	*have = kfeat_probe() & ~without;
-	if (!(*have & KF_TASK_BTF))   /* the others take its task pointer */
-		*have = 0;
+	if (!(*have & KF_TASK_BTF))   /* these take its task pointer */
+		*have &= ~(KF_TASK_PT_REGS | KF_FIND_VMA | KF_TASK_STORAGE);
 	return 0;
 }
 

@@ -24,7 +24,7 @@ int attach_precheck(enum attach_mode m, char *why, size_t n);
 int btf_has_name(const char *name);
 
 /*
- * kprobe mode's perf events on cap_capable() (entry and return), opened
+ * kprobe mode's perf events on cap_capable() (return, then entry), opened
  * before capaudit drops to CAP_BPF + CAP_PERFMON: Debian's and Ubuntu's
  * kernels add kernel.perf_event_paranoid=3 (their default), at which only
  * CAP_SYS_ADMIN may open perf events (seen on Debian 6.1 and 6.12: EACCES

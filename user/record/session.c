@@ -426,8 +426,9 @@ static int attach(struct session *s)
 		return -1;
 	}
 	if (!o->quiet) {   /* what this kernel's BPF cannot give (facts/kfeat.h) */
-		char lines[KF_NR][200];
-		size_t i, n = kfeat_degraded(KF_ALL & ~s->tr.kfeat, o->user_stacks, lines, KF_NR);
+		char lines[KF_NR][KF_LINE];
+		size_t i, n = kfeat_degraded(KF_ALL & ~s->tr.kfeat, o->user_stacks,
+					     s->tr.mode == ATTACH_KPROBE, lines, KF_NR);
 
 		for (i = 0; i < n; i++)
 			fprintf(stderr, "capaudit: note: %s\n", lines[i]);
@@ -507,13 +508,14 @@ static void end_recording(struct session *s, enum stop_reason why, int all_argc,
 }
 
 /* The BPF features the kernel lacked, and what the record lacks for it. */
-static void kernel_bpf_header(struct rec_header *h, uint32_t kfeat, bool user_stacks)
+static void kernel_bpf_header(struct rec_header *h, uint32_t kfeat, bool user_stacks, bool kprobe)
 {
-	char lines[KF_NR][200];
+	char lines[KF_NR][KF_LINE];
 	size_t i, n;
 
-	h->kernel_missing = KF_ALL & ~kfeat;
-	n = kfeat_degraded(h->kernel_missing, user_stacks, lines, KF_NR);
+	/* what a stack walk past a kretprobe takes matters in kprobe mode only */
+	h->kernel_missing = KF_ALL & ~kfeat & (kprobe ? KF_ALL : ~KF_KRETPROBE_STACK);
+	n = kfeat_degraded(h->kernel_missing, user_stacks, kprobe, lines, KF_NR);
 	h->degraded = xcalloc(n + 1, sizeof(char *));
 	for (i = 0; i < n; i++)
 		h->degraded[i] = xstrdup(lines[i]);
@@ -536,7 +538,7 @@ void session_header(struct session *s, struct rec_header *h, const char *stop, i
 	h->kernel = xstrdup(uts.release);
 	h->machine = xstrdup(uts.machine);
 	h->attach = xstrdup(attach_mode_name(s->tr.mode));
-	kernel_bpf_header(h, s->tr.kfeat, o->user_stacks);
+	kernel_bpf_header(h, s->tr.kfeat, o->user_stacks, s->tr.mode == ATTACH_KPROBE);
 	h->scope = xstrdup(s->monitor ? "monitor" : o->all ? "all" : s->scope.kind ? scope_name(s->scope.kind) :
 			   o->cmd ? "command" : "pid");
 	if (s->scope.kind) {

@@ -48,6 +48,7 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 
 _Static_assert(CA_KF_TASK_BTF == KF_TASK_BTF && CA_KF_TASK_PT_REGS == KF_TASK_PT_REGS &&
 	       CA_KF_FIND_VMA == KF_FIND_VMA && CA_KF_TASK_STORAGE == KF_TASK_STORAGE &&
+	       CA_KF_KRETPROBE_STACK == KF_KRETPROBE_STACK &&
 	       CA_KF_ALL == KF_ALL, "capaudit.h and facts/kfeat.h name the same bits");
 
 /* kretprobe mode's return program: the _noleaf copy on kernels without
@@ -122,32 +123,44 @@ static void explain(char *why, size_t n, const char *stage, int err, enum attach
 			 libbpf_last[0] ? "; libbpf: " : "", libbpf_last);
 }
 
-/* The kprobe programs onto the pre-opened perf events. The links take
- * copies of the fds (a link closes its fd when destroyed; the originals
- * stay for another try). */
-static int attach_kprobe_events(struct capaudit_bpf *s, const struct kprobe_events *k,
-				uint32_t kfeat)
+/* One kprobe program onto a pre-opened perf event (the link takes a copy
+ * of the fd: it closes its own, and the original stays for another try),
+ * or onto a kprobe of its own. */
+static struct bpf_link *attach_kprobe(struct bpf_program *p, int pre_fd, bool ret)
+{
+	int fd;
+	struct bpf_link *l;
+
+	if (pre_fd < 0)
+		return bpf_program__attach_kprobe(p, ret, "cap_capable");
+	fd = fcntl(pre_fd, F_DUPFD_CLOEXEC, 0);
+	l = fd < 0 ? NULL : bpf_program__attach_perf_event(p, fd);
+	if (!l && fd >= 0)
+		close(fd);
+	return l;
+}
+
+/*
+ * kprobe mode's programs, the return probe's first. Probes at one address
+ * run in the reverse order of their registration (kernel/kprobes.c
+ * add_new_kprobe() puts a new one at the head), and the entry probe has to
+ * run before the return probe's entry handler replaces cap_capable's
+ * return address with kretprobe_trampoline: before 5.15 a stack walk ends
+ * there, so the stack is walked at the entry (capaudit.bpf.c). The
+ * pre-opened events (k) were opened in that order already.
+ */
+static int attach_kprobes(struct capaudit_bpf *s, const struct kprobe_events *k, uint32_t kfeat)
 {
 	struct bpf_link **ret_link = kfeat & KF_FIND_VMA ? &s->links.kretprobe_cap_capable :
 				     &s->links.kretprobe_cap_capable_noleaf;
-	int fd;
+	bool pre = k && k->entry >= 0;
 
-	fd = fcntl(k->entry, F_DUPFD_CLOEXEC, 0);
-	s->links.kprobe_cap_capable = fd < 0 ? NULL :
-		bpf_program__attach_perf_event(s->progs.kprobe_cap_capable, fd);
-	if (!s->links.kprobe_cap_capable) {
-		if (fd >= 0)
-			close(fd);
+	*ret_link = attach_kprobe(kretprobe_prog(s, kfeat), pre ? k->ret : -1, true);
+	if (!*ret_link)
 		return -errno;
-	}
-	fd = fcntl(k->ret, F_DUPFD_CLOEXEC, 0);
-	*ret_link = fd < 0 ? NULL : bpf_program__attach_perf_event(kretprobe_prog(s, kfeat), fd);
-	if (!*ret_link) {
-		if (fd >= 0)
-			close(fd);
-		return -errno;
-	}
-	return 0;
+	s->links.kprobe_cap_capable = attach_kprobe(s->progs.kprobe_cap_capable,
+						    pre ? k->entry : -1, false);
+	return s->links.kprobe_cap_capable ? 0 : -errno;
 }
 
 static int try_mode(struct tracer *t, const struct tracer_cfg *cfg, enum attach_mode m)
@@ -156,7 +169,6 @@ static int try_mode(struct tracer *t, const struct tracer_cfg *cfg, enum attach_
 
 	struct capaudit_bpf *s;
 	uint32_t kfeat;
-	bool pre;
 	int err;
 
 	if (attach_precheck(m, why, sizeof(t->why[m])))
@@ -183,12 +195,11 @@ static int try_mode(struct tracer *t, const struct tracer_cfg *cfg, enum attach_
 	s->rodata->kfeat = kfeat;
 	choose_programs(s, m, cfg->syscall_results, kfeat);
 	t->agg_max[0] = t->agg_max[1] = cfg->max_keys ? cfg->max_keys : CA_AGG_KEYS;
-	/* kprobe mode with perf events opened before the privilege drop:
-	 * attached to those below, not by the skeleton (which would open new
-	 * ones, refused at perf_event_paranoid=3) */
-	pre = m == ATTACH_KPROBE && cfg->kprobe_events && cfg->kprobe_events->entry >= 0;
-	bpf_program__set_autoattach(s->progs.kprobe_cap_capable, !pre);
-	bpf_program__set_autoattach(kretprobe_prog(s, kfeat), !pre);
+	/* kprobe mode: attached below, in order, onto the perf events opened
+	 * before the privilege drop (the skeleton would open new ones,
+	 * refused at perf_event_paranoid=3), or onto new ones without */
+	bpf_program__set_autoattach(s->progs.kprobe_cap_capable, false);
+	bpf_program__set_autoattach(kretprobe_prog(s, kfeat), false);
 	/* the user stack map (build ids: 32 bytes a frame) only when used */
 	if ((err = size_task_state(s, kfeat, cfg->syscall_results)) ||
 	    (!cfg->user_stacks && (err = bpf_map__set_max_entries(s->maps.ustacks, 1))) ||
@@ -219,7 +230,7 @@ static int try_mode(struct tracer *t, const struct tracer_cfg *cfg, enum attach_
 	}
 	/* the check hook first: a process that sees the recorder's links
 	 * (tools/vm/matrix-workloads.sh counts them) sees it attached */
-	err = pre ? attach_kprobe_events(s, cfg->kprobe_events, kfeat) : 0;
+	err = m == ATTACH_KPROBE ? attach_kprobes(s, cfg->kprobe_events, kfeat) : 0;
 	if (!err)
 		err = capaudit_bpf__attach(s);
 	if (err) {
@@ -341,12 +352,75 @@ static void percpu_sum(struct bpf_map *map, __u32 nkeys, uint64_t *out)
 
 void tracer_stats(struct tracer *t, uint64_t out[CA_STAT_NR])
 {
-	percpu_sum(t->skel->maps.stats, CA_STAT_NR, out);
+	if (t->stopped)
+		memcpy(out, t->stats, sizeof(t->stats));
+	else
+		percpu_sum(t->skel->maps.stats, CA_STAT_NR, out);
 }
 
 void tracer_overflow(struct tracer *t, uint64_t out[CA_OVERFLOW_SLOTS])
 {
-	percpu_sum(t->skel->maps.overflow, CA_OVERFLOW_SLOTS, out);
+	if (t->stopped)
+		memcpy(out, t->overflow, sizeof(t->overflow));
+	else
+		percpu_sum(t->skel->maps.overflow, CA_OVERFLOW_SLOTS, out);
+}
+
+/* ---- the maps copied out at the end ------------------------------------- */
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Every entry of a hash map with 64-bit keys into c, keys sorted. */
+static void map_copy_read(struct bpf_map *map, struct map_copy *c)
+{
+	int fd = bpf_map__fd(map);
+	size_t cap = 0, i, j;
+	__u64 key, next;
+	void *prev = NULL;
+	uint64_t *keys = NULL;
+
+	memset(c, 0, sizeof(*c));
+	c->vsize = bpf_map__value_size(map);
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		if (c->n == cap) {
+			cap = cap ? cap * 2 : 64;
+			keys = xrealloc(keys, cap * sizeof(*keys));
+		}
+		keys[c->n++] = next;
+		key = next;
+		prev = &key;
+	}
+	qsort(keys, c->n, sizeof(*keys), cmp_u64);
+	c->keys = xcalloc(c->n + 1, sizeof(*keys));
+	c->vals = xcalloc(c->n + 1, c->vsize);
+	for (i = j = 0; i < c->n; i++) {
+		key = keys[i];
+		/* (gone meanwhile: no program runs any more, so never) */
+		if (!bpf_map_lookup_elem(fd, &key, c->vals + j * c->vsize))
+			c->keys[j++] = keys[i];
+	}
+	c->n = j;
+	free(keys);
+}
+
+/* The copied value of key, or NULL. */
+static const void *map_copy_find(const struct map_copy *c, uint64_t key)
+{
+	const uint64_t *k = c->n ? bsearch(&key, c->keys, c->n, sizeof(key), cmp_u64) : NULL;
+
+	return k ? c->vals + (size_t)(k - c->keys) * c->vsize : NULL;
+}
+
+static void map_copy_free(struct map_copy *c)
+{
+	free(c->keys);
+	free(c->vals);
+	memset(c, 0, sizeof(*c));
 }
 
 /* One per-CPU counter, summed. */
@@ -618,6 +692,10 @@ void tracer_stop(struct tracer *t)
 	}
 	fold_pending(t);
 	t->skipped = hook_skipped(t);
+	percpu_sum(t->skel->maps.stats, CA_STAT_NR, t->stats);
+	percpu_sum(t->skel->maps.overflow, CA_OVERFLOW_SLOTS, t->overflow);
+	map_copy_read(t->skel->maps.kstacks, &t->kstacks);
+	map_copy_read(t->skel->maps.ustacks, &t->ustacks);
 }
 
 int tracer_foreach_check(struct tracer *t,
@@ -640,11 +718,18 @@ int tracer_stack(struct tracer *t, uint64_t kstack, uint64_t ips[CA_STACK_DEPTH]
 	__u64 key = kstack;
 	int n;
 
+	const void *copy;
+
 	if (!kstack)
 		return -1;
 	memset(ips, 0, CA_STACK_DEPTH * sizeof(*ips));
-	if (bpf_map_lookup_elem(bpf_map__fd(t->skel->maps.kstacks), &key, ips))
+	if (t->stopped) {
+		if (!(copy = map_copy_find(&t->kstacks, key)))
+			return -1;
+		memcpy(ips, copy, sizeof(struct ca_kstack));
+	} else if (bpf_map_lookup_elem(bpf_map__fd(t->skel->maps.kstacks), &key, ips)) {
 		return -1;
+	}
 	for (n = 0; n < CA_STACK_DEPTH && ips[n]; n++)
 		;
 	return n;
@@ -663,11 +748,18 @@ int tracer_ustack(struct tracer *t, uint64_t ustack, struct bpf_stack_build_id *
 	__u64 key = ustack;
 	int n;
 
+	const void *copy;
+
 	if (!ustack)
 		return -1;
 	memset(out, 0, CA_USTACK_DEPTH * sizeof(*out));
-	if (bpf_map_lookup_elem(bpf_map__fd(t->skel->maps.ustacks), &key, out))
+	if (t->stopped) {
+		if (!(copy = map_copy_find(&t->ustacks, key)))
+			return -1;
+		memcpy(out, copy, sizeof(struct ca_ustack));
+	} else if (bpf_map_lookup_elem(bpf_map__fd(t->skel->maps.ustacks), &key, out)) {
 		return -1;
+	}
 	for (n = 0; n < CA_USTACK_DEPTH && out[n].status != BPF_STACK_BUILD_ID_EMPTY; n++)
 		;
 	return n;
@@ -682,6 +774,8 @@ void tracer_close(struct tracer *t)
 			close(t->agg_fd[i]);
 	t->agg_owned[0] = t->agg_owned[1] = false;
 	aggtab_free(&t->tab);
+	map_copy_free(&t->kstacks);
+	map_copy_free(&t->ustacks);
 	ring_buffer__free(t->rb);
 	t->rb = NULL;
 	if (t->skel)

@@ -44,6 +44,14 @@ struct tracer_cfg {
 
 typedef int (*tracer_event_fn)(void *ctx, const struct ca_event *e);
 
+/* A hash map of the kernel side copied out (tracer_stop()): its 64-bit
+ * keys in ascending order, each with its value of vsize bytes. */
+struct map_copy {
+	size_t n, vsize;
+	uint64_t *keys;
+	unsigned char *vals;
+};
+
 struct tracer {
 	struct capaudit_bpf *skel;
 	struct ring_buffer *rb;
@@ -66,6 +74,15 @@ struct tracer {
 	uint32_t agg_max_used;   /* the largest map size used */
 	tracer_event_fn on_event;
 	void *ctx;
+	/* After tracer_stop(): what the record still reads from the kernel,
+	 * copied while capaudit holds CAP_BPF. Before Linux 5.19, with
+	 * kernel.unprivileged_bpf_disabled set, a process without it may
+	 * make no bpf() call at all, not even a lookup in a map it holds
+	 * (kernel/bpf/syscall.c __sys_bpf(); commit c8644cd0efe7 left the
+	 * check to map and program creation), and the record is collected
+	 * with no capability. */
+	struct map_copy kstacks, ustacks;
+	uint64_t stats[CA_STAT_NR], overflow[CA_OVERFLOW_SLOTS];
 	/* why each mode that was tried did not work, for messages and doctor */
 	char why[ATTACH_NR][320];
 };
@@ -101,7 +118,8 @@ uint64_t tracer_pending(struct tracer *t);
 /*
  * End of recording: detach every hook, let programs in flight finish,
  * drain the aggregation map and add every CPU's pending cache counts to
- * t->tab. Stack maps stay readable. Idempotent.
+ * t->tab; copy the stacks and counters out (t->kstacks, ...: read from
+ * there from now on, with no capability needed). Idempotent.
  */
 void tracer_stop(struct tracer *t);
 /* Iterate every aggregated check (after tracer_stop: all of them). */
