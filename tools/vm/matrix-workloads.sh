@@ -124,10 +124,10 @@ for m in $MODES; do
 			> "$OUT/$m.scope.out" 2> "$OUT/$m.scope.err" &
 		rec=$! i=0
 		# a kprobe attached to a perf event is a BPF link only since 5.15
-		# (struct bpf_perf_link): before, the three tracepoints' links
+		# (bpf_perf_link_attach()): before, the three tracepoints' links
 		# come after it (the recorder attaches the check hook first)
 		links=4
-		[ "$m" = kprobe ] && ! grep -q bpf_perf_link /sys/kernel/btf/vmlinux && links=3
+		[ "$m" = kprobe ] && ! grep -q ' bpf_perf_link_attach$' /proc/kallsyms && links=3
 		while [ "$(ls -l "/proc/$rec/fd" 2>/dev/null | grep -c bpf_link)" -lt "$links" ] &&
 		      kill -0 "$rec" 2>/dev/null && [ $i -lt 600 ]; do
 			"$BB" sleep 0.1; i=$((i + 1))

@@ -94,9 +94,9 @@ void doctor_probe(struct doctor *d, const char *argv0)
 	}
 	privs_read(&d->recording);
 	probe_modes(d, &kpe);
-	if (!d->priv_err[0])
-		d->kfeat_known = !kfeat_use(&d->kfeat, err, sizeof(err));
 	d->kprobes = !access("/sys/bus/event_source/devices/kprobe/type", F_OK);
+	if (!d->priv_err[0])
+		d->kfeat_known = !kfeat_use(&d->kfeat, d->kprobes, err, sizeof(err));
 	d->memlock_charged = bpf_memlock_charged();
 	d->memlock_kib = privs_memlock_kib();
 	kprobe_events_close(&kpe);

@@ -244,18 +244,19 @@ uint32_t kfeat_probe(void)
 	if (probed)
 		return have;
 	probed = true;
-	have = kretprobe_stack_ok() ? KF_KRETPROBE_STACK : 0;
 	if (!helper_ok(BPF_FUNC_get_current_task_btf))
-		return have;
-	have |= KF_TASK_BTF;
+		return have = 0;
+	have = KF_TASK_BTF;
 	have |= helper_ok(BPF_FUNC_task_pt_regs) ? KF_TASK_PT_REGS : 0;
 	have |= helper_ok(BPF_FUNC_find_vma) ? KF_FIND_VMA : 0;
 	have |= helper_ok(BPF_FUNC_task_storage_get) ? KF_TASK_STORAGE : 0;
 	return have;
 }
 
-int kfeat_use(uint32_t *have, char *err, size_t errlen)
+int kfeat_use(uint32_t *have, bool kprobe, char *err, size_t errlen)
 {
+	static int kretprobe = -1;
+
 	char why[200];
 	uint32_t without;
 
@@ -264,7 +265,12 @@ int kfeat_use(uint32_t *have, char *err, size_t errlen)
 		snprintf(err, errlen, "CAPAUDIT_WITHOUT: %s", why);
 		return -1;
 	}
-	*have = kfeat_probe() & ~without;
+	*have = kfeat_probe();
+	if (kprobe && kretprobe < 0)   /* a scan of /proc/kallsyms: only when asked */
+		kretprobe = kretprobe_stack_ok();
+	if (kprobe && kretprobe)
+		*have |= KF_KRETPROBE_STACK;
+	*have &= ~without;
 	if (!(*have & KF_TASK_BTF))   /* these take its task pointer */
 		*have &= ~(KF_TASK_PT_REGS | KF_FIND_VMA | KF_TASK_STORAGE);
 	return 0;

@@ -49,12 +49,14 @@ void kprobe_events_close(struct kprobe_events *k);
  */
 uint32_t kfeat_probe(void);
 /*
- * What the hooks use: kfeat_probe() less the features named in
+ * What the hooks use: kfeat_probe(), with kprobe (kprobe mode) whether a
+ * stack can be walked past a kretprobe (KF_KRETPROBE_STACK, from
+ * /proc/kallsyms; left clear otherwise), less the features named in
  * $CAPAUDIT_WITHOUT (facts/kfeat.h names, comma-separated), which tries
  * an older kernel's paths on a newer one (tests/e2e/kfeat.bats). 0, or -1
  * with one line in err when the variable names something else.
  */
-int kfeat_use(uint32_t *have, char *err, size_t errlen);
+int kfeat_use(uint32_t *have, bool kprobe, char *err, size_t errlen);
 
 /*
  * Does this kernel charge BPF maps and programs to RLIMIT_MEMLOCK (before

@@ -369,7 +369,9 @@ static int read_before_drop(struct session *s)
 		s->ksyms = ksyms_load(s->ksyms_err, sizeof(s->ksyms_err));
 	if (attach_list_has(&s->o->modes, ATTACH_KPROBE))
 		kprobe_events_open(&s->kpe);
-	s->ranges_read = !proof_ranges_from_kallsyms(&s->ranges);
+	/* (from the symbols just read: /proc/kallsyms once, not twice) */
+	s->ranges_read = s->ksyms ? !proof_ranges_from_ksyms(s->ksyms, &s->ranges) :
+			 !proof_ranges_from_kallsyms(&s->ranges);
 	return 0;
 }
 

@@ -173,7 +173,7 @@ static int try_mode(struct tracer *t, const struct tracer_cfg *cfg, enum attach_
 
 	if (attach_precheck(m, why, sizeof(t->why[m])))
 		return -1;
-	if (kfeat_use(&kfeat, why, sizeof(t->why[m])))
+	if (kfeat_use(&kfeat, m == ATTACH_KPROBE, why, sizeof(t->why[m])))
 		return -1;
 	libbpf_last[0] = '\0';
 	s = capaudit_bpf__open();
@@ -272,7 +272,7 @@ int tracer_start(struct tracer *t, const struct tracer_cfg *cfg, tracer_event_fn
 	libbpf_verbose = cfg->verbose;
 	libbpf_set_print(libbpf_print);
 
-	if (kfeat_use(&t->kfeat, err, errlen))
+	if (kfeat_use(&t->kfeat, false, err, errlen))
 		return -1;   /* a bad $CAPAUDIT_WITHOUT: once, not per mode */
 	order = attach_list_resolve(&cfg->modes);
 	if (order.n == 1) {
