@@ -79,6 +79,8 @@ static void print_identity(FILE *f, const struct rec_header *h, const struct rec
 		fprintf(f, "%snote: %" PRIu64 " pids were reused while recording (pid_max wrapped); "
 			"a reused pid's processes share one line, their counts stay exact\n",
 			ind, h->pids_reused);
+	for (i = 0; i < h->ndegraded; i++)   /* what the kernel's BPF could not give */
+		fprintf(f, "%snote: %s\n", ind, ESC(h->degraded[i], esc));
 	if (in->lenient && (in->skipped || in->missing || in->truncated))
 		fprintf(f, "%sINCOMPLETE (--lenient): %zu of %zu lines skipped, %zu missing%s\n",
 			ind, in->skipped, in->lines, in->missing,
