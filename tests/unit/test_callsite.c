@@ -68,6 +68,32 @@ TEST(callsite_skips_fexit_and_kretprobe_frames_of_6_1)
 	ASSERT_EQ(callsite_index(kret, N(kret)), 2);
 }
 
+/* The hook's own frames, dropped before a stack is stored: on Debian's
+ * 5.10 (fexit, no iter/ksym) the BPF program and trampoline frames, loaded
+ * after /proc/kallsyms was read, carry the last kernel symbol's name */
+TEST(callsite_hook_frames_end_at_the_capability_api)
+{
+	char *old[] = { "exit_amd_microcode+0x1dc80ab5", "exit_amd_microcode+0x1dc80ab5",
+			"exit_amd_microcode+0x1dc93354", "cap_capable+0x5",
+			"security_capable+0x36", "capable+0x2f", "__do_sys_perf_event_open+0x61" };
+	char *kret[] = { "security_capable+0x40", "capable_wrt_inode_uidgid+0x3c",
+			 "setattr_prepare+0x1e7" };
+	char *no_api[] = { "bpf_trace_run5+0x112", "do_thing+0x1", "cap_capable_x+0x1" };
+	char *bare[] = { "0xffffffffc0012345", "0xffffffff81000000" };
+
+	ASSERT_EQ(callsite_hook_frames(old, N(old)), 3);
+	ASSERT_EQ(callsite_index(old + 3, N(old) - 3), 3);
+	ASSERT_EQ(callsite_hook_frames(bpf_stack, N(bpf_stack)), 2);
+	ASSERT_EQ(callsite_hook_frames(chown_stack, N(chown_stack)), 0);
+	ASSERT_EQ(callsite_hook_frames(kret, N(kret)), 0);
+	/* no API frame: only the leading plumbing goes */
+	ASSERT_EQ(callsite_hook_frames(no_api, N(no_api)), 1);
+	/* an address without a symbol is JIT code (without any symbols at
+	 * all the recorder keeps a stack whole: record/symbols.c) */
+	ASSERT_EQ(callsite_hook_frames(bare, N(bare)), 2);
+	ASSERT_EQ(callsite_hook_frames(NULL, 0), 0);
+}
+
 TEST(noaudit_from_stack_rule)
 {
 	ASSERT_EQ(noaudit_from_stack(chown_stack, N(chown_stack)), NOAUDIT_NO);

@@ -137,6 +137,19 @@ bool frame_is_plumbing(const char *frame)
 	return plumbing_function(frame_function(frame, fn, sizeof(fn)));
 }
 
+size_t callsite_hook_frames(char *const *frames, size_t n)
+{
+	char fn[128];
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (in_list(frame_function(frames[i], fn, sizeof(fn)), cap_api))
+			return i;
+	for (i = 0; i < n && frame_is_plumbing(frames[i]); i++)
+		;
+	return i;
+}
+
 static bool skip_frame(const char *fn)
 {
 	return in_list(fn, cap_api) || plumbing_function(fn);

@@ -23,6 +23,16 @@ void callsite_skipped_names(const char *const **api, const char *const **plumbin
 bool frame_is_plumbing(const char *frame);
 
 /*
+ * How many of the innermost frames of a stack walked at the hook are the
+ * hook's own: those before the first frame of the capability API where
+ * there is one (BPF programs, trampolines, tracing glue; without iter/ksym,
+ * BPF code loaded after /proc/kallsyms was read is named after the last
+ * kernel symbol, "exit_amd_microcode+0x1dc80ab5" on Debian's 5.10), else
+ * the leading plumbing frames.
+ */
+size_t callsite_hook_frames(char *const *frames, size_t n);
+
+/*
  * Index of the call site in stack (innermost first): the first frame that
  * is neither the capability machinery (cap_capable, security_capable,
  * capable, ns_capable, bpf_token_capable, ...) nor tracing plumbing.

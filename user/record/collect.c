@@ -118,7 +118,7 @@ static int collect_one(void *ctx, const struct ca_key *k, const struct ca_val *v
 	uint64_t ips[CA_STACK_DEPTH];
 	char comm[CA_COMM_LEN + 1], frame[256];
 	struct stack_ref *si;
-	int n = 0, i;
+	int n = 0;
 
 	memcpy(comm, v->meta.comm, CA_COMM_LEN);
 	comm[CA_COMM_LEN] = '\0';
@@ -162,16 +162,9 @@ static int collect_one(void *ctx, const struct ca_key *k, const struct ca_val *v
 		if (!cc->ks)
 			c->stack_error = xstrdup(cc->ksyms_err);
 		if (!si->idx) {   /* symbolize each stack once */
-			char **frames = xcalloc((size_t)n + 1, sizeof(char *));
-			size_t nf = 0;
+			size_t nf;
+			char **frames = symbolize_kstack(cc->ks, ips, (size_t)n, &nf);
 
-			for (i = 0; i < n; i++) {
-				ksyms_format(cc->ks, ips[i], frame, sizeof(frame));
-				/* the stack starts at the hook: drop the tracer's own frames */
-				if (!nf && cc->ks && frame_is_plumbing(frame))
-					continue;
-				frames[nf++] = xstrdup(frame);
-			}
 			si->kstack = k->kstack;
 			si->idx = stack_of_frames(cc, frames, nf) + 1;
 		}

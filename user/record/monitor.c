@@ -82,22 +82,15 @@ static int forget_stack(struct monitor *m, int at)
 int mon_stack(struct monitor *m, uint64_t kstack)
 {
 	uint64_t ips[CA_STACK_DEPTH];
-	int at = fold_find_stack(&m->f, kstack), n, i;
-	char frame[256], **frames;
-	size_t nf = 0;
+	int at = fold_find_stack(&m->f, kstack), n;
+	char **frames;
+	size_t nf;
 
 	if (at >= 0)
 		return forget_stack(m, at);
 	if (!kstack || (n = tracer_stack(&m->s->tr, kstack, ips)) < 0)
 		return -1;
-	frames = xcalloc((size_t)n + 1, sizeof(char *));
-	for (i = 0; i < n; i++) {
-		ksyms_format(m->ks, ips[i], frame, sizeof(frame));
-		/* the stack starts at the hook: drop the tracer's own frames */
-		if (!nf && m->ks && frame_is_plumbing(frame))
-			continue;
-		frames[nf++] = xstrdup(frame);
-	}
+	frames = symbolize_kstack(m->ks, ips, (size_t)n, &nf);
 	return forget_stack(m, fold_add_stack(&m->f, kstack, frames, nf));
 }
 

@@ -146,6 +146,10 @@ void attribute(struct session *s, struct rec_process *p);
 void attribute_processes(struct session *s);
 
 /* symbols.c */
+/* A kernel stack's frames, symbolized, without the hook's own
+ * (facts/callsite.h callsite_hook_frames()); ks NULL: every frame, as an
+ * address. *nf of them. */
+char **symbolize_kstack(const struct ksyms *ks, const uint64_t *ips, size_t n, size_t *nf);
 void start_symbols(struct session *s);
 void join_symbols(struct session *s);
 struct ksyms *end_symbols(struct session *s, char *kerr, size_t n);

@@ -20,6 +20,7 @@
 
 #include "record/session.h"
 #include "lib/util.h"
+#include "facts/callsite.h"
 #include "record/ksyms_iter.h"
 #include "record/proofranges.h"
 
@@ -69,6 +70,25 @@ static void *symbols_thread(void *arg)
 	if (!proof_ranges_from_ksyms(s->ksyms_start, &r) && !tracer_set_ranges(&s->tr, &r))
 		s->ranges_set = true;
 	return NULL;
+}
+
+char **symbolize_kstack(const struct ksyms *ks, const uint64_t *ips, size_t n, size_t *nf)
+{
+	char **frames = xcalloc(n + 1, sizeof(char *)), frame[256];
+	size_t i, skip;
+
+	for (i = 0; i < n; i++) {
+		ksyms_format(ks, ips[i], frame, sizeof(frame));
+		frames[i] = xstrdup(frame);
+	}
+	/* the stack starts at the hook: drop the tracer's own frames (none
+	 * without symbols: every frame would look like JIT code) */
+	skip = ks ? callsite_hook_frames(frames, n) : 0;
+	for (i = 0; i < skip; i++)
+		free(frames[i]);
+	memmove(frames, frames + skip, (n - skip + 1) * sizeof(char *));
+	*nf = n - skip;
+	return frames;
 }
 
 void start_symbols(struct session *s)
