@@ -660,7 +660,8 @@ static void text_doctor_bpf(FILE *f, const struct doctor *d)
 				k->what, k->since, k->commit, k->instead);
 	}
 	if (!d->kfeat_known)
-		fprintf(f, "  not probed: without CAP_BPF and CAP_PERFMON\n");
+		fprintf(f, "  not probed: no BPF program loads with the privileges record keeps "
+			"(the attach modes above say why)\n");
 	n = d->kfeat_known ? kfeat_degraded(KF_ALL & ~d->kfeat, true, d->kprobes, lines, KF_NR) : 0;
 	for (i = 0; i < n; i++)
 		fprintf(f, "  degraded: %s\n", lines[i]);

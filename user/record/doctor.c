@@ -96,7 +96,7 @@ void doctor_probe(struct doctor *d, const char *argv0)
 	probe_modes(d, &kpe);
 	d->kprobes = !access("/sys/bus/event_source/devices/kprobe/type", F_OK);
 	if (!d->priv_err[0])
-		d->kfeat_known = !kfeat_use(&d->kfeat, d->kprobes, err, sizeof(err));
+		d->kfeat_known = kfeat_use(&d->kfeat, d->kprobes, err, sizeof(err)) == 0;
 	d->memlock_charged = bpf_memlock_charged();
 	d->memlock_kib = privs_memlock_kib();
 	kprobe_events_close(&kpe);

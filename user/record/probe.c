@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -236,21 +237,29 @@ static bool kretprobe_stack_ok(void)
 	return kallsyms_has(names);
 }
 
-uint32_t kfeat_probe(void)
+int kfeat_probe(uint32_t *out)
 {
-	static bool probed;
+	static int probed = -2;   /* -2: not yet */
 	static uint32_t have;
 
-	if (probed)
-		return have;
-	probed = true;
-	if (!helper_ok(BPF_FUNC_get_current_task_btf))
-		return have = 0;
+	if (probed != -2) {
+		*out = have;
+		return probed;
+	}
+	/* a helper probe that cannot load at all (RLIMIT_MEMLOCK before 5.11,
+	 * no CAP_PERFMON) reads as "supported": a bare program must load
+	 * first (libbpf_probe_bpf_helper() only tells a refused helper from
+	 * any other failure by the verifier's words) */
+	probed = libbpf_probe_bpf_prog_type(BPF_PROG_TYPE_KPROBE, NULL) == 1 ? 0 : -1;
+	*out = have = 0;
+	if (probed || !helper_ok(BPF_FUNC_get_current_task_btf))
+		return probed;
 	have = KF_TASK_BTF;
 	have |= helper_ok(BPF_FUNC_task_pt_regs) ? KF_TASK_PT_REGS : 0;
 	have |= helper_ok(BPF_FUNC_find_vma) ? KF_FIND_VMA : 0;
 	have |= helper_ok(BPF_FUNC_task_storage_get) ? KF_TASK_STORAGE : 0;
-	return have;
+	*out = have;
+	return 0;
 }
 
 int kfeat_use(uint32_t *have, bool kprobe, char *err, size_t errlen)
@@ -265,7 +274,8 @@ int kfeat_use(uint32_t *have, bool kprobe, char *err, size_t errlen)
 		snprintf(err, errlen, "CAPAUDIT_WITHOUT: %s", why);
 		return -1;
 	}
-	*have = kfeat_probe();
+	int rc = kfeat_probe(have);
+
 	if (kprobe && kretprobe < 0)   /* a scan of /proc/kallsyms: only when asked */
 		kretprobe = kretprobe_stack_ok();
 	if (kprobe && kretprobe)
@@ -273,15 +283,32 @@ int kfeat_use(uint32_t *have, bool kprobe, char *err, size_t errlen)
 	*have &= ~without;
 	if (!(*have & KF_TASK_BTF))   /* these take its task pointer */
 		*have &= ~(KF_TASK_PT_REGS | KF_FIND_VMA | KF_TASK_STORAGE);
-	return 0;
+	return rc ? 1 : 0;
+}
+
+const char *bpf_memlock_hint(int err, char *buf, size_t n)
+{
+	struct rlimit r;
+
+	buf[0] = '\0';
+	if ((err == EPERM || err == -EPERM) && bpf_memlock_charged() &&
+	    !getrlimit(RLIMIT_MEMLOCK, &r) && r.rlim_cur != RLIM_INFINITY)
+		snprintf(buf, n, "before Linux %s BPF maps and programs count against "
+			 "RLIMIT_MEMLOCK (%llu KiB here), which only CAP_SYS_RESOURCE raises: "
+			 "run capaudit as root, or raise it first (ulimit -l unlimited, "
+			 "LimitMEMLOCK=infinity)", KF_MEMCG_SINCE,
+			 (unsigned long long)(r.rlim_cur / 1024));
+	return buf;
 }
 
 bool bpf_memlock_charged(void)
 {
 	static int charged = -1;
 
+	/* struct bpf_map_memory held a map's charge (user, pages) until the
+	 * charge went (commit 80ee81e0403c, 5.11); a name in the kernel's BTF,
+	 * found without loading anything (which the limit may refuse) */
 	if (charged < 0)
-		charged = libbpf_probe_bpf_helper(BPF_PROG_TYPE_SOCKET_FILTER,
-						  BPF_FUNC_ktime_get_coarse_ns, NULL) != 1;
+		charged = btf_has_name("bpf_map_memory") > 0;
 	return charged;
 }

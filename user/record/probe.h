@@ -39,7 +39,8 @@ void kprobe_events_open(struct kprobe_events *k);
 void kprobe_events_close(struct kprobe_events *k);
 
 /*
- * The hooks' preferred BPF features this kernel has (facts/kfeat.h KF_*),
+ * The hooks' preferred BPF features this kernel has (facts/kfeat.h KF_*)
+ * into *have: 0, or -1 (none) when not even a bare kprobe program loads,
  * each helper probed once with libbpf_probe_bpf_helper() in a kprobe
  * program: the helpers at stake are offered to every tracing program type
  * alike (kernel/trace/bpf_trace.c bpf_tracing_func_proto()). The three
@@ -47,24 +48,32 @@ void kprobe_events_close(struct kprobe_events *k);
  * without it none is used. Loads small programs (CAP_BPF and CAP_PERFMON);
  * cached for the process.
  */
-uint32_t kfeat_probe(void);
+int kfeat_probe(uint32_t *have);
 /*
  * What the hooks use: kfeat_probe(), with kprobe (kprobe mode) whether a
  * stack can be walked past a kretprobe (KF_KRETPROBE_STACK, from
  * /proc/kallsyms; left clear otherwise), less the features named in
  * $CAPAUDIT_WITHOUT (facts/kfeat.h names, comma-separated), which tries
- * an older kernel's paths on a newer one (tests/e2e/kfeat.bats). 0, or -1
- * with one line in err when the variable names something else.
+ * an older kernel's paths on a newer one (tests/e2e/kfeat.bats). 0; 1
+ * when the kernel could not be probed (*have then holds only what needs
+ * no load); -1 with one line in err when the variable names something
+ * else.
  */
 int kfeat_use(uint32_t *have, bool kprobe, char *err, size_t errlen);
 
 /*
  * Does this kernel charge BPF maps and programs to RLIMIT_MEMLOCK (before
- * Linux 5.11) rather than to the memory cgroup? Probed as libbpf does
- * (libbpf.c probe_memcg_account(): bpf_ktime_get_coarse_ns() came in the
- * same release). Cached.
+ * Linux 5.11) rather than to the memory cgroup? From its BTF, so that a
+ * limit that refuses every load does not hide it. Cached.
  */
 bool bpf_memlock_charged(void);
+
+/*
+ * Why a BPF load just refused with err (an errno) may have been refused,
+ * when it is RLIMIT_MEMLOCK (EPERM, a kernel that charges it, a finite
+ * limit): a sentence into buf, else "".
+ */
+const char *bpf_memlock_hint(int err, char *buf, size_t n);
 
 /* The number in a one-number procfs/sysfs file, or unknown. */
 long read_sysctl(const char *path, long unknown);

@@ -384,7 +384,7 @@ int refresh_followed(struct session *s)
 	struct snap_ctx sc = { .snap = &snap };
 	const struct ca_task **roots, **desc = NULL;
 	size_t nroots = 0, nd, k;
-	char err[256];
+	char err[512];
 
 	if (tasks_snapshot(&snap, err, sizeof(err))) {
 		fprintf(stderr, "capaudit: warning: %s\n", err);
@@ -444,7 +444,7 @@ int name_processes(struct session *s)
 {
 	struct task_snap snap;
 	const struct ca_task *t;
-	char err[256];
+	char err[512];
 	int rc = 0;
 
 	if (s->o->all || s->scope.kind) {

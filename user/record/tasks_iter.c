@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "record/bpfiter.h"
+#include "record/probe.h"
 #include "tasks.skel.h"
 #include "lib/util.h"
 
@@ -28,7 +29,11 @@ int tasks_snapshot(struct task_snap *s, char *err, size_t errlen)
 	memset(s, 0, sizeof(*s));
 	skel = tasks_bpf__open_and_load();
 	if (!skel) {
-		snprintf(err, errlen, "iter/task: load failed: %s", strerror(errno));
+		char hint[300];
+		int e = errno;
+
+		snprintf(err, errlen, "iter/task: load failed: %s%s%s", strerror(e),
+			 bpf_memlock_hint(e, hint, sizeof(hint))[0] ? ": " : "", hint);
 		return -1;
 	}
 	rc = bpf_iter_read_all(skel->progs.dump_task, "iter/task", &buf, &len, err, errlen);

@@ -94,14 +94,11 @@ static void explain(char *why, size_t n, const char *stage, int err, enum attach
 {
 	struct privs p;
 	bool have = !privs_read(&p) && (p.eff & PRIVS_NEEDED) == PRIVS_NEEDED;
+	char hint[300];
 
 	err = err < 0 ? -err : err;
-	if (err == EPERM && privs_memlock_kib() >= 0 && bpf_memlock_charged())
-		snprintf(why, n, "%s refused (EPERM): before Linux %s BPF maps count against "
-			 "RLIMIT_MEMLOCK (%ld KiB here), which CAP_BPF and CAP_PERFMON cannot "
-			 "raise: run capaudit as root (it raises it first) or raise it "
-			 "(ulimit -l unlimited, LimitMEMLOCK=infinity)", stage, KF_MEMCG_SINCE,
-			 privs_memlock_kib());
+	if (bpf_memlock_hint(err, hint, sizeof(hint))[0])
+		snprintf(why, n, "%s refused (EPERM): %s", stage, hint);
 	else if ((err == EACCES || err == EPERM) && m == ATTACH_KPROBE && perf_event_paranoid() > 2)
 		snprintf(why, n, "%s refused by the kernel (%s): kernel.perf_event_paranoid=%d "
 			 "(a Debian/Ubuntu level) lets only CAP_SYS_ADMIN open perf events; run "
@@ -173,8 +170,8 @@ static int try_mode(struct tracer *t, const struct tracer_cfg *cfg, enum attach_
 
 	if (attach_precheck(m, why, sizeof(t->why[m])))
 		return -1;
-	if (kfeat_use(&kfeat, m == ATTACH_KPROBE, why, sizeof(t->why[m])))
-		return -1;
+	if (kfeat_use(&kfeat, m == ATTACH_KPROBE, why, sizeof(t->why[m])) < 0)
+		return -1;   /* (not probed: the load that follows says why) */
 	libbpf_last[0] = '\0';
 	s = capaudit_bpf__open();
 	if (!s) {
@@ -272,7 +269,7 @@ int tracer_start(struct tracer *t, const struct tracer_cfg *cfg, tracer_event_fn
 	libbpf_verbose = cfg->verbose;
 	libbpf_set_print(libbpf_print);
 
-	if (kfeat_use(&t->kfeat, false, err, errlen))
+	if (kfeat_use(&t->kfeat, false, err, errlen) < 0)
 		return -1;   /* a bad $CAPAUDIT_WITHOUT: once, not per mode */
 	order = attach_list_resolve(&cfg->modes);
 	if (order.n == 1) {
