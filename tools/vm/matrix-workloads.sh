@@ -33,7 +33,8 @@
 #                     followed: the kernel's filter); stops when it empties
 #   M.<name>.rc       exit status of each of those; M.<name>.err its stderr
 # and kernel.txt (uname, what the kernel offers), doctor.txt and doctor.rc
-# (capaudit doctor, which must find a mode that works).
+# (capaudit doctor, which must find a mode that works), capsonly-doctor.txt
+# (doctor with only CAP_BPF and CAP_PERFMON, under capaudit run).
 set -u
 BIN=${BIN:-/bin}
 OUT=${OUT:-/out}
@@ -69,9 +70,13 @@ done
 	echo "memlock=$(ulimit -l)"
 } > "$OUT/kernel.txt"
 
-# what doctor says of this kernel (vmtest requires its exit 0)
+# what doctor says of this kernel (vmtest requires its exit 0), and with
+# only CAP_BPF and CAP_PERFMON (file capabilities' case: before 5.11 it
+# cannot raise RLIMIT_MEMLOCK, and must say so)
 "$CA" doctor > "$OUT/doctor.txt" 2>&1
 echo $? > "$OUT/doctor.rc"
+"$CA" run -q --caps bpf,perfmon --format json -o "$OUT/capsonly.jsonl" -- "$CA" doctor \
+	> "$OUT/capsonly-doctor.txt" 2>&1
 
 # step M NAME CMD...: run CMD, keep its status and stderr
 step() {
