@@ -231,8 +231,10 @@ for k in $labels; do
 				else "hits walked: \(.cache)" end)"'
 		} >> "$dir/$m.sig"
 		# the scope's processes: all in its cgroup, the chown outside not among them
+		# (the cgroup is capaudit-mx-PID: its run's own)
 		echo "scope cgroups: $(jq -r 'select(.type == "process") | .cgroup // "none"' \
-			"$f/$m.scope.jsonl" 2>/dev/null | sort -u | tr '\n' ' ')" >> "$dir/$m.sig"
+			"$f/$m.scope.jsonl" 2>/dev/null | sed 's/^\/capaudit-mx-[0-9]*$/\/capaudit-mx/' |
+			sort -u | tr '\n' ' ')" >> "$dir/$m.sig"
 		[ "$k" != host ] || grep -e '^loop ' -e '^scope cgroups: ' "$dir/$m.sig" >> "$dir/$m.sig-noleaf"
 		"$CA" report --format json -i "$f/$m.chown.jsonl" 2>/dev/null | jq -r '.record.attach' \
 			> "$dir/$m.attached"

@@ -74,7 +74,7 @@ run_both() {
 
 @test "CAPAUDIT_WITHOUT naming no feature: one line, nothing recorded" {
 	run -1 env CAPAUDIT_WITHOUT=task_btf,vma "$CAPAUDIT" record -q -o "$T/x.jsonl" -- true
-	[ "$output" = "capaudit: CAPAUDIT_WITHOUT: 'vma' is not a BPF feature capaudit knows: task_btf, task_pt_regs, find_vma or task_storage, comma-separated" ]
+	[ "$output" = "capaudit: CAPAUDIT_WITHOUT: 'vma' is not a BPF feature capaudit knows: task_btf, task_pt_regs, find_vma, task_storage or kretprobe_stack, comma-separated" ]
 	[ ! -e "$T/x.jsonl" ]
 }
 

@@ -50,7 +50,9 @@ TEST(kfeat_lists_parse_strictly)
 	ASSERT_EQ(kfeat_parse_list("find_vma,", &bits, err, sizeof(err)), -1);
 	ASSERT_EQ(kfeat_parse_list("vma", &bits, err, sizeof(err)), -1);
 	ASSERT_HAS(err, "'vma' is not a BPF feature capaudit knows: task_btf, task_pt_regs, "
-		   "find_vma or task_storage");
+		   "find_vma, task_storage or kretprobe_stack");
+	ASSERT_EQ(kfeat_parse_list("kretprobe_stack", &bits, err, sizeof(err)), 0);
+	ASSERT_EQ(bits, KF_KRETPROBE_STACK);
 	/* a word longer than any name: named, cut, never overrun */
 	ASSERT_EQ(kfeat_parse_list("task_btf_task_btf_task_btf_task_btf_task_btf_x", &bits, err,
 				   sizeof(err)), -1);

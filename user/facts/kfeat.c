@@ -59,10 +59,11 @@ int kfeat_parse_list(const char *s, uint32_t *out, char *err, size_t errlen)
 		n = e ? (size_t)(e - p) : strlen(p);
 		snprintf(word, sizeof(word), "%.*s", (int)(n < sizeof(word) ? n : 0), p);
 		if (n >= sizeof(word) || !kfeat_parse(word)) {
-			snprintf(err, errlen, "'%.*s' is not a BPF feature capaudit knows: %s, %s, %s "
-				 "or %s, comma-separated", (int)(n > 40 ? 40 : n), p,
+			_Static_assert(KF_NR == 5, "the message names every feature");
+			snprintf(err, errlen, "'%.*s' is not a BPF feature capaudit knows: %s, %s, %s, "
+				 "%s or %s, comma-separated", (int)(n > 40 ? 40 : n), p,
 				 kfeat_table[0].name, kfeat_table[1].name, kfeat_table[2].name,
-				 kfeat_table[3].name);
+				 kfeat_table[3].name, kfeat_table[4].name);
 			return -1;
 		}
 		*out |= kfeat_parse(word);
