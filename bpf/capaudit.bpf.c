@@ -122,7 +122,8 @@ const volatile bool cfg_cgroup = false;
  * it. The verifier reads this frozen value as a constant and never
  * follows the other branch, so a helper the kernel lacks is never seen
  * (kernel/bpf/verifier.c opt_remove_dead_code(), for a loader with
- * CAP_BPF); the same technique as libbpf-tools' core_fixes.bpf.h. */
+ * CAP_BPF), as libbpf's usdt.bpf.h leaves out bpf_get_attach_cookie()
+ * where the kernel lacks it (LINUX_HAS_BPF_COOKIE, a constant at load). */
 const volatile __u32 kfeat = CA_KF_ALL;
 #define HAVE(f) (kfeat & (f))
 /* Text ranges [lo, hi) of the capability API and tracing plumbing
@@ -1325,11 +1326,6 @@ int BPF_KRETPROBE(kretprobe_cap_capable_noleaf, int ret)
 	return kp_take(&a) ? on_check(ctx, a.cap, ret, (__u16)a.flags, false, &a) : 0;
 }
 
-/*
- * --syscall-results: a syscall of a task with denied checks ended; they
- * learn whether it failed with EPERM/EACCES, with another error, or was
- * interrupted. Tasks without such state return at once.
- */
 /* The syscall with the denied checks in st ended with ret. */
 static __always_inline void syscall_ended(struct task_state *st, long ret)
 {
@@ -1367,6 +1363,11 @@ static __always_inline void syscall_ended(struct task_state *st, long ret)
 	}
 }
 
+/*
+ * --syscall-results: a syscall of a task with denied checks ended; they
+ * learn whether it failed with EPERM/EACCES, with another error, or was
+ * interrupted. Tasks without such state return at once.
+ */
 SEC("tp_btf/sys_exit")
 int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 {
