@@ -265,17 +265,16 @@ int kfeat_probe(uint32_t *out)
 int kfeat_use(uint32_t *have, bool kprobe, char *err, size_t errlen)
 {
 	static int kretprobe = -1;
-
 	char why[200];
 	uint32_t without;
+	int rc;
 
 	*have = 0;
 	if (kfeat_parse_list(getenv("CAPAUDIT_WITHOUT"), &without, why, sizeof(why))) {
 		snprintf(err, errlen, "CAPAUDIT_WITHOUT: %s", why);
 		return -1;
 	}
-	int rc = kfeat_probe(have);
-
+	rc = kfeat_probe(have);
 	if (kprobe && kretprobe < 0)   /* a scan of /proc/kallsyms: only when asked */
 		kretprobe = kretprobe_stack_ok();
 	if (kprobe && kretprobe)

@@ -88,7 +88,6 @@ static int size_task_state(struct capaudit_bpf *s, uint32_t kfeat, bool results)
 	return err ? err : bpf_map__set_max_entries(s->maps.tstate, results ? CA_TSTATE_TIDS : 1);
 }
 
-
 /* A short reason for a load/attach failure, in the user's terms. */
 static void explain(char *why, size_t n, const char *stage, int err, enum attach_mode m)
 {
