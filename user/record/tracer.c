@@ -391,7 +391,8 @@ static void map_copy_read(struct bpf_map *map, struct map_copy *c)
 		key = next;
 		prev = &key;
 	}
-	qsort(keys, c->n, sizeof(*keys), cmp_u64);
+	if (c->n)
+		qsort(keys, c->n, sizeof(*keys), cmp_u64);
 	c->keys = xcalloc(c->n + 1, sizeof(*keys));
 	c->vals = xcalloc(c->n + 1, c->vsize);
 	for (i = j = 0; i < c->n; i++) {
