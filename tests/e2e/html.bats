@@ -1,14 +1,14 @@
 #!/usr/bin/env bats
-# report --format html in a real browser: two records of real programs (a
-# copy of build/privops named like markup, run with user stacks; chown
-# granted, then denied after setpriv drops it), merged into one page that
-# headless Chromium loads (tests/e2e/browse.py, over the DevTools pipe). The
-# cells the browser's DOM holds are compared with report --format json
-# and report --suggest --format json of the same records (html-cells.js
-# reads them); the page must log nothing, request nothing but itself, run
-# no script of the record's, and leave a screenshot in build/html/. Without
-# a browser the tests that need one skip and say so; the others read the
-# file.
+# report --format html in a real browser: a record of real programs (a copy
+# of build/privops named like markup, run with user stacks; chown granted,
+# then denied after setpriv drops it) and one of another host (a fixture:
+# ping on 6.12), merged into one page that headless Chromium loads
+# (tests/e2e/browse.py, over the DevTools pipe). The cells of the DOM the
+# browser built are compared with report --format json and report
+# --suggest --format json of the same records (html-cells.js reads them);
+# the page must log nothing, request nothing but itself, run no script of
+# the record's, and leave a screenshot in build/html/. Without a browser
+# the tests that need one skip and say so; the others read the file.
 
 load helper
 
@@ -26,10 +26,15 @@ setup_file() {
 	chmod 755 "$d"
 	cp "$ROOT/build/privops" "$d/$HOSTILE"
 	touch "$d/owned-a" "$d/owned-b" "$d/owned-c"
-	"$CAPAUDIT" record -q --user-stacks -o "$d/a.jsonl" -- "$d/$HOSTILE" "$d/owned-a"
-	"$CAPAUDIT" record -q -o "$d/b.jsonl" -- sh -c 'chown nobody "$1"
-		setpriv --inh-caps=-chown --bounding-set=-chown chown nobody "$2" 2>/dev/null
-		exit 0' sh "$d/owned-b" "$d/owned-c"
+	# one recording (they take a second or two each): the hostile program,
+	# chown granted, then chown denied after setpriv drops it. On one line:
+	# the command cell shows a newline as \x0a, the JSON as it is.
+	local drop='setpriv --inh-caps=-chown --bounding-set=-chown chown nobody "$3"'
+	"$CAPAUDIT" record -q --user-stacks -o "$d/a.jsonl" -- sh -c \
+		"\"\$0\" \"\$1\"; chown nobody \"\$2\"; $drop 2>/dev/null; exit 0" \
+		"$d/$HOSTILE" "$d/owned-a" "$d/owned-b" "$d/owned-c"
+	# merged with a record of another host: ping's CAP_NET_RAW on 6.12
+	cp "$ROOT/tests/fixtures/emit-setuid-ping.jsonl" "$d/b.jsonl"
 	# the page, and what report --format json says of the same records
 	(cd "$d" && "$CAPAUDIT" report --format html a.jsonl b.jsonl >page.html)
 	(cd "$d" && "$CAPAUDIT" report --format json a.jsonl b.jsonl >rep.json)
@@ -88,6 +93,7 @@ cells() {
 	[ "$(cells '[.inputs[] | .file]')" = '["a.jsonl","b.jsonl"]' ]
 	[ "$(cells '[.inputs[] | .kernel | split(" ")[0]]')" = \
 	  "$(jq -c '[.inputs[] | .kernel]' "$D/rep.json")" ]
+	[ "$(cells '.inputs[1].kernel')" = '"6.12.0 x86_64"' ]
 	[ "$(cells '[.inputs[] | .attach]')" = "$(jq -c '[.inputs[] | .attach]' "$D/rep.json")" ]
 	[ "$(cells '[.inputs[] | .command]')" = \
 	  "$(jq -c '[.inputs[] | .argv | join(" ")]' "$D/rep.json")" ]
@@ -159,7 +165,7 @@ cells() {
 @test "html: report's modes and filters make a page too; --program filters the suggestion" {
 	local mode n
 	cd "$D"
-	for mode in program container unit cgroup; do
+	for mode in program container; do
 		"$CAPAUDIT" report --format html --by "$mode" a.jsonl b.jsonl >"$T/$mode.html"
 		n=$("$CAPAUDIT" report --format json --by "$mode" a.jsonl b.jsonl |
 			jq '[.workloads[].programs[]] | length')

@@ -32,7 +32,8 @@ static const char style[] =
 	"h3{font-size:1.05em;margin:1.2em 0 .3em}"
 	"table{border-collapse:collapse;margin:.4em 0 1em;width:100%}"
 	"th,td{border:1px solid #d5d9e0;padding:.25em .5em;text-align:left;vertical-align:top}"
-	"thead th{background:#eef1f5}tbody th{background:#f7f8fa;font-weight:600;width:22em}"
+	"thead th{background:#eef1f5}tbody th{background:#f7f8fa;font-weight:600}"
+	"table.facts{width:auto;min-width:50%}"
 	"td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}"
 	"tbody.proc{border-top:2px solid #9aa3b0}"
 	"td.denied.some{color:#b00020;font-weight:600}td.zero{color:#98a0ab}"
@@ -188,7 +189,7 @@ static void record_section(FILE *f, const struct report *rep, const char *source
 		input_notes(f, r->ninputs ? &r->inputs[i].hdr : &r->hdr,
 			    r->ninputs ? &r->inputs[i].input : &r->input,
 			    r->ninputs ? r->inputs[i].name : source);
-	fputs("</ul>\n<table id=\"summary\"><tbody>\n", f);
+	fputs("</ul>\n<table id=\"summary\" class=\"facts\"><tbody>\n", f);
 	fprintf(f, "<tr><th>Checks in the record</th><td class=\"num\" id=\"total-checks\">%"
 		PRIu64 "</td></tr>\n", rep->total_checks);
 	fprintf(f, "<tr><th>Noaudit checks not shown (--noaudit shows them)</th><td class=\"num\" "

@@ -51,7 +51,7 @@ static void sets_table(FILE *f, const struct suggestion *s)
 {
 	const struct rec_header *h = &s->rec->hdr;
 
-	fputs("<table id=\"sg-sets\"><tbody>\n<tr><th>Required capabilities</th><td>", f);
+	fputs("<table id=\"sg-sets\" class=\"facts\"><tbody>\n<tr><th>Required capabilities</th><td>", f);
 	html_capset(f, "sg-required", s->required);
 	fputs("</td></tr>\n<tr><th>Observed (granted, audited)</th><td>", f);
 	html_capset(f, "sg-observed", s->observed);
