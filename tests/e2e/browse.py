@@ -170,9 +170,13 @@ def main(argv):
     chromium, page, out = argv[1], argv[2], argv[3]
     script = open(argv[4]).read() if len(argv) == 5 else None
     url = "file://" + urllib.parse.quote(os.path.abspath(page))
-    os.makedirs(out, exist_ok=True)
+    try:
+        os.makedirs(out, exist_ok=True)
+        log = open(os.path.join(out, "chromium.log"), "wb")
+    except OSError as e:
+        sys.stderr.write("browse.py: %s\n" % e)
+        return 1
     profile = tempfile.mkdtemp(prefix="browse-profile.")
-    log = open(os.path.join(out, "chromium.log"), "wb")
     b = None
     try:
         b = Browser(chromium, profile, log)
