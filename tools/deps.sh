@@ -14,14 +14,15 @@
 # debhelper and lintian: make deb and tests/e2e/deb.bats; mandoc, man-db
 # and groff-base check and find the generated manual pages, bash-completion
 # and zsh run the generated completions (tests/e2e/docs-sync.bats); adduser
-# is the package's postinst's.
+# is the package's postinst's. chromium: tests/e2e/html.bats loads report
+# --format html in it, headless.
 set -eu
 
 PKGS="make gcc g++ clang llvm pkg-config libbpf-dev bpftool libelf-dev zlib1g-dev
 libcap-dev libcap2-bin libjansson-dev libsimdjson-dev libdw-dev liblzma-dev libbz2-dev linux-libc-dev util-linux bats jq libxml2-utils
 valgrind qemu-system-x86 iputils-ping iproute2 socat python3 podman runc busybox-static
 libmicrohttpd-dev curl prometheus python3-yaml debhelper lintian mandoc man-db groff-base
-bash-completion zsh adduser $*"
+bash-completion zsh adduser chromium $*"
 
 missing=""
 for p in $PKGS; do

@@ -111,7 +111,7 @@ explained() {
 @test "an unknown --format names the formats that command has" {
 	run --separate-stderr "$CAPAUDIT" report --format junit -i "$GOOD"
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "capaudit: unknown format 'junit' for report (text, json)" ]
+	[ "$stderr" = "capaudit: unknown format 'junit' for report (text, json, html)" ]
 	run --separate-stderr "$CAPAUDIT" check --format xml --baseline "$ROOT/examples/ci/baseline.json" "$GOOD"
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "capaudit: unknown format 'xml' for check (text, json, junit, sarif, github)" ]

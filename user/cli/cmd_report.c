@@ -26,8 +26,9 @@ static const struct cli_opt report_opts[] = {
 	{ "input", 'i', required_argument, "FILE", "record file (default " DEFAULT_RECORD ");",
 	  "given again, or as operands, several records merge into one report (records "
 	  "copied from many nodes; - is standard input, once)", CLI_ARG_FILE },
-	{ "format", 'f', required_argument, "FORMAT", "text (default) or json", NULL,
-	  CLI_ARG_FORMAT },
+	{ "format", 'f', required_argument, "FORMAT", "text (default), json or html",
+	  "(html: one self-contained page with the report, the suggestion and the call "
+	  "paths)", CLI_ARG_FORMAT },
 	{ "noaudit", O_NOAUDIT, no_argument, NULL,
 	  "include noaudit checks (kernel probing, never required)", NULL, CLI_ARG_ANY },
 	/* its old name: record --all means the whole system */
@@ -61,10 +62,10 @@ static const struct cli_opt report_opts[] = {
 
 static const struct cli_cmd report_cmd = {
 	.name = "report",
-	.synopsis = "capaudit report [-i FILE]... [--format text|json] [--noaudit]\n"
+	.synopsis = "capaudit report [-i FILE]... [--format text|json|html] [--noaudit]\n"
 		    "                [--by process|program|container|unit|cgroup] [--by user-site]\n"
 		    "                [--container X] [--unit NAME] [FILE...]\n"
-		    "capaudit report --suggest [-i FILE]... [--format text|json] [--program NAME]\n"
+		    "capaudit report --suggest [-i FILE]... [--format text|json|html] [--program NAME]\n"
 		    "                [--container X] [--unit NAME] [FILE...]\n"
 		    "capaudit report --emit setcap|systemd|docker|compose|kubernetes|capsh\n"
 		    "                [-i FILE]... [--container X] [--unit NAME] [FILE...]",
@@ -310,28 +311,43 @@ static char *source_name(const struct report_args *a)
 	return s;
 }
 
-/* The report, the suggestion or the snippet of rec; 0, -1 (output error)
- * or -2 (said: --program matched nothing). */
+/* rec's suggestion into sg: 0, or -2 after saying that --program matched
+ * nothing (sg then freed). */
+static int build_suggestion(const struct report_args *a, const struct record *rec,
+			    const char *in, struct suggestion *sg)
+{
+	suggest_build(rec, &a->so, sg);
+	if (!a->so.program || sg->images_matched)
+		return 0;
+	p_err("--program %s: no program of that name in %s", a->so.program, in);
+	suggest_free(sg);
+	return -2;
+}
+
+/* The report, the suggestion, the snippet, or the page (html: report and
+ * suggestion at once) of rec; 0, -1 (output error) or -2 (said). */
 static int print_record(const struct report_args *a, const struct record *rec, const char *in)
 {
+	bool page = a->fmt->page && !a->emit;
+	bool want_sg = a->suggest || page, want_rep = !a->suggest || page;
 	struct suggestion sg;
 	struct report rep;
 	int rc;
 
-	if (!a->suggest) {
-		report_build(rec, &a->ro, &rep);
-		rc = a->fmt->report(stdout, &rep, in);
-		report_free(&rep);
+	if (want_sg && (rc = build_suggestion(a, rec, in, &sg)))
 		return rc;
-	}
-	suggest_build(rec, &a->so, &sg);
-	if (a->so.program && !sg.images_matched) {
-		p_err("--program %s: no program of that name in %s", a->so.program, in);
-		rc = -2;
-	} else {
-		rc = a->emit ? emit_snippet(stdout, a->emit, &sg) : a->fmt->suggest(stdout, &sg, in);
-	}
-	suggest_free(&sg);
+	if (want_rep)
+		report_build(rec, &a->ro, &rep);
+	if (page)
+		rc = a->fmt->page(stdout, &rep, &sg, in);
+	else if (a->emit)
+		rc = emit_snippet(stdout, a->emit, &sg);
+	else
+		rc = a->suggest ? a->fmt->suggest(stdout, &sg, in) : a->fmt->report(stdout, &rep, in);
+	if (want_sg)
+		suggest_free(&sg);
+	if (want_rep)
+		report_free(&rep);
 	return rc;
 }
 

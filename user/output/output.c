@@ -8,7 +8,7 @@
 #include "lib/msg.h"
 
 static const struct formatter *const all[] = {
-	&output_text, &output_json, &output_junit, &output_sarif, &output_github, NULL,
+	&output_text, &output_json, &output_html, &output_junit, &output_sarif, &output_github, NULL,
 };
 
 const struct formatter *formatter_find(const char *name)
@@ -30,7 +30,7 @@ static const char *const use_cmd[] = {
 static bool prints(const struct formatter *f, enum formatter_use use)
 {
 	switch (use) {
-	case FOR_REPORT: return f->report;
+	case FOR_REPORT: return f->report || f->page;
 	case FOR_CHECK: return f->check;
 	case FOR_RUN: return f->run;
 	case FOR_VERIFY: return f->verify;

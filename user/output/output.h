@@ -19,6 +19,10 @@ struct formatter {
 	const char *name;
 	int (*report)(FILE *f, const struct report *rep, const char *source);
 	int (*suggest)(FILE *f, const struct suggestion *s, const char *source);
+	/* A document that holds the report and its suggestion at once (html):
+	 * report builds both for a formatter with a page. */
+	int (*page)(FILE *f, const struct report *rep, const struct suggestion *s,
+		    const char *source);
 	int (*doctor)(FILE *f, const struct doctor *d);
 	int (*run)(FILE *f, const struct run_result *r);
 	int (*verify)(FILE *f, const struct verify_result *v);
@@ -30,6 +34,7 @@ extern const struct formatter output_json;
 extern const struct formatter output_junit;
 extern const struct formatter output_sarif;
 extern const struct formatter output_github;
+extern const struct formatter output_html;
 
 /* NULL when no formatter has that name. */
 const struct formatter *formatter_find(const char *name);

@@ -13,6 +13,7 @@
 #include "analyze/check.h"
 #include "facts/syscalls.h"
 #include "lib/util.h"
+#include "output/words.h"
 
 #define ESC(s, buf) text_escape((s) ? (s) : "", buf, sizeof(buf))
 
@@ -373,20 +374,9 @@ static int text_report(FILE *f, const struct report *rep, const char *source)
 
 static void print_sys_list(FILE *f, const struct sys_count *sys, size_t n)
 {
-	size_t i;
+	char buf[256];
 
-	for (i = 0; i < n && i < 4; i++) {
-		const char *sn = syscall_name(sys[i].nr);
-
-		if (sys[i].nr < 0)
-			fprintf(f, "%s(no syscall)", i ? ", " : "");
-		else if (sn)
-			fprintf(f, "%s%s", i ? ", " : "", sn);
-		else
-			fprintf(f, "%ssyscall_%d", i ? ", " : "", sys[i].nr);
-	}
-	if (n > 4)
-		fprintf(f, ", ...");
+	fputs(sys_list_str(sys, n, buf, sizeof(buf)), f);
 }
 
 static const char *capn(int cap, char buf[CAP_NAME_LEN])
@@ -404,36 +394,10 @@ static void print_capname_alias(FILE *f, int cap)
 }
 
 /* Denied checks with no granted alternative, blocking first. */
-static const char *aside_meaning(const struct sg_aside *a)
-{
-	static char buf[400];
-
-	switch (a->why) {
-	case ASIDE_INSIDE:
-		return userns_meaning(RU_INSIDE);
-	case ASIDE_OWNER:
-		return userns_meaning(RU_OWNER);
-	case ASIDE_CHILD:
-		return userns_meaning(RU_CHILD);
-	case ASIDE_NO_EFFECT:
-		return "the answer could not change the outcome (capset() kept the inheritable "
-		       "set within the permitted one)";
-	case ASIDE_FOREIGN:
-		return "checked against credentials that were not the program's own (an "
-		       "override: overlayfs acts as its mounter, a container engine, when it "
-		       "copies a file up)";
-	default:
-		snprintf(buf, sizeof(buf), "the outcome only tunes behaviour (%s; %s); capaudit "
-			 "verify proves it for this program", a->fact ? a->fact->operation : "",
-			 a->fact ? a->fact->source : "kernel fact");
-		return buf;
-	}
-}
-
 static void print_denials(FILE *f, const struct suggestion *s)
 {
 	const struct rec_header *h = &s->rec->hdr;
-	char n1[CAP_NAME_LEN], esc[4200];
+	char n1[CAP_NAME_LEN], esc[4200], why[300];
 	size_t i;
 
 	if (!s->ndeny)
@@ -447,32 +411,7 @@ static void print_denials(FILE *f, const struct suggestion *s)
 		fprintf(f, " at %s (", ESC(d->func, esc));
 		print_sys_list(f, d->sys, d->nsys);
 		fprintf(f, "), %" PRIu64 "x: ", d->count);
-		switch (d->kind) {
-		case DENY_BLOCKING:
-			if (d->in_ack)
-				fputs("denied, and the netlink request failed (the kernel says so "
-				      "in its netlink ack, not in the syscall's return value)\n", f);
-			else
-				fprintf(f, "denied, and the syscall failed (EPERM/EACCES, %" PRIu64
-					"x): the program may have failed here\n", d->sys_failed);
-			break;
-		case DENY_OTHER_ERROR:
-			fprintf(f, "denied, and the syscall then failed with %s (%" PRIu64 "x), not "
-				"EPERM/EACCES: maybe for another reason\n",
-				strerrorname_np(d->sys_errno) ? strerrorname_np(d->sys_errno) : "an error",
-				d->sys_other);
-			break;
-		case DENY_INCONCLUSIVE:
-			fprintf(f, "denied; the syscall was interrupted (EINTR or restarted, %" PRIu64
-				"x): inconclusive\n", d->sys_restart);
-			break;
-		case DENY_ADVISORY:
-			fputs(h->syscall_results ? "denied, advisory (the syscall went on)\n" :
-			      "denied, advisory (kernel fact)\n", f);
-			break;
-		default:
-			fputs("denied (this record has no syscall results)\n", f);
-		}
+		fprintf(f, "%s\n", denial_meaning(d, h->syscall_results, why, sizeof(why)));
 		if (d->fact && d->fact->kind == KF_ONLY) {
 			fprintf(f, "    only %s is accepted there", capn(d->cap, n1));
 			if (d->fact->sysadmin_until)
@@ -486,7 +425,7 @@ static void print_denials(FILE *f, const struct suggestion *s)
 static int text_suggest(FILE *f, const struct suggestion *s, const char *source)
 {
 	const struct rec_header *h = &s->rec->hdr;
-	char n1[CAP_NAME_LEN], esc[4200];
+	char n1[CAP_NAME_LEN], esc[4200], why[400];
 	size_t i, j;
 
 	print_header(f, s->rec, source);
@@ -593,7 +532,7 @@ static int text_suggest(FILE *f, const struct suggestion *s, const char *source)
 				fprintf(f, ", granted %" PRIu64, a->granted);
 			if (a->denied)
 				fprintf(f, ", denied %" PRIu64, a->denied);
-			fprintf(f, ": %s\n", aside_meaning(a));
+			fprintf(f, ": %s\n", aside_meaning(a, why, sizeof(why)));
 		}
 	}
 	if (s->asked) {
