@@ -51,6 +51,32 @@ const char *workload_program(const struct rec_process *p)
 	return p->exe ? p->exe : p->comm ? p->comm : "";
 }
 
+bool workload_program_is(const struct rec_process *p, const char *name)
+{
+	const char *base;
+
+	if (!name)
+		return true;
+	if (p->comm && !strcmp(p->comm, name))
+		return true;
+	if (!p->exe)
+		return false;
+	base = strrchr(p->exe, '/');
+	return !strcmp(p->exe, name) || (base && !strcmp(base + 1, name));
+}
+
+size_t record_keep_program(struct record *r, const char *name)
+{
+	bool *keep = xcalloc(r->nprocs + 1, sizeof(*keep));
+	size_t i, n = 0;
+
+	for (i = 0; i < r->nprocs; i++)
+		n += keep[i] = workload_program_is(&r->procs[i], name);
+	record_keep_processes(r, keep);
+	free(keep);
+	return n;
+}
+
 /* ---- the lists an error names ------------------------------------------- */
 
 /* Append to the line in buf; once it is full, end it with "..." and say

@@ -35,6 +35,14 @@ const char *workload_key(const struct rec_process *p, enum report_by by);
 /* The program of an image: its executable, else its comm ("" if neither). */
 const char *workload_program(const struct rec_process *p);
 
+/* Whether p is an image of the program name: its comm, its executable,
+ * or that executable's base name. NULL name: every image is. */
+bool workload_program_is(const struct rec_process *p, const char *name);
+
+/* Keep only the images of the program name (workload_program_is()) and
+ * their checks; returns how many images were kept. */
+size_t record_keep_program(struct record *r, const char *name);
+
 /* report --container X / --unit NAME (NULL: not given). */
 struct workload_filter {
 	const char *container;  /* id, unique id prefix (>= 3 hex digits), or

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/attrib.h"
 #include "analyze/service.h"
 #include "facts/callsite.h"
 #include "facts/capnames.h"
@@ -71,20 +72,6 @@ static const struct kfact *fact_for(struct suggestion *s, const char *func, int 
 	m->kind = (int)kind;
 	m->fact = kfact_next(func, cap, kind, &it);
 	return m->fact;
-}
-
-static bool program_matches(const struct rec_process *p, const char *want)
-{
-	const char *base;
-
-	if (!want)
-		return true;
-	if (p->comm && !strcmp(p->comm, want))
-		return true;
-	if (!p->exe)
-		return false;
-	base = strrchr(p->exe, '/');
-	return !strcmp(p->exe, want) || (base && !strcmp(base + 1, want));
 }
 
 /* Same kernel path: every frame names the same function, and every frame
@@ -548,7 +535,7 @@ int suggest_build(const struct record *rec, const struct suggest_opts *o, struct
 	s->nprogs = rec->nprocs;
 	for (i = 0; i < rec->nprocs; i++) {
 		s->progs[i].proc = &rec->procs[i];
-		s->progs[i].matched = program_matches(&rec->procs[i], o->program);
+		s->progs[i].matched = workload_program_is(&rec->procs[i], o->program);
 		s->images_matched += s->progs[i].matched;
 		if (s->progs[i].matched && rec->procs[i].has_capset)
 			s->asked |= rec->procs[i].capset_prm;

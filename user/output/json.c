@@ -7,6 +7,7 @@
 #include "facts/capjson.h"
 #include "facts/capnames.h"
 #include "lib/jsonutil.h"
+#include "output/diff.h"
 #include "output/output.h"
 #include "analyze/report.h"
 #include "analyze/suggest.h"
@@ -709,4 +710,5 @@ const struct formatter output_json = {
 	.run = json_run,
 	.verify = json_verify,
 	.check = json_check,
+	.diff = diff_json,
 };

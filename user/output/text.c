@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "facts/capnames.h"
+#include "output/diff.h"
 #include "output/output.h"
 #include "analyze/report.h"
 #include "analyze/usite.h"
@@ -896,4 +897,5 @@ const struct formatter output_text = {
 	.run = text_run,
 	.verify = text_verify,
 	.check = text_check,
+	.diff = diff_text,
 };
