@@ -21,7 +21,7 @@
 #include "recfile/recfile.h"
 #include "record/privs.h"
 
-enum { O_NOAUDIT = CLI_LONG_ONLY, O_CONTAINER, O_UNIT };
+enum { O_NOAUDIT = CLI_LONG_ONLY, O_CONTAINER, O_UNIT, O_LENIENT };
 
 static const struct cli_opt diff_opts[] = {
 	{ "format", 'f', required_argument, "FORMAT", "text (default) or json", NULL,
@@ -36,13 +36,15 @@ static const struct cli_opt diff_opts[] = {
 	{ "unit", O_UNIT, required_argument, "NAME",
 	  "compare only the processes of the systemd unit NAME (cron: cron.service)", NULL,
 	  CLI_ARG_ANY },
+	{ "lenient", O_LENIENT, no_argument, NULL,
+	  "read what is valid in damaged records, warn what was skipped", NULL, CLI_ARG_ANY },
 	{ 0 },
 };
 
 static const struct cli_cmd diff_cmd = {
 	.name = "diff",
 	.synopsis = "capaudit diff [--format text|json] [--noaudit] [-p NAME] [--container X]\n"
-		    "              [--unit NAME] OLD NEW",
+		    "              [--unit NAME] [--lenient] OLD NEW",
 	.about = "  what NEW shows that OLD does not (added) and the reverse (removed), per\n"
 		 "  program (its executable, else its comm, as report --by program): the\n"
 		 "  capabilities checked, the syscalls that led to them, the kernel call sites\n"
@@ -58,6 +60,7 @@ struct diff_args {
 	const char *program;
 	struct workload_filter wf;
 	struct diff_opts o;
+	bool lenient;
 	const char *path[2];     /* OLD, NEW */
 };
 
@@ -81,6 +84,7 @@ static int parse_args(int argc, char **argv, struct diff_args *a)
 		case 'p': a->program = optarg; break;
 		case O_CONTAINER: a->wf.container = optarg; break;
 		case O_UNIT: a->wf.unit = optarg; break;
+		case O_LENIENT: a->lenient = true; break;
 		}
 	}
 	if (c != CLI_END)
@@ -121,7 +125,7 @@ static int load_both(const struct diff_args *a, struct record rec[2])
 		rc = EXIT_USAGE;   /* every error is 2: 1 means "added" here */
 	}
 	for (i = 0; i < 2 && !rc; i++) {
-		if (load_record_file(f[i], input_name(a->path[i]), false, &rec[i])) {
+		if (load_record_file(f[i], input_name(a->path[i]), a->lenient, &rec[i])) {
 			rc = EXIT_USAGE;
 			if (i)
 				record_free(&rec[0]);
