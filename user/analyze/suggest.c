@@ -645,3 +645,64 @@ void suggest_free(struct suggestion *s)
 	free(s->memo);
 	memset(s, 0, sizeof(*s));
 }
+
+void suggest_keep_caps(struct suggestion *s, uint64_t caps)
+{
+	uint64_t shown = caps;
+	size_t i, n;
+
+	for (i = n = 0; i < s->nrepl; i++) {
+		struct sg_replace *r = &s->repl[i];
+
+		if (capset_has(caps, r->with) || capset_has(caps, CAP_SYS_ADMIN)) {
+			shown |= CAP_BIT(r->with) | CAP_BIT(CAP_SYS_ADMIN);
+			s->repl[n++] = *r;
+			continue;
+		}
+		free_sites(r->sites, r->nsites);
+		hindex_free(&r->site_idx);
+	}
+	s->nrepl = n;
+	for (i = n = 0; i < s->nkeep; i++) {
+		struct sg_keep *k = &s->keep[i];
+
+		if (capset_has(caps, k->cap)) {
+			s->keep[n++] = *k;
+			continue;
+		}
+		free_sites(k->sites, k->nsites);
+		hindex_free(&k->site_idx);
+	}
+	s->nkeep = n;
+	s->denied = 0;
+	for (i = n = 0; i < s->ndeny; i++) {
+		struct sg_denial *d = &s->deny[i];
+
+		if (capset_has(caps, d->cap) || (d->alt >= 0 && capset_has(caps, d->alt))) {
+			shown |= CAP_BIT(d->cap);
+			s->denied |= CAP_BIT(d->cap);
+			s->deny[n++] = *d;
+			continue;
+		}
+		free(d->sys);
+	}
+	s->ndeny = n;
+	/* the deny index points at denials no longer there: nothing is added now */
+	hindex_free(&s->deny_idx);
+	for (i = n = 0; i < s->naside; i++)
+		if (capset_has(caps, s->aside[i].cap))
+			s->aside[n++] = s->aside[i];
+	s->naside = n;
+	s->required = 0;
+	for (i = 0; i < s->nkeep; i++)
+		s->required |= CAP_BIT(s->keep[i].cap);
+	for (i = 0; i < s->nrepl; i++)
+		s->required |= CAP_BIT(s->repl[i].with);
+	s->observed &= shown;
+	s->asked &= shown;
+	s->service_granted &= shown;
+	s->service_unused &= shown;
+	for (i = 0; i < s->nprogs; i++)
+		s->progs[i].required &= shown;
+	s->only = shown;
+}

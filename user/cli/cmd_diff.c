@@ -167,10 +167,15 @@ static int filter_both(const struct diff_args *a, struct record rec[2])
 		p_err("%s: %s", input_name(a->path[0]), err[0]);
 		return -1;
 	}
-	for (i = 0; i < 2; i++)
-		if (none[i])
-			fprintf(stderr, "capaudit: note: %s: %s: compared as empty\n",
-				input_name(a->path[i]), err[i]);
+	for (i = 0; i < 2; i++) {
+		char msg[2200], safe[4400];
+
+		if (!none[i])
+			continue;
+		snprintf(msg, sizeof(msg), "%s: %s: compared as empty", input_name(a->path[i]),
+			 err[i]);
+		fprintf(stderr, "capaudit: note: %s\n", text_sanitize(msg, safe, sizeof(safe)));
+	}
 	if (!a->program)
 		return 0;
 	none[0] = !record_keep_program(&rec[0], a->program);

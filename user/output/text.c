@@ -344,6 +344,10 @@ static int text_report(FILE *f, const struct report *rep, const char *source)
 	size_t i;
 
 	print_header(f, rep->rec, source);
+	if (rep->only) {
+		fputs("  only checks of (--cap): ", f);
+		print_capset(f, rep->only);
+	}
 	if (rep->by == BY_PROCESS)
 		print_images(f, rep);
 	else
@@ -491,6 +495,10 @@ static int text_suggest(FILE *f, const struct suggestion *s, const char *source)
 	size_t i, j;
 
 	print_header(f, s->rec, source);
+	if (s->only) {
+		fputs("  only what is about (--cap): ", f);
+		print_capset(f, s->only);
+	}
 	fputs("\nRequired capabilities: ", f);
 	print_capset(f, s->required);
 	fputs("Observed (granted, audited): ", f);
