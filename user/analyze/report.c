@@ -520,6 +520,7 @@ int report_build(const struct record *r, const struct report_opts *o, struct rep
 	rep->by_user_site = o->by_user_site;
 	rep->have_ustacks = r->nustacks > 0;
 	rep->by = o->by;
+	rep->only = o->only;
 	rep->procs = xcalloc(r->nprocs + 1, sizeof(*rep->procs));
 	if (o->by != BY_PROCESS)
 		report_group(rep, o->by);

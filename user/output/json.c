@@ -7,6 +7,7 @@
 #include "facts/capjson.h"
 #include "facts/capnames.h"
 #include "lib/jsonutil.h"
+#include "output/diff.h"
 #include "output/output.h"
 #include "analyze/report.h"
 #include "analyze/suggest.h"
@@ -250,6 +251,8 @@ static int json_report(FILE *f, const struct report *rep, const char *source)
 	json_set(head, "record", header_json(rep->rec, source));
 	json_set(head, "inputs", inputs_json(rep->rec));   /* NULL: no key */
 	json_set(head, "by", json_string(report_by_name(rep->by)));
+	if (rep->only)   /* --cap */
+		json_set(head, "only", json_capset(rep->only));
 	json_stream_open(f, &js, head, rep->by == BY_PROCESS ? "processes" : "workloads");
 	json_decref(head);
 	for (i = 0; rep->by == BY_PROCESS && i < rep->nprocs; i++)
@@ -372,6 +375,8 @@ static int json_suggest(FILE *f, const struct suggestion *s, const char *source)
 
 	json_set(root, "record", header_json(s->rec, source));
 	json_set(root, "inputs", inputs_json(s->rec));   /* NULL: no key */
+	if (s->only)   /* --cap */
+		json_set(root, "only", json_capset(s->only));
 	json_set(root, "required", json_capset(s->required));
 	json_set(root, "observed", json_capset(s->observed));
 	json_set(root, "denied", json_capset(s->denied));
@@ -709,4 +714,5 @@ const struct formatter output_json = {
 	.run = json_run,
 	.verify = json_verify,
 	.check = json_check,
+	.diff = diff_json,
 };

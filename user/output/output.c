@@ -24,7 +24,7 @@ const struct formatter *formatter_find(const char *name)
 /* the command each use is for, in error messages */
 static const char *const use_cmd[] = {
 	[FOR_REPORT] = "report", [FOR_CHECK] = "check", [FOR_RUN] = "run",
-	[FOR_VERIFY] = "verify", [FOR_DOCTOR] = "doctor",
+	[FOR_VERIFY] = "verify", [FOR_DOCTOR] = "doctor", [FOR_DIFF] = "diff",
 };
 
 static bool prints(const struct formatter *f, enum formatter_use use)
@@ -35,6 +35,7 @@ static bool prints(const struct formatter *f, enum formatter_use use)
 	case FOR_RUN: return f->run;
 	case FOR_VERIFY: return f->verify;
 	case FOR_DOCTOR: return f->doctor;
+	case FOR_DIFF: return f->diff;
 	}
 	return false;
 }

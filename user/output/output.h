@@ -14,6 +14,7 @@ struct doctor;
 struct run_result;
 struct verify_result;
 struct check_view;
+struct diff_view;
 
 struct formatter {
 	const char *name;
@@ -27,6 +28,7 @@ struct formatter {
 	int (*run)(FILE *f, const struct run_result *r);
 	int (*verify)(FILE *f, const struct verify_result *v);
 	int (*check)(FILE *f, const struct check_view *v);
+	int (*diff)(FILE *f, const struct diff_view *v);
 };
 
 extern const struct formatter output_text;
@@ -40,7 +42,7 @@ extern const struct formatter output_html;
 const struct formatter *formatter_find(const char *name);
 
 /* What a command asks its formatter to print (formatter_select). */
-enum formatter_use { FOR_REPORT, FOR_CHECK, FOR_RUN, FOR_VERIFY, FOR_DOCTOR };
+enum formatter_use { FOR_REPORT, FOR_CHECK, FOR_RUN, FOR_VERIFY, FOR_DOCTOR, FOR_DIFF };
 
 /* The formatter --format NAME names, if it prints what use needs; else NULL
  * after "unknown format 'NAME' for COMMAND (the formats that do)" (exit 2).

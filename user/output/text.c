@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "facts/capnames.h"
+#include "output/diff.h"
 #include "output/output.h"
 #include "analyze/report.h"
 #include "analyze/usite.h"
@@ -344,6 +345,10 @@ static int text_report(FILE *f, const struct report *rep, const char *source)
 	size_t i;
 
 	print_header(f, rep->rec, source);
+	if (rep->only) {
+		fputs("  only checks of (--cap): ", f);
+		print_capset(f, rep->only);
+	}
 	if (rep->by == BY_PROCESS)
 		print_images(f, rep);
 	else
@@ -429,6 +434,10 @@ static int text_suggest(FILE *f, const struct suggestion *s, const char *source)
 	size_t i, j;
 
 	print_header(f, s->rec, source);
+	if (s->only) {
+		fputs("  only what is about (--cap): ", f);
+		print_capset(f, s->only);
+	}
 	fputs("\nRequired capabilities: ", f);
 	print_capset(f, s->required);
 	fputs("Observed (granted, audited): ", f);
@@ -835,4 +844,5 @@ const struct formatter output_text = {
 	.run = text_run,
 	.verify = text_verify,
 	.check = text_check,
+	.diff = diff_text,
 };

@@ -289,6 +289,8 @@ struct rec_process *check_process(const struct record *r, const struct rec_check
  * and the checks they made; a check without a process goes too. The
  * header (its lost counters and overflow) stays the whole record's. */
 void record_keep_processes(struct record *r, const bool *keep);
+/* Keep only the checks whose keep[i] (parallel to r->checks) is true. */
+void record_keep_checks(struct record *r, const bool *keep);
 /*
  * Merge src (a record as read, not itself merged) into dst, so that
  * records copied from many nodes or runs read as one: src's processes,
