@@ -159,3 +159,21 @@ $B privops CAP_SYS_ADMIN" ]
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"  only what is about (--cap): CAP_CHOWN"*"Required capabilities: CAP_CHOWN"$'\n'* ]]
 }
+
+@test "report --format html --cap: the page's programs table has only its checks, its suggestion is made of every check" {
+	run --separate-stderr "$CAPAUDIT" report --format html --cap chown rec.jsonl
+	[ "$status" -eq 0 ]
+	echo "$output" >p.html
+	# the summary says what was kept; the programs table's capability cells
+	# are CAP_CHOWN's alone, as many as the JSON report has rows
+	grep -q '<tr><th>Only checks of (--cap)</th><td><span class="caps" id="only"><span class="chip">CAP_CHOWN</span></span>' p.html
+	cells=$(grep -o '<td class="cap"><span class="chip[^"]*">CAP_[A-Z_]*' p.html | sed 's/.*>//' | sort | uniq -c | awk '{print $2 "=" $1}')
+	"$CAPAUDIT" report --format json --cap chown rec.jsonl >c.json
+	want=$(jq -r '[.processes[].capabilities[] | select(.noaudit | not)] | length' c.json)
+	echo "cells: $cells; JSON rows: $want"
+	[ "$cells" = "CAP_CHOWN=$want" ]
+	# the suggestion part: --suggest --cap's, not CAP_SYS_ADMIN's
+	grep -q '<p>Only what is about (--cap): <span class="caps" id="suggest-only"><span class="chip">CAP_CHOWN</span>' p.html
+	"$CAPAUDIT" report --suggest --format json --cap chown rec.jsonl >s.json
+	[ "$(jq -r '.required | join(",")' s.json)" = "CAP_CHOWN" ]
+}

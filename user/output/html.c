@@ -190,6 +190,11 @@ static void record_section(FILE *f, const struct report *rep, const char *source
 			    r->ninputs ? &r->inputs[i].input : &r->input,
 			    r->ninputs ? r->inputs[i].name : source);
 	fputs("</ul>\n<table id=\"summary\" class=\"facts\"><tbody>\n", f);
+	if (rep->only) {   /* report --cap */
+		fputs("<tr><th>Only checks of (--cap)</th><td>", f);
+		html_capset(f, "only", rep->only);
+		fputs("</td></tr>\n", f);
+	}
 	fprintf(f, "<tr><th>Checks in the record</th><td class=\"num\" id=\"total-checks\">%"
 		PRIu64 "</td></tr>\n", rep->total_checks);
 	fprintf(f, "<tr><th>Noaudit checks not shown (--noaudit shows them)</th><td class=\"num\" "

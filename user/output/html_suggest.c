@@ -266,6 +266,11 @@ static void programs(FILE *f, const struct suggestion *s)
 void html_suggest(FILE *f, const struct suggestion *s)
 {
 	fputs("<section id=\"suggest\">\n<h2>Least privilege</h2>\n", f);
+	if (s->only) {     /* report --cap: what is about these */
+		fputs("<p>Only what is about (--cap): ", f);
+		html_capset(f, "suggest-only", s->only);
+		fputs("</p>\n", f);
+	}
 	sets_table(f, s);
 	replacements(f, s);
 	keeps(f, s);
