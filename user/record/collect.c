@@ -20,6 +20,7 @@
 
 #include "record/session.h"
 #include "facts/callsite.h"
+#include "facts/syscalls.h"
 #include "lib/util.h"
 #include "record/ustacks.h"
 
@@ -135,6 +136,7 @@ static int collect_one(void *ctx, const struct ca_key *k, const struct ca_val *v
 	c->ret = k->ret;
 	c->count = v->count;
 	c->syscall = k->syscall;
+	c->sysname = syscall_name(k->syscall);
 	c->init_ns = k->flags & CA_F_INIT_NS;
 	c->userns = k->flags & CA_F_CRED_USERNS ? RU_INSIDE :
 		    k->flags & CA_F_NS_OWNER ? RU_OWNER : RU_HOST;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "facts/callsite.h"
+#include "facts/syscalls.h"
 #include "lib/util.h"
 #include "record/monfold.h"
 
@@ -199,6 +200,7 @@ static void add_row_check(struct record *cp, const struct mon_fold *m, const str
 	c->ret = r->ret;
 	c->count = r->count + r->pending;
 	c->syscall = r->syscall;
+	c->sysname = syscall_name(r->syscall);
 	c->init_ns = r->flags & CA_F_INIT_NS;
 	c->userns = r->flags & CA_F_CRED_USERNS ? RU_INSIDE :
 		    r->flags & CA_F_NS_OWNER ? RU_OWNER : RU_HOST;
