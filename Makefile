@@ -3,7 +3,7 @@
 #   make demo       install what is missing, build, record the demo workload, report
 #   make test       install what is missing, build, run every test
 #   make fuzz       libFuzzer on the record and baseline readers (FUZZ_TIME s each)
-#   make vmtest     the kernel matrix: Debian's 6.1 and 6.12 under qemu, and the host
+#   make vmtest     the kernel matrix: Debian's 6.1 and 6.12 (amd64, arm64) under qemu, and the host
 #   make install    binary (file capabilities for a group), manual pages, completion, docs
 #                   (PREFIX=/usr/local, DESTDIR); make uninstall removes them
 #   make deb        build/capaudit_VERSION_amd64.deb (debhelper)
@@ -204,8 +204,9 @@ endif
 	$(Q)BUILD=$(BUILD) ASAN_BUILD=$(ASAN_BUILD) SANITIZE=$(SANITIZE) tools/run-tests.sh
 
 # The kernel matrix (tools/vmtest.sh; make test runs it too): the static
-# capaudit (make static) in Debian's own 6.1 and 6.12 kernels under qemu,
-# every attach mode, compared with the host. Kernels are cached in
+# capaudit (make static, and make ARCH=arm64 static for arm64) in Debian's
+# own 6.1 and 6.12 kernels, amd64 and arm64, under qemu, every attach
+# mode, compared with the host. Kernels are cached in
 # CAPAUDIT_VM_CACHE (default /var/cache/capaudit-vm).
 vmtest: deps
 	$(Q)$(MAKE) --no-print-directory all
