@@ -325,7 +325,9 @@ static void move_stacks(struct record *dst, struct record *src)
 	src->nstacks = 0;
 	grow_array((void **)&dst->ustacks, &dst->cap_ustacks, dst->nustacks + src->nustacks,
 		   sizeof(*dst->ustacks));
-	memcpy(dst->ustacks + dst->nustacks, src->ustacks, src->nustacks * sizeof(*src->ustacks));
+	if (src->nustacks)   /* none: both may be NULL, which memcpy() must not get */
+		memcpy(dst->ustacks + dst->nustacks, src->ustacks,
+		       src->nustacks * sizeof(*src->ustacks));
 	dst->nustacks += src->nustacks;
 	src->nustacks = 0;
 }
