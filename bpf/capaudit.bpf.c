@@ -71,6 +71,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "capaudit.h"
+#include "arch.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -265,10 +266,20 @@ struct {
 	__type(value, struct task_state);
 } tstate SEC(".maps");
 
+/* --user-stacks: the leaf's return address (user_stack()) and, found by
+ * bpf_find_vma(), its file (dev 0: none) and offset in it */
+struct leaf_ctx {
+	__u64 addr;
+	__u64 ino, off;
+	__u32 dev;
+};
+
 /* kprobe mode: the entry probe's arguments, for the return probe. */
 struct kp_args {
 	__s32 cap;
 	__u32 flags;
+	struct leaf_ctx leaf;   /* CA_LEAF_AT_ENTRY: found by the entry probe */
+	bool has_leaf;
 };
 
 struct {
@@ -482,14 +493,6 @@ static __always_inline void remember_denied(struct task_struct *task, const stru
 	st->ndenied = n + 1;
 }
 
-/* bpf_find_vma() callback: the file and offset of a candidate return
- * address, if it lies in a file-backed executable mapping */
-struct leaf_ctx {
-	__u64 addr;
-	__u64 ino, off;
-	__u32 dev;
-};
-
 static long leaf_vma(struct task_struct *task, struct vm_area_struct *vma, struct leaf_ctx *lc)
 {
 	struct file *f = vma->vm_file;
@@ -503,14 +506,32 @@ static long leaf_vma(struct task_struct *task, struct vm_area_struct *vma, struc
 }
 
 /*
- * --user-stacks, where the kernel stack is walked (never on a plain hit):
- * the frame-pointer walk as build id + offset, and the word at the user
- * stack pointer when it points into executable file-backed code: at a
- * syscall made by a leaf wrapper (libc's chown(), sethostname()), that is
- * the return address into its caller, the frame the walk cannot see.
+ * The leaf's return address, into lc: x86's call instruction left it at
+ * the user stack pointer, arm64's is in the link register, lr
+ * (arch.bpf.h); and its file and offset when it points into executable
+ * file-backed code.
  */
-static __always_inline void user_stack(void *ctx, struct task_struct *task, __u64 sp,
-				       struct ca_key *k)
+static __always_inline void find_leaf(struct task_struct *task, __u64 sp, __u64 lr,
+				      struct leaf_ctx *lc)
+{
+	lc->dev = 0;
+	lc->addr = lr;
+	if (!lr && bpf_probe_read_user(&lc->addr, sizeof(lc->addr), (void *)sp))
+		return;
+	if (!lc->addr || bpf_find_vma(task, lc->addr, leaf_vma, lc, 0))
+		lc->dev = 0;
+}
+
+/*
+ * --user-stacks, where the kernel stack is walked (never on a plain hit):
+ * the frame-pointer walk as build id + offset, and the leaf's return
+ * address when it points into executable file-backed code: at a syscall
+ * made by a leaf wrapper (libc's chown(), sethostname()), that is the
+ * return address into its caller, the frame the walk cannot see. pre: the
+ * leaf as the kprobe's entry found it (CA_LEAF_AT_ENTRY), or NULL.
+ */
+static __always_inline void user_stack(void *ctx, struct task_struct *task, __u64 sp, __u64 lr,
+				       const struct leaf_ctx *pre, struct ca_key *k)
 {
 	struct leaf_ctx lc = {};
 	struct ca_ustack *b;
@@ -551,9 +572,11 @@ static __always_inline void user_stack(void *ctx, struct task_struct *task, __u6
 		    bpf_map_lookup_elem(&ustacks, &h))
 			k->ustack = h;
 	}
-	if (bpf_probe_read_user(&lc.addr, sizeof(lc.addr), (void *)sp) || !lc.addr)
-		return;
-	if (bpf_find_vma(task, lc.addr, leaf_vma, &lc, 0) || !lc.dev)
+	if (pre)
+		lc = *pre;
+	else
+		find_leaf(task, sp, lr, &lc);
+	if (!lc.dev)
 		return;
 	k->leaf_dev = lc.dev;
 	k->leaf_ino = lc.ino;
@@ -686,7 +709,7 @@ __noinline long locate(__u64 want, __u64 at, __u64 top)
 	for (w = 0; w < 64; w++) {
 		if (w * 8 >= len)
 			break;
-		if (c->scan[w] == want)
+		if (CA_KRET_WORD(c->scan[w]) == want)
 			return (long)w * 8;
 	}
 	return -1;
@@ -697,9 +720,14 @@ __noinline long locate(__u64 want, __u64 at, __u64 top)
  * walked into kstack_buf, whose frames pf (proof_frames(), called by the
  * caller: the stack of nested calls stays under 512 bytes on 6.1) names:
  * find each return address, innermost first, in
- * the stack memory above fp (within 512 bytes of the previous one, below
- * top). Sets the slot's nproof (0: none). A global function: the verifier
- * checks it once, not once per path of its callers.
+ * the stack memory above fp (within 1024 bytes of the previous one, below
+ * top). A proof is one read of at most 512 bytes: where the frames found
+ * span more, the innermost are left out of it. That is arm64's kretprobe:
+ * the return address it restored into its exception frame's pc, then 552
+ * bytes up to the caller's frame record (Debian's 6.12); the frames kept
+ * still sit where the hook's own frames and their callers' fixed frame
+ * sizes put them. Sets the slot's nproof (0: none). A global function:
+ * the verifier checks it once, not once per path of its callers.
  */
 __noinline int learn_proof(__u32 idx, __u64 fp, __u64 top, long pf)
 {
@@ -709,7 +737,7 @@ __noinline int learn_proof(__u32 idx, __u64 fp, __u64 top, long pf)
 	struct ca_ranges *r = bpf_map_lookup_elem(&ranges, &zero);
 	struct ca_slot *s;
 	__u64 at = fp;   /* where the search for the next frame starts */
-	int site, first, cut, k, n;
+	int site, first, cut, k, n, d, i;
 
 	if (!c || !b || !r || idx >= CA_CACHE_SLOTS)
 		return 0;
@@ -737,8 +765,12 @@ __noinline int learn_proof(__u32 idx, __u64 fp, __u64 top, long pf)
 		if (first + k > site)
 			break;
 		off = locate(want, at, top);
-		if (off < 0)
-			return 0;
+		if (off < 0) {
+			off = locate(want, at + sizeof(c->scan), top);
+			if (off < 0)
+				return 0;
+			off += sizeof(c->scan);
+		}
 		pos = at + off - fp;
 		at += off + 8;
 		if (j < 0)
@@ -748,7 +780,20 @@ __noinline int learn_proof(__u32 idx, __u64 fp, __u64 top, long pf)
 		s->ppos[j & (CA_PROOF_FRAMES - 1)] = (__u16)pos;
 		s->pval[j & (CA_PROOF_FRAMES - 1)] = want;
 	}
-	if (s->ppos[(n - 1) & (CA_PROOF_FRAMES - 1)] + 8 - s->ppos[0] > sizeof(c->scan))
+	/* the innermost frames that one read cannot take with the rest */
+	for (d = 0; d < CA_PROOF_FRAMES - 1; d++) {
+		if (d >= n - 1 || s->ppos[(n - 1) & (CA_PROOF_FRAMES - 1)] + 8 -
+				  s->ppos[d & (CA_PROOF_FRAMES - 1)] <= sizeof(c->scan))
+			break;
+	}
+	for (i = 0; d && i < CA_PROOF_FRAMES; i++) {
+		if (i + d >= n)
+			break;
+		s->ppos[i & (CA_PROOF_FRAMES - 1)] = s->ppos[(i + d) & (CA_PROOF_FRAMES - 1)];
+		s->pval[i & (CA_PROOF_FRAMES - 1)] = s->pval[(i + d) & (CA_PROOF_FRAMES - 1)];
+	}
+	n -= d;
+	if (n < 1 || s->ppos[(n - 1) & (CA_PROOF_FRAMES - 1)] + 8 - s->ppos[0] > sizeof(c->scan))
 		return 0;
 	s->pbase = s->ppos[0];
 	s->pspan = s->ppos[(n - 1) & (CA_PROOF_FRAMES - 1)] + 8 - s->ppos[0];
@@ -768,7 +813,7 @@ static __always_inline bool proven(struct ca_cache *c, const struct ca_slot *s, 
 	for (i = 0; i < CA_PROOF_FRAMES; i++) {
 		if (i >= n)
 			break;
-		if (c->scan[((__u32)(s->ppos[i] - s->pbase) / 8) & 63] != s->pval[i])
+		if (CA_KRET_WORD(c->scan[((__u32)(s->ppos[i] - s->pbase) / 8) & 63]) != s->pval[i])
 			return false;
 	}
 	return true;
@@ -875,14 +920,16 @@ static __always_inline void newkey_event(struct task_struct *task, const struct 
 	bpf_ringbuf_submit(e, 0);
 }
 
-static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags)
+static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags,
+				    const struct leaf_ctx *leaf)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	__u32 zero = 0, tgid, tid, exec_id, idx;
 	struct ca_cache *c;
 	struct ca_slot *s;
 	struct pt_regs *regs;
-	__u64 tag, now, pstart, ip = 0, a0 = 0, a1 = 0, sp = 0;
+	__u64 tag, now, pstart, ip = 0, a0 = 0, a1 = 0, sp = 0, lr = 0;
+	struct ca_uregs ur;
 	struct ca_key uk;   /* the user part of the key: set only where the stack is walked */
 	struct capset_req req;   /* capset(): the sets asked for, if the event is due */
 	__s32 nr = -1, serr;
@@ -899,11 +946,13 @@ static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags)
 	pstart = task->group_leader->start_time;
 	if (!(task->flags & PF_KTHREAD)) {
 		regs = (struct pt_regs *)bpf_task_pt_regs(task);
-		nr = (__s32)regs->orig_ax;
-		ip = regs->ip;
-		sp = regs->sp;
-		a0 = regs->di;
-		a1 = regs->si;
+		ca_uregs_read(regs, &ur);
+		nr = ur.nr;
+		ip = ur.ip;
+		sp = ur.sp;
+		lr = ur.lr;
+		a0 = ur.a0;
+		a1 = ur.a1;
 	}
 	if (cap < 0 || cap > CA_MAX_CAP)
 		cap = CA_MAX_CAP;
@@ -971,7 +1020,7 @@ static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags)
 	sid = kernel_stack(ctx, &serr);
 	if (!sid)
 		stat_add(CA_STAT_STACK_ERR, 1);
-	user_stack(ctx, task, sp, &uk);
+	user_stack(ctx, task, sp, lr, leaf, &uk);
 	top = ADDR_NUM(c->top_num, bpf_task_pt_regs(task)) + sizeof(struct pt_regs);
 
 	if (hit && sid && sid == s->key.kstack && (!uk.ustack || user_eq(&uk, &s->key))) {
@@ -1123,21 +1172,34 @@ SEC("tp_btf/cap_capable")
 int BPF_PROG(tp_btf_cap_capable, const struct cred *cred, struct user_namespace *target_ns,
 	     const struct user_namespace *capable_ns, int cap, int ret)
 {
-	return on_check(ctx, cap, ret, ns_flags_btf(cred, target_ns) | cred_flags(cred));
+	return on_check(ctx, cap, ret, ns_flags_btf(cred, target_ns) | cred_flags(cred), NULL);
 }
 
+/* The event's record (include/trace/events/capability.h, Linux 6.14),
+ * declared here: an older kernel's vmlinux.h (arm64's, vmlinux/README.md)
+ * lacks it. CO-RE finds the kernel's by the name before "___". */
+struct trace_event_raw_cap_capable___ca {
+	struct trace_entry ent;
+	const struct cred *cred;
+	struct user_namespace *target_ns;
+	const struct user_namespace *capable_ns;
+	int cap;
+	int ret;
+} __attribute__((preserve_access_index));
+
 SEC("tracepoint/capability/cap_capable")
-int tp_cap_capable(struct trace_event_raw_cap_capable *ctx)
+int tp_cap_capable(struct trace_event_raw_cap_capable___ca *ctx)
 {
 	return on_check(ctx, ctx->cap, ctx->ret,
-			ns_flags(ctx->cred, ctx->target_ns) | cred_flags(ctx->cred));
+			ns_flags(ctx->cred, ctx->target_ns) | cred_flags(ctx->cred), NULL);
 }
 
 SEC("fexit/cap_capable")
 int BPF_PROG(fexit_cap_capable, const struct cred *cred, struct user_namespace *ns, int cap,
 	     unsigned int opts, int ret)
 {
-	return on_check(ctx, cap, ret, ns_flags_btf(cred, ns) | opts_flags(opts) | cred_flags(cred));
+	return on_check(ctx, cap, ret, ns_flags_btf(cred, ns) | opts_flags(opts) | cred_flags(cred),
+			NULL);
 }
 
 SEC("kprobe/cap_capable")
@@ -1152,6 +1214,17 @@ int BPF_KPROBE(kprobe_cap_capable, const struct cred *cred, struct user_namespac
 	if (!followed((__u32)(bpf_get_current_pid_tgid() >> 32), proc_start(task)) ||
 	    !uid_allowed(task))
 		return 0;
+	if (CA_LEAF_AT_ENTRY && cfg_user_stacks) {
+		struct task_struct *t = bpf_get_current_task_btf();
+		struct ca_uregs ur;
+
+		if (!(t->flags & PF_KTHREAD) &&
+		    !BPF_CORE_READ(t, mm, mmap_lock.count.counter)) {
+			ca_uregs_read((struct pt_regs *)bpf_task_pt_regs(t), &ur);
+			find_leaf(t, ur.sp, ur.lr, &a.leaf);
+			a.has_leaf = true;
+		}
+	}
 	bpf_map_update_elem(&kprobe_args, &tid, &a, BPF_ANY);
 	return 0;
 }
@@ -1161,13 +1234,18 @@ int BPF_KRETPROBE(kretprobe_cap_capable, int ret)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct kp_args *a = bpf_map_lookup_elem(&kprobe_args, &tid);
-	struct kp_args copy;
+	int r;
 
 	if (!a)
 		return 0;
-	copy = *a;
+	/* the entry is read in place (a copy on the stack would take the
+	 * room 6.1's verifier allows the program and the proofs' functions
+	 * together, 512 bytes) and deleted once done: nothing else writes
+	 * this thread's entry meanwhile */
+	r = on_check(ctx, a->cap, ret, (__u16)a->flags,
+		     CA_LEAF_AT_ENTRY && a->has_leaf ? &a->leaf : NULL);
 	bpf_map_delete_elem(&kprobe_args, &tid);
-	return on_check(ctx, copy.cap, ret, (__u16)copy.flags);
+	return r;
 }
 
 /*

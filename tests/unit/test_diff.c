@@ -4,6 +4,7 @@
 
 #include "analyze/diff.h"
 #include "facts/capnames.h"
+#include "facts/syscalls.h"
 #include "test.h"
 #include "lib/util.h"
 
@@ -37,6 +38,7 @@ static struct rec_check *add_check(struct record *r, uint32_t pid, int cap, int 
 	c->ret = ret;
 	c->count = count;
 	c->syscall = sys;
+	c->sysname = syscall_name_arch("x86_64", sys);   /* as the reader names it */
 	c->init_ns = true;
 	c->opts_known = true;   /* noaudit from the hook's opts, not the frames */
 	c->comm = record_intern(r, "t", 1);
@@ -170,6 +172,7 @@ TEST(diff_compares_noaudit_checks_only_when_asked)
 	make_old(&new);
 	/* NEW's probe at another function, in another syscall */
 	new.checks[2].syscall = NR_KILL;
+	new.checks[2].sysname = syscall_name_arch("x86_64", NR_KILL);
 	new.checks[2].stack = test_stack(&new, mount_st, 2);
 	ASSERT_EQ(diff_build(&old, &new, &o, &d), 0);
 	ASSERT_EQ(d.nitems, 0);

@@ -63,7 +63,7 @@ static void add_report(struct facts *fs, const struct report *rep, bool from_new
 			f->it.denied = cr->denied;
 			f->it.checks = sat_add(cr->granted, cr->denied);
 			for (k = 0; k < cr->nsys; k++)
-				add_fact(fs, pr, cr, DK_SYSCALL, check_syscall_label(cr->sys[k].nr, num,
+				add_fact(fs, pr, cr, DK_SYSCALL, check_syscall_label(cr->sys[k].nr, cr->sys[k].name, num,
 						sizeof(num)), from_new)->it.checks = cr->sys[k].count;
 			for (k = 0; k < cr->nsites; k++) {
 				const struct site_stat *s = &cr->sites[k];

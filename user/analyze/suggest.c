@@ -228,7 +228,7 @@ static void add_site(struct sg_site **sites, size_t *n, size_t *cap, struct hind
 		hindex_add(idx, h, (*n)++);
 	}
 	s->count = sat_add(s->count, c->count);
-	sys_count_add(&s->sys, &s->nsys, &s->capsys, c->syscall, c->count);
+	sys_count_add(&s->sys, &s->nsys, &s->capsys, c->syscall, c->sysname, c->count);
 }
 
 static void add_replace(struct suggestion *s, int with, enum evidence ev,
@@ -366,7 +366,7 @@ static void add_denial(struct suggestion *s, const struct row *r, int alt, struc
 	d->sys_restart = sat_add(d->sys_restart, out.restart);
 	if (out.other)
 		d->sys_errno = out.errno_;
-	sys_count_add(&d->sys, &d->nsys, &d->capsys, c->syscall, c->count);
+	sys_count_add(&d->sys, &d->nsys, &d->capsys, c->syscall, c->sysname, c->count);
 }
 
 static void add_aside(struct suggestion *s, int cap, enum sg_aside_why why, const char *func,

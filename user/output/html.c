@@ -18,7 +18,6 @@
 #include "analyze/usite.h"
 #include "analyze/views.h"
 #include "facts/capnames.h"
-#include "facts/syscalls.h"
 #include "lib/util.h"
 #include "output/html.h"
 #include "output/output.h"
@@ -239,7 +238,7 @@ static void cap_cells(FILE *f, const struct cap_row *cr)
 	num_cell(f, "denied", cr->denied);
 	fputs("<td class=\"syscalls\">", f);
 	for (i = 0; i < cr->nsys; i++) {
-		const char *sn = syscall_name(cr->sys[i].nr);
+		const char *sn = cr->sys[i].name;  /* the record's, not this host's */
 
 		if (i)
 			fputs(", ", f);

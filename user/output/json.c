@@ -6,6 +6,7 @@
 
 #include "facts/capjson.h"
 #include "facts/capnames.h"
+#include "facts/syscalls.h"
 #include "lib/jsonutil.h"
 #include "output/diff.h"
 #include "output/output.h"
@@ -13,7 +14,6 @@
 #include "analyze/suggest.h"
 #include "analyze/views.h"
 #include "analyze/check.h"
-#include "facts/syscalls.h"
 
 /* What one record says about itself, as "record" has always had it. */
 static json_t *identity_json(const struct rec_header *h, const struct rec_input *in,
@@ -24,6 +24,7 @@ static json_t *identity_json(const struct rec_header *h, const struct rec_input 
 
 	json_set_bytes(o, "file", source);
 	json_set_bytes(o, "kernel", h->kernel);
+	json_set(o, "arch", json_string(h->arch ? h->arch : SYSCALL_ARCH_DEFAULT));
 	json_set_bytes(o, "attach", h->attach);
 	json_set_bytes(o, "scope", h->scope);
 	json_set(o, "target", rec_target_json(h));   /* NULL: no key */
@@ -117,7 +118,7 @@ static json_t *row_json(const struct cap_row *cr)
 	json_set(o, "userns", json_string(userns_name(cr->userns)));
 	for (i = 0; i < cr->nsys; i++) {
 		json_t *s = json_object();
-		const char *sn = syscall_name(cr->sys[i].nr);
+		const char *sn = cr->sys[i].name;
 
 		json_set(s, "nr", json_integer(cr->sys[i].nr));
 		if (sn)
@@ -296,7 +297,7 @@ static json_t *sys_json(const struct sys_count *sys, size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		const char *sn = syscall_name(sys[i].nr);
+		const char *sn = sys[i].name;
 
 		json_array_append_new(a, sn ? json_string(sn) : json_integer(sys[i].nr));
 	}

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "facts/capnames.h"
+#include "facts/syscalls.h"
 #include "output/diff.h"
 #include "output/output.h"
 #include "analyze/report.h"
@@ -12,7 +13,6 @@
 #include "analyze/suggest.h"
 #include "analyze/views.h"
 #include "analyze/check.h"
-#include "facts/syscalls.h"
 #include "lib/util.h"
 #include "output/words.h"
 
@@ -48,6 +48,7 @@ static void print_target(FILE *f, const struct rec_header *h)
 static void print_identity(FILE *f, const struct rec_header *h, const struct rec_input *in,
 			   const char *name, const char *ind)
 {
+	const char *arch = h->arch ? h->arch : SYSCALL_ARCH_DEFAULT;
 	char a[64], b[64], esc[1024];
 	size_t i;
 
@@ -55,8 +56,11 @@ static void print_identity(FILE *f, const struct rec_header *h, const struct rec
 	format_iso8601(h->end_ns, b, sizeof(b));
 	if (name)
 		fprintf(f, "  %s:", ESC(name, esc));
-	fprintf(f, "%skernel %s, attach %s, scope %s", name ? " " : "  ", ESC(h->kernel, esc),
-		h->attach ? h->attach : "?", h->scope ? h->scope : "?");
+	fprintf(f, "%skernel %s", name ? " " : "  ", ESC(h->kernel, esc));
+	/* made on another architecture than this one's: its syscalls are that one's */
+	if (strcmp(arch, syscall_arch_native()))
+		fprintf(f, " (%s)", ESC(arch, esc));
+	fprintf(f, ", attach %s, scope %s", h->attach ? h->attach : "?", h->scope ? h->scope : "?");
 	print_target(f, h);
 	fputc('\n', f);
 	if (h->argc) {
@@ -145,7 +149,7 @@ static void print_row(FILE *f, const struct cap_row *cr, const char *ind)
 		fputs(cr->init_ns ? " [init+child userns]" : " [child userns]", f);
 	fprintf(f, "\n%s    syscalls:", ind);
 	for (i = 0; i < cr->nsys; i++) {
-		const char *sn = syscall_name(cr->sys[i].nr);
+		const char *sn = cr->sys[i].name;
 
 		if (cr->sys[i].nr < 0)
 			fprintf(f, " (none) x%" PRIu64, cr->sys[i].count);

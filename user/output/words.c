@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "analyze/report.h"
-#include "facts/syscalls.h"
 
 const char *sys_list_str(const struct sys_count *sys, size_t n, char *buf, size_t len)
 {
@@ -16,7 +15,7 @@ const char *sys_list_str(const struct sys_count *sys, size_t n, char *buf, size_
 	if (len)
 		buf[0] = '\0';
 	for (i = 0; i < n && i < 4 && o < len; i++) {
-		const char *sn = syscall_name(sys[i].nr);
+		const char *sn = sys[i].name;  /* the record's, not this host's */
 		const char *sep = i ? ", " : "";
 
 		if (sys[i].nr < 0)

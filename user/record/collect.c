@@ -20,6 +20,7 @@
 
 #include "record/session.h"
 #include "facts/callsite.h"
+#include "facts/syscalls.h"
 #include "lib/util.h"
 #include "record/keyflags.h"
 #include "record/ustacks.h"
@@ -136,6 +137,7 @@ static int collect_one(void *ctx, const struct ca_key *k, const struct ca_val *v
 	c->ret = k->ret;
 	c->count = v->count;
 	c->syscall = k->syscall;
+	c->sysname = syscall_name(k->syscall);
 	check_set_key_flags(c, k->flags);
 	c->first_ns = to_epoch(s, v->meta.first_ns ? v->meta.first_ns : v->last_ns);
 	c->last_ns = to_epoch(s, v->last_ns);

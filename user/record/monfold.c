@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "facts/callsite.h"
+#include "facts/syscalls.h"
 #include "lib/util.h"
 #include "record/keyflags.h"
 #include "record/monfold.h"
@@ -200,6 +201,7 @@ static void add_row_check(struct record *cp, const struct mon_fold *m, const str
 	c->ret = r->ret;
 	c->count = r->count + r->pending;
 	c->syscall = r->syscall;
+	c->sysname = syscall_name(r->syscall);
 	check_set_key_flags(c, r->flags);
 	c->first_ns = r->first_ns;
 	c->last_ns = r->last_ns > r->first_ns ? r->last_ns : r->first_ns;

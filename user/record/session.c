@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "facts/attach.h"
+#include "facts/syscalls.h"
 #include "lib/msg.h"
 #include "lib/util.h"
 #include "record/ksyms_iter.h"
@@ -509,6 +510,7 @@ void session_header(struct session *s, struct rec_header *h, const char *stop, i
 	h->capaudit_version = xstrdup(CAPAUDIT_VERSION);
 	h->kernel = xstrdup(uts.release);
 	h->machine = xstrdup(uts.machine);
+	h->arch = xstrdup(syscall_arch_native());
 	h->attach = xstrdup(attach_mode_name(s->tr.mode));
 	h->scope = xstrdup(s->monitor ? "monitor" : o->all ? "all" : s->scope.kind ? scope_name(s->scope.kind) :
 			   o->cmd ? "command" : "pid");

@@ -76,6 +76,10 @@ static void explain(char *why, size_t n, const char *stage, int err, enum attach
 		snprintf(why, n, "%s: permission denied (needs CAP_BPF and CAP_PERFMON)", stage);
 	else if (err == ENOENT || err == ESRCH)
 		snprintf(why, n, "%s: cap_capable hook not found in this kernel", stage);
+	else if (err == KERNEL_ENOTSUPP && m == ATTACH_FEXIT)
+		snprintf(why, n, "%s failed (ENOTSUPP): this kernel cannot attach BPF trampolines "
+			 "to kernel functions (no ftrace direct calls: "
+			 "CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS, on arm64 since Linux 6.4)", stage);
 	else
 		snprintf(why, n, "%s failed: %s%s%s", stage, strerror(err),
 			 libbpf_last[0] ? "; libbpf: " : "", libbpf_last);
