@@ -132,7 +132,11 @@ for k in $labels; do
 	mkdir -p "$dir"
 	if [ "$k" = host ]; then
 		t0=$(date +%s.%N)
-		BIN=$BIN OUT=$dir/files sh tools/vm/matrix-workloads.sh > "$dir/console.txt" 2>&1
+		# one host run at a time: the workloads set kernel.dmesg_restrict,
+		# which is the whole host's (another matrix run beside this one
+		# would set it back under it); at most 15 minutes of waiting
+		BIN=$BIN OUT=$dir/files flock -w 900 /run/lock/capaudit-matrix.lock \
+			sh tools/vm/matrix-workloads.sh > "$dir/console.txt" 2>&1
 		echo $? > "$dir/rc"
 		awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f\n", b - a }' > "$dir/time"
 		uname -r > "$dir/release"
@@ -177,7 +181,9 @@ for k in $labels; do
 				and .cache.hit_walks < 100 then "counted by proofs" else "hits walked: \(.cache)" end)"'
 		} >> "$dir/$m.sig"
 		# the scope's processes: all in its cgroup, the chown outside not among them
-		echo "scope cgroups: $(jq -r 'select(.type == "process") | .cgroup // "none"' \
+		# (the cgroup is /capaudit-mx-PID, PID the run's: compared without it)
+		echo "scope cgroups: $(jq -r 'select(.type == "process") | .cgroup // "none"
+			| sub("^/capaudit-mx-[0-9]+$"; "/capaudit-mx")' \
 			"$f/$m.scope.jsonl" 2>/dev/null | sort -u | tr '\n' ' ')" >> "$dir/$m.sig"
 		"$CA" report --format json -i "$f/$m.chown.jsonl" 2>/dev/null | jq -r '.record.attach' \
 			> "$dir/$m.attached"
