@@ -285,7 +285,9 @@ for k in $labels; do
 				and .cache.hit_walks < 100 then "counted by proofs" else "hits walked: \(.cache)" end)"'
 		} >> "$dir/$m.sig"
 		# the scope's processes: all in its cgroup, the chown outside not among them
-		echo "scope cgroups: $(jq -r 'select(.type == "process") | .cgroup // "none"' \
+		# (the cgroup is /capaudit-mx-PID, PID the run's: compared without it)
+		echo "scope cgroups: $(jq -r 'select(.type == "process") | .cgroup // "none"
+			| sub("^/capaudit-mx-[0-9]+$"; "/capaudit-mx")' \
 			"$f/$m.scope.jsonl" 2>/dev/null | sort -u | tr '\n' ' ')" >> "$dir/$m.sig"
 		"$CA" report --format json -i "$f/$m.chown.jsonl" 2>/dev/null | jq -r '.record.attach' \
 			> "$dir/$m.attached"

@@ -28,7 +28,7 @@
 #                     300 CAP_SYSLOG checks at do_syslog from one call site,
 #                     which the call-site cache's proofs count without
 #                     walking the stack after the slot's first 64
-#   M.scope.jsonl     record --cgroup /capaudit-mx: busybox chown 65534 FILE
+#   M.scope.jsonl     record --cgroup /capaudit-mx-PID: busybox chown 65534 FILE
 #                     in that cgroup v2 (kept) and the same outside it (not
 #                     followed: the kernel's filter); stops when it empties
 #   M.<name>.rc       exit status of each of those; M.<name>.err its stderr
@@ -112,18 +112,21 @@ for m in $MODES; do
 	# fork, exec, exit), however slow the emulated guest is (at most 60 s).
 	# The one inside waits on a FIFO (a shell builtin: no process of its
 	# own in the cgroup, so every mode sees the same processes there)
-	if [ -n "$V2" ] && mkdir -p "$V2/capaudit-mx"; then
+	# the cgroup's name is this run's own (another matrix run on the same
+	# host, a developer's beside CI, would otherwise put its chown in it)
+	CG=capaudit-mx-$$
+	if [ -n "$V2" ] && mkdir "$V2/$CG"; then
 		rm -f "$TMP/in" "$TMP/out" "$TMP/go" "$TMP/go-out" && touch "$TMP/in" "$TMP/out"
 		mkfifo "$TMP/go"
-		"$BB" sh -c "echo \$\$ > $V2/capaudit-mx/cgroup.procs &&
+		"$BB" sh -c "echo \$\$ > $V2/$CG/cgroup.procs &&
 			exec $BB sh -c 'read x < $TMP/go; $BB chown 65534 $TMP/in'" &
 		( i=0; while [ ! -e "$TMP/go-out" ] && [ $i -lt 600 ]; do "$BB" sleep 0.1; i=$((i + 1)); done
 		  "$BB" chown 65534 "$TMP/out" ) &
 		i=0   # the cgroup has its process before the recorder looks
-		while [ ! -s "$V2/capaudit-mx/cgroup.procs" ] && [ $i -lt 100 ]; do
+		while [ ! -s "$V2/$CG/cgroup.procs" ] && [ $i -lt 100 ]; do
 			"$BB" sleep 0.1; i=$((i + 1))
 		done
-		"$CA" record -q --attach "$m" -o "$OUT/$m.scope.jsonl" --cgroup /capaudit-mx \
+		"$CA" record -q --attach "$m" -o "$OUT/$m.scope.jsonl" --cgroup "/$CG" \
 			> "$OUT/$m.scope.out" 2> "$OUT/$m.scope.err" &
 		rec=$! i=0
 		while [ "$(ls -l "/proc/$rec/fd" 2>/dev/null | grep -c bpf_link)" -lt 4 ] &&
@@ -135,7 +138,7 @@ for m in $MODES; do
 		wait "$rec"
 		echo $? > "$OUT/$m.scope.rc"
 		wait
-		rmdir "$V2/capaudit-mx"
+		rmdir "$V2/$CG"
 	fi
 	echo "$m: $t0 -> $(cut -d' ' -f1 /proc/uptime) s"
 done
