@@ -3,11 +3,14 @@
 #   make demo       install what is missing, build, record the demo workload, report
 #   make test       install what is missing, build, run every test
 #   make fuzz       libFuzzer on the record and baseline readers (FUZZ_TIME s each)
-#   make vmtest     the kernel matrix: Debian's 6.1 and 6.12 under qemu, and the host
+#   make vmtest     the kernel matrix: Debian's 6.1 and 6.12 (amd64, arm64) and 5.10
+#                   (amd64) under qemu, and the host
 #   make install    binary (file capabilities for a group), manual pages, completion, docs
 #                   (PREFIX=/usr/local, DESTDIR); make uninstall removes them
 #   make deb        build/capaudit_VERSION_amd64.deb (debhelper)
 #   make static     build-static/capaudit, statically linked (no libmicrohttpd)
+#   make ARCH=arm64 build-static-arm64/capaudit: the same, cross-built for
+#                   aarch64 (Debian's cross toolchain and :arm64 libraries)
 #   V=1             show the commands
 #
 # Outputs go to build/, never beside the sources. Header dependencies are
@@ -18,7 +21,12 @@ CC        ?= gcc
 CLANG     ?= clang
 BPFTOOL   ?= bpftool
 LLVM_STRIP ?= llvm-strip
-ARCH      := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/')
+# The architecture built for, as the kernel names it (x86, arm64; x86_64
+# and aarch64 are taken too). Another than this machine's cross-builds the
+# static binaries (make ARCH=arm64: tools/vm/build-static.sh).
+HOST_ARCH := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/')
+ARCH      := $(HOST_ARCH)
+override ARCH := $(subst x86_64,x86,$(subst aarch64,arm64,$(ARCH)))
 VERSION   := 0.1.0
 
 CXX       ?= g++
@@ -51,7 +59,9 @@ SAN_FLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=u
 endif
 CFLAGS    += $(SAN_FLAGS)
 CXXFLAGS  += $(SAN_FLAGS)
-BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -Ivmlinux -Ibpf -Wall
+# the kernel types of ARCH (vmlinux/README.md) and its pt_regs (bpf/arch.bpf.h)
+VMLINUX_H := vmlinux/$(ARCH)/vmlinux.h
+BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -Ivmlinux/$(ARCH) -Ibpf -Wall
 
 ifeq ($(V),1)
 Q :=
@@ -82,7 +92,12 @@ UNIT_OBJS     := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
 
 .PHONY: all deps demo test vmtest fuzz fuzz-merge install uninstall deb man completion bench \
 	clean check-layers static
+ifeq ($(ARCH),$(HOST_ARCH))
 all: $(BUILD)/capaudit man completion
+else
+# another architecture: its static binaries (man and completion need to run one)
+all: static
+endif
 
 deps:
 	$(Q)tools/deps.sh
@@ -92,13 +107,13 @@ check-layers:
 	$(Q)tools/check-layers.sh
 
 # -g for BTF; DWARF is then stripped (.BTF and .BTF.ext stay, CO-RE works)
-$(BUILD)/%.bpf.o: bpf/%.bpf.c bpf/capaudit.h vmlinux/vmlinux.h | $(BUILD)
+$(BUILD)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) $(VMLINUX_H) | $(BUILD)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 	$(Q)$(LLVM_STRIP) -g $@
 
 # the benchmark's floor: an empty program on the same hook
-$(BUILD)/bench_empty.bpf.o: tools/bench/bench_empty.bpf.c vmlinux/vmlinux.h | $(BUILD)
+$(BUILD)/bench_empty.bpf.o: tools/bench/bench_empty.bpf.c $(VMLINUX_H) | $(BUILD)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 	$(Q)$(LLVM_STRIP) -g $@
@@ -106,10 +121,6 @@ $(BUILD)/bench_empty.bpf.o: tools/bench/bench_empty.bpf.c vmlinux/vmlinux.h | $(
 $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name $*_bpf > $@.tmp && mv $@.tmp $@
-
-$(BUILD)/syscall_table.h: tools/gen-syscalls.sh | $(BUILD)
-	$(call msg,GEN,$@)
-	$(Q)tools/gen-syscalls.sh > $@.tmp && mv $@.tmp $@
 
 # Named explicitly, so that make never treats them as disposable intermediates.
 $(BUILD)/capaudit.skel.h: $(BUILD)/capaudit.bpf.o
@@ -121,7 +132,6 @@ $(BUILD)/bench_empty.skel.h: $(BUILD)/bench_empty.bpf.o
 $(BUILD)/user/record/tracer.o: $(BUILD)/capaudit.skel.h
 $(BUILD)/user/record/ksyms_iter.o: $(BUILD)/ksyms.skel.h
 $(BUILD)/user/record/tasks_iter.o: $(BUILD)/tasks.skel.h
-$(BUILD)/user/facts/syscalls.o: $(BUILD)/syscall_table.h
 
 $(BUILD)/%.o: %.c | $(BUILD)
 	$(call msg,CC,$@)
@@ -166,8 +176,10 @@ $(EXAMPLES): $(BUILD)/%: examples/%.c | $(BUILD)
 # privops: the user-stack tests need its debug info and frame pointers
 $(BUILD)/privops: EXAMPLE_CFLAGS := -g -fno-omit-frame-pointer
 
-# monfold.o: the monitor's tables, libbpf-free (record/monfold.h)
-$(BUILD)/unit-tests: $(UNIT_OBJS) $(ANALYSIS_OBJS) $(BUILD)/user/record/monfold.o
+# monfold.o: the monitor's tables, proofranges.o: the proofs' text ranges,
+# both libbpf-free (record/monfold.h, record/proofranges.h)
+$(BUILD)/unit-tests: $(UNIT_OBJS) $(ANALYSIS_OBJS) $(BUILD)/user/record/monfold.o \
+		$(BUILD)/user/record/proofranges.o
 	$(call msg,LINK,$@)
 	$(Q)$(CXX) $(CFLAGS) $^ $(ANALYSIS_LIBS) -o $@
 
@@ -193,8 +205,10 @@ endif
 	$(Q)BUILD=$(BUILD) ASAN_BUILD=$(ASAN_BUILD) SANITIZE=$(SANITIZE) tools/run-tests.sh
 
 # The kernel matrix (tools/vmtest.sh; make test runs it too): the static
-# capaudit (make static) in Debian's own 6.1 and 6.12 kernels under qemu,
-# every attach mode, compared with the host. Kernels are cached in
+# capaudit (make static, and make ARCH=arm64 static for arm64) in Debian's
+# own 6.1 and 6.12 kernels, amd64 and arm64, and 5.10 (Debian 11, amd64),
+# under qemu, every attach
+# mode, compared with the host. Kernels are cached in
 # CAPAUDIT_VM_CACHE (default /var/cache/capaudit-vm).
 vmtest: deps
 	$(Q)$(MAKE) --no-print-directory all
@@ -205,8 +219,10 @@ vmtest: deps
 # with BUILD=build-static HTTPD=0 (monitor --listen needs libmicrohttpd, whose
 # .a pulls in GnuTLS: it says so instead) by tools/vm/build-static.sh, which
 # also makes the libsimdjson.a Debian does not ship (needs network once).
+# With ARCH=arm64 on another machine: build-static-arm64/, cross-built with
+# aarch64-linux-gnu-gcc against Debian's :arm64 libraries (tools/deps.sh).
 static:
-	$(Q)+tools/vm/build-static.sh
+	$(Q)+ARCH=$(ARCH) tools/vm/build-static.sh
 
 # The fuzz targets without libFuzzer: make test replays the committed corpus.
 $(BUILD)/fuzz-replay: $(BUILD)/tests/fuzz/replay.o $(FUZZ_OBJS) $(ANALYSIS_OBJS)
@@ -306,6 +322,6 @@ deb:
 	$(Q)BUILD=$(BUILD) VERSION=$(VERSION) tools/build-deb.sh
 
 clean:
-	$(Q)rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) build-static
+	$(Q)rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) build-static build-static-*
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -71,6 +71,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "capaudit.h"
+#include "arch.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -287,6 +288,14 @@ struct {
 	__type(value, struct task_state);
 } tstate_new SEC(".maps");
 
+/* --user-stacks: the leaf's return address (user_stack()) and, found by
+ * bpf_find_vma(), its file (dev 0: none) and offset in it */
+struct leaf_ctx {
+	__u64 addr;
+	__u64 ino, off;
+	__u32 dev;
+};
+
 /* kprobe mode: the entry probe's arguments, for the return probe. */
 struct kp_args {
 	__s32 cap;
@@ -295,6 +304,8 @@ struct kp_args {
 	__u64 kstack;
 	__s32 serr;
 	__u32 pad;
+	struct leaf_ctx leaf;   /* CA_LEAF_AT_ENTRY: found by the entry probe */
+	bool has_leaf;
 };
 
 struct {
@@ -346,10 +357,17 @@ static __always_inline __u64 regs_addr(struct task_struct *task)
  * taken what it needs from them. */
 static __always_inline struct pt_regs *task_regs(struct task_struct *task, struct ca_cache *c)
 {
+	/* the running kernel's size, as regs_addr()'s: vmlinux.h's may be
+	 * larger (arm64's pt_regs changed over releases), and a read past the
+	 * top of the stack fails at its vmalloc guard page */
+	__u32 n = bpf_core_type_size(struct pt_regs);
+
 	_Static_assert(sizeof(struct pt_regs) <= sizeof(c->scan), "pt_regs fits the scratch");
 	if (HAVE(CA_KF_TASK_PT_REGS))
 		return (struct pt_regs *)bpf_task_pt_regs(task);
-	if (bpf_probe_read_kernel(c->scan, sizeof(struct pt_regs), (void *)regs_addr(task)))
+	if (n > sizeof(c->scan))
+		n = sizeof(c->scan);
+	if (bpf_probe_read_kernel(c->scan, n, (void *)regs_addr(task)))
 		__builtin_memset(c->scan, 0, sizeof(struct pt_regs));
 	return (struct pt_regs *)c->scan;
 }
@@ -571,14 +589,6 @@ static __always_inline void remember_denied(struct task_struct *task, const stru
 	st->ndenied = n + 1;
 }
 
-/* bpf_find_vma() callback: the file and offset of a candidate return
- * address, if it lies in a file-backed executable mapping */
-struct leaf_ctx {
-	__u64 addr;
-	__u64 ino, off;
-	__u32 dev;
-};
-
 static long leaf_vma(struct task_struct *task, struct vm_area_struct *vma, struct leaf_ctx *lc)
 {
 	struct file *f = vma->vm_file;
@@ -592,14 +602,33 @@ static long leaf_vma(struct task_struct *task, struct vm_area_struct *vma, struc
 }
 
 /*
- * --user-stacks, where the kernel stack is walked (never on a plain hit):
- * the frame-pointer walk as build id + offset, and the word at the user
- * stack pointer when it points into executable file-backed code: at a
- * syscall made by a leaf wrapper (libc's chown(), sethostname()), that is
- * the return address into its caller, the frame the walk cannot see.
+ * The leaf's return address, into lc: x86's call instruction left it at
+ * the user stack pointer, arm64's is in the link register, lr
+ * (arch.bpf.h); and its file and offset when it points into executable
+ * file-backed code.
  */
-static __always_inline void user_stack(void *ctx, struct task_struct *task, __u64 sp,
-				       struct ca_key *k, const bool find_vma)
+static __always_inline void find_leaf(struct task_struct *task, __u64 sp, __u64 lr,
+				      struct leaf_ctx *lc)
+{
+	lc->dev = 0;
+	lc->addr = lr;
+	if (!lr && bpf_probe_read_user(&lc->addr, sizeof(lc->addr), (void *)sp))
+		return;
+	if (!lc->addr || bpf_find_vma(task, lc->addr, leaf_vma, lc, 0))
+		lc->dev = 0;
+}
+
+/*
+ * --user-stacks, where the kernel stack is walked (never on a plain hit):
+ * the frame-pointer walk as build id + offset, and the leaf's return
+ * address when it points into executable file-backed code: at a syscall
+ * made by a leaf wrapper (libc's chown(), sethostname()), that is the
+ * return address into its caller, the frame the walk cannot see. pre: the
+ * leaf as the kprobe's entry found it (CA_LEAF_AT_ENTRY), or NULL.
+ */
+static __always_inline void user_stack(void *ctx, struct task_struct *task, __u64 sp, __u64 lr,
+				       const struct leaf_ctx *pre, struct ca_key *k,
+				       const bool find_vma)
 {
 	struct leaf_ctx lc = {};
 	struct ca_ustack *b;
@@ -641,15 +670,15 @@ static __always_inline void user_stack(void *ctx, struct task_struct *task, __u6
 			k->ustack = h;
 	}
 	/* find_vma: a constant of the calling program. Without it (kernels
-	 * before 5.17) the program never names leaf_vma: a callback's address
-	 * (ld_imm64 BPF_PSEUDO_FUNC, Linux 5.13) would be refused at load even
-	 * in code that never runs (kernel/bpf/verifier.c
+	 * before 5.17) the program never names leaf_vma (find_leaf()): a
+	 * callback's address (ld_imm64 BPF_PSEUDO_FUNC, Linux 5.13) would be
+	 * refused at load even in code that never runs (kernel/bpf/verifier.c
 	 * resolve_pseudo_ldimm64()) */
-	if (!find_vma || !HAVE(CA_KF_FIND_VMA))
-		return;
-	if (bpf_probe_read_user(&lc.addr, sizeof(lc.addr), (void *)sp) || !lc.addr)
-		return;
-	if (bpf_find_vma(task, lc.addr, leaf_vma, &lc, 0) || !lc.dev)
+	if (pre)
+		lc = *pre;
+	else if (find_vma && HAVE(CA_KF_FIND_VMA))
+		find_leaf(task, sp, lr, &lc);
+	if (!lc.dev)
 		return;
 	k->leaf_dev = lc.dev;
 	k->leaf_ino = lc.ino;
@@ -782,7 +811,7 @@ __noinline long locate(__u64 want, __u64 at, __u64 top)
 	for (w = 0; w < 64; w++) {
 		if (w * 8 >= len)
 			break;
-		if (c->scan[w] == want)
+		if (CA_KRET_WORD(c->scan[w]) == want)
 			return (long)w * 8;
 	}
 	return -1;
@@ -793,9 +822,14 @@ __noinline long locate(__u64 want, __u64 at, __u64 top)
  * walked into kstack_buf, whose frames pf (proof_frames(), called by the
  * caller: the stack of nested calls stays under 512 bytes on 6.1) names:
  * find each return address, innermost first, in
- * the stack memory above fp (within 512 bytes of the previous one, below
- * top). Sets the slot's nproof (0: none). A global function: the verifier
- * checks it once, not once per path of its callers.
+ * the stack memory above fp (within 1024 bytes of the previous one, below
+ * top). A proof is one read of at most 512 bytes: where the frames found
+ * span more, the innermost are left out of it. That is arm64's kretprobe:
+ * the return address it restored into its exception frame's pc, then 552
+ * bytes up to the caller's frame record (Debian's 6.12); the frames kept
+ * still sit where the hook's own frames and their callers' fixed frame
+ * sizes put them. Sets the slot's nproof (0: none). A global function:
+ * the verifier checks it once, not once per path of its callers.
  */
 __noinline int learn_proof(__u32 idx, __u64 fp, __u64 top, long pf)
 {
@@ -805,7 +839,7 @@ __noinline int learn_proof(__u32 idx, __u64 fp, __u64 top, long pf)
 	struct ca_ranges *r = bpf_map_lookup_elem(&ranges, &zero);
 	struct ca_slot *s;
 	__u64 at = fp;   /* where the search for the next frame starts */
-	int site, first, cut, k, n;
+	int site, first, cut, k, n, d, i;
 
 	if (!c || !b || !r || idx >= CA_CACHE_SLOTS)
 		return 0;
@@ -833,8 +867,12 @@ __noinline int learn_proof(__u32 idx, __u64 fp, __u64 top, long pf)
 		if (first + k > site)
 			break;
 		off = locate(want, at, top);
-		if (off < 0)
-			return 0;
+		if (off < 0) {
+			off = locate(want, at + sizeof(c->scan), top);
+			if (off < 0)
+				return 0;
+			off += sizeof(c->scan);
+		}
 		pos = at + off - fp;
 		at += off + 8;
 		if (j < 0)
@@ -844,7 +882,20 @@ __noinline int learn_proof(__u32 idx, __u64 fp, __u64 top, long pf)
 		s->ppos[j & (CA_PROOF_FRAMES - 1)] = (__u16)pos;
 		s->pval[j & (CA_PROOF_FRAMES - 1)] = want;
 	}
-	if (s->ppos[(n - 1) & (CA_PROOF_FRAMES - 1)] + 8 - s->ppos[0] > sizeof(c->scan))
+	/* the innermost frames that one read cannot take with the rest */
+	for (d = 0; d < CA_PROOF_FRAMES - 1; d++) {
+		if (d >= n - 1 || s->ppos[(n - 1) & (CA_PROOF_FRAMES - 1)] + 8 -
+				  s->ppos[d & (CA_PROOF_FRAMES - 1)] <= sizeof(c->scan))
+			break;
+	}
+	for (i = 0; d && i < CA_PROOF_FRAMES; i++) {
+		if (i + d >= n)
+			break;
+		s->ppos[i & (CA_PROOF_FRAMES - 1)] = s->ppos[(i + d) & (CA_PROOF_FRAMES - 1)];
+		s->pval[i & (CA_PROOF_FRAMES - 1)] = s->pval[(i + d) & (CA_PROOF_FRAMES - 1)];
+	}
+	n -= d;
+	if (n < 1 || s->ppos[(n - 1) & (CA_PROOF_FRAMES - 1)] + 8 - s->ppos[0] > sizeof(c->scan))
 		return 0;
 	s->pbase = s->ppos[0];
 	s->pspan = s->ppos[(n - 1) & (CA_PROOF_FRAMES - 1)] + 8 - s->ppos[0];
@@ -864,7 +915,7 @@ static __always_inline bool proven(struct ca_cache *c, const struct ca_slot *s, 
 	for (i = 0; i < CA_PROOF_FRAMES; i++) {
 		if (i >= n)
 			break;
-		if (c->scan[((__u32)(s->ppos[i] - s->pbase) / 8) & 63] != s->pval[i])
+		if (CA_KRET_WORD(c->scan[((__u32)(s->ppos[i] - s->pbase) / 8) & 63]) != s->pval[i])
 			return false;
 	}
 	return true;
@@ -971,6 +1022,12 @@ static __always_inline void newkey_event(struct task_struct *task, const struct 
 	bpf_ringbuf_submit(e, 0);
 }
 
+/*
+ * One capability check. find_vma: a constant of the calling program
+ * (user_stack()); entry: kprobe mode's entry probe's arguments (NULL in
+ * the other modes), read in place in their map, with the stack it walked
+ * (before 5.15) and the leaf it found (CA_LEAF_AT_ENTRY).
+ */
 static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags, const bool find_vma,
 				    const struct kp_args *entry)
 {
@@ -979,7 +1036,8 @@ static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags, co
 	struct ca_cache *c;
 	struct ca_slot *s;
 	struct pt_regs *regs;
-	__u64 tag, now, pstart, ip = 0, a0 = 0, a1 = 0, sp = 0;
+	__u64 tag, now, pstart, ip = 0, a0 = 0, a1 = 0, sp = 0, lr = 0;
+	struct ca_uregs ur;
 	struct ca_key uk;   /* the user part of the key: set only where the stack is walked */
 	struct capset_req req;   /* capset(): the sets asked for, if the event is due */
 	__s32 nr = -1, serr;
@@ -992,6 +1050,8 @@ static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags, co
 	 * this program's own frame, so there is none, and no hit is counted
 	 * without that walk */
 	const bool entry_walk = entry && !HAVE(CA_KF_KRETPROBE_STACK);
+	const struct leaf_ctx *leaf = CA_LEAF_AT_ENTRY && entry && entry->has_leaf ?
+				      &entry->leaf : NULL;
 
 	c = bpf_map_lookup_elem(&cache, &zero);
 	if (!c)
@@ -1010,12 +1070,16 @@ static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags, co
 		kthread = BPF_CORE_READ(task, flags) & PF_KTHREAD;
 	}
 	if (!kthread) {
+		/* the kernel's pt_regs, or task_regs()'s copy of them in the
+		 * cache's scratch words: both plain loads */
 		regs = task_regs(task, c);
-		nr = (__s32)regs->orig_ax;
-		ip = regs->ip;
-		sp = regs->sp;
-		a0 = regs->di;
-		a1 = regs->si;
+		ca_uregs_read(regs, &ur);
+		nr = ur.nr;
+		ip = ur.ip;
+		sp = ur.sp;
+		lr = ur.lr;
+		a0 = ur.a0;
+		a1 = ur.a1;
 	}
 	if (cap < 0 || cap > CA_MAX_CAP)
 		cap = CA_MAX_CAP;
@@ -1089,7 +1153,7 @@ static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags, co
 	}
 	if (!sid)
 		stat_add(CA_STAT_STACK_ERR, 1);
-	user_stack(ctx, task, sp, &uk, find_vma);
+	user_stack(ctx, task, sp, lr, leaf, &uk, find_vma);
 	/* the top of the task's kernel stack: the search for proofs ends there */
 	if (HAVE(CA_KF_TASK_PT_REGS))
 		top = ADDR_NUM(c->top_num, bpf_task_pt_regs(task)) + sizeof(struct pt_regs);
@@ -1249,8 +1313,20 @@ int BPF_PROG(tp_btf_cap_capable, const struct cred *cred, struct user_namespace 
 	return on_check(ctx, cap, ret, ns_flags_btf(cred, target_ns) | cred_flags(cred), true, NULL);
 }
 
+/* The event's record (include/trace/events/capability.h, Linux 6.14),
+ * declared here: an older kernel's vmlinux.h (arm64's, vmlinux/README.md)
+ * lacks it. CO-RE finds the kernel's by the name before "___". */
+struct trace_event_raw_cap_capable___ca {
+	struct trace_entry ent;
+	const struct cred *cred;
+	struct user_namespace *target_ns;
+	const struct user_namespace *capable_ns;
+	int cap;
+	int ret;
+} __attribute__((preserve_access_index));
+
 SEC("tracepoint/capability/cap_capable")
-int tp_cap_capable(struct trace_event_raw_cap_capable *ctx)
+int tp_cap_capable(struct trace_event_raw_cap_capable___ca *ctx)
 {
 	return on_check(ctx, ctx->cap, ctx->ret,
 			ns_flags(ctx->cred, ctx->target_ns) | cred_flags(ctx->cred), true, NULL);
@@ -1278,9 +1354,35 @@ int BPF_PROG(fexit_cap_capable_noleaf, const struct cred *cred, struct user_name
 	return FEXIT_BODY(false);
 }
 
-SEC("kprobe/cap_capable")
-int BPF_KPROBE(kprobe_cap_capable, const struct cred *cred, struct user_namespace *ns, int cap,
-	       unsigned int opts)
+/*
+ * CA_LEAF_AT_ENTRY (arm64): the leaf, looked up by the entry probe for
+ * the return probe (arch.bpf.h says why). find_vma: as on_check()'s, a
+ * constant of the calling program.
+ */
+static __always_inline void entry_leaf(struct kp_args *a, const bool find_vma)
+{
+	struct task_struct *t;
+	struct ca_uregs ur;
+	struct ca_cache *c;
+	__u32 zero = 0;
+
+	if (!CA_LEAF_AT_ENTRY || !find_vma || !HAVE(CA_KF_FIND_VMA) || !cfg_user_stacks)
+		return;
+	/* a kernel with bpf_find_vma() has a BTF task pointer
+	 * (record/probe.c kfeat_use()); its registers may still be the
+	 * task stack's copy (CAPAUDIT_WITHOUT=task_pt_regs) */
+	t = cur_task();
+	c = bpf_map_lookup_elem(&cache, &zero);
+	if (!c || (t->flags & PF_KTHREAD) || BPF_CORE_READ(t, mm, mmap_lock.count.counter))
+		return;
+	ca_uregs_read(task_regs(t, c), &ur);
+	find_leaf(t, ur.sp, ur.lr, &a->leaf);
+	a->has_leaf = true;
+}
+
+static __always_inline int kprobe_entry(struct pt_regs *ctx, const struct cred *cred,
+					struct user_namespace *ns, int cap, unsigned int opts,
+					const bool find_vma)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct kp_args a = { .cap = cap,
@@ -1293,37 +1395,55 @@ int BPF_KPROBE(kprobe_cap_capable, const struct cred *cred, struct user_namespac
 	/* the return probe's walk would end at kretprobe_trampoline */
 	if (!HAVE(CA_KF_KRETPROBE_STACK))
 		a.kstack = kernel_stack(ctx, &a.serr);
+	entry_leaf(&a, find_vma);
 	bpf_map_update_elem(&kprobe_args, &tid, &a, BPF_ANY);
 	return 0;
 }
 
-/* The entry probe's arguments, taken for the return probe (false: none). */
-static __always_inline bool kp_take(struct kp_args *out)
+/* kprobe mode comes in two pairs as fexit does: the entry probe's _noleaf
+ * copy never names bpf_find_vma()'s callback either (it differs from the
+ * other only where CA_LEAF_AT_ENTRY) */
+SEC("kprobe/cap_capable")
+int BPF_KPROBE(kprobe_cap_capable, const struct cred *cred, struct user_namespace *ns, int cap,
+	       unsigned int opts)
+{
+	return kprobe_entry(ctx, cred, ns, cap, opts, true);
+}
+
+SEC("kprobe/cap_capable")
+int BPF_KPROBE(kprobe_cap_capable_noleaf, const struct cred *cred, struct user_namespace *ns,
+	       int cap, unsigned int opts)
+{
+	return kprobe_entry(ctx, cred, ns, cap, opts, false);
+}
+
+/* The return probe: the entry's arguments read in place (a copy on the
+ * stack would take the room 6.1's verifier allows the program and the
+ * proofs' functions together, 512 bytes) and deleted once done: nothing
+ * else writes this thread's entry meanwhile. */
+static __always_inline int kretprobe_check(struct pt_regs *ctx, int ret, const bool find_vma)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct kp_args *a = bpf_map_lookup_elem(&kprobe_args, &tid);
+	int r;
 
 	if (!a)
-		return false;
-	*out = *a;
+		return 0;
+	r = on_check(ctx, a->cap, ret, (__u16)a->flags, find_vma, a);
 	bpf_map_delete_elem(&kprobe_args, &tid);
-	return true;
+	return r;
 }
 
 SEC("kretprobe/cap_capable")
 int BPF_KRETPROBE(kretprobe_cap_capable, int ret)
 {
-	struct kp_args a;
-
-	return kp_take(&a) ? on_check(ctx, a.cap, ret, (__u16)a.flags, true, &a) : 0;
+	return kretprobe_check(ctx, ret, true);
 }
 
 SEC("kretprobe/cap_capable")
 int BPF_KRETPROBE(kretprobe_cap_capable_noleaf, int ret)
 {
-	struct kp_args a;
-
-	return kp_take(&a) ? on_check(ctx, a.cap, ret, (__u16)a.flags, false, &a) : 0;
+	return kretprobe_check(ctx, ret, false);
 }
 
 /* The syscall with the denied checks in st ended with ret. */

@@ -22,7 +22,11 @@ int dump_ksym(struct bpf_iter__ksym *ctx)
 	if (!it)
 		return 0;
 	t = it->type;
-	if (t != 't' && t != 'T' && t != 'w' && t != 'W')
+	/* text, and the end of the kernel's text, whatever its type (arm64's
+	 * _etext is 'D'): the call-site cache's proofs need it */
+	if (t != 't' && t != 'T' && t != 'w' && t != 'W' &&
+	    !(it->name[0] == '_' && it->name[1] == 'e' && it->name[2] == 't' &&
+	      it->name[3] == 'e' && it->name[4] == 'x' && it->name[5] == 't' && !it->name[6]))
 		return 0;
 	if (it->module_name[0])
 		BPF_SEQ_PRINTF(seq, "%llx %c %s\t[%s]\n", it->value, t, it->name, it->module_name);

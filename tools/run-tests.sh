@@ -73,8 +73,9 @@ count_tap layers 0 <"$tmp/layers.tap"
 run_build "$BUILD" "plain build"
 
 # The kernel matrix, once (it tests the kernel side, not the sanitizers):
-# Debian's 6.1 and 6.12 under qemu and the host, every attach mode. It
-# skips, with its reason, where qemu or the kernels cannot be had.
+# Debian's 6.1 and 6.12, amd64 and arm64, under qemu and the host, every
+# attach mode. It skips, with its reason, where qemu or the kernels cannot
+# be had.
 echo "# kernel matrix (tools/vmtest.sh)"
 BUILD=$BUILD tools/vmtest.sh >"$tmp/vm" 2>&1
 count_tap vmtest $? <"$tmp/vm"

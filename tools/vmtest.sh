@@ -1,8 +1,8 @@
 #!/bin/bash
 # The kernel matrix (make vmtest): the same workloads in every attach mode,
 # natively on the host kernel and in Debian's own older kernels under qemu
-# (TCG: 6.1 and 6.12 of Debian 12, 5.10 of Debian 11), compared with each
-# other.
+# (TCG: 6.1 and 6.12 of Debian 12, amd64 and arm64; 5.10 of Debian 11,
+# amd64), compared with each other.
 #
 #   tools/vmtest.sh [LABEL...]     # kernels from fetch-kernels.sh; default all
 #
@@ -32,14 +32,25 @@
 # Per kernel ('KERNEL (release)'): it boots, capaudit doctor finds a mode
 # that works (exit 0), and with only CAP_BPF and CAP_PERFMON finds one too
 # or, where BPF memory counts against RLIMIT_MEMLOCK (5.10), names the
-# limit as the reason; the workloads ran.
+# limit as the reason; the workloads ran. Per guest ('KERNEL: reports the
+# host's record'): report there of the host's chown record says what the
+# host says of it.
 # Once: the static build (make static) is static (ldd), and its doctor,
 # record -- true and report work on the host.
 #
+# arm64 guests (labels arm64-*: Debian's arm64 kernels under
+# qemu-system-aarch64, -M virt -cpu max) run the aarch64 static build
+# (make ARCH=arm64 static: static, ARM aarch64, says file(1)). Their
+# records are read here, on the host: syscall numbers of arm64's table,
+# named from the record's arch, compared with the host's. What the
+# comparison counts as one syscall (tools/vm/signature.jq): glibc calls
+# chown(2) as fchownat on arm64, which has no chown.
+#
 # Skips (one TAP skip with the reason) when qemu, the kernels or the static
-# build's sources cannot be had; a guest kernel that cannot be had (no
-# network for bullseye's lists) is a skip of its own, the others run.
-# Needs root (it loads BPF programs).
+# build's sources cannot be had; a guest kernel that cannot be had (5.10
+# without network for bullseye's lists; arm64's without dpkg's arm64
+# architecture, qemu-system-aarch64 or the cross toolchain) is a skip of
+# its own, the others run. Needs root (it loads BPF programs).
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
@@ -83,25 +94,53 @@ BIN=$ROOT/build-static/bin
 cp "$CACHE/busybox/busybox" "$BIN/busybox"
 
 # kernels: the host (native) first, then every guest kernel asked for
+asked() { [ $# -eq 1 ] || printf '%s\n' "${@:2}" | grep -qx "$1"; }
 labels="host"
-declare -A vmlinuz_of
-while IFS=$'\t' read -r label vmlinuz _; do
-	if [ $# -eq 0 ] || printf '%s\n' "$@" | grep -qx "$label"; then
+declare -A vmlinuz_of arch_of unavailable
+while IFS=$'\t' read -r label vmlinuz _ _ arch; do
+	if asked "$label" "$@"; then
 		labels="$labels $label"
 		vmlinuz_of[$label]=$vmlinuz
+		arch_of[$label]=${arch:-x86}
 	fi
 done < "$CACHE/kernels.list"
-declare -A unavailable
 skipped=""
 [ -f "$CACHE/kernels.skipped" ] && while IFS=$'\t' read -r label why; do
-	if [ $# -eq 0 ] || printf '%s\n' "$@" | grep -qx "$label"; then
-		skipped="$skipped $label"
-		unavailable[$label]=$why
-	fi
+	asked "$label" "$@" && { skipped="$skipped $label"; unavailable[$label]=$why; }
 done < "$CACHE/kernels.skipped"
 
+# arm64 guests: qemu-system-aarch64 and the aarch64 static build
+arm64s=""
+for k in $labels; do [ "${arch_of[$k]:-}" = arm64 ] && arm64s="$arm64s $k"; done
+arm64_static=""   # a TAP line's result: ok / fail WHY / skip WHY
+if [ -n "$arm64s" ]; then
+	if ! command -v qemu-system-aarch64 >/dev/null; then
+		arm64_static="skip qemu-system-aarch64 is not installed (apt-get install qemu-system-arm)"
+	else
+		rc=0
+		make --no-print-directory ARCH=arm64 static > "$OUT/build-static-arm64.log" 2>&1 || rc=$?
+		if [ "$rc" -eq 0 ]; then
+			arm64_static="ok $(file -b "$ROOT/build-static-arm64/capaudit" | cut -d, -f1,2,4)"
+			cp "$CACHE/busybox-arm64/busybox" "$ROOT/build-static-arm64/bin/busybox"
+		elif grep -q '^build-static: cross-building for arm64 needs' "$OUT/build-static-arm64.log"; then
+			arm64_static="skip $(grep '^build-static: cross-building' "$OUT/build-static-arm64.log" | tail -n 1)"
+		else
+			arm64_static="fail the aarch64 static build failed"
+		fi
+	fi
+	if [ "${arm64_static%% *}" != ok ]; then
+		for k in $arm64s; do
+			labels=$(echo $labels | tr ' ' '\n' | grep -vx "$k" | tr '\n' ' ')
+			skipped="$skipped $k"
+			unavailable[$k]=${arm64_static#* }
+		done
+	fi
+fi
+
 nk=$(echo $labels | wc -w)
-echo "1..$((nk * 6 + 1 + $(echo $skipped | wc -w)))"
+ns=$(echo $skipped | wc -w)
+# per kernel: the boot and the modes; per guest, the host's record reported there
+echo "1..$((nk * 6 + (nk - 1) + 1 + ns + (${#arm64_static} > 0)))"
 
 tap() {   # tap ok|fail|skip NAME [REASON]
 	n=$((n + 1))
@@ -148,30 +187,79 @@ if [ -z "$why" ]; then
 else
 	tap fail "static build on the host: $why"
 fi
+case $arm64_static in
+"") ;;
+ok*) tap ok "static build for arm64 (make ARCH=arm64 static): ${arm64_static#ok }" ;;
+skip*) tap skip "static build for arm64" "${arm64_static#skip }" ;;
+*) tap fail "static build for arm64: ${arm64_static#fail }"
+   sed 's/^/# /' "$OUT/build-static-arm64.log" | tail -n 30 ;;
+esac
+for k in $skipped; do
+	tap skip "$k: no guest" "${unavailable[$k]}"
+done
+
+# run_guest LABEL: the workloads in that kernel under qemu, into $OUT/LABEL
+run_guest() {
+	local k=$1 dir=$OUT/$1
+	if [ "${arch_of[$k]}" = arm64 ]; then
+		ARCH=arm64 BINDIR=$ROOT/build-static-arm64/bin MEM=256 TIMEOUT=900 \
+			tools/vm/vmrun.sh "${vmlinuz_of[$k]}" tools/vm/matrix-workloads.sh \
+			"$dir" > "$dir/vmrun.log" 2>&1
+	else
+		BINDIR=$BIN MEM=256 TIMEOUT=900 tools/vm/vmrun.sh "${vmlinuz_of[$k]}" \
+			tools/vm/matrix-workloads.sh "$dir" > "$dir/vmrun.log" 2>&1
+	fi
+	sed -n 's/^uname=//p' "$dir/files/kernel.txt" 2>/dev/null > "$dir/release"
+}
+
+# The host first, alone (its workloads run natively); then the guests in
+# two lanes at once, amd64's and arm64's, one qemu (one emulated CPU) per
+# core: the arm64 guests add their excess over the amd64 ones' time, not
+# their own.
+for k in $labels; do
+	rm -rf "$OUT/$k"
+	mkdir -p "$OUT/$k"
+done
+dir=$OUT/host
+ARM64_BIN=$ROOT/build-static-arm64/bin
+rm -f "$BIN/foreign.jsonl" "$ARM64_BIN/foreign.jsonl"
+t0=$(date +%s.%N)
+BIN=$BIN OUT=$dir/files sh tools/vm/matrix-workloads.sh > "$dir/console.txt" 2>&1
+echo $? > "$dir/rc"
+awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f\n", b - a }' > "$dir/time"
+uname -r > "$dir/release"
+# the host's chown record goes to every guest, which reports it (on arm64:
+# an x86_64 record read there, named from x86_64's table)
+if [ -f "$dir/files/auto.chown.jsonl" ]; then
+	cp "$dir/files/auto.chown.jsonl" "$BIN/foreign.jsonl"
+	[ -d "$ARM64_BIN" ] && cp "$dir/files/auto.chown.jsonl" "$ARM64_BIN/foreign.jsonl"
+fi
+for lane in x86 arm64; do
+	(
+		for k in $labels; do
+			[ "$k" != host ] && [ "${arch_of[$k]}" = "$lane" ] && run_guest "$k"
+		done
+	) &
+done
+wait
+rm -f "$BIN/foreign.jsonl" "$ARM64_BIN/foreign.jsonl"
+
+# what a report of a record says, in one line: its architecture, and per
+# capability the verdicts and the syscalls by name and number
+foreign_sig() {
+	jq -r '[.record.arch] + [.processes[] | .comm as $c | .capabilities[] |
+		"\($c) \(.cap) \(.granted)/\(.denied) in \([.syscalls[] | "\(.name // "?"):\(.nr)"] | join(","))"] |
+		join("; ")' 2>/dev/null
+}
 
 declare -A cell
-for k in $skipped; do
-	tap skip "$k: boot and run the workloads" "${unavailable[$k]}"
-done
 for k in $labels; do
 	dir=$OUT/$k
-	rm -rf "$dir"
-	mkdir -p "$dir"
-	if [ "$k" = host ]; then
-		t0=$(date +%s.%N)
-		BIN=$BIN OUT=$dir/files sh tools/vm/matrix-workloads.sh > "$dir/console.txt" 2>&1
-		echo $? > "$dir/rc"
-		awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f\n", b - a }' > "$dir/time"
-		uname -r > "$dir/release"
-	else
-		BINDIR=$BIN MEM=256 TIMEOUT=900 tools/vm/vmrun.sh "${vmlinuz_of[$k]}" tools/vm/matrix-workloads.sh \
-			"$dir" > "$dir/vmrun.log" 2>&1
-		sed -n 's/^uname=//p' "$dir/files/kernel.txt" 2>/dev/null > "$dir/release"
-	fi
 	if [ "$(cat "$dir/rc" 2>/dev/null)" != 0 ]; then
 		tap fail "$k: boot and run the workloads"
 		sed 's/^/#   /' "$dir/vmrun.log" 2>/dev/null | tail -n 20
 		for m in $MODES; do tap fail "$k $m: no results"; cell[$k.$m]=FAIL; done
+		[ "$k" = host ] || tap fail "$k: no report of the host's record"
 		continue
 	fi
 	f=$dir/files
@@ -191,6 +279,16 @@ for k in $labels; do
 	else
 		tap fail "$k ($(cat "$dir/release")): $bad"
 		sed 's/^/#   /' "$f/doctor.txt" "$f/capsonly-doctor.txt" 2>/dev/null | tail -n 40
+	fi
+	if [ "$k" != host ]; then
+		want=$("$CA" report --format json -i "$OUT/host/files/auto.chown.jsonl" | foreign_sig)
+		got=$(foreign_sig < "$f/foreign.report.json")
+		if [ -n "$want" ] && [ "$got" = "$want" ]; then
+			tap ok "$k: reports the host's record as the host does ($want)"
+		else
+			tap fail "$k: the host's record reported there: '$got'; on the host: '$want'"
+			sed 's/^/#   /' "$f/foreign.report.err" 2>/dev/null | head -n 5
+		fi
 	fi
 	for m in $MODES; do
 		if [ -f "$f/$m.skip" ]; then
@@ -231,10 +329,11 @@ for k in $labels; do
 				else "hits walked: \(.cache)" end)"'
 		} >> "$dir/$m.sig"
 		# the scope's processes: all in its cgroup, the chown outside not among them
-		# (the cgroup is capaudit-mx-PID: its run's own)
-		echo "scope cgroups: $(jq -r 'select(.type == "process") | .cgroup // "none"' \
-			"$f/$m.scope.jsonl" 2>/dev/null | sed 's/^\/capaudit-mx-[0-9]*$/\/capaudit-mx/' |
-			sort -u | tr '\n' ' ')" >> "$dir/$m.sig"
+		# the scope's processes: all in its cgroup, the chown outside not among them
+		# (the cgroup is /capaudit-mx-PID, PID the run's: compared without it)
+		echo "scope cgroups: $(jq -r 'select(.type == "process") | .cgroup // "none"
+			| sub("^/capaudit-mx-[0-9]+$"; "/capaudit-mx")' \
+			"$f/$m.scope.jsonl" 2>/dev/null | sort -u | tr '\n' ' ')" >> "$dir/$m.sig"
 		[ "$k" != host ] || grep -e '^loop ' -e '^scope cgroups: ' "$dir/$m.sig" >> "$dir/$m.sig-noleaf"
 		"$CA" report --format json -i "$f/$m.chown.jsonl" 2>/dev/null | jq -r '.record.attach' \
 			> "$dir/$m.attached"
@@ -259,8 +358,14 @@ for k in $labels; do
 			# a mode may only be missing for the reason the kernel gives
 			case "$m:$event:$why" in
 			tp_btf:no:*|tracepoint:no:*|fexit:*:*"trampolines"*|kprobe:*:*"kprobes are not built"*)
-				# Debian's kernels must run fexit and kprobe: the point of the matrix
-				if [ "$k" != host ] && { [ "$m" = fexit ] || [ "$m" = kprobe ]; }; then
+				# Debian's kernels must run kprobe, and fexit where BPF
+				# trampolines can attach to a kernel function: with
+				# ftrace direct calls (kernel/bpf/trampoline.c
+				# register_fentry(): ENOTSUPP without), which x86 has
+				# and arm64 since 6.4 (commit 2aa6ac03516d)
+				if [ "$k" != host ] && { [ "$m" = kprobe ] || { [ "$m" = fexit ] &&
+				   grep -qx 'CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS=y' \
+					"$(dirname "${vmlinuz_of[$k]}")/config"; }; }; then
 					tap fail "$name: expected to attach on $k, got: $why"
 					cell[$k.$m]=FAIL
 				else
@@ -334,12 +439,12 @@ done
 
 # the table
 {
-	printf '%-34s' "kernel"
+	printf '%-42s' "kernel"
 	for m in $MODES; do printf ' %-10s' "$m"; done
 	echo
 	for k in $labels; do
 		r=$(cat "$OUT/$k/release" 2>/dev/null)
-		printf '%-34s' "$k${r:+ ($r)}"
+		printf '%-42s' "$k${r:+ ($r)}"
 		for m in $MODES; do printf ' %-10s' "${cell[$k.$m]:-?}"; done
 		echo
 	done

@@ -66,6 +66,18 @@ run_both() {
 	done
 	[ "$(cat "$T/leaf.n")" = 1 ]
 	[ "$(cat "$T/noleaf.n")" = 0 ]
+	# the header (format 5) names the architecture and what the kernel
+	# lacked; report's text, JSON and html page carry both
+	arch=$(uname -m | sed 's/aarch64/arm64/')
+	[ "$(head -n 1 "$T/noleaf.jsonl" | jq -r '"\(.version) \(.arch) \(.kernel_bpf.missing | join(","))"')" = "5 $arch find_vma" ]
+	"$CAPAUDIT" report -i "$T/noleaf.jsonl" > "$T/report.txt"
+	grep -q '^  note: --user-stacks without leaf frames: the caller of a syscall wrapper .* bpf_find_vma() needs Linux 5.17 (commit 7c7e3d31e785)$' "$T/report.txt"
+	[ "$("$CAPAUDIT" report --format json -i "$T/noleaf.jsonl" |
+		jq -r '"\(.record.arch) \(.record.kernel_bpf.missing | join(",")) \(.record.kernel_bpf.degraded | length)"')" = "$arch find_vma 1" ]
+	"$CAPAUDIT" report --format html -i "$T/noleaf.jsonl" > "$T/page.html"
+	grep -q "^<li class=\"kernel-bpf\">$T/noleaf.jsonl: --user-stacks without leaf frames: .*(commit 7c7e3d31e785)</li>$" "$T/page.html"
+	"$CAPAUDIT" report --format html -i "$T/leaf.jsonl" > "$T/page-leaf.html"
+	! grep -q 'kernel-bpf' "$T/page-leaf.html"
 	# without --user-stacks nothing is lost, and nothing is said
 	CAPAUDIT_WITHOUT=find_vma "$CAPAUDIT" record -o "$T/plain.jsonl" -- true 2>"$T/err2"
 	! grep -q 'note:' "$T/err2"

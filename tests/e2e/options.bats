@@ -26,10 +26,10 @@ explained() {
 	grep -qE -- "^  (-[[:alnum:]], |    )$2( |\$)" "$T/$1.help"
 }
 
-@test "capaudit help lists the seven commands with options" {
+@test "capaudit help lists the eight commands with options" {
 	run commands
 	[ "$status" -eq 0 ]
-	[ "$(echo "$output" | sort | tr '\n' ' ')" = "check doctor monitor record report run verify " ]
+	[ "$(echo "$output" | sort | tr '\n' ' ')" = "check diff doctor monitor record report run verify " ]
 }
 
 @test "every option of every command is explained in its --help" {
@@ -111,10 +111,13 @@ explained() {
 @test "an unknown --format names the formats that command has" {
 	run --separate-stderr "$CAPAUDIT" report --format junit -i "$GOOD"
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "capaudit: unknown format 'junit' for report (text, json)" ]
+	[ "$stderr" = "capaudit: unknown format 'junit' for report (text, json, html)" ]
 	run --separate-stderr "$CAPAUDIT" check --format xml --baseline "$ROOT/examples/ci/baseline.json" "$GOOD"
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "capaudit: unknown format 'xml' for check (text, json, junit, sarif, github)" ]
+	run --separate-stderr "$CAPAUDIT" diff --format junit "$GOOD" "$GOOD"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "capaudit: unknown format 'junit' for diff (text, json)" ]
 	run --separate-stderr "$CAPAUDIT" doctor --format sarif
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "capaudit: unknown format 'sarif' for doctor (text, json)" ]

@@ -19,6 +19,7 @@
 #include "analyze/attrib.h"
 #include "analyze/baseline.h"
 #include "analyze/check.h"
+#include "analyze/diff.h"
 #include "output/output.h"
 #include "recfile/recfile.h"
 #include "analyze/report.h"
@@ -144,6 +145,57 @@ static void filter_first(struct record *r)
 	analyse(r);
 }
 
+/* A record and its rewritten copy (written, read back): diff finds
+ * nothing, noaudit checks included; both formats print it. */
+static void diff_rewritten(const struct record *r, const struct record *r2)
+{
+	const struct formatter *fmts[] = { &output_text, &output_json };
+	struct diff_opts o = { .noaudit = true };
+	struct diff_view v = { .old_name = "a", .new_name = "b", .old = r, .new = r2,
+			       .noaudit = true };
+	struct diff d;
+	size_t i;
+
+	diff_build(r, r2, &o, &d);
+	if (d.nitems || d.nadded || d.nremoved || d.old_required != d.new_required)
+		FAIL("record: diff of a record and its rewritten copy lists %zu changes", d.nitems);
+	v.d = &d;
+	for (i = 0; i < 2; i++)
+		fmts[i]->diff(null_out(), &v);
+	diff_free(&d);
+}
+
+/* --pid of the first process and --cap of the first check, then what is
+ * left analysed: only that process's images, only that capability. */
+static void filter_pid_cap(struct record *r)
+{
+	struct workload_filter wf = { 0 };
+	char err[1024];
+	uint32_t pid;
+	size_t i;
+	int cap;
+
+	if (!r->nprocs || r->procs[0].pids)
+		return;
+	pid = rec_process_file_pid(r, &r->procs[0]);
+	wf.pids = &pid;
+	wf.npids = 1;
+	if (record_keep_workload(r, &wf, err, sizeof(err)))
+		FAIL("record: --pid %u of its own first process failed: %s", pid, err);
+	for (i = 0; i < r->nprocs; i++)
+		if (rec_process_file_pid(r, &r->procs[i]) != pid)
+			FAIL("record: --pid %u kept pid %u", pid, rec_process_file_pid(r, &r->procs[i]));
+	if (!r->nchecks)
+		return;
+	cap = r->checks[0].cap;
+	record_keep_caps(r, 1ULL << cap);
+	for (i = 0; i < r->nchecks; i++)
+		if (r->checks[i].cap != cap || !check_process(r, &r->checks[i]))
+			FAIL("record: --cap %d kept a check of %d, or one without its process", cap,
+			     r->checks[i].cap);
+	analyse(r);
+}
+
 /* An accepted record merged with itself (report FILE FILE): it merges,
  * every check keeps its process, every count is there twice, and what
  * follows a read holds for the merge too. */
@@ -202,6 +254,8 @@ int fuzz_record(const uint8_t *data, size_t size)
 		    total_count(&r2) != total_count(&r))
 			FAIL("record: the rewritten record differs (%zu/%zu/%zu vs %zu/%zu/%zu)",
 			     r2.nprocs, r2.nstacks, r2.nchecks, r.nprocs, r.nstacks, r.nchecks);
+		diff_rewritten(&r, &r2);
+		filter_pid_cap(&r2);
 		record_free(&r2);
 		record_free(&r);
 		free(buf);

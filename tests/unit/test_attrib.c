@@ -154,7 +154,7 @@ TEST(by_program_is_one_row_per_image_as_before)
 /* The filter keeps what x names; returns the processes left (-1: error). */
 static long keep(const char *container, const char *unit, char *err, size_t n)
 {
-	struct workload_filter f = { container, unit };
+	struct workload_filter f = { .container = container, .unit = unit };
 	struct record r;
 	long left;
 	size_t i;
@@ -222,7 +222,7 @@ TEST(unit_filter_with_or_without_service)
 
 TEST(filter_on_a_version_3_record_says_why_nothing_matches)
 {
-	struct workload_filter f = { "web", NULL };
+	struct workload_filter f = { .container = "web" };
 	struct record r;
 	char err[512];
 
@@ -238,7 +238,7 @@ TEST(filter_on_a_version_3_record_says_why_nothing_matches)
 
 TEST(filtered_record_suggests_for_that_workload_only)
 {
-	struct workload_filter f = { "db", NULL };
+	struct workload_filter f = { .container = "db" };
 	struct suggest_opts so = { 0 };
 	struct suggestion sg;
 	struct record r;
@@ -268,7 +268,7 @@ TEST(report_by_names_round_trip)
 
 TEST(container_filter_leaves_the_runtime_setting_it_up_out)
 {
-	struct workload_filter f = { "web", NULL };
+	struct workload_filter f = { .container = "web" };
 	struct record r;
 	char err[512];
 	size_t i;
@@ -280,5 +280,89 @@ TEST(container_filter_leaves_the_runtime_setting_it_up_out)
 		ASSERT_FALSE(r.procs[i].runtime_setup);
 	for (i = 0; i < r.nchecks; i++)
 		ASSERT_TRUE(r.checks[i].cap != CAP_SYS_ADMIN);   /* runc's mount */
+	record_free(&r);
+}
+
+/* --pid: the processes of those pids (every image of one), and their
+ * checks; a pid the record lacks is an error listing those it has. */
+static long keep_pids(const uint32_t *pids, size_t n, char *err, size_t errlen)
+{
+	struct workload_filter f = { .pids = pids, .npids = n };
+	struct record r;
+	long left;
+
+	load(&r);
+	err[0] = '\0';
+	if (record_keep_workload(&r, &f, err, errlen)) {
+		ASSERT_EQ(r.nprocs, 10);   /* unchanged */
+		record_free(&r);
+		return -1;
+	}
+	left = (long)r.nprocs;
+	record_free(&r);
+	return left;
+}
+
+TEST(pid_filter_keeps_every_image_of_the_pids_given)
+{
+	const uint32_t sh_entry[] = { 103 }, two[] = { 301, 201 }, gone[] = { 301, 7 };
+	struct workload_filter f = { .pids = two, .npids = 2 };
+	struct report_opts o = { 0 };
+	struct report rep;
+	struct record r;
+	char err[1024];
+
+	ASSERT_EQ(keep_pids(sh_entry, 1, err, sizeof(err)), 2);   /* sh, then entry */
+	ASSERT_EQ(keep_pids(two, 2, err, sizeof(err)), 2);
+	ASSERT_EQ(keep_pids(gone, 2, err, sizeof(err)), -1);
+	ASSERT_STR(err, "--pid 7: no process had that pid in the record; it has: 100, 101, 102, "
+		   "103, 201, 301, 302, 401, 501");
+	load(&r);
+	ASSERT_EQ(record_keep_workload(&r, &f, err, sizeof(err)), 0);
+	report_build(&r, &o, &rep);
+	ASSERT_EQ(rep.nprocs, 2);
+	ASSERT_EQ(rep.procs[0].proc->pid, 201);
+	ASSERT_EQ(rep.procs[1].proc->pid, 301);
+	ASSERT_U64(rep.required, caps2(CAP_CHOWN, CAP_SETUID) | 1ULL << CAP_SETGID);
+	ASSERT_U64(rep.denied, 1ULL << CAP_FOWNER);
+	report_free(&rep);
+	record_free(&r);
+}
+
+TEST(pid_filter_and_a_monitors_program_lines)
+{
+	const uint32_t pid[] = { 5 };
+	struct workload_filter f = { .pids = pid, .npids = 1 };
+	struct record r;
+	char err[512];
+
+	memset(&r, 0, sizeof(r));
+	record_add_process(&r, 5, 0, 0)->pids = 3;   /* a monitor's synthetic pid */
+	ASSERT_EQ(record_keep_workload(&r, &f, err, sizeof(err)), -1);
+	ASSERT_STR(err, "--pid 5: no process had that pid in the record; it has no processes, "
+		   "only a monitor's programs (their lines name programs, not processes)");
+	record_free(&r);
+}
+
+TEST(cap_filter_keeps_those_checks_and_the_processes_that_made_one)
+{
+	struct report_opts o = { .noaudit = true };
+	struct report rep;
+	struct record r;
+	size_t i;
+
+	load(&r);
+	/* CAP_SETUID: nginx 102, cron 301 and 302; CAP_FOWNER: postgres, denied */
+	ASSERT_EQ(record_keep_caps(&r, 1ULL << CAP_SETUID | 1ULL << CAP_FOWNER), 4);
+	ASSERT_EQ(r.nprocs, 4);
+	for (i = 0; i < r.nchecks; i++)
+		ASSERT_TRUE(check_process(&r, &r.checks[i]) != NULL);
+	report_build(&r, &o, &rep);
+	ASSERT_U64(rep.required, 1ULL << CAP_SETUID);
+	ASSERT_U64(rep.denied, 1ULL << CAP_FOWNER);
+	ASSERT_U64(rep.total_checks, 1 + 4 + 1 + 1);
+	report_free(&rep);
+	ASSERT_EQ(record_keep_caps(&r, 1ULL << CAP_BPF), 0);
+	ASSERT_EQ(r.nprocs, 0);
 	record_free(&r);
 }

@@ -29,6 +29,34 @@ TEST(cap_numbers_from_names)
 	ASSERT_EQ(cap_number("cap_12"), -1);
 }
 
+TEST(cap_list_parse_takes_names_and_numbers_strictly)
+{
+	uint64_t m = CAP_BIT(CAP_KILL);
+	char bad[64];
+
+	ASSERT_EQ(cap_list_parse("CAP_SYS_ADMIN,net_admin,cap_bpf,0", &m, bad, sizeof(bad)), 0);
+	ASSERT_U64(m, CAP_BIT(CAP_KILL) | CAP_BIT(CAP_SYS_ADMIN) | CAP_BIT(CAP_NET_ADMIN) |
+		   CAP_BIT(CAP_BPF) | CAP_BIT(CAP_CHOWN));   /* added to what was there */
+	m = 0;
+	ASSERT_EQ(cap_list_parse("63", &m, bad, sizeof(bad)), 0);
+	ASSERT_U64(m, 1ULL << 63);
+	/* each bad one named, the mask left as it was */
+	ASSERT_EQ(cap_list_parse("CAP_CHOWN,CAP_NOPE", &m, bad, sizeof(bad)), -1);
+	ASSERT_STR(bad, "CAP_NOPE");
+	ASSERT_U64(m, 1ULL << 63);
+	ASSERT_EQ(cap_list_parse("chown,,kill", &m, bad, sizeof(bad)), -1);
+	ASSERT_STR(bad, "");
+	ASSERT_EQ(cap_list_parse("chown,", &m, bad, sizeof(bad)), -1);
+	ASSERT_EQ(cap_list_parse("", &m, bad, sizeof(bad)), -1);
+	ASSERT_EQ(cap_list_parse("64", &m, bad, sizeof(bad)), -1);
+	ASSERT_STR(bad, "64");
+	ASSERT_EQ(cap_list_parse("-1", &m, bad, sizeof(bad)), -1);
+	ASSERT_EQ(cap_list_parse(" chown", &m, bad, sizeof(bad)), -1);
+	ASSERT_EQ(cap_list_parse("CAP_SYS_ADMIN_AND_A_VERY_LONG_NAME_INDEED", &m, bad, sizeof(bad)), -1);
+	ASSERT_STR(bad, "CAP_SYS_ADMIN_AND_A_VERY_LONG_NAME_INDEED");
+	ASSERT_U64(m, 1ULL << 63);
+}
+
 TEST(capset_str_lists_names_in_number_order)
 {
 	char b[128];

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "lib/ksyms.h"
+#include "record/proofranges.h"
 #include "test.h"
 
 static const char kallsyms[] =
@@ -38,4 +39,34 @@ TEST(ksyms_all_zero_addresses_are_an_error)
 	ASSERT_HAS(err, "hidden (all zero)");
 	ASSERT_TRUE(ksyms_parse("", 0, err, sizeof(err)) == NULL);
 	ASSERT_HAS(err, "no kernel text symbols");
+}
+
+/* arm64's /proc/kallsyms (Debian's 6.12): _etext is a data symbol there,
+ * and still where the kernel's text ends for the call-site cache's proofs */
+TEST(ksyms_proof_ranges_from_arm64_symbols)
+{
+	static const char arm64[] =
+		"ffff938847600000 T _text\n"
+		"ffff938847610000 T _stext\n"
+		"ffff938847c0a990 T cap_capable\n"
+		"ffff938847c0ab00 T cap_settime\n"
+		"ffff938847c16038 T security_capable\n"
+		"ffff938847c160c0 T security_ptrace_access_check\n"
+		"ffff9388483f0000 D _etext\n"
+		"ffff938848400000 D some_data\n";
+	char err[256] = "";
+	struct ksyms *ks = ksyms_parse(arm64, strlen(arm64), err, sizeof(err));
+	struct ca_ranges r;
+
+	ASSERT_TRUE(ks != NULL);
+	if (!ks)
+		return;
+	ASSERT_EQ(ksyms_count(ks), 7);   /* some_data is left out, _etext is not */
+	ASSERT_EQ(proof_ranges_from_ksyms(ks, &r), 0);
+	ASSERT_U64(r.text_lo, 0xffff938847610000ULL);
+	ASSERT_U64(r.text_hi, 0xffff9388483f0000ULL);
+	ASSERT_U64(r.capcap_lo, 0xffff938847c0a990ULL);
+	ASSERT_U64(r.capcap_hi, 0xffff938847c0ab00ULL);
+	ASSERT_TRUE(r.n >= 1);
+	ksyms_free(ks);
 }

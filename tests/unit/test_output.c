@@ -7,7 +7,9 @@
 
 #include "lib/msg.h"
 #include "output/output.h"
+#include "analyze/report.h"
 #include "analyze/suggest.h"
+#include "recfile/recfile.h"
 #include "test.h"
 
 static char said[256];   /* what the last pick() wrote on stderr */
@@ -44,7 +46,9 @@ TEST(formatter_select_by_what_it_prints)
 	ASSERT_STR(said, "");
 	ASSERT_EQ(pick("sarif", FOR_CHECK) == &output_sarif, 1);
 	ASSERT_EQ(pick("junit", FOR_REPORT) == NULL, 1);
-	ASSERT_STR(said, "capaudit: unknown format 'junit' for report (text, json)\n");
+	ASSERT_STR(said, "capaudit: unknown format 'junit' for report (text, json, html)\n");
+	ASSERT_EQ(pick("html", FOR_REPORT) == &output_html, 1);
+	ASSERT_EQ(pick("html", FOR_CHECK) == NULL, 1);
 	ASSERT_EQ(pick("github", FOR_DOCTOR) == NULL, 1);
 	ASSERT_STR(said, "capaudit: unknown format 'github' for doctor (text, json)\n");
 	ASSERT_EQ(pick("xml", FOR_CHECK) == NULL, 1);
@@ -263,4 +267,106 @@ TEST(emit_systemd_unit_names)
 		   "# then: systemctl daemon-reload && systemctl restart getty@tty1.service\n"
 		   "# (a system service: it ran under a user manager");
 	free(out);
+}
+
+/* ---- report --format html: a record whose strings are markup ---------- */
+
+/* comm, exe, argv and a stack frame written to be elements, attributes
+ * and entities, as a crafted record file can hold them */
+static const char hostile_record[] =
+	"{\"type\":\"header\",\"format\":\"capaudit-record\",\"version\":4,"
+	"\"kernel\":\"6.12<b>\",\"machine\":\"x86_64\",\"attach\":\"tp_btf\","
+	"\"scope\":\"command\",\"argv\":[\"capaudit\",\"record\",\"--\","
+	"\"/tmp/<script>alert(1)</script>\",\"a&b='c'\"],\"start_ns\":1796300625000000000,"
+	"\"end_ns\":1796300626000000000,\"checks\":3,\"syscall_results\":true}\n"
+	"{\"type\":\"process\",\"pid\":600,\"start_ns\":1796300625100000000,\"exec_id\":2,"
+	"\"ppid\":599,\"uid\":0,\"comm\":\"<img src=x onerror=alert(1)>\","
+	"\"exe\":\"/tmp/<script>alert(1)</script>\\\"q\"}\n"
+	"{\"type\":\"stack\",\"id\":0,\"frames\":[\"cap_capable+0x5\",\"security_capable+0x3c\","
+	"\"ns_capable+0x10\",\"x</pre><script>y+0x1c8\",\"do_syscall_64+0x57\"]}\n"
+	"{\"type\":\"check\",\"pid\":600,\"start_ns\":1796300625100000000,\"exec_id\":2,"
+	"\"uid\":0,\"cap\":0,\"ret\":0,\"count\":2,\"syscall\":92,\"init_ns\":true,"
+	"\"stack\":0}\n"
+	"{\"type\":\"check\",\"pid\":600,\"start_ns\":1796300625100000000,\"exec_id\":2,"
+	"\"uid\":0,\"cap\":0,\"ret\":-1,\"count\":1,\"syscall\":92,\"init_ns\":true,"
+	"\"stack\":0}\n"
+	"{\"type\":\"end\",\"processes\":1,\"stacks\":1,\"checks\":2}\n";
+
+static size_t count_of(const char *hay, const char *needle)
+{
+	size_t n = 0;
+
+	for (; (hay = strstr(hay, needle)); hay++)
+		n++;
+	return n;
+}
+
+/* The page, from the record in text (caller frees). */
+static char *page_of(const char *text)
+{
+	struct report_opts ro = { 0 };
+	struct suggest_opts so = { 0 };
+	struct suggestion sg;
+	struct report rep;
+	struct record r;
+	char err[256], *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	ASSERT_EQ(read_text(text, &r, err, sizeof(err)), 0);
+	ASSERT_EQ(report_build(&r, &ro, &rep), 0);
+	ASSERT_EQ(suggest_build(&r, &so, &sg), 0);
+	f = open_memstream(&buf, &len);
+	ASSERT_EQ(output_html.page(f, &rep, &sg, "<in>.jsonl"), 0);
+	fclose(f);
+	suggest_free(&sg);
+	report_free(&rep);
+	record_free(&r);
+	return buf;
+}
+
+TEST(html_page_escapes_every_record_string)
+{
+	char *page = page_of(hostile_record);
+
+	/* no element but the page's own: its one <table> per section and
+	 * list, never the record's <script>, <img>, <b> or </pre> */
+	ASSERT_EQ(count_of(page, "<script"), 0);
+	ASSERT_EQ(count_of(page, "<img"), 0);
+	ASSERT_EQ(count_of(page, "</pre><script"), 0);
+	ASSERT_HAS(page, "<b>&lt;img src=x onerror=alert(1)&gt;</b>");
+	ASSERT_HAS(page, "<code>capaudit record -- /tmp/&lt;script&gt;alert(1)&lt;/script&gt; "
+		   "a&amp;b=&#39;c&#39;</code>");
+	ASSERT_HAS(page, "/tmp/&lt;script&gt;alert(1)&lt;/script&gt;&quot;q</code>");
+	ASSERT_HAS(page, "<td class=\"kernel\">6.12&lt;b&gt; ");
+	ASSERT_HAS(page, "<title>capaudit report: &lt;in&gt;.jsonl</title>");
+	/* the frame, in the stack's <pre> (the call site's frame, in bold) */
+	ASSERT_HAS(page, "<b>x&lt;/pre&gt;&lt;script&gt;y+0x1c8</b>");
+	/* nothing to fetch, and a policy that forbids fetching */
+	ASSERT_EQ(count_of(page, "http:"), 0);
+	ASSERT_EQ(count_of(page, "https:"), 0);
+	ASSERT_HAS(page, "content=\"default-src 'none'; style-src 'unsafe-inline'\"");
+	free(page);
+}
+
+/* The numbers the tables hold are the report's: one tbody per image, a
+ * row per capability, granted and denied apart; the call paths sum them. */
+TEST(html_page_tables_hold_the_counts)
+{
+	char *page = page_of(hostile_record);
+
+	ASSERT_EQ(count_of(page, "<tbody class=\"proc\""), 1);
+	ASSERT_HAS(page, "<tbody class=\"proc\" data-pid=\"600\" data-exec-id=\"2\">");
+	ASSERT_HAS(page, "<td class=\"cap\"><span class=\"chip\">CAP_CHOWN</span></td>"
+		   "<td class=\"num granted some\">2</td><td class=\"num denied some\">1</td>"
+		   "<td class=\"syscalls\">chown &times;3</td>");
+	ASSERT_HAS(page, "id=\"total-checks\">3</td>");
+	ASSERT_HAS(page, "<span class=\"caps\" id=\"required\"><span class=\"chip\">CAP_CHOWN"
+		   "</span></span>");
+	ASSERT_HAS(page, "<span class=\"caps\" id=\"sg-required\"><span class=\"chip\">"
+		   "CAP_CHOWN</span></span>");
+	ASSERT_HAS(page, "<details class=\"cap-paths\" data-cap=\"CAP_CHOWN\" open><summary>"
+		   "<span class=\"chip\">CAP_CHOWN</span> 1 call site: granted 2, denied 1");
+	ASSERT_HAS(page, "<td class=\"num lost zero\" data-key=\"map_full\">0</td>");
+	free(page);
 }

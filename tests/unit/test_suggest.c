@@ -610,3 +610,73 @@ TEST(kver_cmp_orders_releases)
 	ASSERT_STR(cap_since(39), "5.8");
 	ASSERT_TRUE(cap_since(21) == NULL);
 }
+
+/* report --suggest --cap: built from every check, then what is about the
+ * capabilities asked for (a replacement with either of its two). */
+static void suggest_fixture(const char *name, uint64_t caps, struct record *r,
+			    struct suggestion *s)
+{
+	struct suggest_opts o = { 0 };
+	char err[512];
+
+	memset(r, 0, sizeof(*r));
+	if (recfile_load(fixture(name), r, err, sizeof(err)))
+		FAIL_AT("%s", err);
+	suggest_build(r, &o, s);
+	if (caps)
+		suggest_keep_caps(s, caps);
+}
+
+TEST(suggest_keep_caps_keeps_a_replacement_with_either_of_its_two)
+{
+	const uint64_t sa = CAP_BIT(CAP_SYS_ADMIN), cr = CAP_BIT(CAP_CHECKPOINT_RESTORE);
+	uint64_t asks[] = { sa, cr };
+	struct suggestion s;
+	struct record r;
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		suggest_fixture("kernels/6.18-nocr.jsonl", asks[i], &r, &s);
+		ASSERT_EQ(s.nrepl, 1);
+		ASSERT_EQ(s.repl[0].with, CAP_CHECKPOINT_RESTORE);
+		ASSERT_EQ(s.repl[0].evidence, EV_OBSERVED);   /* the fallback was seen */
+		ASSERT_U64(s.required, cr);
+		ASSERT_U64(s.observed, sa);
+		ASSERT_U64(s.only, sa | cr);
+		suggest_free(&s);
+		record_free(&r);
+	}
+	suggest_fixture("kernels/6.18-nocr.jsonl", CAP_BIT(CAP_CHOWN), &r, &s);
+	ASSERT_EQ(s.nrepl + s.nkeep + s.ndeny + s.naside, 0);
+	ASSERT_U64(s.required | s.observed | s.denied, 0);
+	ASSERT_U64(s.only, CAP_BIT(CAP_CHOWN));
+	suggest_free(&s);
+	record_free(&r);
+}
+
+TEST(suggest_keep_caps_keeps_kept_capabilities_and_denials_of_those)
+{
+	struct suggestion s;
+	struct record r;
+	size_t i;
+
+	/* workloads-v4: postgres chowns (granted) and is denied CAP_FOWNER */
+	suggest_fixture("workloads-v4.jsonl", CAP_BIT(CAP_FOWNER), &r, &s);
+	ASSERT_EQ(s.nkeep, 0);
+	ASSERT_EQ(s.ndeny, 1);
+	ASSERT_EQ(s.deny[0].cap, CAP_FOWNER);
+	ASSERT_STR(s.deny[0].func, "chmod_common");
+	ASSERT_U64(s.required, 0);
+	ASSERT_U64(s.denied, CAP_BIT(CAP_FOWNER));
+	for (i = 0; i < s.nprogs; i++)
+		ASSERT_U64(s.progs[i].required, 0);
+	suggest_free(&s);
+	record_free(&r);
+	suggest_fixture("workloads-v4.jsonl", CAP_BIT(CAP_CHOWN) | CAP_BIT(CAP_SETUID), &r, &s);
+	ASSERT_EQ(s.nkeep, 2);
+	ASSERT_EQ(s.ndeny, 0);
+	ASSERT_U64(s.required, CAP_BIT(CAP_CHOWN) | CAP_BIT(CAP_SETUID));
+	ASSERT_U64(s.denied, 0);
+	suggest_free(&s);
+	record_free(&r);
+}

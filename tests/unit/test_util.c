@@ -56,6 +56,63 @@ TEST(text_escape_makes_terminal_safe)
 	ASSERT_TRUE(strlen(text_escape("\x01\x01\x01\x01\x01\x01", buf, 10)) < 10);
 }
 
+/* markup_escape into a string (caller frees) */
+static char *markup_of(const char *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	markup_escape(f, s);
+	fclose(f);
+	return buf;
+}
+
+#define ASSERT_MARKUP(in, expected)                                      \
+	do {                                                             \
+		char *m_ = markup_of(in);                                \
+		ASSERT_STR(m_, expected);                                \
+		free(m_);                                                \
+	} while (0)
+
+/* A comm, a path or an argv word can hold markup: none of it may become
+ * an element, an attribute's end or an entity in a page. */
+TEST(markup_escape_makes_markup_inert)
+{
+	ASSERT_MARKUP("<script>alert(1)</script>", "&lt;script&gt;alert(1)&lt;/script&gt;");
+	ASSERT_MARKUP("a&b \"q\" 'p'", "a&amp;b &quot;q&quot; &#39;p&#39;");
+	/* an entity in the input stays text, not the character it names */
+	ASSERT_MARKUP("&lt;&#60;", "&amp;lt;&amp;#60;");
+	ASSERT_MARKUP("plain /usr/bin/chown-1.2_x", "plain /usr/bin/chown-1.2_x");
+	ASSERT_MARKUP("", "");
+	ASSERT_MARKUP(NULL, "");
+}
+
+/* What a terminal could act on is written as text_escape writes it, so
+ * that text and html show a string alike (and the page stays ASCII). */
+TEST(markup_escape_is_text_escape_then_markup)
+{
+	ASSERT_MARKUP("a\x1b[31m\n\x7f", "a\\x1b[31m\\x0a\\x7f");
+	ASSERT_MARKUP("back\\slash", "back\\\\slash");
+	ASSERT_MARKUP("h\xc3\xa9<", "h\\xc3\\xa9&lt;");
+}
+
+/* Whole: no length limit (an exe path can be 4096 bytes, all escaped) */
+TEST(markup_escape_does_not_truncate)
+{
+	char in[5001], *m;
+	size_t i;
+
+	memset(in, '<', 5000);
+	in[5000] = '\0';
+	m = markup_of(in);
+	ASSERT_EQ(strlen(m), 5000 * 4);
+	for (i = 0; i < 5000 && !strncmp(m + 4 * i, "&lt;", 4); i++)
+		;
+	ASSERT_EQ(i, 5000);
+	free(m);
+}
+
 TEST(utf8_sanitize_keeps_valid_and_marks_invalid)
 {
 	char *s = utf8_sanitize("h\xc3\xa9llo", 6);

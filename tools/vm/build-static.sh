@@ -3,10 +3,19 @@
 # (their initramfs has no shared libraries).
 #
 #   tools/vm/build-static.sh [OUTDIR]     # default build-static/bin
+#   ARCH=arm64 tools/vm/build-static.sh   # make ARCH=arm64: build-static-arm64/bin
 #
 # The project's Makefile is used unchanged: command-line variables override
 # CC, CXX and LDLIBS, objects go to BUILD=build-static. The BPF objects are
 # the same as the host build's (one .bpf.o for every kernel, CO-RE).
+#
+# ARCH (x86, arm64; default this machine's) other than this machine's
+# cross-builds: objects in build-static-ARCH, the compilers of Debian's
+# cross toolchain (gcc-aarch64-linux-gnu, g++-aarch64-linux-gnu), the
+# libraries of the :arm64 -dev packages (dpkg --add-architecture arm64;
+# tools/deps.sh installs both), the BPF objects compiled for that
+# architecture's registers and kernel types (-D__TARGET_ARCH_arm64,
+# vmlinux/arm64/vmlinux.h).
 #
 # Every library capaudit links has a .a in its Debian -dev package except
 # simdjson (libsimdjson-dev ships only the .so). Its .a is built from the
@@ -22,11 +31,34 @@ set -eu
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 CACHE=${CAPAUDIT_VM_CACHE:-/var/cache/capaudit-vm}
-OUT=${1:-$ROOT/build-static/bin}
+HOST_ARCH=$(uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/')
+ARCH=$(echo "${ARCH:-$HOST_ARCH}" | sed 's/x86_64/x86/;s/aarch64/arm64/')
+if [ "$ARCH" = "$HOST_ARCH" ]; then
+	BUILD=build-static CROSS="" LIBDIR=$CACHE/static
+else
+	case $ARCH in
+	arm64) CROSS=aarch64-linux-gnu- ;;
+	x86) CROSS=x86_64-linux-gnu- ;;
+	*) echo "build-static: ARCH=$ARCH: capaudit builds for x86 and arm64" >&2; exit 1 ;;
+	esac
+	BUILD=build-static-$ARCH LIBDIR=$CACHE/static-$ARCH
+	DEBARCH=$(echo "$ARCH" | sed 's/^x86$/amd64/')
+	missing=""
+	command -v "${CROSS}gcc" >/dev/null || missing="$missing gcc-${CROSS%-}"
+	command -v "${CROSS}g++" >/dev/null || missing="$missing g++-${CROSS%-}"
+	for p in libbpf-dev libelf-dev libdw-dev zlib1g-dev liblzma-dev libbz2-dev libcap-dev libjansson-dev; do
+		dpkg-query -W -f='${Status}' "$p:$DEBARCH" 2>/dev/null | grep -q "ok installed" ||
+			missing="$missing $p:$DEBARCH"
+	done
+	if [ -n "$missing" ]; then
+		echo "build-static: cross-building for $ARCH needs:$missing (tools/deps.sh installs them)" >&2
+		exit 1
+	fi
+fi
+OUT=${1:-$ROOT/$BUILD/bin}
 SJ_VER=$(dpkg-query -W -f='${Version}' libsimdjson-dev)   # e.g. 3.0.1-1
 SJ_UP=${SJ_VER%-*}
 SJ_UP=${SJ_UP#*:}
-LIBDIR=$CACHE/static
 
 # 1. libsimdjson.a, the same version as the installed header
 if [ ! -f "$LIBDIR/libsimdjson.a" ] || [ "$(cat "$LIBDIR/SIMDJSON" 2>/dev/null)" != "$SJ_VER" ]; then
@@ -54,10 +86,10 @@ if [ ! -f "$LIBDIR/libsimdjson.a" ] || [ "$(cat "$LIBDIR/SIMDJSON" 2>/dev/null)"
 		exit 1
 	fi
 	# as Debian builds it (-O2 -DNDEBUG)
-	g++ -O2 -DNDEBUG -std=c++17 -c "$CACHE/src/simdjson-$SJ_UP/singleheader/simdjson.cpp" \
+	"${CROSS}g++" -O2 -DNDEBUG -std=c++17 -c "$CACHE/src/simdjson-$SJ_UP/singleheader/simdjson.cpp" \
 		-o "$LIBDIR/simdjson.o"
 	rm -f "$LIBDIR/libsimdjson.a"
-	ar rcs "$LIBDIR/libsimdjson.a" "$LIBDIR/simdjson.o"
+	"${CROSS}ar" rcs "$LIBDIR/libsimdjson.a" "$LIBDIR/simdjson.o"
 	rm -f "$LIBDIR/simdjson.o"
 	echo "$SJ_VER" > "$LIBDIR/SIMDJSON"
 fi
@@ -71,10 +103,10 @@ fi
 log=$(mktemp)
 rc=0
 # HTTPD=0: without libmicrohttpd (monitor --listen), whose .a needs GnuTLS's.
-make -C "$ROOT" --no-print-directory BUILD=build-static SANITIZE=0 FUZZ=0 HTTPD=0 \
-	CC="gcc -static" CXX="g++ -static" \
+make -C "$ROOT" --no-print-directory ARCH="$ARCH" BUILD="$BUILD" SANITIZE=0 FUZZ=0 HTTPD=0 \
+	CC="${CROSS}gcc -static" CXX="${CROSS}g++ -static" \
 	LDLIBS="-L$LIBDIR -lbpf -ldw -lelf -lz -llzma -lbz2 -lcap -ljansson -lsimdjson" \
-	build-static/capaudit build-static/set-pid build-static/churn > "$log" 2>&1 || rc=$?
+	"$BUILD/capaudit" "$BUILD/set-pid" "$BUILD/churn" > "$log" 2>&1 || rc=$?
 # (each warning is two lines: "in function 'f':", then the warning)
 awk '/in statically linked applications requires at runtime/ { held = ""; next }
      /: in function / { if (held != "") print held; held = $0; next }
@@ -85,9 +117,17 @@ rm -f "$log"
 
 mkdir -p "$OUT"
 for b in capaudit set-pid churn; do
-	f=$ROOT/build-static/$b
+	f=$ROOT/$BUILD/$b
 	[ -x "$f" ] || { echo "build-static: $f was not built" >&2; exit 1; }
-	if ! file "$f" 2>/dev/null | grep -q 'statically linked' && ldd "$f" >/dev/null 2>&1; then
+	if [ -n "$CROSS" ]; then
+		# no ldd for another architecture: file(1) says what it is
+		desc=$(file -b "$f" 2>/dev/null || true)
+		want=$([ "$ARCH" = arm64 ] && echo "ARM aarch64" || echo "x86-64")
+		case $desc in
+		*"$want"*"statically linked"*) ;;
+		*) echo "build-static: $f is not a static $ARCH executable: $desc" >&2; exit 1 ;;
+		esac
+	elif ! file "$f" 2>/dev/null | grep -q 'statically linked' && ldd "$f" >/dev/null 2>&1; then
 		echo "build-static: $f is not static" >&2
 		exit 1
 	fi

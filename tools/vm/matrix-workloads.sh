@@ -32,6 +32,10 @@
 #                     in that cgroup v2 (kept) and the same outside it (not
 #                     followed: the kernel's filter); stops when it empties
 #   M.<name>.rc       exit status of each of those; M.<name>.err its stderr
+#   foreign.report.json  report --format json of BIN/foreign.jsonl, when
+#                     there is one: a record made on another machine (the
+#                     host's chown), named from the architecture it was
+#                     made on, whatever this one is
 # and kernel.txt (uname, what the kernel offers), doctor.txt and doctor.rc
 # (capaudit doctor, which must find a mode that works), capsonly-doctor.txt
 # (doctor with only CAP_BPF and CAP_PERFMON, under capaudit run).
@@ -88,6 +92,11 @@ step() {
 	"$@" > "$OUT/$m.$name.out" 2> "$OUT/$m.$name.err"
 	echo $? > "$OUT/$m.$name.rc"
 }
+
+if [ -f "$BIN/foreign.jsonl" ]; then
+	"$CA" report --format json -i "$BIN/foreign.jsonl" > "$OUT/foreign.report.json" \
+		2> "$OUT/foreign.report.err"
+fi
 
 for m in $MODES; do
 	t0=$(cut -d' ' -f1 /proc/uptime)

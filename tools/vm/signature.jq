@@ -10,13 +10,25 @@
 # follow the number of processes. $leaf: "yes", or "no" for a kernel
 # without bpf_find_vma() (user frames without the leaf frame).
 def sites: [.callsites[] | "\(.function):\(.granted)/\(.denied)"] | sort | join(",");
-def names: map(.name) | sort | unique | join(",");
+# A syscall as either architecture makes it for the same libc call: arm64's
+# table (include/uapi/asm-generic/unistd.h) has no chown, open, mkdir, ...,
+# and glibc calls the *at syscall there (sysdeps/unix/sysv/linux/chown.c:
+# fchownat where __NR_chown is missing). The x86_64 name is counted as
+# arm64's; the names themselves come from each record's own table.
+def sysname: {"chown": "fchownat", "lchown": "fchownat", "open": "openat",
+  "creat": "openat", "mkdir": "mkdirat", "mknod": "mknodat", "unlink": "unlinkat",
+  "rmdir": "unlinkat", "link": "linkat", "symlink": "symlinkat", "rename": "renameat",
+  "chmod": "fchmodat", "access": "faccessat", "readlink": "readlinkat",
+  "stat": "newfstatat", "lstat": "newfstatat", "fork": "clone", "vfork": "clone",
+  "pipe": "pipe2", "dup2": "dup3", "poll": "ppoll", "select": "pselect6",
+  "utimes": "utimensat", "getdents": "getdents64"}[tostring] // tostring;
+def names: map(.name // .nr | sysname) | sort | unique | join(",");
 if ($kind | startswith("suggest-")) then
   (["\($kind) required \(.required | join(","))",
     "\($kind) denied \(.denied | join(","))"]
    + [.suggestions[] | "\($kind) replace \(.replace) with \(.with) at \(.callsites | sort | join(",")) evidence \(.evidence)"]
    + [.keep[] | "\($kind) keep \(.cap) at \(.callsites | sort | join(","))"]
-   + [.denials[] | "\($kind) denial \(.cap) (or \(.also_accepted // "-")) at \(.callsite) x\(.count) failed \(.syscall_failed // "-") \(.kind) in \(.syscalls | sort | join(","))"])
+   + [.denials[] | "\($kind) denial \(.cap) (or \(.also_accepted // "-")) at \(.callsite) x\(.count) failed \(.syscall_failed // "-") \(.kind) in \(.syscalls | map(sysname) | sort | unique | join(","))"])
   | sort | .[]
 else
   ([.processes[] | .comm as $c | .capabilities[] |

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "facts/capnames.h"
 #include "lib/util.h"
 
 static const char *const by_names[] = {
@@ -49,6 +50,32 @@ const char *workload_key(const struct rec_process *p, enum report_by by)
 const char *workload_program(const struct rec_process *p)
 {
 	return p->exe ? p->exe : p->comm ? p->comm : "";
+}
+
+bool workload_program_is(const struct rec_process *p, const char *name)
+{
+	const char *base;
+
+	if (!name)
+		return true;
+	if (p->comm && !strcmp(p->comm, name))
+		return true;
+	if (!p->exe)
+		return false;
+	base = strrchr(p->exe, '/');
+	return !strcmp(p->exe, name) || (base && !strcmp(base + 1, name));
+}
+
+size_t record_keep_program(struct record *r, const char *name)
+{
+	bool *keep = xcalloc(r->nprocs + 1, sizeof(*keep));
+	size_t i, n = 0;
+
+	for (i = 0; i < r->nprocs; i++)
+		n += keep[i] = workload_program_is(&r->procs[i], name);
+	record_keep_processes(r, keep);
+	free(keep);
+	return n;
 }
 
 /* ---- the lists an error names ------------------------------------------- */
@@ -263,6 +290,81 @@ static int match_unit(const struct record *r, const char *x, bool *keep, char *e
 	return 0;
 }
 
+/* ---- --pid ------------------------------------------------------------- */
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The pids the record's processes have (as their files give them),
+ * sorted, each once; a monitor's program lines have none. */
+static size_t list_pids(const struct record *r, uint32_t **out)
+{
+	uint32_t *v = xcalloc(r->nprocs + 1, sizeof(*v));
+	size_t i, n = 0, k = 0;
+
+	for (i = 0; i < r->nprocs; i++)
+		if (!r->procs[i].pids)
+			v[n++] = rec_process_file_pid(r, &r->procs[i]);
+	sort_array(v, n, sizeof(*v), cmp_u32);
+	for (i = 0; i < n; i++)
+		if (!k || v[k - 1] != v[i])
+			v[k++] = v[i];
+	*out = v;
+	return k;
+}
+
+/* "--pid 7: no process had that pid in the record; it has: 1, 2, ..." */
+static void pid_error(const struct record *r, uint32_t pid, const uint32_t *v, size_t n,
+		      char *err, size_t errlen)
+{
+	size_t i;
+
+	snprintf(err, errlen, "--pid %u: no process had that pid in the record", pid);
+	if (!n) {
+		appendf(err, errlen, r->nprocs ? "; it has no processes, only a monitor's "
+			"programs (their lines name programs, not processes)" :
+			"; it has no processes");
+		return;
+	}
+	appendf(err, errlen, "; it has: ");
+	for (i = 0; i < n; i++)
+		if (!appendf(err, errlen, "%s%u", i ? ", " : "", v[i]))
+			break;
+}
+
+static int match_pids(const struct record *r, const uint32_t *pids, size_t npids, bool *keep,
+		      char *err, size_t errlen)
+{
+	uint32_t *v;
+	size_t n = list_pids(r, &v), i;
+	int rc = 0;
+
+	for (i = 0; i < npids; i++) {
+		if (!bsearch(&pids[i], v, n, sizeof(*v), cmp_u32)) {
+			pid_error(r, pids[i], v, n, err, errlen);
+			rc = -1;
+			break;
+		}
+	}
+	free(v);
+	if (rc)
+		return rc;
+	for (i = 0; i < r->nprocs; i++) {
+		uint32_t pid = rec_process_file_pid(r, &r->procs[i]);
+		size_t j;
+		bool hit = false;
+
+		for (j = 0; !r->procs[i].pids && j < npids && !hit; j++)
+			hit = pids[j] == pid;
+		keep[i] = keep[i] && hit;
+	}
+	return 0;
+}
+
 int record_keep_workload(struct record *r, const struct workload_filter *f, char *err,
 			 size_t errlen)
 {
@@ -270,7 +372,7 @@ int record_keep_workload(struct record *r, const struct workload_filter *f, char
 	size_t i;
 	int rc = 0;
 
-	if (!f->container && !f->unit)
+	if (!f->container && !f->unit && !f->npids)
 		return 0;
 	keep = xcalloc(r->nprocs + 1, sizeof(*keep));
 	for (i = 0; i < r->nprocs; i++)
@@ -280,8 +382,30 @@ int record_keep_workload(struct record *r, const struct workload_filter *f, char
 		rc = match_container(r, f->container, keep, err, errlen);
 	if (!rc && f->unit)
 		rc = match_unit(r, f->unit, keep, err, errlen);
+	if (!rc && f->npids)
+		rc = match_pids(r, f->pids, f->npids, keep, err, errlen);
 	if (!rc)
 		record_keep_processes(r, keep);
 	free(keep);
 	return rc;
+}
+
+size_t record_keep_caps(struct record *r, uint64_t caps)
+{
+	bool *kc = xcalloc(r->nchecks + 1, sizeof(*kc));
+	bool *kp = xcalloc(r->nprocs + 1, sizeof(*kp));
+	size_t i;
+
+	for (i = 0; i < r->nchecks; i++) {
+		const struct rec_process *p = check_process(r, &r->checks[i]);
+
+		kc[i] = capset_has(caps, r->checks[i].cap);
+		if (kc[i] && p)
+			kp[p - r->procs] = true;
+	}
+	record_keep_checks(r, kc);
+	record_keep_processes(r, kp);
+	free(kc);
+	free(kp);
+	return r->nchecks;
 }

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "recfile/recfile.h"
 
@@ -35,12 +36,24 @@ const char *workload_key(const struct rec_process *p, enum report_by by);
 /* The program of an image: its executable, else its comm ("" if neither). */
 const char *workload_program(const struct rec_process *p);
 
-/* report --container X / --unit NAME (NULL: not given). */
+/* Whether p is an image of the program name: its comm, its executable,
+ * or that executable's base name. NULL name: every image is. */
+bool workload_program_is(const struct rec_process *p, const char *name);
+
+/* Keep only the images of the program name (workload_program_is()) and
+ * their checks; returns how many images were kept. */
+size_t record_keep_program(struct record *r, const char *name);
+
+/* report --container X / --unit NAME / --pid PID (NULL, 0: not given). */
 struct workload_filter {
 	const char *container;  /* id, unique id prefix (>= 3 hex digits), or
 				 * name; its runtime's setup (runtime_setup
 				 * images) is not the container's */
 	const char *unit;       /* "cron" or "cron.service" */
+	const uint32_t *pids;   /* processes by the pid their file gives them
+				 * (rec_process_file_pid()), every image of
+				 * each; a monitor's program lines have none */
+	size_t npids;
 };
 
 /* A container id's first 12 digits: how runtimes show an id. */
@@ -48,11 +61,15 @@ struct workload_filter {
 
 /*
  * Keep only the processes f selects, and their checks (record_keep_
- * processes()). Both given: a process must match both. Returns 0, or -1
+ * processes()). Several given: a process must match each. Returns 0, or -1
  * with one line in err naming what matched nothing (or was ambiguous) and
  * listing what the record has; r is then unchanged.
  */
 int record_keep_workload(struct record *r, const struct workload_filter *f, char *err,
 			 size_t errlen);
+
+/* report --cap: keep only the checks of the capabilities in caps, and
+ * the processes that made one. Returns how many checks are kept. */
+size_t record_keep_caps(struct record *r, uint64_t caps);
 
 #endif

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "facts/capnames.h"
-#include "facts/syscalls.h"
 #include "analyze/usite.h"
 #include "lib/util.h"
 
@@ -48,12 +47,10 @@ int check_match_parse(const char *s)
 	return -1;
 }
 
-const char *check_syscall_label(int nr, char *buf, size_t len)
+const char *check_syscall_label(int nr, const char *name, char *buf, size_t len)
 {
-	const char *sn = syscall_name(nr);
-
-	if (sn)
-		return sn;
+	if (name)
+		return name;
 	if (nr < 0)
 		return "(none)";
 	snprintf(buf, len, "syscall_%d", nr);
@@ -97,7 +94,7 @@ static void append_syscalls(char **dst, const struct sys_count *sys, size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		append_name(dst, check_syscall_label(sys[i].nr, num, sizeof(num)));
+		append_name(dst, check_syscall_label(sys[i].nr, sys[i].name, num, sizeof(num)));
 }
 
 struct extra_key {
@@ -202,7 +199,7 @@ static void add_sys(struct observation *o, struct bl_entry *e, bool denied, cons
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		const char *name = check_syscall_label(sys[i].nr, num, sizeof(num));
+		const char *name = check_syscall_label(sys[i].nr, sys[i].name, num, sizeof(num));
 		struct obs_sys *x = sx(o, e->cap, denied, name);
 
 		bl_add_sys(e, name);
@@ -325,7 +322,7 @@ static void user_sites_pass(struct observation *o, const struct record *rec, boo
 			}
 			/* and the syscall's, for findings by syscall */
 			y = find_sx(o, cap, c->ret != 0,
-				    check_syscall_label(c->syscall, num, sizeof(num)));
+				    check_syscall_label(c->syscall, c->sysname, num, sizeof(num)));
 			if (y && !y->usrc) {
 				y->usrc = xstrdup(w->source);
 				y->ufunc = w->function ? xstrdup(w->function) : NULL;

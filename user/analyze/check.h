@@ -124,10 +124,11 @@ void observation_add_user_sites(struct observation *o, const struct record *rec)
  * too. */
 void check_compare(const struct observation *o, struct baseline *b, bool strict,
 		   enum check_match match, struct check_result *r);
-/* How a check's syscall is named in baselines and findings: its name,
- * "(none)" outside a syscall, "syscall_N" when unknown. Returns buf
- * (>= 32 bytes) or a static name. */
-const char *check_syscall_label(int nr, char *buf, size_t len);
+/* How a check's syscall (number nr, name as the record gives it or NULL)
+ * is named in baselines and findings: its name, "(none)" outside a
+ * syscall, "syscall_N" when unknown. Returns buf (>= 32 bytes), name or a
+ * static name. */
+const char *check_syscall_label(int nr, const char *name, char *buf, size_t len);
 /* The baseline entries that list no syscalls (version 1): at --match
  * syscall their syscalls are not compared (check --update adds them). */
 size_t check_entries_without_syscalls(const struct baseline *b);

@@ -520,6 +520,7 @@ int report_build(const struct record *r, const struct report_opts *o, struct rep
 	rep->by_user_site = o->by_user_site;
 	rep->have_ustacks = r->nustacks > 0;
 	rep->by = o->by;
+	rep->only = o->only;
 	rep->procs = xcalloc(r->nprocs + 1, sizeof(*rep->procs));
 	if (o->by != BY_PROCESS)
 		report_group(rep, o->by);
@@ -557,7 +558,7 @@ int report_build(const struct record *r, const struct report_opts *o, struct rep
 			cr->init_ns = true;
 		else
 			cr->other_ns = true;
-		sys_count_add(&cr->sys, &cr->nsys, &cr->capsys, c->syscall, c->count);
+		sys_count_add(&cr->sys, &cr->nsys, &cr->capsys, c->syscall, c->sysname, c->count);
 		up.us = check_ustack(r, c);
 		up.own = usite_own_frame(up.us, p->exe);
 		add_site(cr, c, st, up);

@@ -97,6 +97,8 @@ struct report_opts {
 	bool noaudit;            /* include noaudit checks (report --noaudit) */
 	bool by_user_site;       /* also group by user-space place */
 	enum report_by by;       /* rows per image, or per workload and program */
+	uint64_t only;           /* report --cap: the record holds only checks of
+				  * these (record_keep_caps()); 0: all */
 };
 
 struct report {
@@ -117,6 +119,7 @@ struct report {
 				  * key by label, then the one without */
 	size_t nblocks;
 	size_t *row_of;          /* private: image -> row, while building */
+	uint64_t only;           /* report_opts.only */
 };
 
 /* The name of a check's user-namespace kind: "host", "inside", "owner",

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/attrib.h"
 #include "analyze/service.h"
 #include "facts/callsite.h"
 #include "facts/capnames.h"
@@ -71,20 +72,6 @@ static const struct kfact *fact_for(struct suggestion *s, const char *func, int 
 	m->kind = (int)kind;
 	m->fact = kfact_next(func, cap, kind, &it);
 	return m->fact;
-}
-
-static bool program_matches(const struct rec_process *p, const char *want)
-{
-	const char *base;
-
-	if (!want)
-		return true;
-	if (p->comm && !strcmp(p->comm, want))
-		return true;
-	if (!p->exe)
-		return false;
-	base = strrchr(p->exe, '/');
-	return !strcmp(p->exe, want) || (base && !strcmp(base + 1, want));
 }
 
 /* Same kernel path: every frame names the same function, and every frame
@@ -241,7 +228,7 @@ static void add_site(struct sg_site **sites, size_t *n, size_t *cap, struct hind
 		hindex_add(idx, h, (*n)++);
 	}
 	s->count = sat_add(s->count, c->count);
-	sys_count_add(&s->sys, &s->nsys, &s->capsys, c->syscall, c->count);
+	sys_count_add(&s->sys, &s->nsys, &s->capsys, c->syscall, c->sysname, c->count);
 }
 
 static void add_replace(struct suggestion *s, int with, enum evidence ev,
@@ -379,7 +366,7 @@ static void add_denial(struct suggestion *s, const struct row *r, int alt, struc
 	d->sys_restart = sat_add(d->sys_restart, out.restart);
 	if (out.other)
 		d->sys_errno = out.errno_;
-	sys_count_add(&d->sys, &d->nsys, &d->capsys, c->syscall, c->count);
+	sys_count_add(&d->sys, &d->nsys, &d->capsys, c->syscall, c->sysname, c->count);
 }
 
 static void add_aside(struct suggestion *s, int cap, enum sg_aside_why why, const char *func,
@@ -548,7 +535,7 @@ int suggest_build(const struct record *rec, const struct suggest_opts *o, struct
 	s->nprogs = rec->nprocs;
 	for (i = 0; i < rec->nprocs; i++) {
 		s->progs[i].proc = &rec->procs[i];
-		s->progs[i].matched = program_matches(&rec->procs[i], o->program);
+		s->progs[i].matched = workload_program_is(&rec->procs[i], o->program);
 		s->images_matched += s->progs[i].matched;
 		if (s->progs[i].matched && rec->procs[i].has_capset)
 			s->asked |= rec->procs[i].capset_prm;
@@ -657,4 +644,65 @@ void suggest_free(struct suggestion *s)
 	free(s->progs);
 	free(s->memo);
 	memset(s, 0, sizeof(*s));
+}
+
+void suggest_keep_caps(struct suggestion *s, uint64_t caps)
+{
+	uint64_t shown = caps;
+	size_t i, n;
+
+	for (i = n = 0; i < s->nrepl; i++) {
+		struct sg_replace *r = &s->repl[i];
+
+		if (capset_has(caps, r->with) || capset_has(caps, CAP_SYS_ADMIN)) {
+			shown |= CAP_BIT(r->with) | CAP_BIT(CAP_SYS_ADMIN);
+			s->repl[n++] = *r;
+			continue;
+		}
+		free_sites(r->sites, r->nsites);
+		hindex_free(&r->site_idx);
+	}
+	s->nrepl = n;
+	for (i = n = 0; i < s->nkeep; i++) {
+		struct sg_keep *k = &s->keep[i];
+
+		if (capset_has(caps, k->cap)) {
+			s->keep[n++] = *k;
+			continue;
+		}
+		free_sites(k->sites, k->nsites);
+		hindex_free(&k->site_idx);
+	}
+	s->nkeep = n;
+	s->denied = 0;
+	for (i = n = 0; i < s->ndeny; i++) {
+		struct sg_denial *d = &s->deny[i];
+
+		if (capset_has(caps, d->cap) || (d->alt >= 0 && capset_has(caps, d->alt))) {
+			shown |= CAP_BIT(d->cap);
+			s->denied |= CAP_BIT(d->cap);
+			s->deny[n++] = *d;
+			continue;
+		}
+		free(d->sys);
+	}
+	s->ndeny = n;
+	/* the deny index points at denials no longer there: nothing is added now */
+	hindex_free(&s->deny_idx);
+	for (i = n = 0; i < s->naside; i++)
+		if (capset_has(caps, s->aside[i].cap))
+			s->aside[n++] = s->aside[i];
+	s->naside = n;
+	s->required = 0;
+	for (i = 0; i < s->nkeep; i++)
+		s->required |= CAP_BIT(s->keep[i].cap);
+	for (i = 0; i < s->nrepl; i++)
+		s->required |= CAP_BIT(s->repl[i].with);
+	s->observed &= shown;
+	s->asked &= shown;
+	s->service_granted &= shown;
+	s->service_unused &= shown;
+	for (i = 0; i < s->nprogs; i++)
+		s->progs[i].required &= shown;
+	s->only = shown;
 }

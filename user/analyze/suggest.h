@@ -133,11 +133,22 @@ struct suggestion {
 	size_t nprogs;
 	size_t images_matched;      /* with --program */
 	struct runas runas;         /* who ran the matched images (report --emit) */
+	uint64_t only;              /* suggest_keep_caps(): the capabilities shown
+				     * (0: all) */
 	struct fact_memo *memo;     /* private: kernel-fact lookups of this build */
 };
 
 int suggest_build(const struct record *r, const struct suggest_opts *o, struct suggestion *s);
 void suggest_free(struct suggestion *s);
+/*
+ * report --suggest --cap: keep what is about the capabilities in caps.
+ * The suggestion is built from every check first, so that a fallback
+ * still proves a replacement; then a replacement stays when caps has
+ * CAP_SYS_ADMIN or its narrower capability (both are then shown), a kept
+ * capability or a denial when caps has it (or a denial's alternative),
+ * and the sets are those of what stays. s->only says what is shown.
+ */
+void suggest_keep_caps(struct suggestion *s, uint64_t caps);
 
 /* "CAP_CHECKPOINT_RESTORE" is "CAP_RESTORE" in its original proposal;
  * people search for either. NULL for other capabilities. */

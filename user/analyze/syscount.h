@@ -7,17 +7,23 @@
 #ifndef CA_SYSCOUNT_H
 #define CA_SYSCOUNT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 struct sys_count {
 	int nr;                  /* -1: not in a syscall */
+	const char *name;        /* its name (struct rec_check's sysname); NULL:
+				  * none, or not known */
 	uint64_t count;
 };
 
-/* Add count checks made in syscall nr to the list *v (n entries, room for
- * *cap; grown as needed). Counts saturate. */
-void sys_count_add(struct sys_count **v, size_t *n, size_t *cap, int nr, uint64_t count);
+/* Add count checks made in syscall nr, named name, to the list *v (n
+ * entries, room for *cap; grown as needed). A syscall is its name where
+ * one is known (records of several architectures number them
+ * differently), else its number. Counts saturate. */
+void sys_count_add(struct sys_count **v, size_t *n, size_t *cap, int nr, const char *name,
+		   uint64_t count);
 /* The order they are shown in: most checks first, then by number. */
 void sys_count_sort(struct sys_count *v, size_t n);
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/options.h"
+#include "facts/capnames.h"
 #include "lib/msg.h"
 #include "lib/infile.h"
 #include "lib/util.h"
@@ -20,14 +21,15 @@
 #include "analyze/suggest.h"
 
 enum { O_NOAUDIT = CLI_LONG_ONLY, O_SUGGEST, O_EMIT, O_PROGRAM, O_LENIENT, O_BY, O_CONTAINER,
-       O_UNIT };
+       O_UNIT, O_CAP, O_PID };
 
 static const struct cli_opt report_opts[] = {
 	{ "input", 'i', required_argument, "FILE", "record file (default " DEFAULT_RECORD ");",
 	  "given again, or as operands, several records merge into one report (records "
 	  "copied from many nodes; - is standard input, once)", CLI_ARG_FILE },
-	{ "format", 'f', required_argument, "FORMAT", "text (default) or json", NULL,
-	  CLI_ARG_FORMAT },
+	{ "format", 'f', required_argument, "FORMAT", "text (default), json or html",
+	  "(html: one self-contained page with the report, the suggestion and the call "
+	  "paths)", CLI_ARG_FORMAT },
 	{ "noaudit", O_NOAUDIT, no_argument, NULL,
 	  "include noaudit checks (kernel probing, never required)", NULL, CLI_ARG_ANY },
 	/* its old name: record --all means the whole system */
@@ -44,6 +46,14 @@ static const struct cli_opt report_opts[] = {
 	{ "unit", O_UNIT, required_argument, "NAME",
 	  "only the processes of the systemd unit NAME (cron: cron.service);",
 	  "with --suggest and --emit too", CLI_ARG_ANY },
+	{ "pid", O_PID, required_argument, "PID",
+	  "only the process PID (each of its images: after execve too);",
+	  "given again, or PID,PID..., several; with --suggest and --emit too", CLI_ARG_ANY },
+	{ "cap", O_CAP, required_argument, "CAP",
+	  "only checks of the capability CAP (CAP_SYS_ADMIN, sys_admin or 21);",
+	  "given again, or CAP,CAP..., several, and only the processes that made one; with "
+	  "--suggest, what is about them (a replacement of CAP_SYS_ADMIN with both)",
+	  CLI_ARG_CAPNAMES },
 	{ "suggest", O_SUGGEST, no_argument, NULL,
 	  "least privilege: the required set, CAP_SYS_ADMIN's replacements",
 	  "(and the sites that keep CAP_SYS_ADMIN, the denials)", CLI_ARG_ANY },
@@ -61,13 +71,16 @@ static const struct cli_opt report_opts[] = {
 
 static const struct cli_cmd report_cmd = {
 	.name = "report",
-	.synopsis = "capaudit report [-i FILE]... [--format text|json] [--noaudit]\n"
+	.synopsis = "capaudit report [-i FILE]... [--format text|json|html] [--noaudit]\n"
 		    "                [--by process|program|container|unit|cgroup] [--by user-site]\n"
-		    "                [--container X] [--unit NAME] [FILE...]\n"
-		    "capaudit report --suggest [-i FILE]... [--format text|json] [--program NAME]\n"
-		    "                [--container X] [--unit NAME] [FILE...]\n"
+		    "                [--container X] [--unit NAME] [--pid PID] [--cap CAP]\n"
+		    "                [FILE...]\n"
+		    "capaudit report --suggest [-i FILE]... [--format text|json|html] [--program NAME]\n"
+		    "                [--container X] [--unit NAME] [--pid PID] [--cap CAP]\n"
+		    "                [FILE...]\n"
 		    "capaudit report --emit setcap|systemd|docker|compose|kubernetes|capsh\n"
-		    "                [-i FILE]... [--container X] [--unit NAME] [FILE...]",
+		    "                [-i FILE]... [--container X] [--unit NAME] [--pid PID]\n"
+		    "                [FILE...]",
 	.about = "  every record given (-i FILE, or FILE) is read; several merge into one report\n"
 		 "  (docs/report.md: counts add up, each file's header is listed, processes\n"
 		 "  are marked with their file).\n",
@@ -86,6 +99,12 @@ struct report_args {
 	struct report_opts ro;
 	struct suggest_opts so;
 	struct workload_filter wf;
+	uint32_t *pids;          /* --pid, as given (wf.pids) */
+	const char **filters;    /* --pid and --cap's arguments, "p"/"c" first, in
+				  * order: read once --format is known, so that
+				  * their errors are JSON with --format json */
+	size_t nfilters;
+	uint64_t caps;           /* --cap: 0, every capability */
 	bool by_set;             /* a --by other than user-site was given */
 };
 
@@ -111,6 +130,49 @@ static int by_opt(struct report_args *a, const char *mode)
 	a->ro.by = by;
 	a->by_set = true;
 	return 0;
+}
+
+/* --pid PID[,PID...]: each a pid, strictly; 0, or -1 after saying which. */
+static int pid_opt(struct report_args *a, const char *arg)
+{
+	const char *p = arg;
+
+	for (;;) {
+		size_t n = strcspn(p, ",");
+		char tok[16] = "";
+		uint32_t pid = 0;
+
+		if (n < sizeof(tok))
+			memcpy(tok, p, n);
+		if (!n || n >= sizeof(tok) || parse_u32(tok, &pid) || !pid) {
+			p_err("--pid %s: '%.*s' is not a pid (a number from 1)", arg, (int)n, p);
+			return -1;
+		}
+		a->pids = xrealloc(a->pids, (a->wf.npids + 1) * sizeof(*a->pids));
+		a->pids[a->wf.npids++] = pid;
+		if (!p[n])
+			break;
+		p += n + 1;
+	}
+	a->wf.pids = a->pids;
+	return 0;
+}
+
+/* --cap CAP[,CAP...]; 0, or -1 after naming what is not a capability. */
+static int cap_opt(struct report_args *a, const char *arg)
+{
+	char bad[64];
+
+	if (!cap_list_parse(arg, &a->caps, bad, sizeof(bad))) {
+		a->ro.only = a->caps;
+		return 0;
+	}
+	if (*bad)
+		p_err("--cap %s: unknown capability '%s' (a name as CAP_SYS_ADMIN or sys_admin, "
+		      "or a number 0-63)", arg, bad);
+	else
+		p_err("--cap '%s': an empty capability name", arg);
+	return -1;
 }
 
 static void add_input(struct report_args *a, const char *path)
@@ -173,6 +235,12 @@ static int report_opt(struct report_args *a, int c, const char **fmt_name)
 	case O_UNIT:
 		a->wf.unit = optarg;
 		break;
+	case O_PID:
+	case O_CAP:
+		a->filters = xrealloc(a->filters, (a->nfilters + 2) * sizeof(*a->filters));
+		a->filters[a->nfilters++] = c == O_PID ? "p" : "c";
+		a->filters[a->nfilters++] = optarg;
+		break;
 	}
 	return 0;
 }
@@ -197,6 +265,9 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		return EXIT_USAGE;
 	if (finish_inputs(a, argc, argv))
 		return EXIT_USAGE;
+	for (k = 0; k < a->nfilters; k += 2)
+		if ((*a->filters[k] == 'p' ? pid_opt : cap_opt)(a, a->filters[k + 1]))
+			return EXIT_USAGE;
 	if (a->emit) {
 		for (k = 0; emit_kinds[k] && strcmp(emit_kinds[k], a->emit); k++)
 			;
@@ -206,6 +277,11 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 			return EXIT_USAGE;
 		}
 		a->suggest = true;
+	}
+	if (a->caps && a->emit) {
+		p_err("--cap goes with the report and --suggest, not --emit: a snippet grants "
+		      "the whole required set");
+		return EXIT_USAGE;
 	}
 	if (a->so.program && !a->suggest) {
 		p_err("--program goes with --suggest or --emit");
@@ -310,28 +386,61 @@ static char *source_name(const struct report_args *a)
 	return s;
 }
 
-/* The report, the suggestion or the snippet of rec; 0, -1 (output error)
- * or -2 (said: --program matched nothing). */
-static int print_record(const struct report_args *a, const struct record *rec, const char *in)
+/* rec's suggestion into sg: 0, or -2 after saying that --program matched
+ * nothing (sg then freed). */
+static int build_suggestion(const struct report_args *a, const struct record *rec,
+			    const char *in, struct suggestion *sg)
 {
+	suggest_build(rec, &a->so, sg);
+	if (a->caps)
+		suggest_keep_caps(sg, a->caps);
+	if (!a->so.program || sg->images_matched)
+		return 0;
+	p_err("--program %s: no program of that name in %s", a->so.program, in);
+	suggest_free(sg);
+	return -2;
+}
+
+/* The report, the suggestion, the snippet, or the page (html: report and
+ * suggestion at once) of rec; 0, -1 (output error) or -2 (said). */
+/* report --cap: the record keeps only those checks (a note when none). */
+static void note_kept_caps(const struct report_args *a, struct record *rec, const char *in)
+{
+	char names[CAPSET_STR_LEN], msg[4200], safe[8400];
+
+	if (record_keep_caps(rec, a->caps))
+		return;
+	snprintf(msg, sizeof(msg), "%s: no check of %s", in,
+		 capset_str(a->caps, names, sizeof(names)));
+	fprintf(stderr, "capaudit: note: %s\n", text_sanitize(msg, safe, sizeof(safe)));
+}
+
+static int print_record(const struct report_args *a, struct record *rec, const char *in)
+{
+	bool page = a->fmt->page && !a->emit;
+	bool want_sg = a->suggest || page, want_rep = !a->suggest || page;
 	struct suggestion sg;
 	struct report rep;
 	int rc;
 
-	if (!a->suggest) {
-		report_build(rec, &a->ro, &rep);
-		rc = a->fmt->report(stdout, &rep, in);
-		report_free(&rep);
+	if (want_sg && (rc = build_suggestion(a, rec, in, &sg)))
 		return rc;
-	}
-	suggest_build(rec, &a->so, &sg);
-	if (a->so.program && !sg.images_matched) {
-		p_err("--program %s: no program of that name in %s", a->so.program, in);
-		rc = -2;
-	} else {
-		rc = a->emit ? emit_snippet(stdout, a->emit, &sg) : a->fmt->suggest(stdout, &sg, in);
-	}
-	suggest_free(&sg);
+	/* the report sees only --cap's checks; the suggestion above was made
+	 * of every check (a fallback proves a replacement), then filtered */
+	if (want_rep && a->caps)
+		note_kept_caps(a, rec, in);
+	if (want_rep)
+		report_build(rec, &a->ro, &rep);
+	if (page)
+		rc = a->fmt->page(stdout, &rep, &sg, in);
+	else if (a->emit)
+		rc = emit_snippet(stdout, a->emit, &sg);
+	else
+		rc = a->suggest ? a->fmt->suggest(stdout, &sg, in) : a->fmt->report(stdout, &rep, in);
+	if (want_sg)
+		suggest_free(&sg);
+	if (want_rep)
+		report_free(&rep);
 	return rc;
 }
 
@@ -373,5 +482,7 @@ int do_report(int argc, char **argv, int all_argc, char **all_argv)
 		}
 	}
 	free(a.in);
+	free(a.pids);
+	free(a.filters);
 	return rc;
 }

@@ -107,7 +107,10 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 		return EXIT_USAGE;
 	}
 	if (parse_capset(caps, &a->l.caps, bad, sizeof(bad))) {
-		p_err("unknown capability '%s' in --caps %s", bad, caps);
+		if (*bad)
+			p_err("unknown capability '%s' in --caps %s", bad, caps);
+		else
+			p_err("an empty capability name in --caps '%s'", caps);
 		return EXIT_USAGE;
 	}
 	a->l.set_caps = true;

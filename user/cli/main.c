@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/cmd_check.h"
+#include "cli/cmd_diff.h"
 #include "lib/msg.h"
 #include "cli/cmd_doctor.h"
 #include "cli/cmd_monitor.h"
@@ -33,6 +34,7 @@ static const struct cmd cmds[] = {
 	{ "monitor", do_monitor, "watch a host for weeks: checkpoints, first-use events, bounded memory" },
 	{ "report", do_report, "what a record shows; --suggest: least privilege" },
 	{ "check", do_check, "compare records with a baseline: CI verdict, exit 1 on new privileges" },
+	{ "diff", do_diff, "what changed between two records, per program; exit 1 on additions" },
 	{ "run", do_run, "run a command with exactly given capabilities, list denials" },
 	{ "verify", do_verify, "prove the set a command needs: run it with each, minimise" },
 	{ "doctor", do_doctor, "what this host offers: attach modes, symbols, privileges" },

@@ -103,10 +103,12 @@ static void put_complete(const struct cli_cmd *cmd, const struct cli_opt *o)
 		return;
 	switch (o->kind) {
 	case CLI_ARG_CAPS:
+	case CLI_ARG_CAPNAMES:
 		fputs("list", stdout);
 		for (i = 0; i <= CAP_LAST_CAP; i++)
 			printf(" %s", cap_name(i, buf));
-		fputs(" none", stdout);
+		if (o->kind == CLI_ARG_CAPS)
+			fputs(" none", stdout);
 		return;
 	case CLI_ARG_ATTACH:
 		fputs("list", stdout);

@@ -29,6 +29,8 @@ enum cli_arg_kind {
 	CLI_ARG_FORMAT,       /* one of the formats of this command */
 	CLI_ARG_BY,           /* a report roll-up (report --by) */
 	CLI_ARG_MATCH,        /* what check compares (check --match) */
+	CLI_ARG_CAPNAMES,     /* capability names, comma-separated ("none" is
+			       * CLI_ARG_CAPS's, for a set to grant) */
 };
 
 struct cli_opt {

@@ -54,6 +54,35 @@ int cap_number(const char *name)
 	return (int)v;
 }
 
+int cap_list_parse(const char *s, uint64_t *mask, char *bad, size_t badlen)
+{
+	uint64_t add = 0;
+	const char *p = s;
+
+	for (;;) {
+		size_t n = strcspn(p, ",");
+		char name[CAP_NAME_LEN];
+		int c = -1;
+
+		/* each name whole: an empty one is a mistake, not nothing */
+		if (n && n < sizeof(name)) {
+			memcpy(name, p, n);
+			name[n] = '\0';
+			c = cap_number(name);
+		}
+		if (c < 0) {
+			snprintf(bad, badlen, "%.*s", (int)n, p);
+			return -1;
+		}
+		add |= CAP_BIT(c);
+		if (!p[n])
+			break;
+		p += n + 1;
+	}
+	*mask |= add;
+	return 0;
+}
+
 const char *capset_join(uint64_t mask, const char *sep, const char *none, char *buf,
 			size_t len)
 {

@@ -54,5 +54,10 @@ const char *capset_join(uint64_t mask, const char *sep, const char *none, char *
 const char *capset_str(uint64_t mask, char *buf, size_t len);
 /* Number for "CAP_BPF", "cap_bpf", "bpf" or "39"; -1 if unknown. */
 int cap_number(const char *name);
+/* Add the capabilities of "CAP_NET_RAW,cap_chown,bpf,21" (cap_number()'s
+ * names, comma-separated) to *mask. 0, or -1 with the offending name in
+ * bad ("" for an empty one: "a,,b", a trailing comma); *mask is then
+ * unchanged. */
+int cap_list_parse(const char *s, uint64_t *mask, char *bad, size_t badlen);
 
 #endif

@@ -20,8 +20,13 @@ const struct kfeat_info kfeat_table[KF_NR] = {
 	{ KF_TASK_STORAGE, "task_storage", "task storage in tracing programs", "5.12",
 	  "a10787e6d58c",
 	  "--syscall-results keeps a syscall's denied checks in a hash map by thread id" },
-	{ KF_KRETPROBE_STACK, "kretprobe_stack", "stack walks past a kretprobe", "5.15",
-	  "19138af1bd88",
+	/* the unwinder of the architecture capaudit runs on (and records) */
+	{ KF_KRETPROBE_STACK, "kretprobe_stack", "stack walks past a kretprobe",
+#if defined(__aarch64__)
+	  "5.16", "cd9bc2c92588",
+#else
+	  "5.15", "19138af1bd88",
+#endif
 	  "kprobe mode walks the stack at the entry probe, for every check" },
 };
 

@@ -63,8 +63,11 @@ struct ksyms *ksyms_parse_owned(char *text, size_t len, char *err, size_t errlen
 		name = token(&cur, le);
 		mod = token(&cur, le);
 		p = le + 1;
-		/* text symbols only: data would shadow functions */
-		if (!a || !type || !name || type[1] || !strchr("tTwW", type[0]))
+		/* text symbols only: data would shadow functions; and where
+		 * the kernel's text ends, whatever its type (arm64's _etext
+		 * is 'D'), for the call-site cache's proofs */
+		if (!a || !type || !name || type[1] ||
+		    (!strchr("tTwW", type[0]) && strcmp(name, "_etext")))
 			continue;
 		addr = strtoull(a, NULL, 16);
 		grow_array((void **)&ks->syms, &ks->cap, ks->n + 1, sizeof(*ks->syms));

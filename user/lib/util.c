@@ -122,6 +122,27 @@ char *text_sanitize(const char *s, char *buf, size_t len)
 	return escape(s, buf, len, false);
 }
 
+void markup_escape(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		switch (c) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&#39;", f); break;   /* &apos; is not HTML 4 */
+		case '\\': fputs("\\\\", f); break;
+		default:
+			if (c < 0x20 || c >= 0x7f)
+				fprintf(f, "\\x%02x", c);
+			else
+				fputc(c, f);
+		}
+	}
+}
+
 /* Length of the valid UTF-8 sequence at s (n bytes left), 0 if invalid. */
 static size_t utf8_seq_len(const unsigned char *s, size_t n)
 {

@@ -29,6 +29,11 @@ char *text_escape(const char *s, char *buf, size_t len);
 /* Like text_escape, but a backslash stays as it is: for messages whose
  * parts were escaped already (a second pass would double them). */
 char *text_sanitize(const char *s, char *buf, size_t len);
+/* s as text_escape has it (whole: no length limit), with & < > " and '
+ * then written as character references: fit for the text of an HTML or
+ * XML element and for a quoted attribute value. A record's strings (comm,
+ * paths, argv) can hold markup. */
+void markup_escape(FILE *f, const char *s);
 
 /* Copy of s in which every byte that is not part of valid UTF-8 is written
  * as the four characters \xNN, so that it can go into a JSON string without

@@ -21,19 +21,7 @@
 
 static void xml(FILE *f, const char *s)
 {
-	char safe[4 * MSG_LEN + 1];
-	const char *p;
-
-	for (p = text_escape(s ? s : "", safe, sizeof(safe)); *p; p++) {
-		switch (*p) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&apos;", f); break;
-		default: fputc(*p, f);
-		}
-	}
+	markup_escape(f, s);
 }
 
 static int junit_check(FILE *f, const struct check_view *v)

@@ -7,13 +7,14 @@
 #include "facts/capjson.h"
 #include "facts/capnames.h"
 #include "facts/kfeat.h"
+#include "facts/syscalls.h"
 #include "lib/jsonutil.h"
+#include "output/diff.h"
 #include "output/output.h"
 #include "analyze/report.h"
 #include "analyze/suggest.h"
 #include "analyze/views.h"
 #include "analyze/check.h"
-#include "facts/syscalls.h"
 
 /* What one record says about itself, as "record" has always had it. */
 static json_t *identity_json(const struct rec_header *h, const struct rec_input *in,
@@ -24,6 +25,7 @@ static json_t *identity_json(const struct rec_header *h, const struct rec_input 
 
 	json_set_bytes(o, "file", source);
 	json_set_bytes(o, "kernel", h->kernel);
+	json_set(o, "arch", json_string(h->arch ? h->arch : SYSCALL_ARCH_DEFAULT));
 	json_set_bytes(o, "attach", h->attach);
 	json_set_bytes(o, "scope", h->scope);
 	json_set(o, "target", rec_target_json(h));   /* NULL: no key */
@@ -118,7 +120,7 @@ static json_t *row_json(const struct cap_row *cr)
 	json_set(o, "userns", json_string(userns_name(cr->userns)));
 	for (i = 0; i < cr->nsys; i++) {
 		json_t *s = json_object();
-		const char *sn = syscall_name(cr->sys[i].nr);
+		const char *sn = cr->sys[i].name;
 
 		json_set(s, "nr", json_integer(cr->sys[i].nr));
 		if (sn)
@@ -252,6 +254,8 @@ static int json_report(FILE *f, const struct report *rep, const char *source)
 	json_set(head, "record", header_json(rep->rec, source));
 	json_set(head, "inputs", inputs_json(rep->rec));   /* NULL: no key */
 	json_set(head, "by", json_string(report_by_name(rep->by)));
+	if (rep->only)   /* --cap */
+		json_set(head, "only", json_capset(rep->only));
 	json_stream_open(f, &js, head, rep->by == BY_PROCESS ? "processes" : "workloads");
 	json_decref(head);
 	for (i = 0; rep->by == BY_PROCESS && i < rep->nprocs; i++)
@@ -295,7 +299,7 @@ static json_t *sys_json(const struct sys_count *sys, size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		const char *sn = syscall_name(sys[i].nr);
+		const char *sn = sys[i].name;
 
 		json_array_append_new(a, sn ? json_string(sn) : json_integer(sys[i].nr));
 	}
@@ -374,6 +378,8 @@ static int json_suggest(FILE *f, const struct suggestion *s, const char *source)
 
 	json_set(root, "record", header_json(s->rec, source));
 	json_set(root, "inputs", inputs_json(s->rec));   /* NULL: no key */
+	if (s->only)   /* --cap */
+		json_set(root, "only", json_capset(s->only));
 	json_set(root, "required", json_capset(s->required));
 	json_set(root, "observed", json_capset(s->observed));
 	json_set(root, "denied", json_capset(s->denied));
@@ -734,4 +740,5 @@ const struct formatter output_json = {
 	.run = json_run,
 	.verify = json_verify,
 	.check = json_check,
+	.diff = diff_json,
 };

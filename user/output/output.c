@@ -8,7 +8,7 @@
 #include "lib/msg.h"
 
 static const struct formatter *const all[] = {
-	&output_text, &output_json, &output_junit, &output_sarif, &output_github, NULL,
+	&output_text, &output_json, &output_html, &output_junit, &output_sarif, &output_github, NULL,
 };
 
 const struct formatter *formatter_find(const char *name)
@@ -24,17 +24,18 @@ const struct formatter *formatter_find(const char *name)
 /* the command each use is for, in error messages */
 static const char *const use_cmd[] = {
 	[FOR_REPORT] = "report", [FOR_CHECK] = "check", [FOR_RUN] = "run",
-	[FOR_VERIFY] = "verify", [FOR_DOCTOR] = "doctor",
+	[FOR_VERIFY] = "verify", [FOR_DOCTOR] = "doctor", [FOR_DIFF] = "diff",
 };
 
 static bool prints(const struct formatter *f, enum formatter_use use)
 {
 	switch (use) {
-	case FOR_REPORT: return f->report;
+	case FOR_REPORT: return f->report || f->page;
 	case FOR_CHECK: return f->check;
 	case FOR_RUN: return f->run;
 	case FOR_VERIFY: return f->verify;
 	case FOR_DOCTOR: return f->doctor;
+	case FOR_DIFF: return f->diff;
 	}
 	return false;
 }

@@ -14,15 +14,21 @@ struct doctor;
 struct run_result;
 struct verify_result;
 struct check_view;
+struct diff_view;
 
 struct formatter {
 	const char *name;
 	int (*report)(FILE *f, const struct report *rep, const char *source);
 	int (*suggest)(FILE *f, const struct suggestion *s, const char *source);
+	/* A document that holds the report and its suggestion at once (html):
+	 * report builds both for a formatter with a page. */
+	int (*page)(FILE *f, const struct report *rep, const struct suggestion *s,
+		    const char *source);
 	int (*doctor)(FILE *f, const struct doctor *d);
 	int (*run)(FILE *f, const struct run_result *r);
 	int (*verify)(FILE *f, const struct verify_result *v);
 	int (*check)(FILE *f, const struct check_view *v);
+	int (*diff)(FILE *f, const struct diff_view *v);
 };
 
 extern const struct formatter output_text;
@@ -30,12 +36,13 @@ extern const struct formatter output_json;
 extern const struct formatter output_junit;
 extern const struct formatter output_sarif;
 extern const struct formatter output_github;
+extern const struct formatter output_html;
 
 /* NULL when no formatter has that name. */
 const struct formatter *formatter_find(const char *name);
 
 /* What a command asks its formatter to print (formatter_select). */
-enum formatter_use { FOR_REPORT, FOR_CHECK, FOR_RUN, FOR_VERIFY, FOR_DOCTOR };
+enum formatter_use { FOR_REPORT, FOR_CHECK, FOR_RUN, FOR_VERIFY, FOR_DOCTOR, FOR_DIFF };
 
 /* The formatter --format NAME names, if it prints what use needs; else NULL
  * after "unknown format 'NAME' for COMMAND (the formats that do)" (exit 2).

@@ -6,14 +6,16 @@
 
 #include "facts/capnames.h"
 #include "facts/kfeat.h"
+#include "facts/syscalls.h"
+#include "output/diff.h"
 #include "output/output.h"
 #include "analyze/report.h"
 #include "analyze/usite.h"
 #include "analyze/suggest.h"
 #include "analyze/views.h"
 #include "analyze/check.h"
-#include "facts/syscalls.h"
 #include "lib/util.h"
+#include "output/words.h"
 
 #define ESC(s, buf) text_escape((s) ? (s) : "", buf, sizeof(buf))
 
@@ -47,6 +49,7 @@ static void print_target(FILE *f, const struct rec_header *h)
 static void print_identity(FILE *f, const struct rec_header *h, const struct rec_input *in,
 			   const char *name, const char *ind)
 {
+	const char *arch = h->arch ? h->arch : SYSCALL_ARCH_DEFAULT;
 	char a[64], b[64], esc[1024];
 	size_t i;
 
@@ -54,8 +57,11 @@ static void print_identity(FILE *f, const struct rec_header *h, const struct rec
 	format_iso8601(h->end_ns, b, sizeof(b));
 	if (name)
 		fprintf(f, "  %s:", ESC(name, esc));
-	fprintf(f, "%skernel %s, attach %s, scope %s", name ? " " : "  ", ESC(h->kernel, esc),
-		h->attach ? h->attach : "?", h->scope ? h->scope : "?");
+	fprintf(f, "%skernel %s", name ? " " : "  ", ESC(h->kernel, esc));
+	/* made on another architecture than this one's: its syscalls are that one's */
+	if (strcmp(arch, syscall_arch_native()))
+		fprintf(f, " (%s)", ESC(arch, esc));
+	fprintf(f, ", attach %s, scope %s", h->attach ? h->attach : "?", h->scope ? h->scope : "?");
 	print_target(f, h);
 	fputc('\n', f);
 	if (h->argc) {
@@ -146,7 +152,7 @@ static void print_row(FILE *f, const struct cap_row *cr, const char *ind)
 		fputs(cr->init_ns ? " [init+child userns]" : " [child userns]", f);
 	fprintf(f, "\n%s    syscalls:", ind);
 	for (i = 0; i < cr->nsys; i++) {
-		const char *sn = syscall_name(cr->sys[i].nr);
+		const char *sn = cr->sys[i].name;
 
 		if (cr->sys[i].nr < 0)
 			fprintf(f, " (none) x%" PRIu64, cr->sys[i].count);
@@ -346,6 +352,10 @@ static int text_report(FILE *f, const struct report *rep, const char *source)
 	size_t i;
 
 	print_header(f, rep->rec, source);
+	if (rep->only) {
+		fputs("  only checks of (--cap): ", f);
+		print_capset(f, rep->only);
+	}
 	if (rep->by == BY_PROCESS)
 		print_images(f, rep);
 	else
@@ -376,20 +386,9 @@ static int text_report(FILE *f, const struct report *rep, const char *source)
 
 static void print_sys_list(FILE *f, const struct sys_count *sys, size_t n)
 {
-	size_t i;
+	char buf[256];
 
-	for (i = 0; i < n && i < 4; i++) {
-		const char *sn = syscall_name(sys[i].nr);
-
-		if (sys[i].nr < 0)
-			fprintf(f, "%s(no syscall)", i ? ", " : "");
-		else if (sn)
-			fprintf(f, "%s%s", i ? ", " : "", sn);
-		else
-			fprintf(f, "%ssyscall_%d", i ? ", " : "", sys[i].nr);
-	}
-	if (n > 4)
-		fprintf(f, ", ...");
+	fputs(sys_list_str(sys, n, buf, sizeof(buf)), f);
 }
 
 static const char *capn(int cap, char buf[CAP_NAME_LEN])
@@ -407,36 +406,10 @@ static void print_capname_alias(FILE *f, int cap)
 }
 
 /* Denied checks with no granted alternative, blocking first. */
-static const char *aside_meaning(const struct sg_aside *a)
-{
-	static char buf[400];
-
-	switch (a->why) {
-	case ASIDE_INSIDE:
-		return userns_meaning(RU_INSIDE);
-	case ASIDE_OWNER:
-		return userns_meaning(RU_OWNER);
-	case ASIDE_CHILD:
-		return userns_meaning(RU_CHILD);
-	case ASIDE_NO_EFFECT:
-		return "the answer could not change the outcome (capset() kept the inheritable "
-		       "set within the permitted one)";
-	case ASIDE_FOREIGN:
-		return "checked against credentials that were not the program's own (an "
-		       "override: overlayfs acts as its mounter, a container engine, when it "
-		       "copies a file up)";
-	default:
-		snprintf(buf, sizeof(buf), "the outcome only tunes behaviour (%s; %s); capaudit "
-			 "verify proves it for this program", a->fact ? a->fact->operation : "",
-			 a->fact ? a->fact->source : "kernel fact");
-		return buf;
-	}
-}
-
 static void print_denials(FILE *f, const struct suggestion *s)
 {
 	const struct rec_header *h = &s->rec->hdr;
-	char n1[CAP_NAME_LEN], esc[4200];
+	char n1[CAP_NAME_LEN], esc[4200], why[300];
 	size_t i;
 
 	if (!s->ndeny)
@@ -450,32 +423,7 @@ static void print_denials(FILE *f, const struct suggestion *s)
 		fprintf(f, " at %s (", ESC(d->func, esc));
 		print_sys_list(f, d->sys, d->nsys);
 		fprintf(f, "), %" PRIu64 "x: ", d->count);
-		switch (d->kind) {
-		case DENY_BLOCKING:
-			if (d->in_ack)
-				fputs("denied, and the netlink request failed (the kernel says so "
-				      "in its netlink ack, not in the syscall's return value)\n", f);
-			else
-				fprintf(f, "denied, and the syscall failed (EPERM/EACCES, %" PRIu64
-					"x): the program may have failed here\n", d->sys_failed);
-			break;
-		case DENY_OTHER_ERROR:
-			fprintf(f, "denied, and the syscall then failed with %s (%" PRIu64 "x), not "
-				"EPERM/EACCES: maybe for another reason\n",
-				strerrorname_np(d->sys_errno) ? strerrorname_np(d->sys_errno) : "an error",
-				d->sys_other);
-			break;
-		case DENY_INCONCLUSIVE:
-			fprintf(f, "denied; the syscall was interrupted (EINTR or restarted, %" PRIu64
-				"x): inconclusive\n", d->sys_restart);
-			break;
-		case DENY_ADVISORY:
-			fputs(h->syscall_results ? "denied, advisory (the syscall went on)\n" :
-			      "denied, advisory (kernel fact)\n", f);
-			break;
-		default:
-			fputs("denied (this record has no syscall results)\n", f);
-		}
+		fprintf(f, "%s\n", denial_meaning(d, h->syscall_results, why, sizeof(why)));
 		if (d->fact && d->fact->kind == KF_ONLY) {
 			fprintf(f, "    only %s is accepted there", capn(d->cap, n1));
 			if (d->fact->sysadmin_until)
@@ -489,10 +437,14 @@ static void print_denials(FILE *f, const struct suggestion *s)
 static int text_suggest(FILE *f, const struct suggestion *s, const char *source)
 {
 	const struct rec_header *h = &s->rec->hdr;
-	char n1[CAP_NAME_LEN], esc[4200];
+	char n1[CAP_NAME_LEN], esc[4200], why[400];
 	size_t i, j;
 
 	print_header(f, s->rec, source);
+	if (s->only) {
+		fputs("  only what is about (--cap): ", f);
+		print_capset(f, s->only);
+	}
 	fputs("\nRequired capabilities: ", f);
 	print_capset(f, s->required);
 	fputs("Observed (granted, audited): ", f);
@@ -596,7 +548,7 @@ static int text_suggest(FILE *f, const struct suggestion *s, const char *source)
 				fprintf(f, ", granted %" PRIu64, a->granted);
 			if (a->denied)
 				fprintf(f, ", denied %" PRIu64, a->denied);
-			fprintf(f, ": %s\n", aside_meaning(a));
+			fprintf(f, ": %s\n", aside_meaning(a, why, sizeof(why)));
 		}
 	}
 	if (s->asked) {
@@ -938,4 +890,5 @@ const struct formatter output_text = {
 	.run = text_run,
 	.verify = text_verify,
 	.check = text_check,
+	.diff = diff_text,
 };

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "facts/kfacts.h"
+#include "facts/syscalls.h"
 #include "lib/util.h"
 
 static char *dup_or_null(const char *s)
@@ -30,6 +31,7 @@ static void header_copy(struct rec_header *to, const struct rec_header *from)
 	to->capaudit_version = dup_or_null(from->capaudit_version);
 	to->kernel = dup_or_null(from->kernel);
 	to->machine = dup_or_null(from->machine);
+	to->arch = dup_or_null(from->arch);
 	to->attach = dup_or_null(from->attach);
 	to->scope = dup_or_null(from->scope);
 	to->target_cgroup = dup_or_null(from->target_cgroup);
@@ -243,6 +245,12 @@ static void header_add(struct rec_header *h, const struct rec_header *s)
 	/* a denial whose syscall result was not recorded must not read as
 	 * one that did not fail */
 	h->syscall_results = h->syscall_results && s->syscall_results;
+	/* each check keeps its syscall's name (read with its own record's
+	 * table); a merge of architectures has no one table for the numbers */
+	if (strcmp(h->arch ? h->arch : SYSCALL_ARCH_DEFAULT, s->arch ? s->arch : SYSCALL_ARCH_DEFAULT)) {
+		free(h->arch);
+		h->arch = xstrdup(REC_ARCH_MIXED);
+	}
 	for (i = 0; i < rec_lost_nkinds; i++) {
 		uint64_t *mine = (uint64_t *)(void *)((char *)&h->lost + rec_lost_kinds[i].off);
 
@@ -320,7 +328,9 @@ static void move_stacks(struct record *dst, struct record *src)
 	src->nstacks = 0;
 	grow_array((void **)&dst->ustacks, &dst->cap_ustacks, dst->nustacks + src->nustacks,
 		   sizeof(*dst->ustacks));
-	memcpy(dst->ustacks + dst->nustacks, src->ustacks, src->nustacks * sizeof(*src->ustacks));
+	if (src->nustacks)   /* none: both may be NULL, which memcpy() must not get */
+		memcpy(dst->ustacks + dst->nustacks, src->ustacks,
+		       src->nustacks * sizeof(*src->ustacks));
 	dst->nustacks += src->nustacks;
 	src->nustacks = 0;
 }
@@ -358,6 +368,8 @@ static void move_checks(struct record *dst, struct record *src, const struct pid
 		c.pid = map_pid(m, c.pid);
 		if (c.comm)   /* src's table goes with src */
 			c.comm = record_intern(dst, c.comm, strlen(c.comm));
+		if (c.sysname)
+			c.sysname = record_intern(dst, c.sysname, strlen(c.sysname));
 		if (c.stack >= 0)
 			c.stack += (int)stack0;
 		if (c.ustack >= 0)

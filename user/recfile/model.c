@@ -422,15 +422,12 @@ static void free_process(struct rec_process *p)
 	free(p->unit);
 }
 
-void record_keep_processes(struct record *r, const bool *keep)
+void record_keep_checks(struct record *r, const bool *keep)
 {
 	size_t i, n = 0;
 
-	/* checks first: their process is found through the table as it is */
 	for (i = 0; i < r->nchecks; i++) {
-		const struct rec_process *p = check_process(r, &r->checks[i]);
-
-		if (p && keep[p - r->procs])
+		if (keep[i])
 			r->checks[n++] = r->checks[i];
 		else
 			free(r->checks[i].stack_error);
@@ -439,6 +436,21 @@ void record_keep_processes(struct record *r, const bool *keep)
 	if (r->nchecks > n)
 		memset(r->checks + n, 0, (r->nchecks - n) * sizeof(*r->checks));
 	r->nchecks = n;
+}
+
+void record_keep_processes(struct record *r, const bool *keep)
+{
+	bool *kc = xcalloc(r->nchecks + 1, sizeof(*kc));
+	size_t i, n = 0;
+
+	/* checks first: their process is found through the table as it is */
+	for (i = 0; i < r->nchecks; i++) {
+		const struct rec_process *p = check_process(r, &r->checks[i]);
+
+		kc[i] = p && keep[p - r->procs];
+	}
+	record_keep_checks(r, kc);
+	free(kc);
 	for (i = n = 0; i < r->nprocs; i++) {
 		if (keep[i])
 			r->procs[n++] = r->procs[i];
@@ -537,6 +549,7 @@ void record_clear_header(struct rec_header *h)
 	free(h->capaudit_version);
 	free(h->kernel);
 	free(h->machine);
+	free(h->arch);
 	free(h->attach);
 	free(h->scope);
 	free(h->target_cgroup);

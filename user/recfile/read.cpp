@@ -22,6 +22,7 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdarg>
 #include <cstdio>
@@ -36,6 +37,7 @@
 extern "C" {
 #include "facts/capnames.h"
 #include "facts/kfeat.h"
+#include "facts/syscalls.h"
 #include "lib/infile.h"
 #include "recfile/recfile.h"
 #include "lib/util.h"
@@ -378,6 +380,41 @@ bool require(const Fields &F, uint64_t required, Line &l)
 
 /* ---- the header line ------------------------------------------------- */
 
+/* A name the kernel could give a syscall or an architecture: letters,
+ * digits and '_', 1..max bytes. */
+bool is_ident(std::string_view s, size_t max)
+{
+	if (s.empty() || s.size() > max)
+		return false;
+	for (char ch : s)
+		if (!isalnum((unsigned char)ch) && ch != '_')
+			return false;
+	return true;
+}
+
+/* "arch": any name (a later capaudit may record elsewhere: its checks
+ * then keep only the names the record gives). */
+bool get_arch(ondemand::value v, char **out, Line &l)
+{
+	std::string_view s;
+
+	if (!get_str(v, "arch", &s, l))
+		return false;
+	if (!is_ident(s, 32))
+		return l.fail("field 'arch' must be an architecture name (letters, digits, '_')");
+	*out = dup(s);
+	return true;
+}
+
+bool get_syscall_name(ondemand::value v, std::string_view *out, Line &l)
+{
+	if (!get_str(v, "syscall_name", out, l))
+		return false;
+	if (!is_ident(*out, 64))
+		return l.fail("field 'syscall_name' must be a syscall name (letters, digits, '_')");
+	return true;
+}
+
 bool get_format(ondemand::value v, Line &l)
 {
 	std::string_view s;
@@ -667,12 +704,12 @@ bool read_target(ondemand::value v, rec_header *h, Line &l)
 
 bool read_header_fields(ondemand::object obj, rec_header *h, Line &l)
 {
-	enum { TYPE, FORMAT, VERSION, CAPAUDIT, KERNEL, MACHINE, ATTACH, SCOPE, SYMBOLS, ARGV,
+	enum { TYPE, FORMAT, VERSION, CAPAUDIT, KERNEL, MACHINE, ARCH, ATTACH, SCOPE, SYMBOLS, ARGV,
 	       START_NS, END_NS, CHECKS, LOST, OVERFLOW, EXIT_STATUS, SYSCALL_RESULTS, LOADER,
 	       PIDS_REUSED, AGGREGATION, STOP, COMMAND_RUNNING, CACHE, TARGET, MONITOR, KERNEL_BPF,
 	       NFIELDS };
 	static const char *const names[] = { "type", "format", "version", "capaudit", "kernel",
-		"machine", "attach", "scope", "symbols", "argv", "start_ns", "end_ns", "checks",
+		"machine", "arch", "attach", "scope", "symbols", "argv", "start_ns", "end_ns", "checks",
 		"lost", "overflow", "exit_status", "syscall_results", "loader", "pids_reused",
 		"aggregation", "stop", "command_running", "cache", "target", "monitor", "kernel_bpf",
 		nullptr };
@@ -694,6 +731,8 @@ bool read_header_fields(ondemand::object obj, rec_header *h, Line &l)
 			return get_new_str(v, "kernel", &h->kernel, l);
 		case MACHINE:
 			return get_new_str(v, "machine", &h->machine, l);
+		case ARCH:
+			return get_arch(v, &h->arch, l);
 		case ATTACH:
 			return get_new_str(v, "attach", &h->attach, l);
 		case SCOPE:
@@ -1194,7 +1233,7 @@ bool read_check(ondemand::object obj, const record *r, record *sink, Line &l)
 	const uint64_t required = bit(PID) | bit(CAP) | bit(RET) | bit(COUNT) |
 				  (r->hdr.version >= 2 ? bit(START_NS) : 0);
 	Fields F(fs);
-	std::string_view comm = "", stack_error;
+	std::string_view comm = "", stack_error, sysname;
 	rec_check c{};
 
 	c.syscall = -1;   /* none */
@@ -1202,8 +1241,10 @@ bool read_check(ondemand::object obj, const record *r, record *sink, Line &l)
 	c.ustack = -1;
 	bool ok = each_field(obj, F, l, [&](int f, ondemand::value v) {
 		switch (f) {
-		case TYPE: case CAP_NAME: case SYSCALL_NAME:
-			return true;   /* cap_name and syscall_name are derived: ignored */
+		case TYPE: case CAP_NAME:
+			return true;   /* cap_name is derived: ignored */
+		case SYSCALL_NAME:   /* kept: the recording machine named it */
+			return get_syscall_name(v, &sysname, l);
 		case PID:
 			return get_int(v, "pid", 1, INT32_MAX, &c.pid, l);
 		case START_NS:
@@ -1259,6 +1300,11 @@ bool read_check(ondemand::object obj, const record *r, record *sink, Line &l)
 	});
 	if (!ok || !require(F, required, l) || !check_agrees(c, r, l))
 		return false;
+	if (F.has(SYSCALL_NAME) && c.syscall < 0)
+		return l.fail("field 'syscall_name' without a syscall ('syscall' is -1 or absent)");
+	c.sysname = syscall_name_arch(r->hdr.arch, c.syscall);
+	if (F.has(SYSCALL_NAME) && (!c.sysname || sysname != c.sysname))
+		c.sysname = record_intern(sink, sysname.data(), sysname.size());
 	/* before version 3 a check against a child namespace did not say
 	 * whether the credentials were inside one or owned it */
 	if (r->hdr.version < 3 && F.has(INIT_NS) && !c.init_ns && c.userns == RU_HOST)

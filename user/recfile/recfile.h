@@ -26,9 +26,12 @@
  * not matter (no_effect), processes the sets they asked capset() for, the
  * header the call-site cache's work; 4: processes say where they ran
  * (cgroup, container, unit) and whether their exec gained privilege, the
- * header the scope's target */
-#define REC_VERSION 4
+ * header the scope's target; 5: the header names the architecture
+ * (arch), whose table numbers the checks' syscalls, and the BPF features
+ * the recording kernel lacked (kernel_bpf) */
+#define REC_VERSION 5
 #define REC_MAX_CAP 63
+#define REC_ARCH_MIXED "mixed"
 #define REC_MAX_LINE (1 << 20)   /* longer lines are rejected */
 #define REC_MAX_UFRAMES 128     /* user frames per ustack line */
 
@@ -57,6 +60,11 @@ struct rec_header {
 	char *capaudit_version;
 	char *kernel;           /* uname -r of the recording machine */
 	char *machine;          /* uname -m */
+	/* version 5: the architecture whose syscall table numbers the
+	 * checks' syscalls (facts/syscalls.h: "x86_64", "arm64"); NULL in
+	 * older records, which were all x86_64; REC_ARCH_MIXED: a merge of
+	 * records of several (each check has its name, if known) */
+	char *arch;
 	char *attach;           /* tp_btf | tracepoint | fexit | kprobe */
 	char *scope;            /* pid | all | command | cgroup | container | unit | service */
 	/* version 4, the scope's target (NULL when not known or not scoped
@@ -171,7 +179,11 @@ struct rec_check {
 	int cap;
 	int ret;                /* 0 granted, < 0 denied (-errno) */
 	uint64_t count;
-	int syscall;            /* -1: none */
+	int syscall;            /* -1: none; numbered as the record's arch numbers them */
+	/* its name: the record's syscall_name, else the record's arch's
+	 * table's (facts/syscalls.h), never the reading machine's; static or
+	 * interned in the record; NULL: none, or not known */
+	const char *sysname;
 	bool init_ns;
 	enum rec_userns userns;
 	bool no_effect;         /* the answer could not change the outcome */
@@ -295,6 +307,8 @@ struct rec_process *check_process(const struct record *r, const struct rec_check
  * and the checks they made; a check without a process goes too. The
  * header (its lost counters and overflow) stays the whole record's. */
 void record_keep_processes(struct record *r, const bool *keep);
+/* Keep only the checks whose keep[i] (parallel to r->checks) is true. */
+void record_keep_checks(struct record *r, const bool *keep);
 /*
  * Merge src (a record as read, not itself merged) into dst, so that
  * records copied from many nodes or runs read as one: src's processes,

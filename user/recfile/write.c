@@ -62,6 +62,7 @@ static json_t *header_json(const struct rec_header *h)
 	json_set_bytes(o, "capaudit", h->capaudit_version);
 	json_set_bytes(o, "kernel", h->kernel);
 	json_set_bytes(o, "machine", h->machine);
+	json_set_bytes(o, "arch", h->arch);
 	json_set_bytes(o, "attach", h->attach);
 	json_set_bytes(o, "scope", h->scope);
 	json_set(o, "target", rec_target_json(h));   /* NULL: no key */
@@ -227,7 +228,7 @@ static json_t *check_json(const struct record *r, const struct rec_check *c)
 {
 	json_t *o = json_object();
 	char name[CAP_NAME_LEN];
-	const char *sys = syscall_name(c->syscall);
+	const char *sys = c->sysname ? c->sysname : syscall_name_arch(r->hdr.arch, c->syscall);
 
 	json_set(o, "type", json_string("check"));
 	json_set(o, "pid", json_integer(c->pid));

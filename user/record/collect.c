@@ -20,7 +20,9 @@
 
 #include "record/session.h"
 #include "facts/callsite.h"
+#include "facts/syscalls.h"
 #include "lib/util.h"
+#include "record/keyflags.h"
 #include "record/ustacks.h"
 
 /* ---- collecting the aggregated checks ---------------------------------- */
@@ -135,14 +137,8 @@ static int collect_one(void *ctx, const struct ca_key *k, const struct ca_val *v
 	c->ret = k->ret;
 	c->count = v->count;
 	c->syscall = k->syscall;
-	c->init_ns = k->flags & CA_F_INIT_NS;
-	c->userns = k->flags & CA_F_CRED_USERNS ? RU_INSIDE :
-		    k->flags & CA_F_NS_OWNER ? RU_OWNER : RU_HOST;
-	c->no_effect = k->flags & CA_F_NO_EFFECT;
-	c->foreign_cred = k->flags & CA_F_FOREIGN_CRED;
-	c->opts_known = k->flags & CA_F_OPTS_KNOWN;
-	c->opt_noaudit = k->flags & CA_F_NOAUDIT;
-	c->opt_insetid = k->flags & CA_F_INSETID;
+	c->sysname = syscall_name(k->syscall);
+	check_set_key_flags(c, k->flags);
 	c->first_ns = to_epoch(s, v->meta.first_ns ? v->meta.first_ns : v->last_ns);
 	c->last_ns = to_epoch(s, v->last_ns);
 	c->sys_failed = v->sys_failed;

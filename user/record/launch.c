@@ -27,29 +27,22 @@ bool launch_privileged(const struct privs *p, bool set_user)
 
 int parse_capset(const char *s, uint64_t *mask, char *bad, size_t badlen)
 {
-	char *copy, *tok, *save = NULL;
-	int rc = 0;
+	char n[CAP_NAME_LEN];
+	int c;
 
 	*mask = 0;
-	if (!s || !*s) {
-		snprintf(bad, badlen, "%s", "");
-		return -1;
-	}
-	if (!strcasecmp(s, "none"))
+	if (s && !strcasecmp(s, "none"))
 		return 0;
-	copy = xstrdup(s);
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		int c = cap_number(tok);
-
-		if (c < 0 || c > 63 || !CAP_IS_SUPPORTED(c)) {
-			snprintf(bad, badlen, "%s", tok);
-			rc = -1;
-			break;
+	if (cap_list_parse(s ? s : "", mask, bad, badlen))
+		return -1;
+	/* the set is applied to this kernel: it must know each one */
+	for_each_cap(c, *mask) {
+		if (!CAP_IS_SUPPORTED(c)) {
+			snprintf(bad, badlen, "%s", cap_name(c, n));
+			return -1;
 		}
-		*mask |= CAP_BIT(c);
 	}
-	free(copy);
-	return rc;
+	return 0;
 }
 
 int launch_resolve_user(const char *name, struct launch *l)

@@ -157,7 +157,7 @@ static const char *finding(struct mon_events *ev, const struct ca_event *e, int 
 	enum check_match match = ev->m->o->match;
 	struct bl_entry *be;
 	char num[32];
-	const char *sc = check_syscall_label(e->syscall, num, sizeof(num));
+	const char *sc = check_syscall_label(e->syscall, syscall_name(e->syscall), num, sizeof(num));
 	bool sys_new;
 
 	if (!b || (e->kflags & (CA_F_NOAUDIT | CA_F_NO_EFFECT | CA_F_FOREIGN_CRED | CA_F_NS_OWNER)))

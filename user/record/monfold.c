@@ -11,7 +11,9 @@
 #include <string.h>
 
 #include "facts/callsite.h"
+#include "facts/syscalls.h"
 #include "lib/util.h"
+#include "record/keyflags.h"
 #include "record/monfold.h"
 
 static uint64_t ident_hash(const char *exe, const char *build_id, const char *comm,
@@ -199,14 +201,8 @@ static void add_row_check(struct record *cp, const struct mon_fold *m, const str
 	c->ret = r->ret;
 	c->count = r->count + r->pending;
 	c->syscall = r->syscall;
-	c->init_ns = r->flags & CA_F_INIT_NS;
-	c->userns = r->flags & CA_F_CRED_USERNS ? RU_INSIDE :
-		    r->flags & CA_F_NS_OWNER ? RU_OWNER : RU_HOST;
-	c->no_effect = r->flags & CA_F_NO_EFFECT;
-	c->foreign_cred = r->flags & CA_F_FOREIGN_CRED;
-	c->opts_known = r->flags & CA_F_OPTS_KNOWN;
-	c->opt_noaudit = r->flags & CA_F_NOAUDIT;
-	c->opt_insetid = r->flags & CA_F_INSETID;
+	c->sysname = syscall_name(r->syscall);
+	check_set_key_flags(c, r->flags);
 	c->first_ns = r->first_ns;
 	c->last_ns = r->last_ns > r->first_ns ? r->last_ns : r->first_ns;
 	c->sys_failed = r->sys_failed;

@@ -11,8 +11,10 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
+#include "facts/kfacts.h"
 #include "facts/kfeat.h"
 
 const char *tracefs_dir(void)
@@ -228,12 +230,20 @@ static bool kallsyms_has(const char *const *names)
  * return address the trampoline took from kretprobe_find_ret_addr()
  * since 5.15 (commit 19138af1bd88), from rethook_find_ret_addr() once
  * kretprobes run on rethook (6.0); before, the walk ends at
- * kretprobe_trampoline. */
+ * kretprobe_trampoline. arm64's asks kretprobe_find_ret_addr() only
+ * since 5.16 (commit cd9bc2c92588, arch/arm64/kernel/stacktrace.c),
+ * whose name alone says nothing of that: its release does (one that
+ * does not parse: the walk at the entry, which works everywhere). */
 static bool kretprobe_stack_ok(void)
 {
 	static const char *const names[] = { "kretprobe_find_ret_addr", "rethook_find_ret_addr",
 		NULL };
+#if defined(__aarch64__)
+	struct utsname u;
 
+	if (uname(&u) || kver_cmp(u.release, "5.16") < 0)
+		return false;
+#endif
 	return kallsyms_has(names);
 }
 

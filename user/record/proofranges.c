@@ -138,16 +138,17 @@ int proof_ranges_from_kallsyms(struct ca_ranges *r)
 		n = strcspn(name, " \t\n");
 		if (name[n] == '\t' || (name[n] == ' ' && name[n + 1]))
 			break;   /* "[module]" */
-		if (p[1] != 't' && p[1] != 'T')
-			continue;
 		end = name + n;
 		*end = '\0';
-		if (prev[0] && addr > prev_addr)
-			stop = add_symbol(r, prev_addr, addr, prev, NULL);
+		/* whatever their type: arm64's _etext is 'D' */
 		if (!strcmp(name, "_stext"))
 			r->text_lo = addr;
 		if (!strcmp(name, "_etext"))
 			r->text_hi = addr;
+		if (p[1] != 't' && p[1] != 'T')
+			continue;
+		if (prev[0] && addr > prev_addr)
+			stop = add_symbol(r, prev_addr, addr, prev, NULL);
 		if (n < sizeof(prev)) {
 			memcpy(prev, name, n + 1);
 			prev_addr = addr;

@@ -21,6 +21,7 @@
 
 #include "facts/attach.h"
 #include "facts/kfeat.h"
+#include "facts/syscalls.h"
 #include "lib/msg.h"
 #include "lib/util.h"
 #include "record/ksyms_iter.h"
@@ -539,6 +540,7 @@ void session_header(struct session *s, struct rec_header *h, const char *stop, i
 	h->capaudit_version = xstrdup(CAPAUDIT_VERSION);
 	h->kernel = xstrdup(uts.release);
 	h->machine = xstrdup(uts.machine);
+	h->arch = xstrdup(syscall_arch_native());
 	h->attach = xstrdup(attach_mode_name(s->tr.mode));
 	kernel_bpf_header(h, s->tr.kfeat, o->user_stacks, s->tr.mode == ATTACH_KPROBE);
 	h->scope = xstrdup(s->monitor ? "monitor" : o->all ? "all" : s->scope.kind ? scope_name(s->scope.kind) :

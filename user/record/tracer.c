@@ -51,12 +51,15 @@ _Static_assert(CA_KF_TASK_BTF == KF_TASK_BTF && CA_KF_TASK_PT_REGS == KF_TASK_PT
 	       CA_KF_KRETPROBE_STACK == KF_KRETPROBE_STACK &&
 	       CA_KF_ALL == KF_ALL, "capaudit.h and facts/kfeat.h name the same bits");
 
-/* kretprobe mode's return program: the _noleaf copy on kernels without
- * bpf_find_vma() (it cannot even be loaded there: capaudit.bpf.c) */
-static struct bpf_program *kretprobe_prog(struct capaudit_bpf *s, uint32_t kfeat)
+/* kprobe mode's entry (ret: return) program: the _noleaf copy on kernels
+ * without bpf_find_vma() (it cannot even be loaded there: capaudit.bpf.c) */
+static struct bpf_program *kprobe_prog(struct capaudit_bpf *s, uint32_t kfeat, bool ret)
 {
-	return kfeat & KF_FIND_VMA ? s->progs.kretprobe_cap_capable :
-	       s->progs.kretprobe_cap_capable_noleaf;
+	if (ret)
+		return kfeat & KF_FIND_VMA ? s->progs.kretprobe_cap_capable :
+		       s->progs.kretprobe_cap_capable_noleaf;
+	return kfeat & KF_FIND_VMA ? s->progs.kprobe_cap_capable :
+	       s->progs.kprobe_cap_capable_noleaf;
 }
 
 static void choose_programs(struct capaudit_bpf *s, enum attach_mode m, bool results,
@@ -70,7 +73,8 @@ static void choose_programs(struct capaudit_bpf *s, enum attach_mode m, bool res
 	bpf_program__set_autoload(s->progs.tp_cap_capable, m == ATTACH_TRACEPOINT);
 	bpf_program__set_autoload(s->progs.fexit_cap_capable, m == ATTACH_FEXIT && vma);
 	bpf_program__set_autoload(s->progs.fexit_cap_capable_noleaf, m == ATTACH_FEXIT && !vma);
-	bpf_program__set_autoload(s->progs.kprobe_cap_capable, m == ATTACH_KPROBE);
+	bpf_program__set_autoload(s->progs.kprobe_cap_capable, m == ATTACH_KPROBE && vma);
+	bpf_program__set_autoload(s->progs.kprobe_cap_capable_noleaf, m == ATTACH_KPROBE && !vma);
 	bpf_program__set_autoload(s->progs.kretprobe_cap_capable, m == ATTACH_KPROBE && vma);
 	bpf_program__set_autoload(s->progs.kretprobe_cap_capable_noleaf, m == ATTACH_KPROBE && !vma);
 }
@@ -114,6 +118,10 @@ static void explain(char *why, size_t n, const char *stage, int err, enum attach
 		snprintf(why, n, "%s: permission denied (needs CAP_BPF and CAP_PERFMON)", stage);
 	else if (err == ENOENT || err == ESRCH)
 		snprintf(why, n, "%s: cap_capable hook not found in this kernel", stage);
+	else if (err == KERNEL_ENOTSUPP && m == ATTACH_FEXIT)
+		snprintf(why, n, "%s failed (ENOTSUPP): this kernel cannot attach BPF trampolines "
+			 "to kernel functions (no ftrace direct calls: "
+			 "CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS, on arm64 since Linux 6.4)", stage);
 	else
 		snprintf(why, n, "%s failed: %s%s%s", stage, strerror(err),
 			 libbpf_last[0] ? "; libbpf: " : "", libbpf_last);
@@ -147,16 +155,18 @@ static struct bpf_link *attach_kprobe(struct bpf_program *p, int pre_fd, bool re
  */
 static int attach_kprobes(struct capaudit_bpf *s, const struct kprobe_events *k, uint32_t kfeat)
 {
-	struct bpf_link **ret_link = kfeat & KF_FIND_VMA ? &s->links.kretprobe_cap_capable :
+	bool vma = kfeat & KF_FIND_VMA;
+	struct bpf_link **ret_link = vma ? &s->links.kretprobe_cap_capable :
 				     &s->links.kretprobe_cap_capable_noleaf;
+	struct bpf_link **entry_link = vma ? &s->links.kprobe_cap_capable :
+				       &s->links.kprobe_cap_capable_noleaf;
 	bool pre = k && k->entry >= 0;
 
-	*ret_link = attach_kprobe(kretprobe_prog(s, kfeat), pre ? k->ret : -1, true);
+	*ret_link = attach_kprobe(kprobe_prog(s, kfeat, true), pre ? k->ret : -1, true);
 	if (!*ret_link)
 		return -errno;
-	s->links.kprobe_cap_capable = attach_kprobe(s->progs.kprobe_cap_capable,
-						    pre ? k->entry : -1, false);
-	return s->links.kprobe_cap_capable ? 0 : -errno;
+	*entry_link = attach_kprobe(kprobe_prog(s, kfeat, false), pre ? k->entry : -1, false);
+	return *entry_link ? 0 : -errno;
 }
 
 static int try_mode(struct tracer *t, const struct tracer_cfg *cfg, enum attach_mode m)
@@ -194,8 +204,8 @@ static int try_mode(struct tracer *t, const struct tracer_cfg *cfg, enum attach_
 	/* kprobe mode: attached below, in order, onto the perf events opened
 	 * before the privilege drop (the skeleton would open new ones,
 	 * refused at perf_event_paranoid=3), or onto new ones without */
-	bpf_program__set_autoattach(s->progs.kprobe_cap_capable, false);
-	bpf_program__set_autoattach(kretprobe_prog(s, kfeat), false);
+	bpf_program__set_autoattach(kprobe_prog(s, kfeat, false), false);
+	bpf_program__set_autoattach(kprobe_prog(s, kfeat, true), false);
 	/* the user stack map (build ids: 32 bytes a frame) only when used */
 	if ((err = size_task_state(s, kfeat, cfg->syscall_results)) ||
 	    (!cfg->user_stacks && (err = bpf_map__set_max_entries(s->maps.ustacks, 1))) ||

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * report --format html, in parts: the page and the report (html.c), the
+ * suggestion (html_suggest.c), the call paths (html_paths.c). Every string
+ * from a record goes out through html_text (markup_escape).
+ */
+#ifndef CA_OUTPUT_HTML_H
+#define CA_OUTPUT_HTML_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+struct report;
+struct suggestion;
+
+/* s escaped for element text and quoted attributes; NULL as "". */
+void html_text(FILE *f, const char *s);
+/* <span class="caps" id=ID> with a <span class="cap"> per member, or
+ * "none"; id NULL: no id. */
+void html_capset(FILE *f, const char *id, uint64_t mask);
+
+/* <section id="suggest">: report --suggest's conclusions. */
+void html_suggest(FILE *f, const struct suggestion *s);
+/* <section id="paths">: per capability, its call sites, their stacks. */
+void html_paths(FILE *f, const struct report *rep);
+
+#endif

@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-2.0
+/* report --format html: the suggestion's section, what report --suggest
+ * says (docs/suggest.md), as tables. */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "analyze/suggest.h"
+#include "facts/capnames.h"
+#include "output/html.h"
+#include "output/words.h"
+
+static void chip(FILE *f, int cap)
+{
+	char name[CAP_NAME_LEN];
+
+	fprintf(f, "<span class=\"chip\">%s</span>", cap_name(cap, name));
+	if (cap_alias(cap))
+		fprintf(f, " <span class=\"small\">(proposed as %s)</span>", cap_alias(cap));
+}
+
+static void syscalls(FILE *f, const struct sys_count *sys, size_t n)
+{
+	char buf[256];
+
+	html_text(f, sys_list_str(sys, n, buf, sizeof(buf)));
+}
+
+/* The call sites of a replacement or a kept capability, as a list. */
+static void sites_list(FILE *f, const struct sg_site *sites, size_t n)
+{
+	size_t j;
+
+	fputs("<ul class=\"sites\">", f);
+	for (j = 0; j < n; j++) {
+		fputs("<li><code>", f);
+		html_text(f, sites[j].func);
+		fputs("</code> <span class=\"small\">(", f);
+		syscalls(f, sites[j].sys, sites[j].nsys);
+		fprintf(f, ")</span>, %" PRIu64 " check%s", sites[j].count,
+			sites[j].count == 1 ? "" : "s");
+		if (sites[j].fact) {
+			fputs(": ", f);
+			html_text(f, sites[j].fact->operation);
+		}
+		fputs("</li>", f);
+	}
+	fputs("</ul>", f);
+}
+
+static void sets_table(FILE *f, const struct suggestion *s)
+{
+	const struct rec_header *h = &s->rec->hdr;
+
+	fputs("<table id=\"sg-sets\" class=\"facts\"><tbody>\n<tr><th>Required capabilities</th><td>", f);
+	html_capset(f, "sg-required", s->required);
+	fputs("</td></tr>\n<tr><th>Observed (granted, audited)</th><td>", f);
+	html_capset(f, "sg-observed", s->observed);
+	fputs("</td></tr>\n<tr><th>Denied with no granted alternative</th><td>", f);
+	html_capset(f, "sg-denied", s->denied);
+	fputs("</td></tr>\n", f);
+	if (s->service) {
+		/* record --service: what the unit could stop granting */
+		fputs("<tr><th>Unit file</th><td><code>", f);
+		html_text(f, h->target_service ? h->target_service : "?");
+		fprintf(f, "</code> (its commands ran as uid %u)</td></tr>\n<tr><th>It grants</th>"
+			"<td>", h->service_uid);
+		html_capset(f, "sg-service-granted", s->service_granted);
+		fputs("</td></tr>\n<tr><th>Removal candidates (granted, never checked)</th><td>", f);
+		html_capset(f, "sg-service-unused", s->service_unused);
+		fputs("</td></tr>\n", f);
+	}
+	if (s->asked) {
+		fputs("<tr><th>Asked for with capset() (kept in the permitted set), never used</th>"
+		      "<td>", f);
+		html_capset(f, "sg-asked", s->asked);
+		fputs(" <span class=\"small\">if the program insists on them it fails at start "
+		      "without them; capaudit verify tells</span></td></tr>\n", f);
+	}
+	fputs("</tbody></table>\n<p class=\"small\">A recording shows only the checks the kernel "
+	      "made with the privileges it ran with: capaudit verify runs the program with this "
+	      "set, and without each member, to prove it (docs/verify.md).</p>\n", f);
+}
+
+static void replacements(FILE *f, const struct suggestion *s)
+{
+	char n[CAP_NAME_LEN];
+	size_t i;
+
+	fputs("<h3>CAP_SYS_ADMIN uses a narrower capability satisfies</h3>\n", f);
+	if (!s->nrepl) {
+		fputs("<p class=\"none\">none</p>\n", f);
+		return;
+	}
+	fputs("<table id=\"replacements\"><thead><tr><th>Instead of CAP_SYS_ADMIN</th>"
+	      "<th>Accepted</th><th>Evidence</th><th>Call sites</th></tr></thead><tbody>\n", f);
+	for (i = 0; i < s->nrepl; i++) {
+		const struct sg_replace *r = &s->repl[i];
+
+		fputs("<tr><td>", f);
+		chip(f, r->with);
+		fputs("</td><td>", f);
+		if (r->since) {
+			fprintf(f, "since Linux %s", r->since);
+		} else {
+			fputs("on Linux ", f);
+			html_text(f, record_oldest_kernel(s->rec));
+			fprintf(f, " <span class=\"small\">(first version not verified; %s exists "
+				"since %s)</span>", cap_name(r->with, n),
+				cap_since(r->with) ? cap_since(r->with) : "?");
+		}
+		if (r->kernel_too_old) {
+			fprintf(f, "<br><span class=\"warn\">needs Linux %s or later; %s is ",
+				r->since, s->rec->ninputs ? "the oldest kernel of these records" :
+				"this record's kernel");
+			html_text(f, record_oldest_kernel(s->rec));
+			fputs("</span>", f);
+		}
+		fputs("</td><td>", f);
+		if (r->evidence == EV_OBSERVED) {
+			fprintf(f, "observed fallback: %s denied, then CAP_SYS_ADMIN granted on the "
+				"same kernel path", cap_name(r->with, n));
+		} else {
+			fputs("kernel fact: ", f);
+			html_text(f, r->sites[0].fact ? r->sites[0].fact->source : "table");
+		}
+		fputs("</td><td>", f);
+		sites_list(f, r->sites, r->nsites);
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</tbody></table>\n", f);
+}
+
+/* Where CAP_SYS_ADMIN stays, then where each required capability is used. */
+static void keeps(FILE *f, const struct suggestion *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nkeep; i++) {
+		const struct sg_keep *k = &s->keep[i];
+
+		if (k->cap != CAP_SYS_ADMIN)
+			continue;
+		fputs("<h3>CAP_SYS_ADMIN stays required</h3>\n<p>It cannot be dropped: no narrower "
+		      "capability was accepted at:</p>\n", f);
+		sites_list(f, k->sites, k->nsites);
+		if (k->why) {
+			fputs("\n<p class=\"small\">", f);
+			html_text(f, k->why->operation);
+			fputs(": ", f);
+			html_text(f, k->why->source);
+			fputs("</p>", f);
+		}
+		fputc('\n', f);
+	}
+	fputs("<h3>Where each required capability is used</h3>\n", f);
+	if (!s->nkeep && !s->nrepl) {
+		fputs("<p class=\"none\">nowhere: no audited capability check was granted</p>\n", f);
+		return;
+	}
+	fputs("<table id=\"where\"><thead><tr><th>Capability</th><th>Call sites</th></tr></thead>"
+	      "<tbody>\n", f);
+	for (i = 0; i < s->nkeep; i++) {
+		fputs("<tr><td>", f);
+		chip(f, s->keep[i].cap);
+		fputs("</td><td>", f);
+		sites_list(f, s->keep[i].sites, s->keep[i].nsites);
+		fputs("</td></tr>\n", f);
+	}
+	for (i = 0; i < s->nrepl; i++) {
+		fputs("<tr><td>", f);
+		chip(f, s->repl[i].with);
+		fputs(" <span class=\"small\">(instead of CAP_SYS_ADMIN)</span></td><td>", f);
+		sites_list(f, s->repl[i].sites, s->repl[i].nsites);
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</tbody></table>\n", f);
+}
+
+static void denials(FILE *f, const struct suggestion *s)
+{
+	char n[CAP_NAME_LEN], why[300];
+	size_t i;
+
+	fputs("<h3>Denied with no granted alternative</h3>\n", f);
+	if (!s->ndeny) {
+		fputs("<p class=\"none\">none</p>\n", f);
+		return;
+	}
+	fputs("<table id=\"denials\"><thead><tr><th>Capability</th><th>Call site</th>"
+	      "<th>Syscalls</th><th>Checks</th><th>What happened</th></tr></thead><tbody>\n", f);
+	for (i = 0; i < s->ndeny; i++) {
+		const struct sg_denial *d = &s->deny[i];
+
+		fprintf(f, "<tr><td><span class=\"chip denied\">%s</span>%s</td><td><code>",
+			cap_name(d->cap, n), d->alt >= 0 ? " <span class=\"small\">(or CAP_SYS_ADMIN)"
+			"</span>" : "");
+		html_text(f, d->func);
+		fputs("</code></td><td>", f);
+		syscalls(f, d->sys, d->nsys);
+		fprintf(f, "</td><td class=\"num count\">%" PRIu64 "</td><td>", d->count);
+		html_text(f, denial_meaning(d, s->rec->hdr.syscall_results, why, sizeof(why)));
+		if (d->fact && d->fact->kind == KF_ONLY) {
+			fprintf(f, "<br><span class=\"small\">only %s is accepted there", n);
+			if (d->fact->sysadmin_until)
+				fprintf(f, " (CAP_SYS_ADMIN was accepted until Linux %s)",
+					d->fact->sysadmin_until);
+			fputs("</span>", f);
+		}
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</tbody></table>\n", f);
+}
+
+static void asides(FILE *f, const struct suggestion *s)
+{
+	char n[CAP_NAME_LEN], why[400];
+	size_t i;
+
+	if (!s->naside)
+		return;
+	fputs("<h3>Checked, but not required of the host's capability sets</h3>\n"
+	      "<table id=\"not-required\"><thead><tr><th>Capability</th><th>Call site</th>"
+	      "<th>Granted</th><th>Denied</th><th>Why</th></tr></thead><tbody>\n", f);
+	for (i = 0; i < s->naside; i++) {
+		const struct sg_aside *a = &s->aside[i];
+
+		fprintf(f, "<tr><td><span class=\"chip\">%s</span></td><td><code>",
+			cap_name(a->cap, n));
+		html_text(f, a->func);
+		fprintf(f, "</code></td><td class=\"num\">%" PRIu64 "</td><td class=\"num\">%" PRIu64
+			"</td><td>", a->granted, a->denied);
+		html_text(f, aside_meaning(a, why, sizeof(why)));
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</tbody></table>\n", f);
+}
+
+static void programs(FILE *f, const struct suggestion *s)
+{
+	size_t i;
+
+	fputs("<h3>By program</h3>\n<table id=\"sg-programs\"><thead><tr><th>PID</th>"
+	      "<th>Program</th><th>Required</th></tr></thead><tbody>\n", f);
+	for (i = 0; i < s->nprogs; i++) {
+		const struct sg_program *p = &s->progs[i];
+		const char *input = rec_process_input(s->rec, p->proc);
+
+		if (!p->matched)
+			continue;
+		fprintf(f, "<tr><td class=\"num pid\">%u</td><td><b>",
+			rec_process_file_pid(s->rec, p->proc));
+		html_text(f, p->proc->comm);
+		fputs("</b>", f);
+		if (input) {
+			fputs(" <span class=\"small\">", f);
+			html_text(f, input);
+			fputs("</span>", f);
+		}
+		fputs("</td><td>", f);
+		html_capset(f, NULL, p->required);
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</tbody></table>\n", f);
+}
+
+void html_suggest(FILE *f, const struct suggestion *s)
+{
+	fputs("<section id=\"suggest\">\n<h2>Least privilege</h2>\n", f);
+	if (s->only) {     /* report --cap: what is about these */
+		fputs("<p>Only what is about (--cap): ", f);
+		html_capset(f, "suggest-only", s->only);
+		fputs("</p>\n", f);
+	}
+	sets_table(f, s);
+	replacements(f, s);
+	keeps(f, s);
+	denials(f, s);
+	asides(f, s);
+	programs(f, s);
+	fputs("</section>\n", f);
+}
