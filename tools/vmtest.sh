@@ -31,8 +31,10 @@
 # (signature.jq's $leaf); everything else is compared as for the others.
 # Per kernel ('KERNEL (release)'): it boots, capaudit doctor finds a mode
 # that works (exit 0), and with only CAP_BPF and CAP_PERFMON finds one too
-# or, where BPF memory counts against RLIMIT_MEMLOCK (5.10), names the
-# limit as the reason; the workloads ran. Per guest ('KERNEL: reports the
+# or names the reason there is none: where BPF memory counts against
+# RLIMIT_MEMLOCK (5.10), the limit; where only kprobe mode attaches
+# (arm64's 6.1: no trampolines) and kernel.perf_event_paranoid is 3,
+# both; the workloads ran. Per guest ('KERNEL: reports the
 # host's record'): report there of the host's chown record says what the
 # host says of it.
 # Once: the static build (make static) is static (ldd), and its doctor,
@@ -264,18 +266,28 @@ for k in $labels; do
 	fi
 	f=$dir/files
 	# doctor works as root; with only CAP_BPF and CAP_PERFMON it works
-	# too, or (BPF memory charged to RLIMIT_MEMLOCK, before 5.11) says so
-	bad=""
+	# too, or says why it cannot: BPF memory charged to RLIMIT_MEMLOCK
+	# (before 5.11), or no BPF trampolines (arm64 before 6.4, as root's
+	# doctor found) and perf events left to CAP_SYS_ADMIN
+	# (kernel.perf_event_paranoid=3, Debian's level): no mode is left
+	bad="" capsonly=""
 	[ "$(cat "$f/doctor.rc" 2>/dev/null)" = 0 ] ||
 		bad="capaudit doctor: $(grep '^Verdict' "$f/doctor.txt" 2>/dev/null)"
 	if grep -q '^  BPF memory  *RLIMIT_MEMLOCK' "$f/doctor.txt" 2>/dev/null; then
 		grep -q '^  fexit .* count against RLIMIT_MEMLOCK ([0-9]* KiB here)' "$f/capsonly-doctor.txt" ||
 			bad="${bad:+$bad; }with only CAP_BPF and CAP_PERFMON doctor does not name RLIMIT_MEMLOCK"
+		capsonly=": RLIMIT_MEMLOCK named"
+	elif grep -q '^  fexit  *no: .*(ENOTSUPP): this kernel cannot attach BPF trampolines' "$f/doctor.txt" &&
+	     grep -q '^  kernel.perf_event_paranoid  *[3-9]$' "$f/doctor.txt"; then
+		grep -q '^  fexit  *no: .*(ENOTSUPP): this kernel cannot attach BPF trampolines' "$f/capsonly-doctor.txt" &&
+		grep -q '^  kprobe  *no: .*kernel.perf_event_paranoid=[3-9] .* lets only CAP_SYS_ADMIN open perf events' "$f/capsonly-doctor.txt" ||
+			bad="${bad:+$bad; }with only CAP_BPF and CAP_PERFMON doctor does not name both ENOTSUPP (fexit) and perf_event_paranoid (kprobe)"
+		capsonly=": no mode, fexit's ENOTSUPP and kprobe's perf_event_paranoid named"
 	elif ! grep -q '^Verdict: capaudit record works here' "$f/capsonly-doctor.txt" 2>/dev/null; then
 		bad="${bad:+$bad; }with only CAP_BPF and CAP_PERFMON: $(grep '^Verdict' "$f/capsonly-doctor.txt" 2>/dev/null)"
 	fi
 	if [ -z "$bad" ]; then
-		tap ok "$k ($(cat "$dir/release")): boot, doctor (root; CAP_BPF and CAP_PERFMON only) and the workloads in $(cat "$dir/time") s"
+		tap ok "$k ($(cat "$dir/release")): boot, doctor (root; CAP_BPF and CAP_PERFMON only$capsonly) and the workloads in $(cat "$dir/time") s"
 	else
 		tap fail "$k ($(cat "$dir/release")): $bad"
 		sed 's/^/#   /' "$f/doctor.txt" "$f/capsonly-doctor.txt" 2>/dev/null | tail -n 40
