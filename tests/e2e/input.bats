@@ -146,6 +146,33 @@ bad() {
 	[ "$(echo "$output" | jq -r .error)" = "$T/cap:7: field 'cap' is 9999, outside 0..63" ]
 }
 
+# json_err EXPECTED CMD...: exit 2, stdout one JSON object whose error is
+# EXPECTED, stderr the same as one "capaudit: " line
+json_err() {
+	local want=$1
+	shift
+	run --separate-stderr "$CAPAUDIT" "$@"
+	[ "$status" -eq 2 ] || { echo "exit $status: $*"; return 1; }
+	[ "$(echo "$output" | jq -r .error)" = "$want" ] || { echo "stdout: $output"; return 1; }
+	[ "$stderr" = "capaudit: $want" ] || { echo "stderr: $stderr"; return 1; }
+}
+
+@test "JSON mode is decided before any option is read: an error given before --format json is JSON" {
+	json_err "unknown --by 'bogus' (process, program, container, unit, cgroup, user-site)" \
+		report --by bogus --format json "$GOOD"
+	json_err "--pid x: 'x' is not a pid (a number from 1)" report --pid x -f json "$GOOD"
+	json_err "invalid --match 'bogus': capability, syscall or callsite" check --match bogus -fjson "$GOOD"
+	json_err "unknown capability 'bogus' in --caps bogus" run --caps bogus --format=json -- true
+	json_err "--max-runs 'x': a number from 2 to 1000" verify --max-runs x -f json -- true
+	json_err "diff compares two records: capaudit diff OLD NEW (1 given)" diff --format json "$GOOD"
+	# the last --format counts; the audited command's own are not capaudit's
+	run --separate-stderr "$CAPAUDIT" report --format json --by bogus --format text "$GOOD"
+	[ "$status" -eq 2 ] && [ -z "$output" ]
+	run --separate-stderr "$CAPAUDIT" run --caps bogus -- printf %s --format json
+	[ "$status" -eq 2 ] && [ -z "$output" ]
+	[ "$stderr" = "capaudit: unknown capability 'bogus' in --caps bogus" ]
+}
+
 @test "--lenient: a damaged file reports what is valid and says what was skipped" {
 	# line 4 (stack 1) broken: its check (line 8) keeps its count, with an
 	# empty stack standing in; line 9 (capability 9999) is left out
