@@ -173,6 +173,25 @@ json_err() {
 	[ "$stderr" = "capaudit: unknown capability 'bogus' in --caps bogus" ]
 }
 
+@test "UTF-8 names are shown as they are, in text, html and the setcap line; what could act on a terminal is escaped" {
+	# /usr/sbin/criu moved to /opt/josé/日本/criu🐧, named "crïu"; a second
+	# copy with a right-to-left override and a C1 CSI in its path
+	sed -e 's|"/usr/sbin/criu"|"/opt/jos\\u00e9/\\u65e5\\u672c/criu\\ud83d\\udc27"|' \
+	    -e 's|"comm":"criu"|"comm":"cr\\u00efu"|' "$GOOD" >"$T/u8"
+	run --separate-stderr "$CAPAUDIT" report "$T/u8"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"PID 4242 crïu  /opt/josé/日本/criu🐧  (ppid 1"* ]]
+	run --separate-stderr "$CAPAUDIT" report --emit setcap "$T/u8"
+	[ "$output" = "setcap cap_sys_admin,cap_checkpoint_restore+ep '/opt/josé/日本/criu🐧'" ]
+	"$CAPAUDIT" report --format html "$T/u8" >"$T/u8.html"
+	grep -qF '<td>crïu</td>' "$T/u8.html" || grep -qF 'crïu' "$T/u8.html"
+	grep -qF '/opt/josé/日本/criu🐧' "$T/u8.html"
+	sed -e 's|"/usr/sbin/criu"|"/opt/a\\u202eb\\u0080\\u009b31m"|' "$GOOD" >"$T/bidi"
+	run --separate-stderr "$CAPAUDIT" report "$T/bidi"
+	[[ "$output" == *' /opt/a\xe2\x80\xaeb\xc2\x80\xc2\x9b31m  (ppid 1'* ]]
+	"$CAPAUDIT" report --format html "$T/bidi" | grep -qF '/opt/a\xe2\x80\xaeb\xc2\x80\xc2\x9b31m'
+}
+
 @test "--lenient: a damaged file reports what is valid and says what was skipped" {
 	# line 4 (stack 1) broken: its check (line 8) keeps its count, with an
 	# empty stack standing in; line 9 (capability 9999) is left out
