@@ -11,8 +11,10 @@
  * Without PID, a free PID is used: for clone3 one below 300, which no
  * fork() gives out once the kernel's pid counter has passed 300, so other
  * processes forking meanwhile cannot take it; for ns_last_pid one near the
- * top of the range. Exit 0 when the child got the PID, 1 when the kernel
- * refused, 2 on usage errors.
+ * top of the range, chosen again (up to 10 times) when a process forking
+ * elsewhere took it between the write and the fork. Exit 0 when the child
+ * got the PID, 1 when the kernel refused or it went to another process, 2
+ * on usage errors.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -94,6 +96,12 @@ static pid_t free_pid(int low)
 	return -1;
 }
 
+/* The kernel took the write, but a process forking elsewhere on the host
+ * between it and our fork() was given the pid. */
+#define GOT_OTHER 3
+/* times a free pid is chosen again after GOT_OTHER */
+#define NS_LAST_PID_TRIES 10
+
 static int check_child(pid_t got, pid_t want)
 {
 	if (got < 0) {
@@ -104,7 +112,7 @@ static int check_child(pid_t got, pid_t want)
 		_exit(0);
 	waitpid(got, NULL, 0);
 	printf("set-pid: child got pid %d (wanted %d)\n", (int)got, (int)want);
-	return got == want ? 0 : 1;
+	return got == want ? 0 : GOT_OTHER;
 }
 
 static int by_clone3(pid_t want)
@@ -157,7 +165,7 @@ int main(int argc, char **argv)
 				return 1;
 			failed = by_clone3(want);
 		}
-		return failed;
+		return failed ? 1 : 0;
 	}
 	if (argc < 2 || argc > 3 || (strcmp(argv[1], "clone3") && strcmp(argv[1], "ns_last_pid"))) {
 		fprintf(stderr, "usage: set-pid clone3|ns_last_pid [PID] | clone3-loop N\n");
@@ -174,5 +182,17 @@ int main(int argc, char **argv)
 		fprintf(stderr, "set-pid: no free PID found\n");
 		return 1;
 	}
-	return strcmp(argv[1], "clone3") ? by_ns_last_pid(want) : by_clone3(want);
+	if (!strcmp(argv[1], "clone3"))
+		return by_clone3(want) ? 1 : 0;
+	/* a pid of our own choosing is chosen again when another process took
+	 * it: the write (the capability check) is what callers record */
+	for (int i = 0; i < NS_LAST_PID_TRIES; i++) {
+		int rc = by_ns_last_pid(want);
+
+		if (rc != GOT_OTHER || argc == 3)
+			return rc ? 1 : 0;
+		if ((want = free_pid(0)) < 0)
+			break;
+	}
+	return 1;
 }

@@ -98,13 +98,29 @@ by_program() {
 # of ms), and a new process given its pid makes 9 checks once the recorder
 # runs. Fails if the newcomer is recorded.
 race_once() {
-	local target rec imp= try status
+	local target rec wrap imp= try status
 	sleep 1000 &
 	target=$!
 	BG="$target"
-	"$CAPAUDIT" record -q -o "$T/rec.jsonl" -p "$target" 2>"$T/err" &
-	rec=$!
-	BG="$target $rec"
+	# The recorder's status is written by a parent of its own: this shell
+	# may reap the recorder early (it stops at once when its target is
+	# gone), and the impostor loop below can then be handed the recorder's
+	# pid, after which `wait` would report the impostor's status.
+	rm -f "$T/rc" "$T/rc.tmp"
+	# (errexit is on in the subshell as in the test: the status is taken
+	# with ||)
+	( rc=0
+	  "$CAPAUDIT" record -q -o "$T/rec.jsonl" -p "$target" 2>"$T/err" || rc=$?
+	  echo "$rc" >"$T/rc.tmp" && mv "$T/rc.tmp" "$T/rc" ) &
+	wrap=$!
+	BG="$target $wrap"
+	rec=
+	for try in $(seq 400); do
+		rec=$(pgrep -P "$wrap" -x capaudit) && break
+		sleep 0.005
+	done
+	[ -n "$rec" ]
+	BG="$target $wrap $rec"
 	# "from the moment they are named": once capaudit holds the pidfd it
 	# opened for the pid. Before that, the pid given to another process is
 	# what the caller named (a slow start, as under ASan, made that happen)
@@ -126,12 +142,13 @@ race_once() {
 		imp=
 	done
 	[ -n "$imp" ]
-	BG="$rec $imp"
+	BG="$imp"
 	wait "$imp"
-	for try in $(seq 100); do kill -0 "$rec" 2>/dev/null || break; sleep 0.05; done
-	status=0
-	wait "$rec" || status=$?
+	# the recorder has nothing left to follow: its status within 10 s
+	for try in $(seq 200); do [ -e "$T/rc" ] && break; sleep 0.05; done
 	BG=
+	[ -e "$T/rc" ] || { pkill -9 -P "$wrap" -x capaudit; false; }
+	status=$(cat "$T/rc")
 	echo "# delay $1: recorder exit $status: $(cat "$T/err")"
 	# the recorder stopped at once (nothing to follow) or recorded nothing
 	# of the newcomer

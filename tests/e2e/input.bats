@@ -146,6 +146,52 @@ bad() {
 	[ "$(echo "$output" | jq -r .error)" = "$T/cap:7: field 'cap' is 9999, outside 0..63" ]
 }
 
+# json_err EXPECTED CMD...: exit 2, stdout one JSON object whose error is
+# EXPECTED, stderr the same as one "capaudit: " line
+json_err() {
+	local want=$1
+	shift
+	run --separate-stderr "$CAPAUDIT" "$@"
+	[ "$status" -eq 2 ] || { echo "exit $status: $*"; return 1; }
+	[ "$(echo "$output" | jq -r .error)" = "$want" ] || { echo "stdout: $output"; return 1; }
+	[ "$stderr" = "capaudit: $want" ] || { echo "stderr: $stderr"; return 1; }
+}
+
+@test "JSON mode is decided before any option is read: an error given before --format json is JSON" {
+	json_err "unknown --by 'bogus' (process, program, container, unit, cgroup, user-site)" \
+		report --by bogus --format json "$GOOD"
+	json_err "--pid x: 'x' is not a pid (a number from 1)" report --pid x -f json "$GOOD"
+	json_err "invalid --match 'bogus': capability, syscall or callsite" check --match bogus -fjson "$GOOD"
+	json_err "unknown capability 'bogus' in --caps bogus" run --caps bogus --format=json -- true
+	json_err "--max-runs 'x': a number from 2 to 1000" verify --max-runs x -f json -- true
+	json_err "diff compares two records: capaudit diff OLD NEW (1 given)" diff --format json "$GOOD"
+	# the last --format counts; the audited command's own are not capaudit's
+	run --separate-stderr "$CAPAUDIT" report --format json --by bogus --format text "$GOOD"
+	[ "$status" -eq 2 ] && [ -z "$output" ]
+	run --separate-stderr "$CAPAUDIT" run --caps bogus -- printf %s --format json
+	[ "$status" -eq 2 ] && [ -z "$output" ]
+	[ "$stderr" = "capaudit: unknown capability 'bogus' in --caps bogus" ]
+}
+
+@test "UTF-8 names are shown as they are, in text, html and the setcap line; what could act on a terminal is escaped" {
+	# /usr/sbin/criu moved to /opt/josé/日本/criu🐧, named "crïu"; a second
+	# copy with a right-to-left override and a C1 CSI in its path
+	sed -e 's|"/usr/sbin/criu"|"/opt/jos\\u00e9/\\u65e5\\u672c/criu\\ud83d\\udc27"|' \
+	    -e 's|"comm":"criu"|"comm":"cr\\u00efu"|' "$GOOD" >"$T/u8"
+	run --separate-stderr "$CAPAUDIT" report "$T/u8"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"PID 4242 crïu  /opt/josé/日本/criu🐧  (ppid 1"* ]]
+	run --separate-stderr "$CAPAUDIT" report --emit setcap "$T/u8"
+	[ "$output" = "setcap cap_sys_admin,cap_checkpoint_restore+ep '/opt/josé/日本/criu🐧'" ]
+	"$CAPAUDIT" report --format html "$T/u8" >"$T/u8.html"
+	grep -qF '<td>crïu</td>' "$T/u8.html" || grep -qF 'crïu' "$T/u8.html"
+	grep -qF '/opt/josé/日本/criu🐧' "$T/u8.html"
+	sed -e 's|"/usr/sbin/criu"|"/opt/a\\u202eb\\u0080\\u009b31m"|' "$GOOD" >"$T/bidi"
+	run --separate-stderr "$CAPAUDIT" report "$T/bidi"
+	[[ "$output" == *' /opt/a\xe2\x80\xaeb\xc2\x80\xc2\x9b31m  (ppid 1'* ]]
+	"$CAPAUDIT" report --format html "$T/bidi" | grep -qF '/opt/a\xe2\x80\xaeb\xc2\x80\xc2\x9b31m'
+}
+
 @test "--lenient: a damaged file reports what is valid and says what was skipped" {
 	# line 4 (stack 1) broken: its check (line 8) keeps its count, with an
 	# empty stack standing in; line 9 (capability 9999) is left out

@@ -52,6 +52,18 @@ TEST(text_escape_makes_terminal_safe)
 	ASSERT_STR(text_escape("ab\x1b[31mc", buf, sizeof(buf)), "ab\\x1b[31mc");
 	ASSERT_STR(text_escape("a\\b", buf, sizeof(buf)), "a\\\\b");
 	ASSERT_STR(text_escape("\x7f\xff", buf, sizeof(buf)), "\\x7f\\xff");
+	/* readable UTF-8 is kept, 2, 3 and 4 bytes */
+	ASSERT_STR(text_escape("/home/jos\xc3\xa9/\xe6\x97\xa5/\xf0\x9f\x90\xa7", buf, sizeof(buf)),
+		   "/home/jos\xc3\xa9/\xe6\x97\xa5/\xf0\x9f\x90\xa7");
+	/* C1 CSI (U+009B), RLO (U+202E), LRI (U+2066), BOM, an overlong '/',
+	 * a cut sequence: byte by byte */
+	ASSERT_STR(text_escape("a\xc2\x9b" "31m", buf, sizeof(buf)), "a\\xc2\\x9b" "31m");
+	ASSERT_STR(text_escape("x\xe2\x80\xaey\xe2\x81\xa6", buf, sizeof(buf)),
+		   "x\\xe2\\x80\\xaey\\xe2\\x81\\xa6");
+	ASSERT_STR(text_escape("\xef\xbb\xbf\xc0\xaf\xe6\x97", buf, sizeof(buf)),
+		   "\\xef\\xbb\\xbf\\xc0\\xaf\\xe6\\x97");
+	/* a character that does not fit whole is not cut: it ends the text */
+	ASSERT_STR(text_escape("ab\xe6\x97\xa5", buf, 7), "ab");
 	/* never overflows: truncates */
 	ASSERT_TRUE(strlen(text_escape("\x01\x01\x01\x01\x01\x01", buf, 10)) < 10);
 }
@@ -89,12 +101,13 @@ TEST(markup_escape_makes_markup_inert)
 }
 
 /* What a terminal could act on is written as text_escape writes it, so
- * that text and html show a string alike (and the page stays ASCII). */
+ * that text and html show a string alike; readable UTF-8 is kept. */
 TEST(markup_escape_is_text_escape_then_markup)
 {
 	ASSERT_MARKUP("a\x1b[31m\n\x7f", "a\\x1b[31m\\x0a\\x7f");
 	ASSERT_MARKUP("back\\slash", "back\\\\slash");
-	ASSERT_MARKUP("h\xc3\xa9<", "h\\xc3\\xa9&lt;");
+	ASSERT_MARKUP("h\xc3\xa9<", "h\xc3\xa9&lt;");
+	ASSERT_MARKUP("\xe2\x80\xae<\xff", "\\xe2\\x80\\xae&lt;\\xff");
 }
 
 /* Whole: no length limit (an exe path can be 4096 bytes, all escaped) */

@@ -100,10 +100,6 @@ struct report_args {
 	struct suggest_opts so;
 	struct workload_filter wf;
 	uint32_t *pids;          /* --pid, as given (wf.pids) */
-	const char **filters;    /* --pid and --cap's arguments, "p"/"c" first, in
-				  * order: read once --format is known, so that
-				  * their errors are JSON with --format json */
-	size_t nfilters;
 	uint64_t caps;           /* --cap: 0, every capability */
 	bool by_set;             /* a --by other than user-site was given */
 };
@@ -236,11 +232,9 @@ static int report_opt(struct report_args *a, int c, const char **fmt_name)
 		a->wf.unit = optarg;
 		break;
 	case O_PID:
+		return pid_opt(a, optarg);
 	case O_CAP:
-		a->filters = xrealloc(a->filters, (a->nfilters + 2) * sizeof(*a->filters));
-		a->filters[a->nfilters++] = c == O_PID ? "p" : "c";
-		a->filters[a->nfilters++] = optarg;
-		break;
+		return cap_opt(a, optarg);
 	}
 	return 0;
 }
@@ -265,9 +259,6 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		return EXIT_USAGE;
 	if (finish_inputs(a, argc, argv))
 		return EXIT_USAGE;
-	for (k = 0; k < a->nfilters; k += 2)
-		if ((*a->filters[k] == 'p' ? pid_opt : cap_opt)(a, a->filters[k + 1]))
-			return EXIT_USAGE;
 	if (a->emit) {
 		for (k = 0; emit_kinds[k] && strcmp(emit_kinds[k], a->emit); k++)
 			;
@@ -483,6 +474,5 @@ int do_report(int argc, char **argv, int all_argc, char **all_argv)
 	}
 	free(a.in);
 	free(a.pids);
-	free(a.filters);
 	return rc;
 }

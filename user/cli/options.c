@@ -167,9 +167,44 @@ static void list_full(const struct cli_cmd *cmd)
 	put_lines("tail", cmd->tail);
 }
 
+/*
+ * JSON decided once, before any option is acted on: a first, silent pass
+ * over the command line for the command's format option, so that an error
+ * in an option given before --format json (report --by bogus --format
+ * json) is already JSON on stdout. The last --format given counts, as in
+ * the real pass; the audited command's own options (after the first
+ * operand of run and verify: '+') are not read.
+ */
+static void scan_format(const struct cli_getopt *g, int argc, char **argv)
+{
+	const struct cli_opt *o;
+	const char *fmt = NULL;
+	int save_opterr = opterr, c, f = 0;
+
+	for (o = g->cmd->opts; o->lng; o++)
+		if (o->kind == CLI_ARG_FORMAT)
+			f = o->shrt;
+	if (!f)
+		return;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, g->shorts, g->longs, NULL)) != -1)
+		if (c == f)
+			fmt = optarg;
+	opterr = save_opterr;
+	optind = 0;   /* glibc: a full restart of getopt's state */
+	if (fmt && formatter_find(fmt) == &output_json)
+		cli_json_errors = true;
+}
+
 int cli_next(struct cli_getopt *g, int argc, char **argv)
 {
-	int c = getopt_long(argc, argv, g->shorts, g->longs, NULL);
+	int c;
+
+	if (!g->scanned) {
+		g->scanned = true;
+		scan_format(g, argc, argv);
+	}
+	c = getopt_long(argc, argv, g->shorts, g->longs, NULL);
 
 	switch (c) {
 	case -1:

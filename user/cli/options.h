@@ -9,6 +9,7 @@
 #define CA_CLI_OPTIONS_H
 
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 /* shrt of an option with no short form: getopt_long returns these */
@@ -63,6 +64,7 @@ struct cli_getopt {
 	const struct cli_cmd *cmd;
 	char shorts[3 * CLI_MAX_OPTS + 2];
 	struct option longs[CLI_MAX_OPTS + 3];
+	bool scanned;         /* the command line was read for --format json */
 };
 
 /* What cli_next() returns besides an option's shrt. */

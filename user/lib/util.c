@@ -90,59 +90,6 @@ void format_iso8601(int64_t ns, char *buf, size_t len)
 	snprintf(buf, len, "%s.%06ldZ", tmp, us);
 }
 
-static char *escape(const char *s, char *buf, size_t len, bool backslash)
-{
-	size_t o = 0;
-
-	if (!len)
-		return buf;
-	for (; s && *s && o + 5 < len; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '\\' && backslash) {
-			buf[o++] = '\\';
-			buf[o++] = '\\';
-		} else if (c < 0x20 || c >= 0x7f) {
-			o += (size_t)snprintf(buf + o, len - o, "\\x%02x", c);
-		} else {
-			buf[o++] = (char)c;
-		}
-	}
-	buf[o] = '\0';
-	return buf;
-}
-
-char *text_escape(const char *s, char *buf, size_t len)
-{
-	return escape(s, buf, len, true);
-}
-
-char *text_sanitize(const char *s, char *buf, size_t len)
-{
-	return escape(s, buf, len, false);
-}
-
-void markup_escape(FILE *f, const char *s)
-{
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		switch (c) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&#39;", f); break;   /* &apos; is not HTML 4 */
-		case '\\': fputs("\\\\", f); break;
-		default:
-			if (c < 0x20 || c >= 0x7f)
-				fprintf(f, "\\x%02x", c);
-			else
-				fputc(c, f);
-		}
-	}
-}
-
 /* Length of the valid UTF-8 sequence at s (n bytes left), 0 if invalid. */
 static size_t utf8_seq_len(const unsigned char *s, size_t n)
 {
@@ -168,6 +115,97 @@ static size_t utf8_seq_len(const unsigned char *s, size_t n)
 	    (cp >= 0xd800 && cp <= 0xdfff))
 		return 0;
 	return len;
+}
+
+/*
+ * Length of a multibyte character at s (NUL-terminated) that a terminal or
+ * a page may show as it is: valid UTF-8, and none of the characters that
+ * act instead of showing: C1 controls (U+0080..U+009F, which terminals
+ * take as escapes), the bidirectional controls that reorder what follows
+ * (U+200E, U+200F, U+202A..U+202E, U+2066..U+2069: "Trojan Source",
+ * CVE-2021-42574) and U+FEFF. 0 for anything else, written as \xNN.
+ */
+static size_t shown_utf8_len(const unsigned char *s)
+{
+	size_t n = 0, len;
+	uint32_t cp;
+
+	while (n < 4 && s[n])
+		n++;
+	len = utf8_seq_len(s, n);
+	if (len < 2)
+		return 0;
+	cp = len == 2 ? (uint32_t)(s[0] & 0x1f) << 6 | (s[1] & 0x3f)
+	   : len == 3 ? (uint32_t)(s[0] & 0x0f) << 12 | (uint32_t)(s[1] & 0x3f) << 6 | (s[2] & 0x3f)
+	   : 0x10000;   /* the supplementary planes hold no control */
+	if (cp <= 0x9f || cp == 0x200e || cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) ||
+	    (cp >= 0x2066 && cp <= 0x2069) || cp == 0xfeff)
+		return 0;
+	return len;
+}
+
+static char *escape(const char *s, char *buf, size_t len, bool backslash)
+{
+	size_t o = 0;
+
+	if (!len)
+		return buf;
+	for (; s && *s && o + 5 < len; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		size_t u = c >= 0x80 ? shown_utf8_len((const unsigned char *)s) : 0;
+
+		if (c == '\\' && backslash) {
+			buf[o++] = '\\';
+			buf[o++] = '\\';
+		} else if (u) {
+			memcpy(buf + o, s, u);
+			o += u;
+			s += u - 1;
+		} else if (c < 0x20 || c >= 0x7f) {
+			o += (size_t)snprintf(buf + o, len - o, "\\x%02x", c);
+		} else {
+			buf[o++] = (char)c;
+		}
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+char *text_escape(const char *s, char *buf, size_t len)
+{
+	return escape(s, buf, len, true);
+}
+
+char *text_sanitize(const char *s, char *buf, size_t len)
+{
+	return escape(s, buf, len, false);
+}
+
+void markup_escape(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		size_t u;
+
+		switch (c) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&#39;", f); break;   /* &apos; is not HTML 4 */
+		case '\\': fputs("\\\\", f); break;
+		default:
+			if (c >= 0x80 && (u = shown_utf8_len((const unsigned char *)s))) {
+				fwrite(s, 1, u, f);
+				s += u - 1;
+			} else if (c < 0x20 || c >= 0x7f) {
+				fprintf(f, "\\x%02x", c);
+			} else {
+				fputc(c, f);
+			}
+		}
+	}
 }
 
 char *utf8_sanitize(const char *str, size_t n)

@@ -23,8 +23,10 @@ int64_t now_monotonic_ns(void);
 void format_iso8601(int64_t epoch_ns, char *buf, size_t len);
 
 /* Append bytes to a buffer, escaping everything a terminal could act on:
- * control bytes, DEL, bytes >= 0x80 and backslash become \xNN or \\.
- * A process name is attacker-controlled. Returns buf. */
+ * control bytes, DEL, bytes that are not valid UTF-8, C1 and bidirectional
+ * control characters and backslash become \xNN or \\; other UTF-8 (a
+ * path in /home/josé) is kept. A process name is attacker-controlled.
+ * Returns buf. */
 char *text_escape(const char *s, char *buf, size_t len);
 /* Like text_escape, but a backslash stays as it is: for messages whose
  * parts were escaped already (a second pass would double them). */
