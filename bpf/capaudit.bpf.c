@@ -602,6 +602,26 @@ static long leaf_vma(struct task_struct *task, struct vm_area_struct *vma, struc
 }
 
 /*
+ * Would mmap_read_trylock() on task's mm fail? It does (and the user
+ * stack's build ids become bare addresses, bpf_find_vma() -EBUSY) while a
+ * writer holds the lock or waits for it: the count's bits 0-2 (writer
+ * locked, waiters, handoff; kernel/locking/rwsem.c, since 64489e78004c in
+ * 5.3). Readers alone (bits 8 and up: anyone reading the process's
+ * /proc/PID/cmdline or maps, a monitoring agent's ps) let it succeed: such
+ * checks keep their user stack (testing the whole count dropped 71 of 250
+ * under a reader of /proc/PID/cmdline). A PREEMPT_RT kernel's rwsem has no
+ * count: tried, as bpf_get_stack() falls back safely.
+ */
+static __always_inline bool mmap_lock_busy(struct task_struct *task)
+{
+	struct mm_struct *mm = BPF_CORE_READ(task, mm);
+
+	if (!bpf_core_field_exists(mm->mmap_lock.count))
+		return false;
+	return BPF_CORE_READ(mm, mmap_lock.count.counter) & 7;
+}
+
+/*
  * The leaf's return address, into lc: x86's call instruction left it at
  * the user stack pointer, arm64's is in the link register, lr
  * (arch.bpf.h); and its file and offset when it points into executable
@@ -646,7 +666,7 @@ static __always_inline void user_stack(void *ctx, struct task_struct *task, __u6
 	 * kernel cannot take it again to read build ids and gives bare
 	 * addresses, of no use once the process is gone. Such checks (noaudit
 	 * probing, mostly) get none. */
-	if (BPF_CORE_READ(task, mm, mmap_lock.count.counter) != 0)
+	if (mmap_lock_busy(task))
 		return;
 	b = bpf_map_lookup_elem(&ustack_buf, &zero);
 	if (!b)
@@ -1373,7 +1393,7 @@ static __always_inline void entry_leaf(struct kp_args *a, const bool find_vma)
 	 * task stack's copy (CAPAUDIT_WITHOUT=task_pt_regs) */
 	t = cur_task();
 	c = bpf_map_lookup_elem(&cache, &zero);
-	if (!c || (t->flags & PF_KTHREAD) || BPF_CORE_READ(t, mm, mmap_lock.count.counter))
+	if (!c || (t->flags & PF_KTHREAD) || mmap_lock_busy(t))
 		return;
 	ca_uregs_read(task_regs(t, c), &ur);
 	find_leaf(t, ur.sp, ur.lr, &a->leaf);
