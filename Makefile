@@ -1,7 +1,13 @@
 # capaudit — eBPF capability-usage auditor.
 #   make            build build/capaudit
+#   make help       the targets below, in short
 #   make demo       install what is missing, build, record the demo workload, report
-#   make test       install what is missing, build, run every test
+#   make check      the tier for every change (a few minutes, no root needed): build,
+#                   unit tests, fuzz corpus replay, end-to-end tests of record files,
+#                   options and documents
+#   make test       install what is missing, build, run every test (CI's command):
+#                   also the end-to-end tests on the real kernel, the ASan+UBSan pass
+#                   and the kernel matrix; T=NAME runs only the parts named NAME
 #   make fuzz       libFuzzer on the record and baseline readers (FUZZ_TIME s each)
 #   make vmtest     the kernel matrix: Debian's 6.1 and 6.12 (amd64, arm64) and 5.10
 #                   (amd64) under qemu, and the host
@@ -90,8 +96,8 @@ ANALYSIS_OBJS := $(patsubst %.cpp,$(BUILD)/%.o,$(ANALYSIS_SRCS:%.c=$(BUILD)/%.o)
 LOADER_OBJS   := $(patsubst %.cpp,$(BUILD)/%.o,$(LOADER_SRCS:%.c=$(BUILD)/%.o))
 UNIT_OBJS     := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
 
-.PHONY: all deps demo test vmtest fuzz fuzz-merge install uninstall deb man completion bench \
-	clean check-layers static
+.PHONY: all deps demo check test help vmtest fuzz fuzz-merge install uninstall deb man completion \
+	bench clean check-layers static
 ifeq ($(ARCH),$(HOST_ARCH))
 all: $(BUILD)/capaudit man completion
 else
@@ -99,8 +105,12 @@ else
 all: static
 endif
 
+# what each target needs from Debian (tools/deps.sh says why each package)
 deps:
-	$(Q)tools/deps.sh
+	$(Q)tools/deps.sh test
+
+help:
+	@sed -n '2,/^$$/s/^# \{0,1\}//p' Makefile
 
 # includes run down the layers of user/ (tools/check-layers.sh; make test runs it)
 check-layers:
@@ -186,23 +196,37 @@ $(BUILD)/unit-tests: $(UNIT_OBJS) $(ANALYSIS_OBJS) $(BUILD)/user/record/monfold.
 $(BUILD):
 	$(Q)mkdir -p $@
 
-demo: deps
-	$(Q)$(MAKE) --no-print-directory all $(BUILD)/demo-workload
+NPROC := $(shell nproc 2>/dev/null || echo 2)
+
+demo:
+	$(Q)tools/deps.sh demo
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) all $(BUILD)/demo-workload
 	$(Q)tools/demo.sh
 
-# Every test, twice: against the plain build, then against capaudit, the
-# unit tests and the fuzz replay built with ASan and UBSan in build-asan/
-# (the example workloads stay the plain ones). SANITIZE=0 skips the second
-# pass (a quicker local run; CI always runs both).
+# The tiers (tools/run-tests.sh says what runs where). Each prints its own
+# time; the last line is "N passed, N failed, N skipped".
+# make check: what needs no root and no waiting, against the plain build.
+check:
+	$(Q)tools/deps.sh check
+	$(Q)t0=$$(date +%s) && \
+	$(MAKE) --no-print-directory -j$(NPROC) all $(BUILD)/unit-tests $(BUILD)/fuzz-replay && \
+	CAPAUDIT_T0=$$t0 BUILD=$(BUILD) tools/run-tests.sh check $(if $(T),-t $(T))
+
+# make test: every test. The plain pass runs all of them; the ASan+UBSan
+# pass (capaudit, the unit tests and the fuzz replay built with ASan and
+# UBSan in build-asan/; the example workloads stay the plain ones) runs
+# what sanitizers can find, the kernel matrix beside them.
+# SANITIZE=0 skips the ASan pass (a quicker local run; CI runs both).
 ASAN_BUILD := build-asan
-test: deps
-	$(Q)$(MAKE) --no-print-directory all $(BUILD)/unit-tests $(BUILD)/fuzz-replay $(EXAMPLES) \
-		$(BUILD)/bench-workload $(BUILD)/churn $(BUILD)/shapes
-ifneq ($(SANITIZE),0)
-	$(Q)$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) SANITIZE=1 $(ASAN_BUILD)/capaudit \
-		$(ASAN_BUILD)/unit-tests $(ASAN_BUILD)/fuzz-replay
-endif
-	$(Q)BUILD=$(BUILD) ASAN_BUILD=$(ASAN_BUILD) SANITIZE=$(SANITIZE) tools/run-tests.sh
+test:
+	$(Q)tools/deps.sh test
+	$(Q)t0=$$(date +%s) && \
+	$(MAKE) --no-print-directory -j$(NPROC) all $(BUILD)/unit-tests $(BUILD)/fuzz-replay \
+		$(EXAMPLES) $(BUILD)/bench-workload $(BUILD)/churn $(BUILD)/shapes && \
+	{ [ "$(SANITIZE)" = 0 ] || $(MAKE) --no-print-directory -j$(NPROC) BUILD=$(ASAN_BUILD) \
+		SANITIZE=1 $(ASAN_BUILD)/capaudit $(ASAN_BUILD)/unit-tests $(ASAN_BUILD)/fuzz-replay; } && \
+	CAPAUDIT_T0=$$t0 BUILD=$(BUILD) ASAN_BUILD=$(ASAN_BUILD) SANITIZE=$(SANITIZE) \
+		tools/run-tests.sh test $(if $(T),-t $(T))
 
 # The kernel matrix (tools/vmtest.sh; make test runs it too): the static
 # capaudit (make static, and make ARCH=arm64 static for arm64) in Debian's
@@ -210,8 +234,9 @@ endif
 # under qemu, every attach
 # mode, compared with the host. Kernels are cached in
 # CAPAUDIT_VM_CACHE (default /var/cache/capaudit-vm).
-vmtest: deps
-	$(Q)$(MAKE) --no-print-directory all
+vmtest:
+	$(Q)tools/deps.sh vmtest
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) all
 	$(Q)BUILD=$(BUILD) tools/vmtest.sh
 
 # A statically linked capaudit for other distributions and the matrix's
@@ -241,8 +266,8 @@ $(BUILD)/fuzz-%: tests/fuzz/entry.c $(FUZZ_OBJS) $(ANALYSIS_OBJS)
 	$(Q)$(CXX) $(CFLAGS) -fsanitize=fuzzer $@.o $(FUZZ_OBJS) $(ANALYSIS_OBJS) \
 		$(ANALYSIS_LIBS) -o $@
 
-fuzz: deps
-	$(Q)tools/deps.sh libclang-rt-14-dev
+fuzz:
+	$(Q)tools/deps.sh fuzz
 	$(Q)$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) FUZZ=1 CC=clang CXX=clang++ \
 		$(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz-%)
 	$(Q)for t in $(FUZZ_TARGETS); do \
@@ -283,8 +308,8 @@ $(BUILD)/bench: $(BUILD)/tools/bench/bench.o $(ANALYSIS_OBJS)
 
 # bpftrace: the bench's comparison rows (its kstack aggregation is the
 # "10x" target's reference)
-bench: deps
-	$(Q)tools/deps.sh bpftrace
+bench:
+	$(Q)tools/deps.sh bench
 	$(Q)$(MAKE) --no-print-directory all $(BUILD)/bench $(BUILD)/bench-workload $(BUILD)/churn
 	$(Q)$(BUILD)/bench
 

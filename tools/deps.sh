@@ -1,50 +1,87 @@
 #!/bin/sh
-# Install what building and testing capaudit needs, on Debian 12, if missing.
+# Install, on Debian 12, the packages one make target needs, if missing.
 # Runs apt-get only when a package is absent, so repeated `make` is quiet.
-# Extra packages (make fuzz: libclang-rt-14-dev) come as arguments.
-# liblzma-dev and libbz2-dev: the static libdw link of the kernel matrix.
-# podman, runc and busybox-static: tests/e2e/containers.bats runs real
-# containers of a busybox image made from a tarball (no registry).
-# qemu-system-x86 runs the kernel matrix (tools/vmtest.sh); the guest
-# kernels and busybox-static are downloaded there, never installed.
-# libmicrohttpd-dev: monitor --listen (user/lib/httpd.c); curl fetches from
-# it in the tests. prometheus: its promtool checks the metrics text
-# (tests/unit/test_metrics.c); the package is the Prometheus server too, and
-# on a host that runs systemd its postinst starts prometheus.service.
-# debhelper and lintian: make deb and tests/e2e/deb.bats; mandoc, man-db
-# and groff-base check and find the generated manual pages, bash-completion
-# and zsh run the generated completions (tests/e2e/docs-sync.bats); adduser
-# is the package's postinst's. chromium: tests/e2e/html.bats loads report
-# --format html in it, headless.
-# The kernel matrix's arm64 guests: qemu-system-arm (qemu-system-aarch64),
-# and make ARCH=arm64's static cross build: Debian's aarch64 cross
-# compilers and the :arm64 -dev packages of the libraries capaudit links
-# (multiarch: dpkg gets the arm64 architecture once, the host's own
-# packages stay as they are; linux-libc-dev:arm64 also has the asm/unistd.h
-# tools/gen-syscalls.sh reads).
+#
+#   tools/deps.sh build|demo|check|test|vmtest|fuzz|bench [PACKAGE...]
+#
+# Each target gets only its own (and what it builds on): `make` and
+# `make demo` never pull in chromium or qemu. Extra packages come as
+# arguments. The groups, and why each package is in one:
+#
+# build: the compilers (clang for the BPF object, bpftool for its skeleton),
+#   the libraries capaudit links (libmicrohttpd: monitor --listen,
+#   user/lib/httpd.c), python3 for the manual pages and completions
+#   (tools/cligen.py).
+# demo: build, and setpriv (util-linux) for the demo's second run.
+# check (make check: unit tests, fuzz corpus replay, the end-to-end files
+#   that need no kernel): bats and jq run the end-to-end files; prometheus
+#   is promtool, which checks the metrics text (tests/unit/test_metrics.c;
+#   the package is the Prometheus server too, and on a host that runs
+#   systemd its postinst starts prometheus.service); mandoc, man-db and
+#   groff-base check and find the generated manual pages, bash-completion
+#   and zsh run the generated completions (tests/e2e/docs-sync.bats);
+#   libxml2-utils' xmllint reads check --format junit; libcap2-bin's setcap
+#   and getcap the --emit setcap lines.
+# test (make test: everything): check, vmtest, and what the recording tests
+#   use: valgrind; podman, runc and busybox-static (tests/e2e/containers.bats
+#   runs real containers of a busybox image made from a tarball, no
+#   registry); iputils-ping, iproute2, socat, curl (fetches from monitor
+#   --listen); python3-yaml (the DaemonSet example); debhelper, lintian and
+#   adduser (make deb and tests/e2e/deb.bats: the package's postinst);
+#   chromium (tests/e2e/html.bats loads report --format html headless).
+# vmtest (the kernel matrix, tools/vmtest.sh): qemu-system-x86 and
+#   qemu-system-arm (qemu-system-aarch64) run the guests; liblzma-dev and
+#   libbz2-dev link the static libdw; make ARCH=arm64's static cross build
+#   takes Debian's aarch64 cross compilers and the :arm64 -dev packages of
+#   the libraries capaudit links (multiarch: dpkg gets the arm64
+#   architecture once, the host's own packages stay as they are;
+#   linux-libc-dev:arm64 also has the asm/unistd.h tools/gen-syscalls.sh
+#   reads). The guest kernels and busybox are downloaded by
+#   tools/vm/fetch-kernels.sh, never installed.
+# fuzz: clang's libFuzzer runtime. bench: bpftrace (the comparison rows).
 set -eu
 
-PKGS="make gcc g++ clang llvm pkg-config libbpf-dev bpftool libelf-dev zlib1g-dev
-libcap-dev libcap2-bin libjansson-dev libsimdjson-dev libdw-dev liblzma-dev libbz2-dev linux-libc-dev util-linux bats jq libxml2-utils
-valgrind qemu-system-x86 iputils-ping iproute2 socat python3 podman runc busybox-static
-libmicrohttpd-dev curl prometheus python3-yaml debhelper lintian mandoc man-db groff-base
-bash-completion zsh adduser chromium qemu-system-arm gcc-aarch64-linux-gnu g++-aarch64-linux-gnu
-libbpf-dev:arm64 libelf-dev:arm64 libdw-dev:arm64 zlib1g-dev:arm64 liblzma-dev:arm64
-libbz2-dev:arm64 libcap-dev:arm64 libjansson-dev:arm64 linux-libc-dev:arm64 $*"
+BUILD_PKGS="make gcc g++ clang llvm pkg-config libbpf-dev bpftool libelf-dev zlib1g-dev
+linux-libc-dev libcap-dev libjansson-dev libsimdjson-dev libdw-dev libmicrohttpd-dev python3"
+DEMO_PKGS="$BUILD_PKGS util-linux"
+CHECK_PKGS="$BUILD_PKGS bats jq prometheus mandoc man-db groff-base bash-completion zsh
+libxml2-utils libcap2-bin"
+VMTEST_PKGS="$BUILD_PKGS jq qemu-system-x86 qemu-system-arm liblzma-dev libbz2-dev
+gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libbpf-dev:arm64 libelf-dev:arm64 libdw-dev:arm64
+zlib1g-dev:arm64 liblzma-dev:arm64 libbz2-dev:arm64 libcap-dev:arm64 libjansson-dev:arm64
+linux-libc-dev:arm64"
+TEST_PKGS="$CHECK_PKGS $VMTEST_PKGS util-linux valgrind iputils-ping iproute2 socat curl
+podman runc busybox-static python3-yaml debhelper lintian adduser chromium"
+
+target=${1:-test}
+[ $# -gt 0 ] && shift
+case $target in
+build) PKGS=$BUILD_PKGS ;;
+demo) PKGS=$DEMO_PKGS ;;
+check) PKGS=$CHECK_PKGS ;;
+test) PKGS=$TEST_PKGS ;;
+vmtest) PKGS=$VMTEST_PKGS ;;
+fuzz) PKGS="$BUILD_PKGS libclang-rt-14-dev" ;;
+bench) PKGS="$BUILD_PKGS bpftrace" ;;
+*) echo "tools/deps.sh: unknown target '$target' (build, demo, check, test, vmtest, fuzz, bench)" >&2
+   exit 2 ;;
+esac
+PKGS="$PKGS $*"
 
 missing=""
 for p in $PKGS; do
+	case " $missing " in *" $p "*) continue ;; esac
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
 		missing="$missing $p"
 done
 [ -z "$missing" ] && exit 0
 
 if [ "$(id -u)" -ne 0 ]; then
-	echo "capaudit: missing packages:$missing (run as root, or: apt-get install$missing;" \
+	echo "capaudit: missing packages for make $target:$missing (run as root, or: apt-get install$missing;" \
 		"the :arm64 ones after dpkg --add-architecture arm64 and apt-get update)" >&2
 	exit 1
 fi
-echo "capaudit: installing$missing" >&2
+echo "capaudit: installing for make $target:$missing" >&2
 export DEBIAN_FRONTEND=noninteractive
 case $missing in
 *:arm64*)

@@ -69,8 +69,7 @@ per_stack() {
 		while [ ! -e "$3" ]; do sleep 0.05; done && "$1" clone3-loop 100 >/dev/null' \
 		sh "$ROOT/build/set-pid" "$T/half" "$T/go" &
 	local rec=$! other st=0 i
-	for i in $(seq 600); do [ -e "$T/half" ] && break; sleep 0.05; done
-	[ -e "$T/half" ]
+	wait_for 30 test -e "$T/half"
 	"$CAPAUDIT" record -q -o "$T/other.jsonl" -- sh -c 'while [ ! -e "$1" ]; do sleep 0.05; done' \
 		sh "$T/done" &
 	other=$!
@@ -93,10 +92,12 @@ per_stack() {
 
 @test "two cores making checks at full speed: every check counted" {
 	local old
+	host_lock dmesg_restrict   # the whole host's (helper.bash)
 	old=$(cat /proc/sys/kernel/dmesg_restrict)
 	echo 1 >/proc/sys/kernel/dmesg_restrict   # klogctl(SIZE_BUFFER) then checks CAP_SYSLOG
 	run record -- "$ROOT/build/bench-workload" 300000 2
 	echo "$old" >/proc/sys/kernel/dmesg_restrict
+	host_unlock
 	[ "$status" -eq 0 ]
 	report_json
 	[ "$(jqr '[.processes[] | select(.comm=="bench-workload") | .capabilities[]

@@ -1,4 +1,6 @@
 #!/usr/bin/env bats
+# tier: plain (real podman containers, a minute of runtime start-up;
+# their recording paths are record.bats' and faults' in the ASan pass)
 # Services and containers (issue 17): record --container, --cgroup and
 # --unit against real rootful podman (runc) containers and a cgroup made
 # the way systemd makes a service's. The image is busybox-static imported
@@ -153,12 +155,18 @@ teardown() {
 	for l in "${lines[@]}"; do [[ "$l" == "$PARENT/"* ]]; done
 }
 
+# has_procs CGROUP_DIR: a process is in it (cgroupfs files have no size:
+# read, not test -s)
+has_procs() {
+	[ -n "$(cat "$1/cgroup.procs")" ]
+}
+
 @test "record --unit: a service's cgroup by systemd's convention; stops when its last process exits" {
 	UNIT_CG="$V2/system.slice/capaudit-e2e.service"
 	mkdir -p "$UNIT_CG"
 	touch "$T/u"
 	sh -c "echo \$\$ >'$UNIT_CG/cgroup.procs'; exec sh -c 'while [ ! -e $T/go ]; do sleep 0.1; done; chown 1:1 $T/u; sleep 1'" &
-	for _ in $(seq 100); do [ -n "$(cat "$UNIT_CG/cgroup.procs")" ] && break; sleep 0.05; done
+	wait_for 5 has_procs "$UNIT_CG"
 	run record_gated --unit capaudit-e2e
 	[ "$status" -eq 0 ]
 	wait

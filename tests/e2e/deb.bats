@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# tier: plain (packaging: the package holds the plain build; once)
 # make deb: the Debian package builds (debhelper, in build/deb), lintian
 # finds no error and no warning, and installed with apt-get it is what
 # make install makes: /usr/bin/capaudit root:capaudit 0750 with

@@ -156,37 +156,6 @@ EOF
 	[ "$stderr" = "capaudit: --program nosuch: no program of that name in old.jsonl or new.jsonl" ]
 }
 
-@test "diff: the kernel matrix's records, 6.1 against 6.12: CAP_SYSLOG's call site moved (check_syslog_permissions -> do_syslog)" {
-	run "$CAPAUDIT" diff "$K/6.1-loop.jsonl" "$K/6.12-loop.jsonl"
-	[ "$status" -eq 1 ]
-	[ "$(printf '%s\n' "${lines[@]}" | grep -A2 '^/bin/churn$')" = "$(cat <<'EOF'
-/bin/churn
-  - CAP_SYSLOG               call site check_syslog_permissions, granted 300
-  + CAP_SYSLOG               call site do_syslog, granted 300
-EOF
-)" ]
-	[[ "$output" == *"Required (granted in audited checks): CAP_SYSLOG (no change)"* ]]
-	# 6.1 and 6.12 ran busybox and set-pid from one path: the same
-	# capabilities, syscalls and call sites, whichever way
-	for w in chown nocr; do
-		run "$CAPAUDIT" diff "$K/6.1-$w.jsonl" "$K/6.12-$w.jsonl"
-		[ "$status" -eq 0 ]
-		[ "${lines[-1]}" = "No change: the same capabilities, syscalls, call sites and denials in every program" ]
-		run "$CAPAUDIT" diff "$K/6.12-$w.jsonl" "$K/6.1-$w.jsonl"
-		[ "$status" -eq 0 ]
-	done
-	# --noaudit: 6.18's set-pid (another path) probes in pid_table_root_permissions
-	run "$CAPAUDIT" diff --noaudit --format json "$K/6.12-nocr.jsonl" "$K/6.18-nocr.jsonl"
-	[ "$status" -eq 1 ]
-	echo "$output" >d.json
-	[ "$(jq -s -r '.[0] | "\(.noaudit) \(.required.added | length) \(.denied.added | length)"' d.json)" = "true 0 0" ]
-	[ "$(jq -s -r '.[0].programs[] | select(.in_new) | .changes[] | select(.noaudit and .kind == "callsite") | .callsite' d.json | sort | tr '\n' ' ')" = \
-	  "pid_table_root_permissions security_vm_enough_memory_mm " ]
-	# without --noaudit those are not compared
-	run "$CAPAUDIT" diff --format json "$K/6.12-nocr.jsonl" "$K/6.18-nocr.jsonl"
-	[ "$(echo "$output" | jq -s '[.[0].programs[].changes[] | select(.noaudit)] | length')" -eq 0 ]
-}
-
 @test "diff: --unit and --container keep one workload; one a record lacks is compared as empty (a note), one neither has is an error" {
 	W="$ROOT/tests/fixtures/workloads-v4.jsonl"
 	run "$CAPAUDIT" diff --container web "$W" "$W"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# tier: check (pages and completions: no root, no kernel, no waiting)
 # The manual pages and the shell completions cannot leave an option out, as
 # bpftool's test_bpftool_synctypes.py holds bpftool's: for every command
 # `capaudit help` lists and every option of its table (--list-options=full,

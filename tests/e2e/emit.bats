@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# tier: check (record files only: no root, no kernel, no waiting)
 # report --emit on hand-written version 4 records (tests/fixtures/emit-*):
 # the exact snippet for root and non-root users, with and without a
 # privilege gained at exec, and an empty required set. No BPF is loaded:

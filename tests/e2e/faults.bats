@@ -53,12 +53,11 @@ our_progs() {
 # been reaped can still be listed for some milliseconds (measured here: 35 of
 # 40 runs right after wait, none 0.2 s later); a leak stays for good.
 progs_released() {
-	local i
-	for i in $(seq 100); do
-		[ "$(our_progs)" -le "$1" ] && return 0
-		sleep 0.05
-	done
-	return 1
+	wait_for 5 progs_at_most "$1"
+}
+
+progs_at_most() {
+	[ "$(our_progs)" -le "$1" ]
 }
 
 @test "valgrind: the loader is clean on a short record, and report on its file" {
@@ -167,7 +166,7 @@ progs_released() {
 	local rec=$!
 	wait_attached "$rec"
 	touch "$T/go"
-	for _ in $(seq 100); do [ -s "$T/cpid" ] && break; sleep 0.05; done
+	wait_for 5 test -s "$T/cpid"
 	local child
 	child=$(cat "$T/cpid")
 	while kill -0 "$child" 2>/dev/null; do sleep 0.01; done

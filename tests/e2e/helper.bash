@@ -10,6 +10,12 @@ CAPAUDIT=${CAPAUDIT:-$ROOT/build/capaudit}
 # directory $T of its own); a file with a setup() of its own calls them
 e2e_setup() {
 	[ "$(id -u)" -eq 0 ] || skip "end-to-end tests need root (they load BPF programs)"
+	fixture_setup
+}
+
+# fixture_setup: what a test of record files alone needs (make check's
+# files: no root, no kernel): capaudit and a directory $T of its own
+fixture_setup() {
 	[ -x "$CAPAUDIT" ] || skip "build/capaudit is not built (run make)"
 	T=$(mktemp -d "${BATS_TMPDIR:-/tmp}/capaudit-e2e.XXXXXX")
 	chmod 755 "$T"
@@ -26,6 +32,14 @@ setup() {
 
 teardown() {
 	e2e_teardown
+}
+
+# plain_pass_only WHY: a test that runs once, in make test's plain pass
+# (a soak: minutes of load that the ASan pass would only repeat, slower);
+# in the ASan pass (tools/run-tests.sh sets CAPAUDIT_PASS) it is a skip
+# that says why
+plain_pass_only() {
+	[ "${CAPAUDIT_PASS:-}" != asan ] || skip "run once, in the plain pass: $1"
 }
 
 # record ARGS...: capaudit record -q -o $T/rec.jsonl ARGS
@@ -66,23 +80,77 @@ CHURN="$ROOT/build/churn"
 churn_setup() {
 	e2e_setup
 	[ -x "$CHURN" ] || skip "build/churn is not built (run make test)"
+	host_lock dmesg_restrict
 	OLD_RESTRICT=$(cat /proc/sys/kernel/dmesg_restrict)
 	echo 1 >/proc/sys/kernel/dmesg_restrict
 }
 
 churn_teardown() {
 	[ -n "${OLD_RESTRICT:-}" ] && echo "$OLD_RESTRICT" >/proc/sys/kernel/dmesg_restrict
+	OLD_RESTRICT=
+	host_unlock
 	e2e_teardown
 }
 
-# wait_attached PID: until recorder PID holds its four BPF links (the check
-# hook and fork, exec, exit), i.e. is attached, not only loaded; at most 20 s
-wait_attached() {
-	local i
-	for i in $(seq 400); do
-		[ "$(ls -l "/proc/$1/fd" 2>/dev/null | grep -c 'anon_inode:bpf_link')" -ge 4 ] && return 0
-		sleep 0.05
+# host_lock NAME: hold /run/lock/capaudit-NAME.lock until host_unlock (or
+# until this test's process ends). For a setting that is the whole host's,
+# such as kernel.dmesg_restrict: a test that sets it and sets it back would
+# otherwise set it back under another that runs beside it (make test's
+# other lane, the kernel matrix's host run, a second make test), as
+# tools/vmtest.sh takes the same lock. The lock is held by a process of its
+# own, not by a descriptor this shell's children would inherit and keep.
+host_lock() {
+	local ready=${BATS_TEST_TMPDIR:-$T}/lock-$1.held
+	rm -f "$ready"
+	flock -w 1800 "/run/lock/capaudit-$1.lock" sh -c \
+		': >"$1"; while kill -0 "$2" 2>/dev/null; do sleep 0.2; done' sh "$ready" "$$" &
+	HOST_LOCK_PID=$!
+	wait_for 450 test -e "$ready" || { echo "waited for /run/lock/capaudit-$1.lock"; return 1; }
+}
+
+host_unlock() {
+	[ -n "${HOST_LOCK_PID:-}" ] || return 0
+	pkill -P "$HOST_LOCK_PID" 2>/dev/null   # the holder (flock's child)
+	wait "$HOST_LOCK_PID" 2>/dev/null
+	HOST_LOCK_PID=
+}
+
+# WAIT_SCALE: how many times longer than on an idle machine a wait may
+# take here. The bounds below are what an idle 2-core machine needs,
+# times this: CAPAUDIT_WAIT_SCALE if set, else 4, and more on a loaded
+# host (4 x the 1-minute load per core, read when the wait starts). A wait
+# ends when its event comes: a generous bound costs only a failing test.
+wait_scale() {
+	if [ -n "${CAPAUDIT_WAIT_SCALE:-}" ]; then
+		echo "$CAPAUDIT_WAIT_SCALE"
+		return
+	fi
+	awk -v n="$(nproc)" '{ s = int(4 * $1 / n + 0.999); print (s > 4 ? s : 4) }' /proc/loadavg
+}
+
+# wait_for SECONDS COMMAND...: until COMMAND succeeds; at most SECONDS
+# (times wait_scale) on a slow or busy host, then it fails, saying what it
+# waited for. Never a fixed sleep: every wait in these tests is for its
+# event (a file, a line, a count). WAIT_STEP: how often it looks (0.05 s).
+wait_for() {
+	local limit=$(($1 * $(wait_scale))) start=$SECONDS
+	shift
+	until "$@"; do
+		if [ $((SECONDS - start)) -ge "$limit" ]; then
+			echo "waited ${limit} s for: $*" >&2
+			return 1
+		fi
+		sleep "${WAIT_STEP:-0.05}"
 	done
-	echo "the recorder did not attach"
-	return 1
+}
+
+# attached PID: recorder PID holds its four BPF links (the check hook and
+# fork, exec, exit), i.e. is attached, not only loaded
+attached() {
+	[ "$(ls -l "/proc/$1/fd" 2>/dev/null | grep -c 'anon_inode:bpf_link')" -ge 4 ]
+}
+
+# wait_attached PID: until recorder PID is attached (20 s on an idle host)
+wait_attached() {
+	wait_for 20 attached "$1" || { echo "the recorder did not attach"; return 1; }
 }

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# tier: check (record files only: no root, no kernel, no waiting)
 # Hostile and damaged record files: each is one "capaudit: FILE:LINE: why"
 # line on stderr and exit 2 (report and check alike), never a crash; with
 # --lenient, what is valid is reported and what was left out is said.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# tier: plain (packaging: make install installs the plain build; once)
 # make install / make uninstall: the binary, the manual pages, the bash and
 # zsh completions, the docs and the examples, under PREFIX and DESTDIR;
 # uninstall removes exactly what install put (tools/install.sh has the one

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# tier: check (the option tables: no root, no kernel, no waiting)
 # Every command's options come from one table (user/cli/options.h): its
 # --help explains each option the parser accepts. The hidden --list-options
 # prints that table, one long option per line. No kernel needed: these run

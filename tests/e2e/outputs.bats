@@ -69,7 +69,7 @@ owner() {          # owner FILE: uid:gid mode
 }
 
 @test "while recording: capaudit keeps CAP_BPF and CAP_PERFMON, its keeper only the file capabilities" {
-	"${SUDO[@]}" "$CAPAUDIT" record -q -o "$D/rec.jsonl" -- sleep 1.5 &
+	"${SUDO[@]}" "$CAPAUDIT" record -q -o "$D/rec.jsonl" -- sleep 60 &
 	local rec=$! keeper
 	wait_attached "$rec"
 	[ "$(status_field "$rec" CapEff)" = "000000c000000000" ]
@@ -80,9 +80,28 @@ owner() {          # owner FILE: uid:gid mode
 	[ "$(status_field "$keeper" CapPrm)" = "000000000000000f" ]
 	[ "$(status_field "$keeper" CapBnd)" = "000000000000000f" ]
 	[ "$(status_field "$keeper" NoNewPrivs)" = "1" ]
-	wait "$rec"
+	pkill -x -P "$rec" sleep
+	wait "$rec" || true
 	[ "$(owner "$D/rec.jsonl")" = "$TUID:$TGID 644" ]
 	! kill -0 "$keeper" 2>/dev/null   # gone with capaudit
+}
+
+# new_files_at PATH N: true once PATH has been a new file (inode) N times
+# since SEEN was set to 0 (called again and again, it counts as it goes)
+new_files_at() {
+	local ino
+	ino=$(stat -c %i "$1" 2>/dev/null) || ino=
+	if [ -n "$ino" ] && [ "$ino" != "$LAST" ]; then
+		SEEN=$((SEEN + 1))
+		LAST=$ino
+	fi
+	[ "$SEEN" -ge "$2" ]
+}
+
+# chown_made_event FILE EVENTS: chown FILE; true once EVENTS is not empty
+chown_made_event() {
+	chown nobody "$1"
+	[ -s "$2" ]
 }
 
 @test "sudo monitor: checkpoints replaced every interval, events and metrics, all in the user's directory and the user's" {
@@ -90,27 +109,15 @@ owner() {          # owner FILE: uid:gid mode
 		--metrics "$D/capaudit.prom" 2>"$T/mon.err" &
 	MPID=$!
 	wait_attached "$MPID"
-	local i ino seen=0 last=
+	local i
 	# at least 4 checkpoints, each a new file at the path
-	for i in $(seq 100); do
-		ino=$(stat -c %i "$D/node.jsonl" 2>/dev/null) || ino=
-		if [ -n "$ino" ] && [ "$ino" != "$last" ]; then
-			seen=$((seen + 1))
-			last=$ino
-		fi
-		[ "$seen" -ge 4 ] && break
-		sleep 0.1
-	done
-	[ "$seen" -ge 4 ]
+	SEEN=0 LAST=
+	wait_for 10 new_files_at "$D/node.jsonl" 4
 	# logrotate: the events file renamed, SIGHUP, a new one in its place
 	mv "$D/ev.jsonl" "$D/ev.jsonl.1"
 	kill -HUP "$MPID"
 	touch "$T/f"
-	for i in $(seq 50); do
-		chown nobody "$T/f"
-		[ -s "$D/ev.jsonl" ] && break
-		sleep 0.1
-	done
+	wait_for 5 chown_made_event "$T/f" "$D/ev.jsonl"
 	kill -TERM "$MPID"
 	local st=0
 	wait "$MPID" || st=$?

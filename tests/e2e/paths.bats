@@ -138,6 +138,11 @@ REC="$ROOT/tests/fixtures/kernel-5.4-clone3.jsonl"
 	[ "$status" -eq 0 ]
 }
 
+# caps_dropped PID: process PID has no effective capability left
+caps_dropped() {
+	[ "$(awk '/^CapEff/ { print $2 }' "/proc/$1/status" 2>/dev/null)" = 0000000000000000 ]
+}
+
 @test "report and check parse their input with no capability left" {
 	mkfifo "$T/fifo"
 	"$CAPAUDIT" report -i "$T/fifo" >/dev/null 2>&1 &
@@ -145,10 +150,7 @@ REC="$ROOT/tests/fixtures/kernel-5.4-clone3.jsonl"
 	# the header only, and the FIFO kept open: report is now reading
 	exec 9>"$T/fifo"
 	head -n 1 "$REC" >&9
-	for i in $(seq 100); do
-		[ "$(awk '/^CapEff/ { print $2 }' "/proc/$rep/status" 2>/dev/null)" = 0000000000000000 ] && break
-		sleep 0.05
-	done
+	wait_for 5 caps_dropped "$rep"
 	[ "$(awk '/^CapEff/ { print $2 }' "/proc/$rep/status")" = 0000000000000000 ]
 	[ "$(awk '/^CapPrm/ { print $2 }' "/proc/$rep/status")" = 0000000000000000 ]
 	exec 9>&-

@@ -13,16 +13,17 @@ status_field() {   # status_field PID FIELD
 }
 
 @test "as root, the loader keeps exactly CAP_BPF and CAP_PERFMON while recording" {
-	"$CAPAUDIT" record -q -o "$T/rec.jsonl" -- sleep 1.5 &
+	"$CAPAUDIT" record -q -o "$T/rec.jsonl" -- sleep 60 &
 	local rec=$!
-	sleep 0.8
+	wait_attached "$rec"
 	[ "$(status_field $rec CapEff)" = "$NEEDED" ]
 	[ "$(status_field $rec CapPrm)" = "$NEEDED" ]
 	[ "$(status_field $rec CapBnd)" = "$NEEDED" ]
 	[ "$(status_field $rec CapInh)" = "0000000000000000" ]
 	[ "$(status_field $rec CapAmb)" = "0000000000000000" ]
 	[ "$(status_field $rec NoNewPrivs)" = "1" ]
-	wait $rec
+	pkill -x -P "$rec" sleep
+	wait $rec || true
 	report_json
 	[ "$(jqr '.processes[0].comm')" = "sleep" ]
 }
@@ -42,12 +43,14 @@ status_field() {   # status_field PID FIELD
 	# CAP_CHOWN), each time on a signal file; root records it once, the
 	# user once (a user may follow only its own processes)
 	$AS_NOBODY bash -c 'for x in 1 2; do while [ ! -e "$1/go$x" ]; do sleep 0.05; done;
-		chown root "$1/f" 2>/dev/null; sleep 0.1; done; sleep 0.2' _ "$T" &
+		chown root "$1/f" 2>/dev/null; : >"$1/done$x"; done; sleep 0.2' _ "$T" &
 	local pid=$!
-	"$CAPAUDIT" record -q -o "$T/root.jsonl" -p "$pid" -d 1.5 &
+	"$CAPAUDIT" record -q -o "$T/root.jsonl" -p "$pid" &
 	local a=$!
 	wait_attached "$a"
 	touch "$T/go1"
+	wait_for 5 test -e "$T/done1"
+	kill -INT "$a"
 	wait $a
 	$AS_NOBODY $WITH_BPF_PERFMON "$CAPAUDIT" record -q -o "$T/rec.jsonl" -p "$pid" &
 	local b=$!
@@ -215,15 +218,13 @@ status_field() {   # status_field PID FIELD
 
 @test "-a by a user outside capaudit's group records only that user's processes" {
 	chmod 777 "$T"
-	$AS_NOBODY $WITH_BPF_PERFMON "$CAPAUDIT" record -q -a -d 3 -o "$T/rec.jsonl" 2>"$T/err" &
-	local rec=$! i
-	for i in $(seq 200); do
-		[ "$(ls -l "/proc/$rec/fd" 2>/dev/null | grep -c 'anon_inode:bpf_link')" -ge 4 ] && break
-		sleep 0.05
-	done
+	$AS_NOBODY $WITH_BPF_PERFMON "$CAPAUDIT" record -q -a -o "$T/rec.jsonl" 2>"$T/err" &
+	local rec=$!
+	wait_attached "$rec"
 	chown root "$T" 2>/dev/null   # root's: not to be seen
 	touch "$T/f"
 	$AS_NOBODY sh -c 'chown root "$0" 2>/dev/null; exit 0' "$T/f"   # nobody's: denied CAP_CHOWN
+	kill -INT "$rec"
 	wait "$rec"
 	grep -q "note: -a records only uid 65534's processes" "$T/err"
 	report_json

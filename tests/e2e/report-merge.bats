@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# tier: check (record files only: no root, no kernel, no waiting)
 # report FILE...: several records merge into one report (records copied
 # from many nodes). Node 1 is the hand-written version-4 record
 # tests/fixtures/workloads-v4.jsonl; node 2, written below, is another

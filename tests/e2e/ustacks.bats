@@ -139,10 +139,7 @@ record_privops() {
 	"$CAPAUDIT" record -q --user-stacks -o "$T/rec.jsonl" -- "$T/privops-del" --wait "$T/f" <"$T/in" &
 	local pid=$! i
 	exec 7>"$T/in"
-	for i in $(seq 200); do
-		pgrep -x privops-del >/dev/null && break   # exec done (comm is its name)
-		sleep 0.05
-	done
+	wait_for 10 pgrep -x privops-del >/dev/null   # exec done (comm is its name)
 	rm "$T/privops-del"
 	echo x >&7
 	exec 7>&-
