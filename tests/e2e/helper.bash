@@ -101,6 +101,8 @@ churn_teardown() {
 # own, not by a descriptor this shell's children would inherit and keep.
 host_lock() {
 	local ready=${BATS_TEST_TMPDIR:-$T}/lock-$1.held
+	# one lock a test (it would wait for itself)
+	[ -z "${HOST_LOCK_PID:-}" ] || { echo "host_lock $1: a lock is held already" >&2; return 1; }
 	rm -f "$ready"
 	flock -w 1800 "/run/lock/capaudit-$1.lock" sh -c \
 		': >"$1"; while kill -0 "$2" 2>/dev/null; do sleep 0.2; done' sh "$ready" "$$" &
