@@ -73,13 +73,15 @@ static void give_new_file(int fd)
 		(void)!fchown(fd, u, g);
 }
 
-/* Write through an existing device, FIFO or descriptor name. */
-static int open_through(struct outfile *o, const struct stat *st, char *err, size_t errlen)
+/* Write through an existing device, FIFO or descriptor name, opened as
+ * name (o->path, or a /proc/self/fd name of what the lookup found). */
+static int open_through(struct outfile *o, const struct stat *st, const char *name, char *err,
+			size_t errlen)
 {
 	/* O_NONBLOCK: opening a FIFO without a reader fails (ENXIO) instead of
 	 * waiting for one; O_APPEND: a file behind /dev/stdout opened with >>
 	 * keeps what it holds */
-	o->fd = open(o->path, O_WRONLY | O_APPEND | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	o->fd = open(name, O_WRONLY | O_APPEND | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (o->fd < 0) {
 		int e = errno;
 
@@ -132,26 +134,19 @@ static int open_named_tmp(struct outfile *o)
 	return -1;
 }
 
-/* An unnamed file (O_TMPFILE) in the target's directory, or a named one
- * where the filesystem has none; the directory is held from now on. */
+/* An unnamed file (O_TMPFILE) in the target's directory (o->dirfd, held
+ * from the lookup on), or a named one where the filesystem has none. */
 static int open_replace(struct outfile *o, const struct stat *st, unsigned int flags, char *err,
 			size_t errlen)
 {
-	char *dir = dir_of(o->target);
-	const char *slash = strrchr(o->target, '/');
 	int e;
 
 	o->kind = OUT_REPLACE;
-	o->base = xstrdup(slash ? slash + 1 : o->target);
-	o->dirfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	free(dir);
-	if (o->dirfd >= 0) {
-		/* read back by copy_aside() */
-		o->fd = openat(o->dirfd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0644);
-		if (o->fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL))
-			o->fd = open_named_tmp(o);
-	}
-	if (o->dirfd < 0 || o->fd < 0) {
+	/* read back by copy_aside() */
+	o->fd = openat(o->dirfd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0644);
+	if (o->fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL))
+		o->fd = open_named_tmp(o);
+	if (o->fd < 0) {
 		e = errno;
 		snprintf(err, errlen, "cannot create %s: %s", o->path, strerror(e));
 		errno = e;
@@ -303,59 +298,223 @@ out:
 
 static void close_out(struct outfile *o);
 
+/* ---- resolving the name once ----------------------------------------------- */
+
+/*
+ * The name is looked up once: its directory is opened (O_PATH), and
+ * everything after that is relative to that descriptor (fstatat, openat,
+ * linkat, renameat), so that another user renaming, exchanging or linking
+ * things in a directory they may write (renameat2(RENAME_EXCHANGE) of a
+ * file and a symlink) can neither move the output elsewhere nor have it
+ * created outside that directory.
+ *
+ * A symlink at the final name is followed only by the rule of the
+ * kernel's fs.protected_symlinks (fs/namei.c may_follow_link()), applied
+ * whatever that sysctl says: not in a sticky, world-writable directory
+ * unless the link belongs to the writer or to the directory's owner. Its
+ * target is opened by the kernel (O_PATH) and the file's own directory is
+ * then the one written in, checked to hold that very file. A process that
+ * writes the same name again and again (a monitor's checkpoints) follows
+ * a symlink only if one was there at its first write, to the same
+ * directory: one planted later is refused.
+ */
+
+/* What the first write of a name found (a process writes few names). */
+struct first_seen {
+	char *path;
+	bool link;               /* a symlink was there */
+	dev_t dir_dev;           /* the directory written in */
+	ino_t dir_ino;
+};
+static struct first_seen *seen;
+static size_t nseen;
+
+static struct first_seen *first_seen_of(const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < nseen; i++)
+		if (!strcmp(seen[i].path, path))
+			return &seen[i];
+	return NULL;
+}
+
+static void remember_first(const char *path, bool link, int dirfd)
+{
+	struct stat d;
+
+	if (first_seen_of(path) || fstat(dirfd, &d))
+		return;
+	seen = xrealloc(seen, (nseen + 1) * sizeof(*seen));
+	seen[nseen++] = (struct first_seen){ xstrdup(path), link, d.st_dev, d.st_ino };
+}
+
+/* fs.protected_symlinks' rule (may_follow_link()): a link in a sticky,
+ * world-writable directory is followed only by its owner or the
+ * directory's. */
+static bool may_follow(int dirfd, const struct stat *link)
+{
+	struct stat d;
+
+	if (fstat(dirfd, &d))
+		return false;
+	if ((d.st_mode & (S_ISVTX | S_IWOTH)) != (S_ISVTX | S_IWOTH))
+		return true;
+	return link->st_uid == geteuid() || link->st_uid == d.st_uid;
+}
+
+static int fail_at(char *err, size_t errlen, int e, const char *fmt, const char *path)
+{
+	snprintf(err, errlen, fmt, path, strerror(e));
+	errno = e;
+	return -1;
+}
+
+/* A regular file opened (O_PATH) through a symlink: its own directory
+ * becomes o->dirfd and its name there o->base, once that directory is seen
+ * to hold this very file. 0, or -1 with err. */
+static int enter_link_target(struct outfile *o, int fd, const struct stat *st, char *err,
+			     size_t errlen)
+{
+	char proc[64], real[PATH_MAX];
+	struct stat again;
+	ssize_t n;
+	char *dir;
+	int dirfd;
+
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	n = readlink(proc, real, sizeof(real) - 1);
+	if (n <= 0 || real[0] != '/')
+		return fail_at(err, errlen, n < 0 ? errno : ENOENT, "%s: cannot name the file its "
+			       "symlink points to: %s", o->path);
+	real[n] = '\0';
+	dir = dir_of(real);
+	dirfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	free(dir);
+	if (dirfd < 0)
+		return fail_at(err, errlen, errno, "cannot create %s: %s", o->path);
+	free(o->base);
+	o->base = xstrdup(strrchr(real, '/') + 1);
+	if (fstatat(dirfd, o->base, &again, AT_SYMLINK_NOFOLLOW) || again.st_dev != st->st_dev ||
+	    again.st_ino != st->st_ino) {
+		close(dirfd);
+		return fail_at(err, errlen, EAGAIN, "%s: the file its symlink points to was moved "
+			       "while it was opened: not writing (%s)", o->path);
+	}
+	close(o->dirfd);
+	o->dirfd = dirfd;
+	free(o->target);
+	o->target = xstrdup(real);
+	return 0;
+}
+
 /* Open o->path in this process: 0, or -1 with err (errno says why). */
 static int open_here(struct outfile *o, unsigned int flags, char *err, size_t errlen)
 {
-	const char *path = o->path;
-	struct stat lst, st;
-	char real[PATH_MAX];
-	int e;
+	const char *path = o->path, *slash;
+	struct first_seen *first = first_seen_of(path);
+	struct stat lst, st, d;
+	bool link = false;
+	char *dir;
+	int fd = -1, e;
 
 	if (!path[0]) {
 		snprintf(err, errlen, "empty output file name");
 		errno = EINVAL;
 		return -1;
 	}
-	if (lstat(path, &lst) == 0) {
-		if (stat(path, &st)) {
+	/* /dev/stdout, /proc/self/fd/N: whatever the descriptor is */
+	if (fd_name(path)) {
+		if (stat(path, &st))
+			return fail_at(err, errlen, errno, "cannot open %s: %s", path);
+		return open_through(o, &st, path, err, errlen);
+	}
+	slash = strrchr(path, '/');
+	o->base = xstrdup(slash ? slash + 1 : path);
+	if (!o->base[0] || !strcmp(o->base, ".") || !strcmp(o->base, ".."))
+		return fail_at(err, errlen, EISDIR, "%s: is a directory%.0s", path);
+	dir = dir_of(path);
+	o->dirfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	free(dir);
+	if (o->dirfd < 0)
+		return fail_at(err, errlen, errno, "cannot create %s: %s", path);
+	o->target = xstrdup(path);
+	if (fstatat(o->dirfd, o->base, &lst, AT_SYMLINK_NOFOLLOW)) {
+		if (errno != ENOENT)
+			return fail_at(err, errlen, errno, "cannot create %s: %s", path);
+		remember_first(path, false, o->dirfd);
+		return open_replace(o, &lst, flags, err, errlen);
+	}
+	st = lst;
+	if (S_ISLNK(lst.st_mode)) {
+		link = true;
+		if (first && !first->link)
+			return fail_at(err, errlen, EPERM, "%s: a symlink was put there after capaudit "
+				       "first wrote it: not writing through it (%s)", path);
+		if (!may_follow(o->dirfd, &lst)) {
+			snprintf(err, errlen, "%s: a symlink of uid %u in a sticky directory anyone may "
+				 "write: not following it (the rule of fs.protected_symlinks)", path,
+				 (unsigned)lst.st_uid);
+			errno = ELOOP;   /* as O_NOFOLLOW says it; no advice about the directory */
+			return -1;
+		}
+		/* the kernel follows it, with its own protections */
+		fd = openat(o->dirfd, o->base, O_PATH | O_CLOEXEC);
+		if (fd < 0 || fstat(fd, &st)) {
 			e = errno;
-			snprintf(err, errlen, S_ISLNK(lst.st_mode) ? "%s: a symlink to a missing file "
-				 "(not writing through it)" : "%s: %s", path, strerror(e));
-			errno = e;
-			return -1;
+			if (fd >= 0)
+				close(fd);
+			if (e == ENOENT)
+				return fail_at(err, errlen, e, "%s: a symlink to a missing file (not "
+					       "writing through it)%.0s", path);
+			if (e == EACCES)
+				return fail_at(err, errlen, ELOOP, "%s: a symlink the kernel will not "
+					       "follow here (fs.protected_symlinks)%.0s", path);
+			return fail_at(err, errlen, e, "%s: %s", path);
 		}
-		if (S_ISDIR(st.st_mode)) {
-			snprintf(err, errlen, "%s: is a directory", path);
-			errno = EISDIR;
-			return -1;
-		}
-		if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) || fd_name(path))
-			return open_through(o, &st, err, errlen);
-		if (!S_ISREG(st.st_mode)) {
-			snprintf(err, errlen, "%s: not a regular file, a device or a FIFO: not "
-				 "replacing it", path);
-			errno = EINVAL;
-			return -1;
-		}
-		/* a symlink's target is replaced, never the link */
-		if (!realpath(path, real)) {
-			e = errno;
-			snprintf(err, errlen, "%s: %s", path, strerror(e));
-			errno = e;
-			return -1;
-		}
-		o->target = xstrdup(real);
-		o->existed = true;
-		o->dev = st.st_dev;
-		o->ino = st.st_ino;
-	} else if (errno == ENOENT) {
-		o->target = xstrdup(path);
-	} else {
-		e = errno;
-		snprintf(err, errlen, "cannot create %s: %s", path, strerror(e));
-		errno = e;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		if (fd >= 0)
+			close(fd);
+		return fail_at(err, errlen, EISDIR, "%s: is a directory%.0s", path);
+	}
+	if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) {
+		/* reopened through what was found, not looked up again */
+		char proc[64];
+
+		if (fd < 0)
+			fd = openat(o->dirfd, o->base, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0)
+			return fail_at(err, errlen, errno, "cannot open %s: %s", path);
+		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+		e = open_through(o, &st, proc, err, errlen);
+		close(fd);
+		return e;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		if (fd >= 0)
+			close(fd);
+		snprintf(err, errlen, "%s: not a regular file, a device or a FIFO: not replacing it",
+			 path);
+		errno = EINVAL;
 		return -1;
 	}
+	/* a symlink's target is replaced, never the link */
+	if (link) {
+		e = enter_link_target(o, fd, &st, err, errlen);
+		close(fd);
+		if (e)
+			return -1;
+		if (first && (fstat(o->dirfd, &d) || d.st_dev != first->dir_dev ||
+			      d.st_ino != first->dir_ino))
+			return fail_at(err, errlen, EPERM, "%s: its symlink now points into another "
+				       "directory than when capaudit first wrote it: not writing "
+				       "through it (%s)", path);
+	}
+	remember_first(path, link, o->dirfd);
+	o->existed = true;
+	o->dev = st.st_dev;
+	o->ino = st.st_ino;
 	return open_replace(o, &st, flags, err, errlen);
 }
 
