@@ -46,6 +46,11 @@ static const char small_text[] =
 	"capaudit_lost_total{kind=\"proc_full\"} 0\n"
 	"capaudit_lost_total{kind=\"result_lost\"} 0\n"
 	"capaudit_lost_total{kind=\"hook_skipped\"} 0\n"
+	"# HELP capaudit_write_failures_total Writes of the monitor's files that failed (it goes on and tries again), by output.\n"
+	"# TYPE capaudit_write_failures_total counter\n"
+	"capaudit_write_failures_total{output=\"checkpoint\"} 0\n"
+	"capaudit_write_failures_total{output=\"metrics\"} 0\n"
+	"capaudit_write_failures_total{output=\"events\"} 0\n"
 	"# HELP capaudit_monitor_resident_bytes Resident memory of the capaudit monitor process.\n"
 	"# TYPE capaudit_monitor_resident_bytes gauge\n"
 	"capaudit_monitor_resident_bytes 8388608\n"
@@ -85,7 +90,8 @@ TEST(metrics_exact_text)
 }
 
 /* Without a baseline, rows or a checkpoint: no findings, no timestamp,
- * every loss kind still there (a counter that appears late breaks rate()). */
+ * every loss kind and write failure still there (a counter that appears
+ * late breaks rate()). */
 TEST(metrics_empty)
 {
 	struct metrics_snapshot m = { 0 };
@@ -95,7 +101,11 @@ TEST(metrics_empty)
 	ASSERT_HAS(t, "capaudit_lost_total{kind=\"hook_skipped\"} 0\n");
 	ASSERT_HAS(t, "capaudit_monitor_cpu_seconds_total 0\n");
 	ASSERT_EQ(strstr(t, "findings") == NULL, 1);
-	ASSERT_EQ(strstr(t, "checkpoint") == NULL, 1);
+	ASSERT_EQ(strstr(t, "capaudit_last_checkpoint_timestamp_seconds") == NULL, 1);
+	/* the write failures, every output, zeros too */
+	ASSERT_HAS(t, "capaudit_write_failures_total{output=\"checkpoint\"} 0\n"
+		      "capaudit_write_failures_total{output=\"metrics\"} 0\n"
+		      "capaudit_write_failures_total{output=\"events\"} 0\n");
 	free(t);
 }
 

@@ -37,6 +37,9 @@ struct metrics_snapshot {
 	uint64_t rss_bytes;          /* the monitor's resident set */
 	double cpu_seconds;          /* the monitor's user + system CPU */
 	double checkpoint_time;      /* Unix time of the last checkpoint; 0: none yet */
+	/* writes that failed (the monitor goes on, and tries again): the
+	 * checkpoint (-o), the metrics file, event lines */
+	uint64_t write_failures[3];
 	char **cap_names;            /* metrics_from_record()'s: the rows' cap strings */
 };
 

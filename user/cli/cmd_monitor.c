@@ -97,6 +97,7 @@ struct exporters {
 	unsigned int port;         /* the port --listen asked for (0: any) */
 	enum check_match match;    /* --match */
 	bool quiet;
+	struct trouble metrics_trouble;  /* --metrics writes that failed */
 };
 
 static int monitor_opt(struct mon_opts *m, struct exporters *x, int c)
@@ -172,6 +173,7 @@ static int parse_opts(int argc, char **argv, struct mon_opts *m, struct exporter
 
 	memset(m, 0, sizeof(*m));
 	memset(x, 0, sizeof(*x));
+	x->metrics_trouble.what = "metrics file";
 	o->out = DEFAULT_MONITOR;
 	m->interval = 60;
 	m->match = MATCH_SYSCALL;
@@ -216,8 +218,9 @@ static int parse_opts(int argc, char **argv, struct mon_opts *m, struct exporter
 
 /* ---- the exporters: metrics file and HTTP server ----------------------- */
 
-/* The metrics now: the checkpoint's rows (none before the first). */
-static void publish(struct exporters *x, const struct record *cp)
+/* The metrics now: the checkpoint's rows (none before the first), and
+ * the monitor's write failures (c, or NULL before the first). */
+static void publish(struct exporters *x, const struct record *cp, const struct mon_counters *c)
 {
 	struct metrics_snapshot snap = { 0 };
 	char err[1200];
@@ -229,8 +232,16 @@ static void publish(struct exporters *x, const struct record *cp)
 		snap.has_baseline = x->baseline_path != NULL;
 	}
 	self_usage(&snap.rss_bytes, &snap.cpu_seconds);
+	if (c) {
+		snap.write_failures[0] = c->checkpoint_failures;
+		snap.write_failures[2] = c->events_failures;
+	}
+	snap.write_failures[1] = x->metrics_trouble.failures;
+	/* the next checkpoint tries again */
 	if (x->metrics && metrics_write_file(x->metrics, &snap, err, sizeof(err)))
-		p_err("--metrics: %s", err);   /* the next checkpoint tries again */
+		trouble_failed(&x->metrics_trouble, "--metrics: %s", err);
+	else if (x->metrics)
+		trouble_ok(&x->metrics_trouble);
 	if (x->httpd && cp) {
 		size_t len;
 		char *text = metrics_text(&snap, &len);
@@ -277,8 +288,7 @@ static int exporters_start(void *ctx)
 static void exporters_checkpointed(const struct mon_counters *c, const struct record *cp,
 				   void *ctx)
 {
-	(void)c;
-	publish(ctx, cp);
+	publish(ctx, cp, c);
 }
 
 int do_monitor(int argc, char **argv, int all_argc, char **all_argv)

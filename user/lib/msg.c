@@ -28,3 +28,37 @@ void p_err(const char *fmt, ...)
 		fflush(stdout);
 	}
 }
+
+#define TROUBLE_EVERY_NS 60000000000LL   /* a minute between two lines */
+
+void trouble_failed(struct trouble *t, const char *fmt, ...)
+{
+	long long now = (long long)now_monotonic_ns();
+	char msg[1600];
+	va_list ap;
+
+	t->failures++;
+	t->unsaid++;
+	if (t->failing && now - t->said_ns < TROUBLE_EVERY_NS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (t->unsaid > 1)
+		p_err("warning: %s (%llu failures to write the %s in the last minute; trying again "
+		      "at each checkpoint)", msg, t->unsaid, t->what);
+	else
+		p_err("warning: %s (trying again at each checkpoint)", msg);
+	t->failing = true;
+	t->said_ns = now;
+	t->unsaid = 0;
+}
+
+void trouble_ok(struct trouble *t)
+{
+	if (!t->failing)
+		return;
+	p_err("the %s is written again (after %llu failures in all)", t->what, t->failures);
+	t->failing = false;
+	t->unsaid = 0;
+}

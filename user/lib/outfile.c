@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "lib/util.h"
@@ -245,6 +246,10 @@ static int put_in_place(struct outfile *o, char *msg, size_t msglen)
 	} else {
 		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", o->fd);
 		name = link_unique(o, proc);
+		if (!name && (o->flags & OUTFILE_REWRITTEN)) {
+			snprintf(msg, msglen, "cannot write %s: %s", o->path, strerror(errno));
+			return -1;
+		}
 		if (!name) {
 			e = errno;
 			name = copy_aside(o);
@@ -259,6 +264,17 @@ static int put_in_place(struct outfile *o, char *msg, size_t msglen)
 		}
 	}
 	shown = beside(o, name);
+	if (o->flags & OUTFILE_REWRITTEN) {
+		/* the name is this writer's: whatever is there now is replaced */
+		if (!renameat(o->dirfd, name, o->dirfd, o->base)) {
+			rc = 0;
+		} else {
+			e = errno;
+			unlinkat(o->dirfd, name, 0);
+			snprintf(msg, msglen, "cannot write %s: %s", o->path, strerror(e));
+		}
+		goto out;
+	}
 	if (o->existed && !fstatat(o->dirfd, o->base, &st, AT_SYMLINK_NOFOLLOW) &&
 	    (st.st_dev != o->dev || st.st_ino != o->ino)) {
 		snprintf(msg, msglen, "%s was replaced by another process meanwhile: not replacing "
@@ -418,6 +434,7 @@ static int open_here(struct outfile *o, unsigned int flags, char *err, size_t er
 	char *dir;
 	int fd = -1, e;
 
+	o->flags = flags;
 	if (!path[0]) {
 		snprintf(err, errlen, "empty output file name");
 		errno = EINVAL;
@@ -516,6 +533,48 @@ static int open_here(struct outfile *o, unsigned int flags, char *err, size_t er
 	o->dev = st.st_dev;
 	o->ino = st.st_ino;
 	return open_replace(o, &st, flags, err, errlen);
+}
+
+int outfile_keep_previous(const char *path, char *kept, size_t keptlen, char *err,
+			  size_t errlen)
+{
+	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+	char *dir, name[NAME_MAX + 1], stamp[32];
+	bool linked = false;
+	struct stat st;
+	struct tm tm;
+	int dirfd, i, e = 0;
+
+	if (!base[0] || fd_name(path) || !strcmp(path, "-"))
+		return 0;
+	dir = dir_of(path);
+	dirfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	free(dir);
+	if (dirfd < 0 || fstatat(dirfd, base, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode)) {
+		if (dirfd >= 0)
+			close(dirfd);
+		return 0;   /* nothing to keep: the open says what is wrong, if anything */
+	}
+	localtime_r(&st.st_mtime, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	for (i = 0; i < 100 && !linked; i++) {
+		if (i)
+			snprintf(name, sizeof(name), "%s.prev-%s-%d", base, stamp, i);
+		else
+			snprintf(name, sizeof(name), "%s.prev-%s", base, stamp);
+		linked = !linkat(dirfd, base, dirfd, name, 0);
+		e = errno;
+		if (!linked && e != EEXIST)
+			break;
+	}
+	close(dirfd);
+	if (!linked) {
+		snprintf(err, errlen, "cannot keep the previous %s beside it: %s", path, strerror(e));
+		errno = e;
+		return -1;
+	}
+	snprintf(kept, keptlen, "%.*s%s", (int)(base - path), path, name);
+	return 1;
 }
 
 /* Append to path in this process: a descriptor, or -1 with err. */

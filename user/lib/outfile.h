@@ -50,6 +50,12 @@ enum outfile_kind { OUT_STDOUT, OUT_THROUGH, OUT_REPLACE };
 
 /* outfile_open() flags */
 #define OUTFILE_KEEP_OWNER 0x1   /* a replaced file must keep its owner, or the open fails */
+/* written again and again by one process (a monitor's checkpoints and
+ * metrics): the name is its own, so at commit it replaces whatever is at
+ * the name then (a copy another process renamed there: never through a
+ * symlink, which is replaced itself), and a commit that fails leaves
+ * nothing beside it (the next one brings the data again) */
+#define OUTFILE_REWRITTEN  0x2
 
 struct outfile {
 	enum outfile_kind kind;
@@ -64,6 +70,7 @@ struct outfile {
 	dev_t dev;
 	ino_t ino;
 	int kslot;               /* the keeper's file, or -1 */
+	unsigned int flags;      /* outfile_open()'s */
 };
 
 /* 0, or -1 with one line "PATH: why" in err (nothing is left behind; errno
@@ -84,6 +91,16 @@ int outfile_commit(struct outfile *o, char *msg, size_t msglen);
 int outfile_finish(struct outfile *o, int write_rc, char *msg, size_t msglen);
 /* Drop an unfinished output: nothing of it stays. */
 void outfile_discard(struct outfile *o);
+
+/*
+ * A regular file at path (not through a symlink) gets a second name beside
+ * it, BASE.prev-YYYYMMDD-HHMMSS from its modification time (and -N when
+ * that is taken): a daemon restarted by its unit keeps what its last run
+ * wrote before the first checkpoint replaces it. 1 with the new name in
+ * kept, 0 when there is no such file, -1 with err.
+ */
+int outfile_keep_previous(const char *path, char *kept, size_t keptlen, char *err,
+			  size_t errlen);
 
 /* A file to append to (created when missing, with the owner rules above):
  * a descriptor, or -1 with "PATH: why" in err. */

@@ -87,6 +87,9 @@ static void put_double(FILE *f, double v)
 static const enum finding_kind written_findings[] = { FK_NEW_CAP, FK_NEW_SYSCALL, FK_NEW_SITE,
 						       FK_NEW_DENIAL };
 
+/* metrics_snapshot.write_failures, in order */
+static const char *const write_outputs[] = { "checkpoint", "metrics", "events" };
+
 int metrics_write(FILE *f, const struct metrics_snapshot *m)
 {
 	struct series *s = xcalloc(m->nchecks, sizeof(*s));
@@ -132,6 +135,12 @@ int metrics_write(FILE *f, const struct metrics_snapshot *m)
 		fprintf(f, "capaudit_lost_total{kind=\"%s\"} %" PRIu64 "\n", rec_lost_kinds[i].key,
 			rec_lost_count(&m->lost, &rec_lost_kinds[i]));
 
+	header(f, "capaudit_write_failures_total", "counter",
+	       "Writes of the monitor's files that failed (it goes on and tries again), by output.");
+	for (i = 0; i < ARRAY_SIZE(write_outputs); i++)
+		fprintf(f, "capaudit_write_failures_total{output=\"%s\"} %" PRIu64 "\n",
+			write_outputs[i], m->write_failures[i]);
+
 	header(f, "capaudit_monitor_resident_bytes", "gauge",
 	       "Resident memory of the capaudit monitor process.");
 	fprintf(f, "capaudit_monitor_resident_bytes %" PRIu64 "\n", m->rss_bytes);
@@ -174,7 +183,8 @@ int metrics_write_file(const char *path, const struct metrics_snapshot *m, char 
 {
 	struct outfile o;
 
-	if (outfile_open(&o, path, 0, err, errlen))
+	/* rewritten at every checkpoint: the name is the monitor's */
+	if (outfile_open(&o, path, OUTFILE_REWRITTEN, err, errlen))
 		return -1;
 	return outfile_finish(&o, metrics_write(o.f, m), err, errlen);
 }

@@ -53,6 +53,7 @@ struct mon_events *mon_events_open(struct monitor *m, const char *path)
 	struct mon_events *ev = xcalloc(1, sizeof(*ev));
 
 	ev->m = m;
+	ev->trouble.what = "events file";
 	ev->path = strcmp(path, "-") ? xstrdup(path) : NULL;
 	if (open_path(ev)) {
 		mon_events_close(ev);
@@ -61,13 +62,40 @@ struct mon_events *mon_events_open(struct monitor *m, const char *path)
 	return ev;
 }
 
+/* SIGHUP (logrotate moved the file): the path opened anew. When it cannot
+ * be (its directory moved too), the lines go on to the file already open
+ * and the path is tried again at each checkpoint: never a reason to stop. */
 int mon_events_reopen(struct mon_events *ev)
 {
+	char err[1200];
+	FILE *f;
+	int fd;
+
 	if (!ev->path)
 		return 0;
+	fd = outfile_open_append(ev->path, err, sizeof(err));   /* as -o: lib/outfile.h */
+	f = fd >= 0 ? fdopen(fd, "a") : NULL;
+	if (!f) {
+		if (fd >= 0) {
+			snprintf(err, sizeof(err), "%s: %s", ev->path, strerror(errno));
+			close(fd);
+		}
+		ev->reopen = true;
+		trouble_failed(&ev->trouble, "--events: cannot open it again: %s; its lines go on "
+			       "to the file open before", err);
+		return 0;
+	}
 	fclose(ev->f);
-	ev->f = NULL;
-	return open_path(ev);
+	ev->f = f;
+	ev->reopen = false;
+	trouble_ok(&ev->trouble);
+	return 0;
+}
+
+void mon_events_retry(struct mon_events *ev)
+{
+	if (ev->reopen)
+		mon_events_reopen(ev);
 }
 
 void mon_events_close(struct mon_events *ev)
@@ -94,9 +122,16 @@ static void emit(struct mon_events *ev, json_t *o)
 	if (!s)
 		return;
 	fprintf(ev->f, "%s\n", s);
-	fflush(ev->f);
+	if (fflush(ev->f) || ferror(ev->f)) {
+		/* a full disk: this line is lost, counted, said; the next may go */
+		trouble_failed(&ev->trouble, "--events: cannot write %s: %s",
+			       ev->path ? ev->path : "standard output", strerror(errno));
+		clearerr(ev->f);
+	} else {
+		trouble_ok(&ev->trouble);
+		ev->lines++;
+	}
 	free(s);
-	ev->lines++;
 }
 
 static json_t *line(const char *kind, int64_t ts_ns)

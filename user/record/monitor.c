@@ -11,6 +11,7 @@
  * remain grow with distinct programs and call sites, not with processes.
  */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -271,18 +272,39 @@ static void export_counters(struct monitor *m, const struct record *cp)
 	c.lost = rec_lost_total(&cp->hdr.lost);
 	c.rss_kb = rss_kb_now();
 	c.cpu_s = cp->hdr.loader_cpu_s;
+	c.checkpoint_failures = m->ckpt_trouble.failures;
+	c.events_failures = m->ev ? m->ev->trouble.failures : 0;
 	m->last = c;
+}
+
+/* The checkpoint into -o, in place (OUTFILE_REWRITTEN: the name is the
+ * monitor's). 0, or -1 with msg. */
+static int write_checkpoint(struct monitor *m, const struct record *cp, char *msg, size_t len)
+{
+	struct outfile *o = &m->s->outf;
+	char err[1024];
+
+	if (!o->f && outfile_open(o, m->o->rec.out, OUTFILE_REWRITTEN, err, sizeof(err))) {
+		snprintf(msg, len, "%s", err);
+		return -1;
+	}
+	return outfile_finish(o, recfile_write(o->f, cp), msg, len);
 }
 
 /*
  * One interval: drain and fold, add what the caches hold (final: the
  * hooks are detached and tracer_stop() took it all), forget old exits,
  * write the checkpoint in place. Signals wait while the file is written.
+ * A checkpoint that cannot be written (a full disk, a directory gone) is
+ * said (rate-limited), counted and written again at the next interval:
+ * the counts are the monitor's, nothing is lost but the file's freshness.
+ * Only the last one's failure is the monitor's (exit 1).
  */
 static int checkpoint(struct monitor *m, bool final)
 {
 	struct record cp = { 0 };
 	sigset_t block, old;
+	char msg[1200];
 	size_t i;
 	int rc;
 
@@ -305,13 +327,21 @@ static int checkpoint(struct monitor *m, bool final)
 	sigaddset(&block, SIGTERM);
 	sigaddset(&block, SIGHUP);
 	sigprocmask(SIG_BLOCK, &block, &old);
-	rc = m->s->outf.f || !session_open_out(m->o->rec.out, &m->s->outf) ?
-	     session_finish_out(&m->s->outf, &cp) : -1;
+	rc = write_checkpoint(m, &cp, msg, sizeof(msg));
 	sigprocmask(SIG_SETMASK, &old, NULL);
-	if (!rc && m->o->checkpointed)
+	if (rc && final)
+		p_err("%s", msg);
+	else if (rc)
+		trouble_failed(&m->ckpt_trouble, "%s", msg);
+	else
+		trouble_ok(&m->ckpt_trouble);
+	m->last.checkpoint_failures = m->ckpt_trouble.failures;
+	if (m->o->checkpointed)   /* the metrics: with the count of failures */
 		m->o->checkpointed(&m->last, &cp, m->o->ctx);
+	if (m->ev)
+		mon_events_retry(m->ev);
 	record_free(&cp);
-	return rc;
+	return final ? rc : 0;
 }
 
 /* ---- the loop -------------------------------------------------------- */
@@ -339,8 +369,8 @@ static int run_loop(struct monitor *m)
 		sig = session_take_signal();
 		if (sig == SIGINT || sig == SIGTERM)
 			break;
-		if (sig == SIGHUP && m->ev && mon_events_reopen(m->ev))
-			return -1;
+		if (sig == SIGHUP && m->ev)
+			mon_events_reopen(m->ev);
 		/* every interval, and whenever the map is half full (the
 		 * kernel's map is fixed: draining keeps it from filling) */
 		if (now - last_drain > 50000000LL) {
@@ -383,12 +413,24 @@ int monitor_run(struct mon_opts *op, int all_argc, char **all_argv)
 {
 	struct rec_opts o = op->rec;
 	struct session s;
-	struct monitor m = { .o = op, .s = &s, .argc = all_argc, .argv = all_argv };
+	struct monitor m = { .o = op, .s = &s, .argc = all_argc, .argv = all_argv,
+			     .ckpt_trouble = { .what = "checkpoint" } };
 	int rc = 1;
 
 	session_init(&s, &o);
 	s.monitor = true;
 	s.mon = &m;
+	/* a restarted monitor (its unit's Restart=) keeps what the last run
+	 * wrote: report can merge the two (report -i OLD -i NEW) */
+	{
+		char kept[PATH_MAX + 64], err[PATH_MAX + 128];
+		int k = outfile_keep_previous(o.out, kept, sizeof(kept), err, sizeof(err));
+
+		if (k < 0)
+			p_err("warning: %s: the first checkpoint replaces it", err);
+		else if (k > 0 && !o.quiet)
+			fprintf(stderr, "capaudit: the previous %s is kept as %s\n", o.out, kept);
+	}
 	{
 		const char *more[] = { op->events, op->outputs[0], op->outputs[1] };
 

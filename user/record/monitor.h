@@ -49,6 +49,8 @@ struct mon_counters {
 	uint64_t lost;            /* every kind of loss (rec_lost_total) */
 	long rss_kb;              /* the monitor's resident set now */
 	double cpu_s;             /* its CPU time (user + system) */
+	uint64_t checkpoint_failures;  /* checkpoints that could not be written */
+	uint64_t events_failures;      /* event lines (or --events reopens) that failed */
 };
 
 /* Run until SIGINT or SIGTERM; capaudit monitor's exit code. */

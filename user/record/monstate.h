@@ -15,6 +15,7 @@
 #include "capaudit.h"
 #include "lib/hindex.h"
 #include "lib/ksyms.h"
+#include "lib/msg.h"
 #include "recfile/recfile.h"
 #include "record/monfold.h"
 #include "record/monitor.h"
@@ -35,6 +36,7 @@ struct monitor {
 	uint64_t pruned;          /* images forgotten */
 	struct mon_counters last;
 	struct mon_events *ev;    /* --events, or NULL */
+	struct trouble ckpt_trouble;  /* checkpoints that could not be written */
 };
 
 /* monitor.c, for monevents.c */
@@ -55,6 +57,8 @@ struct mon_events {
 	struct ca_event *deferred;  /* CA_EVENT_SMALL bytes each are valid */
 	size_t ndefer, cap_defer;
 	bool flushing;
+	bool reopen;              /* SIGHUP's reopen failed: tried again each checkpoint */
+	struct trouble trouble;   /* lines or reopens that failed */
 };
 #define MON_DEFER_MAX 4096
 #define MON_DEFER_NS 100000000LL
@@ -66,6 +70,7 @@ struct mon_seen {
 struct mon_events *mon_events_open(struct monitor *m, const char *path);
 /* SIGHUP: the path again (logrotate); 0 or -1 (said) */
 int mon_events_reopen(struct mon_events *ev);
+void mon_events_retry(struct mon_events *ev);
 void mon_events_newkey(struct mon_events *ev, const struct ca_event *e);
 /* the events of images not known when they came, once they are old
  * enough (all: every one, at the end) */

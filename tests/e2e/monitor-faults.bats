@@ -1,0 +1,121 @@
+#!/usr/bin/env bats
+# capaudit monitor through write failures: a full file system, a checkpoint
+# renamed over by another process, the --events directory moved before
+# SIGHUP. The monitor goes on (one warning line per kind, a counter in the
+# metrics), writes again at the next interval, and a restarted monitor
+# keeps what the last run wrote.
+
+load helper
+
+setup() {
+	e2e_setup
+	MPID= IDLE= MNT=
+	# a scope of one idle process: checkpoints stay small (a few KiB)
+	sleep 600 &
+	IDLE=$!
+}
+
+teardown() {
+	[ -n "$MPID" ] && kill -KILL "$MPID" 2>/dev/null
+	[ -n "$IDLE" ] && kill "$IDLE" 2>/dev/null
+	[ -n "$MNT" ] && umount "$MNT" 2>/dev/null
+	e2e_teardown
+}
+
+# start_monitor OUT ARGS...: monitor -p $IDLE into OUT, every 0.3 s; MPID
+start_monitor() {
+	local out=$1
+	shift
+	"$CAPAUDIT" monitor -o "$out" -p "$IDLE" --interval 0.3 "$@" 2>"$T/mon.err" &
+	MPID=$!
+	wait_attached "$MPID"
+}
+
+# checkpoint_no FILE: the checkpoint number FILE's header has (0: none)
+checkpoint_no() {
+	jq -r 'select(.type == "header") | .monitor.checkpoint' "$1" 2>/dev/null || echo 0
+}
+
+# checkpoint_after FILE N: FILE is a complete checkpoint numbered above N
+checkpoint_after() {
+	[ -s "$1" ] && [ "$(checkpoint_no "$1")" -gt "$2" ] && "$CAPAUDIT" report -i "$1" >/dev/null 2>&1
+}
+
+stop_monitor() {
+	kill -TERM "$MPID"
+	local st=0
+	wait "$MPID" || st=$?
+	MPID=
+	cat "$T/mon.err"
+	return "$st"
+}
+
+@test "monitor: a full file system for a while: warned once, counted, written again after; exit 0" {
+	MNT=$T/small
+	mkdir "$MNT"
+	mount -t tmpfs -o size=64k tmpfs "$MNT" || skip "cannot mount a tmpfs here"
+	start_monitor "$MNT/m.jsonl" --metrics "$MNT/m.prom" --events "$MNT/ev.jsonl"
+	wait_for 10 test -s "$MNT/m.jsonl"
+	# fill it: every write fails
+	dd if=/dev/zero of="$MNT/fill" bs=4k 2>/dev/null || true
+	wait_for 10 grep -q 'warning: cannot write .*m.jsonl: No space left on device' "$T/mon.err"
+	n=$(checkpoint_no "$MNT/m.jsonl")
+	kill -0 "$MPID"
+	# a few failed intervals, then room again
+	wait_for 10 grep -q 'failures' "$T/mon.err" || true
+	rm "$MNT/fill"
+	wait_for 10 grep -q 'the checkpoint is written again' "$T/mon.err"
+	wait_for 10 checkpoint_after "$MNT/m.jsonl" "$n"
+	# the metrics count the failures
+	wait_for 10 grep -q '^capaudit_write_failures_total{output="checkpoint"} [1-9]' "$MNT/m.prom"
+	stop_monitor
+	# one warning line for the checkpoint's run of failures, however many
+	[ "$(grep -c 'warning: cannot write .*m.jsonl' "$T/mon.err")" -le 2 ]
+	# nothing left beside it
+	[ "$(ls -A "$MNT" | sort | tr '\n' ' ')" = "ev.jsonl m.jsonl m.prom " ]
+}
+
+@test "monitor: its checkpoint renamed over by another process: replaced at the next one, nothing left beside it" {
+	start_monitor "$T/m.jsonl"
+	wait_for 10 test -s "$T/m.jsonl"
+	for i in 1 2 3; do
+		n=$(checkpoint_no "$T/m.jsonl")
+		cp "$T/m.jsonl" "$T/c" && mv "$T/c" "$T/m.jsonl"
+		wait_for 10 checkpoint_after "$T/m.jsonl" "$n"
+	done
+	kill -0 "$MPID"
+	stop_monitor
+	[ "$(ls -A "$T" | grep '^m\.jsonl' | tr '\n' ' ')" = "m.jsonl " ]
+	! grep -q 'warning' "$T/mon.err"
+}
+
+@test "monitor: SIGHUP after its --events directory was moved: lines go on to the open file, the path is tried again" {
+	mkdir "$T/ev"
+	start_monitor "$T/m.jsonl" --events "$T/ev/ev.jsonl"
+	wait_for 10 test -s "$T/m.jsonl"
+	mv "$T/ev" "$T/ev.old"
+	kill -HUP "$MPID"
+	wait_for 10 grep -q 'warning: --events: cannot open it again' "$T/mon.err"
+	kill -0 "$MPID"
+	n=$(checkpoint_no "$T/m.jsonl")
+	wait_for 10 checkpoint_after "$T/m.jsonl" "$n"
+	# the directory back: the next checkpoint opens the path again
+	mkdir "$T/ev"
+	wait_for 10 grep -q 'the events file is written again' "$T/mon.err"
+	wait_for 10 test -e "$T/ev/ev.jsonl"
+	stop_monitor
+}
+
+@test "monitor: restarted, it keeps the last run's checkpoint beside the new one" {
+	start_monitor "$T/m.jsonl"
+	wait_for 10 test -s "$T/m.jsonl"
+	stop_monitor
+	old=$(sha256sum <"$T/m.jsonl")
+	start_monitor "$T/m.jsonl"
+	wait_for 10 grep -q "the previous $T/m.jsonl is kept as $T/m.jsonl.prev-" "$T/mon.err"
+	kept=$(ls "$T"/m.jsonl.prev-*)
+	[ "$(sha256sum <"$kept")" = "$old" ]
+	stop_monitor
+	# report reads both at once
+	"$CAPAUDIT" report -i "$kept" -i "$T/m.jsonl" >/dev/null
+}
