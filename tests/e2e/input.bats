@@ -234,3 +234,14 @@ json_err() {
 	[ "$status" -eq 2 ]
 	[ "$output" = "capaudit: $T/nohdr:1: first line must be the header, found type 'process'" ]
 }
+
+@test "every record string a text output shows is escaped: control and bidi characters in every header and process field, through report, diff, check and --emit" {
+	command -v python3 >/dev/null || skip "python3 is not installed"
+	run python3 "$ROOT/tests/e2e/hostile-fields.py" "$CAPAUDIT" \
+		"$ROOT/tests/fixtures/kernels/6.18-chown.jsonl" "$ROOT/examples/ci/baseline.json" "$T"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	# the header's attach and scope among them (they were shown raw)
+	[[ "${lines[0]}" == *"header.attach header.scope"* ]]
+	[ "$(grep -c '^ok ' <<<"$output")" -eq 16 ]
+}

@@ -28,6 +28,9 @@ void format_iso8601(int64_t epoch_ns, char *buf, size_t len);
  * path in /home/josé) is kept. A process name is attacker-controlled.
  * Returns buf. */
 char *text_escape(const char *s, char *buf, size_t len);
+/* A string of a record (NULL: "") escaped into the array buf, for a text
+ * output: every field of a record a text output prints goes through it. */
+#define ESC(s, buf) text_escape((s) ? (s) : "", buf, sizeof(buf))
 /* Like text_escape, but a backslash stays as it is: for messages whose
  * parts were escaped already (a second pass would double them). */
 char *text_sanitize(const char *s, char *buf, size_t len);

@@ -13,7 +13,6 @@
 #include "lib/jsonutil.h"
 #include "lib/util.h"
 
-#define ESC(s, buf) text_escape((s) ? (s) : "", buf, sizeof(buf))
 
 /* ---- text ------------------------------------------------------------------ */
 
@@ -26,11 +25,12 @@ static const char *plural(uint64_t n, const char *one, const char *many)
 static void text_side(FILE *f, const char *which, const char *name, const struct record *r,
 		      size_t nprogs)
 {
-	char esc[4200], k[300];
+	char esc[4200], k[300], a[300], sc[300];
 
 	fprintf(f, "  %s %s: kernel %s, attach %s, scope %s, %zu %s\n", which, ESC(name, esc),
-		ESC(r->hdr.kernel, k), r->hdr.attach ? r->hdr.attach : "?",
-		r->hdr.scope ? r->hdr.scope : "?", nprogs, plural(nprogs, "program", "programs"));
+		ESC(r->hdr.kernel, k), r->hdr.attach ? ESC(r->hdr.attach, a) : "?",
+		r->hdr.scope ? ESC(r->hdr.scope, sc) : "?", nprogs,
+		plural(nprogs, "program", "programs"));
 }
 
 /* "CAP_SYS_ADMIN", "CAP_SYS_ADMIN noaudit", "CAP_SYS_ADMIN [userns inside]" */

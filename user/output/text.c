@@ -17,7 +17,6 @@
 #include "lib/util.h"
 #include "output/words.h"
 
-#define ESC(s, buf) text_escape((s) ? (s) : "", buf, sizeof(buf))
 
 static void print_capset(FILE *f, uint64_t mask)
 {
@@ -33,10 +32,14 @@ static void print_target(FILE *f, const struct rec_header *h)
 
 	if (h->target_service)
 		fprintf(f, ": %s", ESC(h->target_service, esc));
-	else if (h->target_container)
-		fprintf(f, ": %s%s%.12s%s", h->target_name ? ESC(h->target_name, esc) : "",
-			h->target_name ? " (" : "", h->target_container, h->target_name ? ")" : "");
-	else if (h->target_unit)
+	else if (h->target_container) {
+		char id[64];
+
+		fprintf(f, ": %s", h->target_name ? ESC(h->target_name, esc) : "");
+		snprintf(id, sizeof(id), "%.12s", h->target_container);
+		fprintf(f, "%s%s%s", h->target_name ? " (" : "", text_escape(id, esc, sizeof(esc)),
+			h->target_name ? ")" : "");
+	} else if (h->target_unit)
 		fprintf(f, ": %s", ESC(h->target_unit, esc));
 	if (h->target_cgroup)
 		fprintf(f, "%s%s", h->target_container || h->target_unit || h->target_service ?
@@ -61,7 +64,8 @@ static void print_identity(FILE *f, const struct rec_header *h, const struct rec
 	/* made on another architecture than this one's: its syscalls are that one's */
 	if (strcmp(arch, syscall_arch_native()))
 		fprintf(f, " (%s)", ESC(arch, esc));
-	fprintf(f, ", attach %s, scope %s", h->attach ? h->attach : "?", h->scope ? h->scope : "?");
+	fprintf(f, ", attach %s", h->attach ? ESC(h->attach, esc) : "?");
+	fprintf(f, ", scope %s", h->scope ? ESC(h->scope, esc) : "?");
 	print_target(f, h);
 	fputc('\n', f);
 	if (h->argc) {
