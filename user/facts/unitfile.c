@@ -15,9 +15,22 @@
 #include <strings.h>
 
 #include "facts/capnames.h"
+#include "lib/hindex.h"
 #include "lib/util.h"
 
+/*
+ * Limits, each one FILE:LINE error: the parse is linear in the file's
+ * size, and these bound what it builds (an audited file may be anyone's).
+ */
 #define UNIT_MAX_SIZE (4 << 20)   /* systemd refuses longer unit files too */
+#define UNIT_MAX_LINE (1 << 20)   /* a logical line: systemd's LONG_LINE_MAX */
+#define UNIT_MAX_EXEC 512         /* ExecStart= commands */
+#define UNIT_MAX_ENV 4096         /* Environment= variables */
+#define UNIT_MAX_GROUPS 65536     /* SupplementaryGroups=: the kernel's NGROUPS_MAX */
+/* one argument, and all of a command's: what execve(2) takes
+ * (MAX_ARG_STRLEN, 32 pages; a quarter of the default 8 MiB stack limit) */
+#define UNIT_MAX_ARG (32 * 4096)
+#define UNIT_MAX_ARGV (2 << 20)
 
 /* The parse in progress: where errors point. */
 struct parser {
@@ -31,6 +44,8 @@ struct parser {
 	char **raw_exec;
 	unsigned *raw_line;
 	size_t nraw;
+	struct hindex envx;     /* u->env by name */
+	size_t argv_bytes;      /* the command being expanded, so far */
 };
 
 __attribute__((format(printf, 3, 4)))
@@ -60,9 +75,22 @@ static void note(struct parser *p, const char *fmt, ...)
 	p->u->notes[p->u->nnotes++] = xstrdup(buf);
 }
 
+/* Room for n elements: a power of two, so that growing one element at a
+ * time reallocates only log(n) times. */
+static size_t grown(size_t n)
+{
+	size_t c = 4;
+
+	while (c < n)
+		c <<= 1;
+	return c;
+}
+
+/* Append s to a NULL-terminated array of *n strings. */
 static void push_str(char ***v, size_t *n, char *s)
 {
-	*v = xrealloc(*v, (*n + 2) * sizeof(char *));
+	if (!*v || grown(*n + 2) != grown(*n + 1))
+		*v = xrealloc(*v, grown(*n + 2) * sizeof(char *));
 	(*v)[(*n)++] = s;
 	(*v)[*n] = NULL;
 }
@@ -174,9 +202,22 @@ static int unescape(struct parser *p, const char *key, const char **s, char **o)
 				       (int)(c - *s) + i, *s + 1);
 		v = v * (unsigned long)base + (unsigned long)d;
 	}
-	if (v == 0 || v > 0x10ffff)
-		return fail_at(p, p->line, "%s= has an escape for a %s", key,
-			       v ? "value above U+10FFFF" : "NUL byte, which an argument cannot hold");
+	/* what systemd's cunescape_one() refuses (src/basic/escape.c): NUL,
+	 * an octal byte above \377, a \u surrogate, a \U that is not a
+	 * character (unichar_is_valid(), src/basic/utf8.c) */
+	if (v == 0)
+		return fail_at(p, p->line, "%s= has an escape for a NUL byte, which an argument "
+			       "cannot hold", key);
+	if (base == 8 && v > 0377)
+		return fail_at(p, p->line, "%s= has the octal escape '\\%.3s', above \\377 (a "
+			       "byte)", key, c);
+	if (n == 4 && v >= 0xd800 && v <= 0xdfff)
+		return fail_at(p, p->line, "%s= has the escape '\\u%.4s', a UTF-16 surrogate, "
+			       "not a character", key, c);
+	if (n == 8 && (v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff) ||
+		       (v >= 0xfdd0 && v <= 0xfdef) || (v & 0xfffe) == 0xfffe))
+		return fail_at(p, p->line, "%s= has the escape '\\U%.8s', which is not a character",
+			       key, c);
 	if (**s == '\\' && (*s)[1] != 'u' && (*s)[1] != 'U')
 		*(*o)++ = (char)v;   /* \xNN and octal are bytes */
 	else
@@ -202,9 +243,12 @@ static int split_words(struct parser *p, const char *key, const char *v, struct 
 {
 	struct word *w = NULL;
 	size_t n = 0;
+	/* one buffer for every word (escapes only shrink: \U0010FFFF, 10
+	 * bytes, is 4), each word copied out at its own size: linear */
+	char *buf = xcalloc(strlen(v) + 1, 1);
 
 	for (;;) {
-		char *buf, *o;
+		char *o = buf;
 		bool quoted = false;
 		const char *start;
 
@@ -213,8 +257,6 @@ static int split_words(struct parser *p, const char *key, const char *v, struct 
 		if (!*v)
 			break;
 		start = v;
-		/* escapes only shrink (\U0010FFFF, 10 bytes, is 4) */
-		buf = o = xcalloc(strlen(v) + 1, 1);
 		while (*v && !strchr(" \t\n\r", *v)) {
 			if (*v == '"' || *v == '\'') {
 				char q = *v++;
@@ -242,8 +284,9 @@ static int split_words(struct parser *p, const char *key, const char *v, struct 
 			}
 		}
 		*o = '\0';
-		w = xrealloc(w, (n + 1) * sizeof(*w));
-		w[n].s = buf;
+		if (!w || grown(n + 1) != grown(n))
+			w = xrealloc(w, grown(n + 1) * sizeof(*w));
+		w[n].s = xstrdup(buf);
 		w[n++].sep = !quoted && v - start == 1 && *start == ';';
 		continue;
 bad:
@@ -253,6 +296,7 @@ bad:
 		free(w);
 		return -1;
 	}
+	free(buf);
 	*out = w;
 	*nout = n;
 	return 0;
@@ -334,17 +378,53 @@ static int cap_assign(struct parser *p, const char *key, const char *v, uint64_t
 	return 0;
 }
 
+/* The variables by name (p->envx over u->env): a unit of 100,000
+ * Environment= lines was quadratic with a linear search. */
+struct env_key {
+	const struct unit_file *u;
+	const char *name;
+	size_t len;
+};
+
+static bool env_eq(const void *ctx, size_t pos)
+{
+	const struct env_key *k = ctx;
+	const char *e = k->u->env[pos];
+
+	return !strncmp(e, k->name, k->len) && e[k->len] == '=';
+}
+
+static uint64_t env_hash(const char *name, size_t len)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (size_t i = 0; i < len; i++)
+		h = hash_u64(h, (unsigned char)name[i]);
+	return h;
+}
+
+/* The position of variable name[0..len) in u->env, or -1. */
+static long env_find(const struct parser *p, const char *name, size_t len)
+{
+	struct env_key k = { p->u, name, len };
+
+	return hindex_find(&p->envx, env_hash(name, len), env_eq, &k);
+}
+
 /* Environment=: a list of NAME=value words; later names win; empty resets. */
 static int env_assign(struct parser *p, const char *v)
 {
 	struct unit_file *u = p->u;
 	struct word *w;
-	size_t n, i, j;
+	size_t n, i;
+	long j;
 
 	if (!*v) {
 		free_strv(u->env, u->nenv);
 		u->env = NULL;
 		u->nenv = 0;
+		hindex_free(&p->envx);
+		memset(&p->envx, 0, sizeof(p->envx));
 		return 0;
 	}
 	if (split_words(p, "Environment", v, &w, &n))
@@ -358,13 +438,16 @@ static int env_assign(struct parser *p, const char *v)
 			free_words(w, n);
 			return -1;
 		}
-		for (j = 0; j < u->nenv; j++)
-			if (!strncmp(u->env[j], w[i].s, len + 1))
-				break;
-		if (j < u->nenv) {
+		j = env_find(p, w[i].s, len);
+		if (j >= 0) {
 			free(u->env[j]);
 			u->env[j] = w[i].s;
+		} else if (u->nenv >= UNIT_MAX_ENV) {
+			fail_at(p, p->line, "Environment=: more than %d variables", UNIT_MAX_ENV);
+			free_words(w, n);
+			return -1;
 		} else {
+			hindex_add(&p->envx, env_hash(w[i].s, len), u->nenv);
 			push_str(&u->env, &u->nenv, w[i].s);
 		}
 		w[i].s = NULL;
@@ -374,12 +457,11 @@ static int env_assign(struct parser *p, const char *v)
 }
 
 /* The value of an Environment= variable, or NULL. */
-static const char *env_get(const struct unit_file *u, const char *name, size_t len)
+static const char *env_get(const struct parser *p, const char *name, size_t len)
 {
-	for (size_t i = 0; i < u->nenv; i++)
-		if (!strncmp(u->env[i], name, len) && u->env[i][len] == '=')
-			return u->env[i] + len + 1;
-	return NULL;
+	long i = env_find(p, name, len);
+
+	return i >= 0 ? p->u->env[i] + len + 1 : NULL;
 }
 
 static int unknown_var(struct parser *p, unsigned line, const char *name, size_t len)
@@ -387,6 +469,23 @@ static int unknown_var(struct parser *p, unsigned line, const char *name, size_t
 	return fail_at(p, line, "ExecStart= uses $%.*s, which no Environment= of this file sets "
 		       "(capaudit reads neither EnvironmentFile= nor the manager's environment; "
 		       "prefix the command with ':' to pass '$' as it is)", (int)len, name);
+}
+
+/* Append argument a (taken) to a command's argv, within what execve(2)
+ * takes: one argument, and all of them. 0, or -1 after saying why. */
+static int add_arg(struct parser *p, unsigned line, char ***argv, size_t *argc, char *a)
+{
+	size_t len = strlen(a) + 1;
+
+	if (len > UNIT_MAX_ARG || p->argv_bytes + len > UNIT_MAX_ARGV) {
+		free(a);
+		return fail_at(p, line, "ExecStart=: %s longer than execve(2) takes (%s)",
+			       len > UNIT_MAX_ARG ? "an argument" : "the command's arguments are",
+			       len > UNIT_MAX_ARG ? "128 KiB an argument" : "2 MiB in all");
+	}
+	p->argv_bytes += len;
+	push_str(argv, argc, a);
+	return 0;
 }
 
 /*
@@ -402,7 +501,7 @@ static int expand_word(struct parser *p, unsigned line, const char *s, char ***a
 
 	if (s[0] == '$' && s[1] && s[1] != '{' && s[1] != '$') {
 		size_t len = strlen(s + 1);
-		const char *val = env_get(p->u, s + 1, len), *e;
+		const char *val = env_get(p, s + 1, len), *e;
 
 		if (!env_name_ok(s + 1, len) || !val)
 			return unknown_var(p, line, s + 1, len);
@@ -412,16 +511,21 @@ static int expand_word(struct parser *p, unsigned line, const char *s, char ***a
 			if (!*val)
 				return 0;
 			e = val + strcspn(val, " \t\n\r");
-			push_str(argv, argc, strndup(val, (size_t)(e - val)));
+			if (add_arg(p, line, argv, argc, strndup(val, (size_t)(e - val))))
+				return -1;
 			val = e;
 		}
 	}
 	need = strlen(s) + 1;
 	for (const char *c = strstr(s, "${"); c; c = strstr(c + 2, "${")) {
-		const char *val = env_get(p->u, c + 2, strcspn(c + 2, "}"));
+		const char *val = env_get(p, c + 2, strcspn(c + 2, "}"));
 
 		if (val)
 			need += strlen(val);
+		if (need > UNIT_MAX_ARG)   /* said by add_arg(), before any allocation */
+			return add_arg(p, line, argv, argc, xstrdup(s)) ? -1 :
+			       fail_at(p, line, "ExecStart=: an argument longer than execve(2) "
+				       "takes (128 KiB an argument)");
 	}
 	out = o = xcalloc(need, 1);
 	while (*s) {
@@ -430,7 +534,7 @@ static int expand_word(struct parser *p, unsigned line, const char *s, char ***a
 			s += 2;
 		} else if (s[0] == '$' && s[1] == '{') {
 			size_t len = strcspn(s + 2, "}");
-			const char *val = env_get(p->u, s + 2, len);
+			const char *val = env_get(p, s + 2, len);
 
 			if (!s[2 + len] || !env_name_ok(s + 2, len) || !val) {
 				free(out);
@@ -443,8 +547,7 @@ static int expand_word(struct parser *p, unsigned line, const char *s, char ***a
 		}
 	}
 	*o = '\0';
-	push_str(argv, argc, out);
-	return 0;
+	return add_arg(p, line, argv, argc, out);
 }
 
 /*
@@ -494,11 +597,18 @@ static int add_command(struct parser *p, unsigned line, struct word *w, size_t n
 		return fail_at(p, line, "ExecStart= prefix '@' needs the program's argv[0] after "
 			       "its path");
 	}
-	push_str(&e.argv, &e.argc, xstrdup(at ? w[1].s : s));
+	if (u->nexec >= UNIT_MAX_EXEC) {
+		free(e.path);
+		return fail_at(p, line, "ExecStart=: more than %d commands", UNIT_MAX_EXEC);
+	}
+	p->argv_bytes = 0;
+	if (add_arg(p, line, &e.argv, &e.argc, xstrdup(at ? w[1].s : s))) {
+		free(e.path);
+		return -1;
+	}
 	for (i = at ? 2 : 1; i < n; i++) {
-		if (no_env) {
-			push_str(&e.argv, &e.argc, xstrdup(w[i].s));
-		} else if (expand_word(p, line, w[i].s, &e.argv, &e.argc)) {
+		if (no_env ? add_arg(p, line, &e.argv, &e.argc, xstrdup(w[i].s)) :
+		    expand_word(p, line, w[i].s, &e.argv, &e.argc)) {
 			free(e.path);
 			free_strv(e.argv, e.argc);
 			return -1;
@@ -587,6 +697,8 @@ static int service_key(struct parser *p, const char *key, const char *v, uint64_
 			p->nraw = 0;
 			return 0;
 		}
+		if (p->nraw >= UNIT_MAX_EXEC)
+			return fail_at(p, p->line, "ExecStart=: more than %d commands", UNIT_MAX_EXEC);
 		s = no_specifiers(p, key, v);
 		if (!s)
 			return -1;
@@ -623,6 +735,11 @@ static int service_key(struct parser *p, const char *key, const char *v, uint64_
 		if (rc)
 			return -1;
 		for (i = 0; i < n; i++) {
+			if (u->ngroups >= UNIT_MAX_GROUPS) {
+				free_words(w, n);
+				return fail_at(p, p->line, "SupplementaryGroups=: more than %d groups "
+					       "(the kernel's NGROUPS_MAX)", UNIT_MAX_GROUPS);
+			}
 			push_str(&u->groups, &u->ngroups, w[i].s);
 			w[i].s = NULL;
 		}
@@ -779,9 +896,20 @@ int unitfile_parse(const char *text, size_t len, const char *name, uint64_t all_
 		cont = *l && l[strlen(l) - 1] == '\\';
 		if (cont)
 			l[strlen(l) - 1] = ' ';
-		acc = xrealloc(acc, acc_len + strlen(l) + 1);
-		memcpy(acc + acc_len, l, strlen(l) + 1);
-		acc_len += strlen(l);
+		{
+			size_t ll = strlen(l);
+
+			if (acc_len + ll > UNIT_MAX_LINE) {
+				free(line);
+				rc = fail_at(&p, p.line, "a line longer than 1 MiB (systemd's limit, "
+					     "continuations included)");
+				break;
+			}
+			if (!acc || grown(acc_len + ll + 1) != grown(acc_len + 1))
+				acc = xrealloc(acc, grown(acc_len + ll + 1));
+			memcpy(acc + acc_len, l, ll + 1);
+			acc_len += ll;
+		}
 		free(line);
 		if (cont && s < end)
 			continue;
@@ -801,6 +929,7 @@ out:
 		free(p.raw_exec[i]);
 	free(p.raw_exec);
 	free(p.raw_line);
+	hindex_free(&p.envx);
 	if (rc)
 		unitfile_free(u);
 	return rc;

@@ -22,6 +22,7 @@
 
 #include "analyze/service.h"
 #include "facts/capnames.h"
+#include "lib/hindex.h"
 #include "lib/msg.h"
 #include "lib/util.h"
 #include "record/launch.h"
@@ -87,13 +88,30 @@ static int resolve_paths(struct service *v)
 	return 0;
 }
 
-static void add_group(struct service *v, gid_t g)
+/* The groups already in v->groups, by gid (a unit may name 65,536: a
+ * linear search each was quadratic). */
+struct gid_key {
+	gid_t g;
+	const gid_t *v;
+};
+
+static bool gid_eq(const void *ctx, size_t pos)
 {
-	for (size_t i = 0; i < v->ngroups; i++)
-		if (v->groups[i] == g)
-			return;
+	const struct gid_key *k = ctx;
+
+	return k->v[pos] == k->g;
+}
+
+static void add_group(struct service *v, struct hindex *seen, gid_t g)
+{
+	struct gid_key k = { g, v->groups };
+	uint64_t h = hash_u64(0, g);
+
+	if (hindex_find(seen, h, gid_eq, &k) >= 0)
+		return;
 	v->groups = xrealloc(v->groups, (v->ngroups + 1) * sizeof(gid_t));
 	v->groups[v->ngroups++] = g;
+	hindex_add(seen, h, v->ngroups - 1);
 }
 
 static int group_id(const char *name, gid_t *gid)
@@ -124,6 +142,7 @@ static int resolve_creds(struct service *v)
 	const char *home = "/", *shell = "/bin/sh", *name = "root";
 	size_t nenv = 0, i;
 	bool no_setuid = u->exec[0].no_setuid;
+	struct hindex seen = { 0 };
 
 	for (i = 1; i < u->nexec; i++)
 		if (u->exec[i].no_setuid != no_setuid) {
@@ -166,13 +185,14 @@ static int resolve_creds(struct service *v)
 				getgrouplist(pw->pw_name, v->gid, gl, &n);
 			}
 			for (int k = 0; k < n; k++)
-				add_group(v, gl[k]);
+				add_group(v, &seen, gl[k]);
 			free(gl);
 		}
 	}
 	if (u->group && !no_setuid && group_id(u->group, &v->gid)) {
 		p_err("%s:%u: Group=%s: no such group on this host", u->name, u->group_line,
 		      u->group);
+		hindex_free(&seen);
 		return -1;
 	}
 	for (i = 0; i < u->ngroups && !no_setuid; i++) {
@@ -181,10 +201,12 @@ static int resolve_creds(struct service *v)
 		if (group_id(u->groups[i], &g)) {
 			p_err("%s:%u: SupplementaryGroups=: no group %s on this host", u->name,
 			      u->groups_line, u->groups[i]);
+			hindex_free(&seen);
 			return -1;
 		}
-		add_group(v, g);
+		add_group(v, &seen, g);
 	}
+	hindex_free(&seen);
 	push_env(&v->envp, &nenv, "%s=%s", "PATH", SYSTEMD_PATH);
 	for (i = 0; i < u->nenv; i++)
 		push_env(&v->envp, &nenv, "%s%s", u->env[i], "");
