@@ -420,3 +420,30 @@ run_deployed() {
 		[[ "$output" == *CAP_BPF* ]]
 	done
 }
+
+@test "monitor --listen: sixteen slow clients are cut 5 s after connecting, 4 from one address; a scraper from another gets through" {
+	start_monitor --interval 1 --listen 127.0.0.1:0
+	wait_for 10 grep -q '(port [0-9]*)' "$T/mon.err"
+	port=$(sed -n 's/.*(port \([0-9]*\)).*/\1/p' "$T/mon.err")
+	# the first checkpoint published (503 before it)
+	wait_for 10 curl -sf -o /dev/null "http://127.0.0.1:$port/metrics"
+	# the deadline 5 s (lib/httpd.c HTTPD_DEADLINE_S), the watchdog's
+	# quarter second and a busy host's slack
+	run python3 "$ROOT/tests/e2e/slow-clients.py" "$port" 5 $((2 * $(wait_scale))) 4
+	echo "$output"
+	[ "$status" -eq 0 ]
+	kill -0 "$MPID"
+}
+
+@test "monitor --listen on an address other hosts reach: one warning line, before monitoring" {
+	start_monitor --interval 60 --listen 0.0.0.0:0
+	wait_for 10 grep -q 'warning: --listen 0.0.0.0:0 is reachable from other hosts' "$T/mon.err"
+	cat "$T/mon.err"
+	[ "$(grep -c warning "$T/mon.err")" -eq 1 ]
+	# loopback: none
+	kill -TERM "$MPID"
+	wait "$MPID" || true
+	start_monitor --interval 60 --listen 127.0.0.1:0
+	wait_for 10 grep -q '(port [0-9]*)' "$T/mon.err"
+	! grep -q warning "$T/mon.err"
+}

@@ -210,6 +210,12 @@ static int parse_opts(int argc, char **argv, struct mon_opts *m, struct exporter
 		return EXIT_USAGE;
 	}
 	x->port = x->listen ? addr.port : 0;
+	/* what the server shows is every program and container of the host,
+	 * to anyone who connects: said once, at the start */
+	if (x->listen && !httpd_addr_loopback(&addr))
+		p_err("warning: --listen %s is reachable from other hosts, and /metrics names "
+		      "every program and container here to anyone who connects: bind 127.0.0.1 "
+		      "and put an authenticating proxy in front (docs/monitor.md)", x->listen);
 	/* a scope is watched for as long as the monitor runs, even empty */
 	o->duration = o->scope_kind ? 1e12 : 0;
 	o->ringbuf_kb = 4096;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "lib/util.h"
 
@@ -95,6 +96,16 @@ int httpd_parse_listen(const char *spec, struct httpd_addr *out, char *err, size
 	return 0;
 }
 
+bool httpd_addr_loopback(const struct httpd_addr *a)
+{
+	if (a->family == AF_INET) {
+		const struct sockaddr_in *sin = (const struct sockaddr_in *)&a->ss;
+
+		return (ntohl(sin->sin_addr.s_addr) >> 24) == 127;
+	}
+	return IN6_IS_ADDR_LOOPBACK(&((const struct sockaddr_in6 *)&a->ss)->sin6_addr);
+}
+
 #ifdef CAPAUDIT_NO_HTTPD
 
 struct httpd {
@@ -131,14 +142,97 @@ void httpd_stop(struct httpd *h)
 
 #include <microhttpd.h>
 
+/*
+ * What one client may take: HTTPD_CONNS connections in all, HTTPD_PER_ADDR
+ * from one address, and each at most HTTPD_DEADLINE_S seconds from accept
+ * to close, however it trickles its request (libmicrohttpd's own timeout
+ * counts only silence: a client sending a byte every few seconds kept its
+ * connection for ever, and sixteen of them every connection). A scrape
+ * takes milliseconds.
+ */
+#define HTTPD_CONNS 32
+#define HTTPD_PER_ADDR 4
+#define HTTPD_DEADLINE_S 5
+
+struct httpd_conn {
+	int fd;                   /* -1: a free slot */
+	int64_t since_ns;         /* accepted (monotonic) */
+	bool cut;                 /* shut down past its deadline */
+};
+
 struct httpd {
 	struct MHD_Daemon *d;
 	char *path, *content_type;
 	unsigned int port;
-	pthread_mutex_t lock;
+	pthread_mutex_t lock;     /* text, len, conns */
 	char *text;               /* the published document, or NULL */
 	size_t len;
+	struct httpd_conn conns[HTTPD_CONNS];
+	pthread_t watchdog;
+	bool watching;
+	pthread_cond_t stop_cond;
+	bool stopping;
+	unsigned long long cut;   /* connections shut down at their deadline */
 };
+
+/* libmicrohttpd's word on each connection: started (accepted) or closed.
+ * The descriptor is recorded until closed, before libmicrohttpd closes it,
+ * so the watchdog's shutdown() never meets another file's descriptor. */
+static void on_connection(void *cls, struct MHD_Connection *c, void **socket_context,
+			  enum MHD_ConnectionNotificationCode code)
+{
+	const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c,
+		MHD_CONNECTION_INFO_CONNECTION_FD);
+	struct httpd *h = cls;
+	int fd = ci ? (int)ci->connect_fd : -1, i;
+
+	(void)socket_context;
+	if (fd < 0)
+		return;
+	pthread_mutex_lock(&h->lock);
+	for (i = 0; i < HTTPD_CONNS; i++) {
+		if (code == MHD_CONNECTION_NOTIFY_STARTED && h->conns[i].fd < 0) {
+			h->conns[i] = (struct httpd_conn){ fd, now_monotonic_ns(), false };
+			break;
+		}
+		if (code == MHD_CONNECTION_NOTIFY_CLOSED && h->conns[i].fd == fd) {
+			h->conns[i].fd = -1;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&h->lock);
+}
+
+/* The deadline: every quarter second, a connection older than it is shut
+ * down (libmicrohttpd then sees its end and closes it). */
+static void *watchdog(void *arg)
+{
+	struct httpd *h = arg;
+	struct timespec t;
+	int i;
+
+	pthread_mutex_lock(&h->lock);
+	while (!h->stopping) {
+		int64_t now = now_monotonic_ns();
+
+		for (i = 0; i < HTTPD_CONNS; i++)
+			if (h->conns[i].fd >= 0 && !h->conns[i].cut &&
+			    now - h->conns[i].since_ns > HTTPD_DEADLINE_S * 1000000000LL) {
+				shutdown(h->conns[i].fd, SHUT_RDWR);
+				h->conns[i].cut = true;
+				h->cut++;
+			}
+		clock_gettime(CLOCK_REALTIME, &t);
+		t.tv_nsec += 250000000;
+		if (t.tv_nsec >= 1000000000) {
+			t.tv_sec++;
+			t.tv_nsec -= 1000000000;
+		}
+		pthread_cond_timedwait(&h->stop_cond, &h->lock, &t);
+	}
+	pthread_mutex_unlock(&h->lock);
+	return NULL;
+}
 
 static enum MHD_Result reply(struct MHD_Connection *c, unsigned int status, const char *ctype,
 			     const char *body, size_t len, const char *allow)
@@ -220,18 +314,24 @@ struct httpd *httpd_start(const char *spec, const char *path, const char *conten
 	h->path = xstrdup(path);
 	h->content_type = xstrdup(content_type);
 	pthread_mutex_init(&h->lock, NULL);
+	pthread_cond_init(&h->stop_cond, NULL);
+	for (int i = 0; i < HTTPD_CONNS; i++)
+		h->conns[i].fd = -1;
 	/* the server's thread inherits this mask: signals go to the caller's */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	errno = 0;
 	h->d = MHD_start_daemon(flags, (uint16_t)a.port, NULL, NULL, on_request, h,
 				MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&a.ss,
-				MHD_OPTION_CONNECTION_LIMIT, (unsigned int)16,
-				MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)8,
-				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)10,
+				MHD_OPTION_CONNECTION_LIMIT, (unsigned int)HTTPD_CONNS,
+				MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)HTTPD_PER_ADDR,
+				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)HTTPD_DEADLINE_S,
 				MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)65536,
+				MHD_OPTION_NOTIFY_CONNECTION, on_connection, h,
 				MHD_OPTION_END);
 	e = errno;
+	if (h->d && !pthread_create(&h->watchdog, NULL, watchdog, h))
+		h->watching = true;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (!h->d) {
 		snprintf(err, errlen, "--listen %s: cannot listen%s%s", spec, e ? ": " : "",
@@ -268,8 +368,16 @@ void httpd_stop(struct httpd *h)
 {
 	if (!h)
 		return;
+	if (h->watching) {
+		pthread_mutex_lock(&h->lock);
+		h->stopping = true;
+		pthread_cond_signal(&h->stop_cond);
+		pthread_mutex_unlock(&h->lock);
+		pthread_join(h->watchdog, NULL);
+	}
 	if (h->d)
 		MHD_stop_daemon(h->d);
+	pthread_cond_destroy(&h->stop_cond);
 	pthread_mutex_destroy(&h->lock);
 	free(h->text);
 	free(h->path);

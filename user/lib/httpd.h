@@ -18,12 +18,19 @@
  * only when an address says so. Port 0 takes a free port (httpd_port()
  * says which). No host names: nothing is resolved.
  *
+ * What one client may take: 32 connections in all, 4 from one address,
+ * each closed 5 s after it was accepted, however slowly it sends (a
+ * scrape takes milliseconds). Nothing authenticates a client: bound to
+ * another address than loopback, anyone who can connect reads every
+ * program name (docs/monitor.md: behind an authenticating proxy).
+ *
  * Built with CAPAUDIT_NO_HTTPD (make HTTPD=0, the static build of the
  * kernel matrix), httpd_start() fails with a line saying so.
  */
 #ifndef CA_HTTPD_H
 #define CA_HTTPD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/socket.h>
 
@@ -36,6 +43,8 @@ struct httpd_addr {
 
 /* 0, or -1 with one line in err: "--listen VALUE: why". */
 int httpd_parse_listen(const char *spec, struct httpd_addr *out, char *err, size_t errlen);
+/* a is a loopback address (127.0.0.0/8, ::1): only this host reaches it */
+bool httpd_addr_loopback(const struct httpd_addr *a);
 
 struct httpd;
 
