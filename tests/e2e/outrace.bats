@@ -137,3 +137,16 @@ only_named_there() {
 	secret_untouched
 	[ -L "$T/state/m.jsonl" ]
 }
+
+@test "outfile: --events appends through no other user's symlink in a sticky directory, whatever the sysctl" {
+	for v in 0 1; do
+		echo "$v" >/proc/sys/fs/protected_symlinks
+		rm -f "$PUB/ev"
+		$AS_NOBODY ln -s "$SECRET/victim" "$PUB/ev"
+		run "$CAPAUDIT" monitor -q -o "$T/m.jsonl" --events "$PUB/ev"
+		echo "$output"
+		[ "$status" -ne 0 ]
+		[[ "$output" == *"$PUB/ev: a symlink of uid 65534 in a sticky directory anyone may write: not following it"* ]]
+		secret_untouched
+	done
+}

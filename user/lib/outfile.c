@@ -580,23 +580,68 @@ int outfile_keep_previous(const char *path, char *kept, size_t keptlen, char *er
 /* Append to path in this process: a descriptor, or -1 with err. */
 static int append_here(const char *path, char *err, size_t errlen)
 {
-	int fd = -1, i, e;
+	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+	struct first_seen *first = first_seen_of(path);
+	int dirfd, fd = -1, i, e = 0, follow;
+	bool said = false;
+	struct stat lst;
+	char *dir;
 
-	for (i = 0; i < 3; i++) {
+	if (fd_name(path)) {
 		fd = open(path, O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC);
-		if (fd >= 0 || errno != ENOENT)
-			break;
-		fd = open(path, O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC | O_CREAT | O_EXCL, 0644);
+		if (fd < 0)
+			fail_at(err, errlen, errno, "%s: %s", path);
+		return fd;
+	}
+	/* one lookup of the directory, then everything in it, as open_here() */
+	dir = dir_of(path);
+	dirfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	free(dir);
+	if (dirfd < 0)
+		return fail_at(err, errlen, errno, "%s: %s", path);
+	for (i = 0; i < 3 && fd < 0; i++) {
+		follow = O_NOFOLLOW;
+		if (!fstatat(dirfd, base, &lst, AT_SYMLINK_NOFOLLOW) && S_ISLNK(lst.st_mode)) {
+			if (first && !first->link) {
+				e = EPERM;
+				snprintf(err, errlen, "%s: a symlink was put there after capaudit first "
+					 "wrote it: not writing through it", path);
+				said = true;
+				break;
+			}
+			if (!may_follow(dirfd, &lst)) {
+				e = ELOOP;
+				snprintf(err, errlen, "%s: a symlink of uid %u in a sticky directory "
+					 "anyone may write: not following it (the rule of "
+					 "fs.protected_symlinks)", path, (unsigned)lst.st_uid);
+				said = true;
+				break;
+			}
+			follow = 0;
+		}
+		fd = openat(dirfd, base, O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC | follow);
 		if (fd >= 0) {
-			give_new_file(fd);
+			remember_first(path, !follow, dirfd);
 			break;
 		}
-		if (errno != EEXIST)
+		e = errno;
+		if (e != ENOENT)
+			break;
+		fd = openat(dirfd, base, O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC | O_CREAT |
+			    O_EXCL | O_NOFOLLOW, 0644);
+		if (fd >= 0) {
+			give_new_file(fd);
+			remember_first(path, false, dirfd);
+			break;
+		}
+		e = errno;
+		if (e != EEXIST)
 			break;
 	}
+	close(dirfd);
 	if (fd < 0) {
-		e = errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(e));
+		if (!said)
+			snprintf(err, errlen, "%s: %s", path, strerror(e));
 		errno = e;
 	}
 	return fd;
