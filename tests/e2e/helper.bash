@@ -34,6 +34,14 @@ teardown() {
 	e2e_teardown
 }
 
+# start_monitor ARGS...: capaudit monitor -q -o $T/mon.jsonl ARGS in the
+# background (MPID), attached when it returns
+start_monitor() {
+	"$CAPAUDIT" monitor -q -o "$T/mon.jsonl" "$@" 2>"$T/mon.err" &
+	MPID=$!
+	wait_attached "$MPID"
+}
+
 # plain_pass_only WHY: a test that runs once, in make test's plain pass
 # (a soak: minutes of load that the ASan pass would only repeat, slower);
 # in the ASan pass (tools/run-tests.sh sets CAPAUDIT_PASS) it is a skip

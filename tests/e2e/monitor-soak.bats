@@ -16,14 +16,6 @@ teardown() {
 	churn_teardown
 }
 
-# start_monitor ARGS...: capaudit monitor -q -o $T/mon.jsonl ARGS in the
-# background (MPID), attached when it returns
-start_monitor() {
-	"$CAPAUDIT" monitor -q -o "$T/mon.jsonl" "$@" 2>"$T/mon.err" &
-	MPID=$!
-	wait_attached "$MPID"
-}
-
 # churn_checks_are N: the last checkpoint counts N CAP_SYSLOG checks of churn
 churn_checks_are() {
 	[ -s "$T/mon.jsonl" ] && [ "$("$CAPAUDIT" report -i "$T/mon.jsonl" --format json 2>/dev/null |

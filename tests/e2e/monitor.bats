@@ -23,14 +23,6 @@ teardown() {
 	churn_teardown
 }
 
-# start_monitor ARGS...: capaudit monitor -q -o $T/mon.jsonl ARGS in the
-# background (MPID), attached when it returns
-start_monitor() {
-	"$CAPAUDIT" monitor -q -o "$T/mon.jsonl" "$@" 2>"$T/mon.err" &
-	MPID=$!
-	wait_attached "$MPID"
-}
-
 # chown_row FILE: "comm exe pids granted" of $CHOWN's CAP_CHOWN row
 chown_row() {
 	"$CAPAUDIT" report -i "$1" --format json 2>/dev/null | jq -r --arg e "$CHOWN" '
