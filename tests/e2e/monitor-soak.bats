@@ -29,10 +29,6 @@ rss_kb() {
 }
 
 @test "monitor: RSS stays flat over tens of thousands of processes, checks exact" {
-	# in the ASan pass, ASan's quarantine would hold up to 256 MiB of freed
-	# memory (its default) and grow RSS by itself: without it the same
-	# bound holds there too
-	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=0"
 	start_monitor --interval 1
 	# warm-up: every table at its working size, the same load as measured
 	# (after 5,000 processes the process tables had not reached it: 9 MiB

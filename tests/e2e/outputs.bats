@@ -112,7 +112,6 @@ chown_made_event() {
 		--metrics "$D/capaudit.prom" 2>"$T/mon.err" &
 	MPID=$!
 	wait_attached "$MPID"
-	local i
 	# at least 4 checkpoints, each a new file at the path
 	SEEN=0 LAST=
 	wait_for 10 new_files_at "$D/node.jsonl" 4
