@@ -139,6 +139,11 @@ $(BUILD)/tasks.skel.h: $(BUILD)/tasks.bpf.o
 $(BUILD)/bench_empty.skel.h: $(BUILD)/bench_empty.bpf.o
 
 # Objects that include generated headers must wait for them.
+# The kernel's capability sites (docs/capsites.md), tables kept in the tree
+$(BUILD)/capsites_data.h: $(wildcard user/facts/capsites/linux-*.tsv) tools/capsites/tsv2c.awk | $(BUILD)
+	$(call msg,GEN,$@)
+	$(Q)awk -F'\t' -f tools/capsites/tsv2c.awk $(sort $(wildcard user/facts/capsites/linux-*.tsv)) > $@.tmp && mv $@.tmp $@
+$(BUILD)/user/facts/capsites.o: $(BUILD)/capsites_data.h
 $(BUILD)/user/record/tracer.o: $(BUILD)/capaudit.skel.h
 $(BUILD)/user/record/ksyms_iter.o: $(BUILD)/ksyms.skel.h
 $(BUILD)/user/record/tasks_iter.o: $(BUILD)/tasks.skel.h

@@ -137,18 +137,25 @@ TEST(suggest_old_kernel_record_uses_the_kernel_fact_table)
 	suggest_free(&s);
 }
 
-TEST(suggest_new_kernel_without_fallback_keeps_sys_admin)
+TEST(suggest_unpaired_sys_admin_at_a_site_the_source_says_takes_the_narrow_one)
 {
 	struct suggestion s;
 
-	/* on 6.18 a narrow check would have come first: this is another check */
+	/* no observed fallback, but alloc_pid() asks checkpoint_restore_ns_capable()
+	 * at its only check in the source (kernel/pid.c): CAP_CHECKPOINT_RESTORE */
 	new_record("6.18.44");
 	check(21, 0, 1, 435, sa_at_alloc_pid, N(sa_at_alloc_pid));
 	build(&s, NULL);
-	ASSERT_EQ(s.nrepl, 0);
-	ASSERT_EQ(s.nkeep, 1);
-	ASSERT_EQ(s.keep[0].cap, 21);
-	ASSERT_U64(s.required, 1ULL << 21);
+	ASSERT_EQ(s.nrepl, 1);
+	ASSERT_EQ(s.repl[0].replace, 21);
+	ASSERT_EQ(s.repl[0].with, 40);
+	ASSERT_EQ(s.repl[0].evidence, EV_SOURCE);
+	ASSERT_STR(s.repl[0].sites[0].ksite->file, "kernel/pid.c");
+	ASSERT_EQ(s.nkeep, 0);
+	ASSERT_U64(s.required, 1ULL << 40);
+	/* the nearest older table for 6.18: 6.12's */
+	ASSERT_STR(s.ktab->kernel, "6.12");
+	ASSERT_FALSE(s.ktab_exact);
 	suggest_free(&s);
 }
 
@@ -179,8 +186,9 @@ TEST(suggest_does_not_pair_across_different_calls)
 	check(40, -1, 1, 435, cr_at_alloc_pid, N(cr_at_alloc_pid));
 	check(21, 0, 1, 435, sa_other_call, N(sa_other_call));
 	build(&s, NULL);
-	ASSERT_EQ(s.nrepl, 0);
-	ASSERT_EQ(s.nkeep, 1);          /* SYS_ADMIN stays */
+	/* not paired: replaced by what the source says, not by observation */
+	ASSERT_EQ(s.nrepl, 1);
+	ASSERT_EQ(s.repl[0].evidence, EV_SOURCE);
 	ASSERT_EQ(s.ndeny, 1);          /* and the narrow denial had no granted partner */
 	ASSERT_EQ(s.deny[0].cap, 40);
 	ASSERT_EQ(s.deny[0].alt, -1);
@@ -195,7 +203,9 @@ TEST(suggest_does_not_pair_across_syscalls)
 	check(40, -1, 1, 435, cr_at_alloc_pid, N(cr_at_alloc_pid));
 	check(21, 0, 1, 56, sa_at_alloc_pid, N(sa_at_alloc_pid));
 	build(&s, NULL);
-	ASSERT_EQ(s.nrepl, 0);
+	ASSERT_EQ(s.nrepl, 1);
+	ASSERT_EQ(s.repl[0].evidence, EV_SOURCE);
+	ASSERT_EQ(s.ndeny, 1);
 	suggest_free(&s);
 }
 
@@ -212,7 +222,8 @@ TEST(suggest_does_not_pair_across_processes_sharing_a_pid)
 	c = check(21, 0, 1, 435, sa_at_alloc_pid, N(sa_at_alloc_pid));
 	c->start_ns = 5000;
 	build(&s, NULL);
-	ASSERT_EQ(s.nrepl, 0);
+	ASSERT_EQ(s.nrepl, 1);
+	ASSERT_EQ(s.repl[0].evidence, EV_SOURCE);
 	ASSERT_EQ(s.ndeny, 1);
 	ASSERT_EQ(s.deny[0].cap, 40);
 	ASSERT_EQ(s.deny[0].alt, -1);
@@ -673,10 +684,195 @@ TEST(suggest_keep_caps_keeps_kept_capabilities_and_denials_of_those)
 	suggest_free(&s);
 	record_free(&r);
 	suggest_fixture("workloads-v4.jsonl", CAP_BIT(CAP_CHOWN) | CAP_BIT(CAP_SETUID), &r, &s);
-	ASSERT_EQ(s.nkeep, 2);
+	/* setuid(2) asks CAP_SETUID before the rule that lets a process set an
+	 * id it has (kernel/sys.c __sys_setuid()): verify decides it */
+	ASSERT_EQ(s.nkeep, 1);
 	ASSERT_EQ(s.ndeny, 0);
-	ASSERT_U64(s.required, CAP_BIT(CAP_CHOWN) | CAP_BIT(CAP_SETUID));
+	ASSERT_U64(s.required, CAP_BIT(CAP_CHOWN));
+	ASSERT_U64(s.undecided_caps, CAP_BIT(CAP_SETUID));
+	ASSERT_STR(s.undecided[0].func, "__sys_setuid");
 	ASSERT_U64(s.denied, 0);
 	suggest_free(&s);
 	record_free(&r);
+}
+
+/* ---- the kernel's capability logic as data (facts/capsites.h) ---------- */
+
+#define CAPW "cap_capable+0x83", "security_capable+0x3b"
+static const char *const ioprio_sa[] = { CAPW, "capable+0x29", "ioprio_check_cap+0x40",
+	"__x64_sys_ioprio_set+0x50", "do_syscall_64+0x71" };
+static const char *const gp_read[] = { CAPW, "capable_wrt_inode_uidgid+0x2a",
+	"generic_permission+0x120", "inode_permission+0x50", "path_openat+0x600" };
+static const char *const gp_write[] = { CAPW, "capable_wrt_inode_uidgid+0x2a",
+	"generic_permission+0x180", "inode_permission+0x50", "path_openat+0x600" };
+static const char *const seccomp_na[] = { CAPW, "ns_capable_noaudit+0x29",
+	"seccomp_prepare_filter+0x40", "seccomp_set_mode_filter+0x30" };
+static const char *const sysctl_na[] = { CAPW, "ns_capable_noaudit+0x29",
+	"net_ctl_permissions+0x20", "sysctl_perm+0x30", "proc_sys_permission+0x44" };
+static const char *const fork_res[] = { CAPW, "capable+0x29", "copy_process+0x5d0",
+	"kernel_clone+0x99", "__do_sys_clone+0x60", "do_syscall_64+0x71" };
+
+TEST(capsites_tables_by_kernel)
+{
+	bool exact;
+	size_t n;
+	const struct ktable *all = ktable_all(&n);
+
+	ASSERT_EQ(n, 4);
+	ASSERT_STR(ktable_for("6.1.0-57-cloud-amd64", &exact)->kernel, "6.1");
+	ASSERT_TRUE(exact);
+	ASSERT_STR(ktable_for("6.12.118", &exact)->kernel, "6.12");
+	ASSERT_TRUE(exact);
+	/* no source of its own: the newest older, else the oldest */
+	ASSERT_STR(ktable_for("6.18.44-fc", &exact)->kernel, "6.12");
+	ASSERT_FALSE(exact);
+	ASSERT_STR(ktable_for("5.4.0", &exact)->kernel, "5.10");
+	ASSERT_STR(ktable_for("8.0", &exact)->kernel, "7.2");
+	ASSERT_TRUE(ktable_for("x.y", &exact) == NULL);
+	ASSERT_TRUE(ktable_for("6", &exact) == NULL);
+	ASSERT_TRUE(all[0].n > 1000);
+}
+
+/* Class 1 without CAP_SYS_ADMIN: generic_permission() asks
+ * CAP_DAC_READ_SEARCH first for a read and takes CAP_DAC_OVERRIDE instead;
+ * for a write only CAP_DAC_OVERRIDE. */
+TEST(capsites_generic_permission_pairs_by_access)
+{
+	struct ks_answer a;
+	bool exact;
+	const struct ktable *t;
+	const char *k[] = { "5.10", "6.1", "6.12", "7.2" };
+	size_t i;
+
+	for (i = 0; i < N(k); i++) {
+		t = ktable_for(k[i], &exact);
+		ksite_lookup(t, "generic_permission", CAP_DAC_READ_SEARCH, &a);
+		ASSERT_TRUE(a.nsites >= 2);
+		ASSERT_U64(a.alts, CAP_BIT(CAP_DAC_OVERRIDE));
+		ASSERT_TRUE(a.asked_first);
+		ASSERT_STR(a.effect, "EACCES");
+		ksite_lookup(t, "generic_permission", CAP_DAC_OVERRIDE, &a);
+		ASSERT_U64(a.alts, 0);     /* a write takes nothing else */
+	}
+	ASSERT_EQ(cap_power_cmp(CAP_DAC_READ_SEARCH, CAP_DAC_OVERRIDE), -1);
+	ASSERT_EQ(cap_power_cmp(CAP_BPF, CAP_SYS_ADMIN), -1);
+	ASSERT_EQ(cap_power_cmp(CAP_NET_RAW, CAP_NET_ADMIN), 0);
+}
+
+/* Class 1: the broad capability asked first. ioprio_set(IOPRIO_CLASS_RT)
+ * asks capable(CAP_SYS_ADMIN) before capable(CAP_SYS_NICE) (block/ioprio.c
+ * ioprio_check_cap()): a recording with both never sees CAP_SYS_NICE. */
+TEST(suggest_broad_asked_first_is_replaced_from_the_source)
+{
+	struct suggestion s;
+
+	new_record("6.12.118");
+	check(CAP_SYS_ADMIN, 0, 1, 251, ioprio_sa, N(ioprio_sa));
+	build(&s, NULL);
+	ASSERT_EQ(s.nrepl, 1);
+	ASSERT_EQ(s.repl[0].replace, CAP_SYS_ADMIN);
+	ASSERT_EQ(s.repl[0].with, CAP_SYS_NICE);
+	ASSERT_EQ(s.repl[0].evidence, EV_SOURCE);
+	ASSERT_STR(s.repl[0].sites[0].ksite->file, "block/ioprio.c");
+	ASSERT_U64(s.required, CAP_BIT(CAP_SYS_NICE));
+	ASSERT_U64(s.progs[0].required, CAP_BIT(CAP_SYS_NICE));
+	suggest_free(&s);
+}
+
+/* Class 2: a member every use of which another member covers is dropped;
+ * a member some check needs alone stays. */
+TEST(suggest_minimises_with_the_alternatives)
+{
+	struct suggestion s;
+
+	new_record("6.1.192");
+	check(CAP_DAC_READ_SEARCH, 0, 3, 257, gp_read, N(gp_read));
+	check(CAP_DAC_OVERRIDE, 0, 1, 257, gp_write, N(gp_write));
+	build(&s, NULL);
+	ASSERT_U64(s.required, CAP_BIT(CAP_DAC_OVERRIDE));
+	ASSERT_EQ(s.nkeep, 1);
+	ASSERT_EQ(s.keep[0].cap, CAP_DAC_OVERRIDE);
+	ASSERT_EQ(s.ncover, 1);
+	ASSERT_EQ(s.cover[0].cap, CAP_DAC_READ_SEARCH);
+	ASSERT_U64(s.cover[0].covered_by, CAP_BIT(CAP_DAC_OVERRIDE));
+	ASSERT_U64(s.progs[0].required, CAP_BIT(CAP_DAC_OVERRIDE));
+	suggest_free(&s);
+	/* reads alone: the narrow one, nothing covered */
+	new_record("6.1.192");
+	check(CAP_DAC_READ_SEARCH, 0, 3, 257, gp_read, N(gp_read));
+	build(&s, NULL);
+	ASSERT_U64(s.required, CAP_BIT(CAP_DAC_READ_SEARCH));
+	ASSERT_EQ(s.ncover, 0);
+	suggest_free(&s);
+}
+
+/* Class 4: a noaudit check whose denial fails the call is a requirement
+ * (kernel/seccomp.c seccomp_prepare_filter(): -EACCES without
+ * no_new_privs); one that only tunes (cap_vm_enough_memory) is not. */
+TEST(suggest_decisive_noaudit_is_required)
+{
+	struct suggestion s;
+
+	new_record("6.12.118");
+	check(CAP_SYS_ADMIN, 0, 1, 317, seccomp_na, N(seccomp_na));
+	check(CAP_SYS_ADMIN, 0, 9, 9, vm_stack, N(vm_stack));
+	build(&s, NULL);
+	ASSERT_U64(s.required, CAP_BIT(CAP_SYS_ADMIN));
+	ASSERT_EQ(s.nkeep, 1);
+	ASSERT_EQ(s.keep[0].nsites, 1);
+	ASSERT_STR(s.keep[0].sites[0].func, "seccomp_prepare_filter");
+	ASSERT_TRUE(s.keep[0].sites[0].noaudit_decides);
+	suggest_free(&s);
+}
+
+/* Class 3 for a sysctl: the permission handler's noaudit answer sets the
+ * file's mode; root gets the owner's bits anyway, so for root verify
+ * decides; for another user it is required. */
+TEST(suggest_sysctl_permission_handler)
+{
+	struct suggestion s;
+	struct rec_check *c;
+
+	new_record("6.12.118");
+	check(CAP_NET_ADMIN, 0, 1, 1, sysctl_na, N(sysctl_na));
+	build(&s, NULL);
+	ASSERT_U64(s.required, 0);
+	ASSERT_U64(s.undecided_caps, CAP_BIT(CAP_NET_ADMIN));
+	ASSERT_STR(s.undecided[0].ksite->effect, "mode");
+	suggest_free(&s);
+	new_record("6.12.118");
+	c = check(CAP_NET_ADMIN, 0, 1, 1, sysctl_na, N(sysctl_na));
+	c->uid = 1000;
+	build(&s, NULL);
+	ASSERT_U64(s.required, CAP_BIT(CAP_NET_ADMIN));
+	ASSERT_U64(s.undecided_caps, 0);
+	suggest_free(&s);
+}
+
+/* Class 5: a denial that surfaces as another error: fork() past
+ * RLIMIT_NPROC without CAP_SYS_RESOURCE or CAP_SYS_ADMIN fails EAGAIN
+ * (kernel/fork.c copy_process()): blocking, with the kernel's effect. */
+TEST(suggest_denial_effect_from_the_source)
+{
+	struct suggestion s;
+	struct rec_check *c;
+
+	new_record("6.12.118");
+	c = check(CAP_SYS_RESOURCE, -1, 1, 56, fork_res, N(fork_res));
+	c->sys_other = 1;
+	c->sys_errno = 11;   /* EAGAIN */
+	build(&s, NULL);
+	ASSERT_EQ(s.ndeny, 1);
+	ASSERT_STR(s.deny[0].func, "copy_process");
+	ASSERT_STR(s.deny[0].effect, "EAGAIN");
+	ASSERT_EQ(s.deny[0].kind, DENY_BLOCKING);
+	suggest_free(&s);
+	/* another error than the site's: may or may not be the denial */
+	new_record("6.12.118");
+	c = check(CAP_SYS_RESOURCE, -1, 1, 56, fork_res, N(fork_res));
+	c->sys_other = 1;
+	c->sys_errno = 22;   /* EINVAL */
+	build(&s, NULL);
+	ASSERT_EQ(s.deny[0].kind, DENY_OTHER_ERROR);
+	suggest_free(&s);
 }

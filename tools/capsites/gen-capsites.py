@@ -408,6 +408,9 @@ def statements(body):
         if i >= n:
             break
         j = stmt_end(body, i)
+        if j <= i:   # a stray closing bracket
+            i += 1
+            continue
         res.append(body[i:j].strip())
         i = j
     return res
@@ -501,6 +504,7 @@ def straight_path(before):
         if before[i] == "{":
             e = match_paren(before, i)
             if e >= 0:
+                out.append(";")   # the block ends the statement it belonged to
                 i = e + 1
                 continue
         out.append(before[i])
@@ -628,7 +632,7 @@ def analyse_if(gen, body, st0, st1, fbody_before):
         ok = not ok if deny_pol else ok
         if ok and any(a.kind == "cap" for a in seen):
             for a, v in zip(opq, o):
-                if a in seen and a.text not in conds:
+                if a in seen and a.text not in conds and "capable" not in a.text:
                     conds.append(a.text)
     noaudit = any(not a.audited for a in caps)
     if deny_pol:
@@ -643,9 +647,16 @@ def analyse_if(gen, body, st0, st1, fbody_before):
                 # the capability unless C
                 e2 = match_paren(else_b, m2.end() - 1)
                 c2 = " ".join(else_b[m2.end():e2].split())
-                effect = errno_of(else_b[e2 + 1:stmt_end(else_b, e2 + 1)],
-                                  fbody_before + body[:st0])
-                conds.append("not (%s)" % c2)
+                t2_end = stmt_end(else_b, e2 + 1)
+                effect = errno_of(else_b[e2 + 1:t2_end], fbody_before + body[:st0])
+                if ERR_RE.fullmatch("-" + effect):
+                    conds.append("not (%s)" % c2)   # else if (C) <denied>
+                else:
+                    # else if (C) <allowed> else <denied>
+                    e3 = else_b[t2_end:].strip()
+                    effect = errno_of(e3[4:], fbody_before + body[:st0]) \
+                        if e3.startswith("else") else "unknown"
+                    conds.append(c2)
             else:
                 effect = errno_of(else_b, fbody_before + body[:st0])
         elif leaves(tb):
@@ -721,6 +732,14 @@ def analyse_call(gen, fbody, pos):
                     continue
                 inner = s2
                 guard = re.match(r"if\s*\(", inner)
+                if guard and not gen.has_cap_call(inner):
+                    ge = match_paren(inner, guard.end() - 1)
+                    gthen = inner[ge + 1:]
+                    if leaves(gthen) and not inner[ge + 1:].strip().startswith("if"):
+                        gc = " ".join(inner[guard.end():ge].split())
+                        if gc not in res["cond"]:
+                            res["cond"].append(gc)
+                        continue
                 if guard and gen.has_cap_call(inner):
                     sub = analyse_call(gen, fbody, a0 + inner.find(gen.has_cap_call(inner).group(0)))
                     if sub and sub.get("caps"):
@@ -728,9 +747,8 @@ def analyse_call(gen, fbody, pos):
                             if c not in alts:
                                 alts.append(c)
                         continue
-                if re.match(r"^\w+\s*=", inner) or inner.startswith(("if", "mask")):
-                    if not gen.has_cap_call(inner):
-                        continue
+                if not gen.has_cap_call(inner) and not inner.startswith(("return", "goto")):
+                    continue   # assignments, calls, guards that do not leave
                 break
             res["effect"] = eff
             res["chain"] = alts
@@ -783,6 +801,11 @@ def main():
     gen = Gen(src)
     callre = re.compile(r"\b(%s)\s*\(" % "|".join(sorted(list(DIRECT) + list(gen.helpers),
                                                           key=len, reverse=True)))
+    # .permissions handlers of a ctl_table_root (fs/proc/proc_sysctl.c
+    # sysctl_perm()): what they return is the sysctl file's access mode
+    out = subprocess.run(["grep", "-rhoE", "--include=*.c", r"\.permissions\s*=\s*\w+", "."],
+                         cwd=src, capture_output=True, text=True).stdout
+    perm_handlers = set(re.findall(r"=\s*(\w+)", out))
     rows = []
     for rel in candidate_files(src):
         if rel in API_FILES:
@@ -822,6 +845,8 @@ def main():
                     if len(caps) == 1:
                         kind = "one"
                     noaudit, effect, cond = res["noaudit"], res["effect"], res["cond"]
+                if name in perm_handlers and not ERR_RE.fullmatch("-" + effect):
+                    effect = "mode"
                 inl = ""
                 if static:
                     inl = ",".join(sorted(c for c in callers.get(name, ()) if c != name)[:8])

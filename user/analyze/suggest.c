@@ -25,6 +25,8 @@ struct row {
 	int site;                /* index of the call site frame, -1 if none */
 	unsigned long site_off;  /* offset within the call site function */
 	struct row *partner;     /* the other half of a fallback pair */
+	bool noaudit_decides;    /* a noaudit check at a site whose denial fails
+				  * the call (capsites): a requirement after all */
 	/* the sort key, copied here: the sort then never follows c into the
 	 * checks (a cache miss each on a big record) */
 	size_t image;            /* index of its process line: the image */
@@ -72,6 +74,43 @@ static const struct kfact *fact_for(struct suggestion *s, const char *func, int 
 	m->kind = (int)kind;
 	m->fact = kfact_next(func, cap, kind, &it);
 	return m->fact;
+}
+
+/* Capability-site lookups, memoized like kernel facts. */
+#define KS_MEMO 4096
+struct ks_memo {
+	const char *func;
+	int cap;
+	struct ks_answer a;
+};
+
+static const struct ks_answer *ks_for(struct suggestion *s, const char *func, int cap)
+{
+	static const struct ks_answer none;
+	size_t h = ((uintptr_t)func >> 4) ^ ((size_t)cap * 31);
+	struct ks_memo *m;
+
+	if (!s->ktab || !func || func == no_site)
+		return &none;
+	m = &s->ksmemo[h & (KS_MEMO - 1)];
+	if (m->func != func || m->cap != cap) {
+		m->func = func;
+		m->cap = cap;
+		ksite_lookup(s->ktab, func, cap, &m->a);
+	}
+	return &m->a;
+}
+
+/* The least powerful capability of alts below cap (cap_power_cmp()), or
+ * -1 when none is. */
+static int narrowest_below(int cap, uint64_t alts)
+{
+	int best = -1, c;
+
+	for_each_cap(c, alts)
+		if (cap_power_cmp(c, cap) < 0 && (best < 0 || cap_power_cmp(c, best) < 0))
+			best = c;
+	return best;
 }
 
 /* Same kernel path: every frame names the same function, and every frame
@@ -210,8 +249,9 @@ static bool site_eq(const void *ctx, size_t pos)
 	return sc->sites[pos].func == sc->func;   /* interned */
 }
 
-static void add_site(struct sg_site **sites, size_t *n, size_t *cap, struct hindex *idx,
-		     const char *func, const struct kfact *fact, const struct rec_check *c)
+static struct sg_site *add_site(struct sg_site **sites, size_t *n, size_t *cap,
+				struct hindex *idx, const char *func, const struct kfact *fact,
+				const struct rec_check *c)
 {
 	struct site_ctx sc = { *sites, func };
 	uint64_t h = hash_u64(0, (uint64_t)(uintptr_t)func);
@@ -225,37 +265,48 @@ static void add_site(struct sg_site **sites, size_t *n, size_t *cap, struct hind
 		s = &(*sites)[*n];
 		s->func = func;
 		s->fact = fact;
+		s->ksite = NULL;
+		s->alts = 0;
+		s->noaudit_decides = false;
 		hindex_add(idx, h, (*n)++);
 	}
 	s->count = sat_add(s->count, c->count);
 	sys_count_add(&s->sys, &s->nsys, &s->capsys, c->syscall, c->sysname, c->count);
+	return s;
 }
 
-static void add_replace(struct suggestion *s, int with, enum evidence ev,
-			const struct kfact *fact, const char *func, const struct rec_check *c)
+static void add_replace(struct suggestion *s, int replace, int with, enum evidence ev,
+			const struct kfact *fact, const struct ksite *ks, const char *func,
+			const struct rec_check *c)
 {
 	struct sg_replace *r = NULL;
 	const char *since = fact ? fact->since : NULL;
+	struct sg_site *st;
 	size_t i;
 
 	for (i = 0; i < s->nrepl && !r; i++)
-		if (s->repl[i].with == with && s->repl[i].evidence == ev &&
-		    s->repl[i].since == since)
+		if (s->repl[i].with == with && s->repl[i].replace == replace &&
+		    s->repl[i].evidence == ev && s->repl[i].since == since)
 			r = &s->repl[i];
 	if (!r) {
 		grow_array((void **)&s->repl, &s->caprepl, s->nrepl + 1, sizeof(*r));
 		r = &s->repl[s->nrepl++];
+		r->replace = replace;
 		r->with = with;
 		r->evidence = ev;
 		r->since = since;
 		r->kernel_too_old = since && kver_cmp(record_oldest_kernel(s->rec), since) < 0;
 	}
-	add_site(&r->sites, &r->nsites, &r->capsites, &r->site_idx, func, fact, c);
+	st = add_site(&r->sites, &r->nsites, &r->capsites, &r->site_idx, func, fact, c);
+	if (ks)
+		st->ksite = ks;
 }
 
-static void add_keep(struct suggestion *s, int cap, const char *func, const struct rec_check *c)
+static void add_keep(struct suggestion *s, int cap, const char *func, const struct rec_check *c,
+		     const struct ks_answer *a, bool noaudit_decides)
 {
 	struct sg_keep *k = NULL;
+	struct sg_site *st;
 	int it = 0;
 	size_t i;
 
@@ -269,7 +320,34 @@ static void add_keep(struct suggestion *s, int cap, const char *func, const stru
 	}
 	if (cap == CAP_SYS_ADMIN && !k->why)
 		k->why = kfact_next(func, CAP_SYS_ADMIN, KF_SYSADMIN_ONLY, &it);
-	add_site(&k->sites, &k->nsites, &k->capsites, &k->site_idx, func, NULL, c);
+	st = add_site(&k->sites, &k->nsites, &k->capsites, &k->site_idx, func, NULL, c);
+	if (a && a->nsites) {
+		st->ksite = a->first;
+		st->alts = a->alts;
+	}
+	st->noaudit_decides |= noaudit_decides;
+}
+
+static void add_undecided(struct suggestion *s, int cap, const char *func,
+			  const struct ksite *ks, const struct rec_check *c)
+{
+	struct sg_undecided *u = NULL;
+	size_t i;
+
+	for (i = 0; i < s->nundecided && !u; i++)
+		if (s->undecided[i].cap == cap && s->undecided[i].func == func)
+			u = &s->undecided[i];
+	if (!u) {
+		grow_array((void **)&s->undecided, &s->capundecided, s->nundecided + 1,
+			   sizeof(*u));
+		u = &s->undecided[s->nundecided++];
+		u->cap = cap;
+		u->func = func;
+		u->ksite = ks;
+		u->count = 0;
+	}
+	u->count = sat_add(u->count, c->count);
+	s->undecided_caps |= CAP_BIT(cap);
 }
 
 /* A netlink request (rtnetlink, generic netlink): the kernel answers a
@@ -329,6 +407,8 @@ static void add_denial(struct suggestion *s, const struct row *r, int alt, struc
 	uint64_t failed = out.failed;
 	const struct rec_check *c = r->c;
 	const struct kfact *only, *adv;
+	const struct ks_answer *ks;
+	const char *effect;
 	enum denial_kind kind;
 	struct sg_denial *d, key;
 	struct deny_ctx dc;
@@ -338,10 +418,16 @@ static void add_denial(struct suggestion *s, const struct row *r, int alt, struc
 
 	only = fact_for(s, func, c->cap, KF_ONLY);
 	adv = fact_for(s, func, c->cap, KF_ADVISORY);
+	ks = ks_for(s, func, c->cap);
+	effect = ks->nsites && strcmp(ks->effect, "unknown") ? ks->effect : NULL;
 	if (in_netlink_request(r->st))
 		kind = DENY_BLOCKING;   /* the request failed, whatever sendmsg() returned */
 	else if (s->rec->hdr.syscall_results)
-		kind = failed ? DENY_BLOCKING : out.other ? DENY_OTHER_ERROR :
+		kind = failed ? DENY_BLOCKING :
+		       /* the error the kernel's source returns on a denial there */
+		       out.other && ks_effect_is_errno(effect) && out.errno_ > 0 &&
+		       strerrorname_np(out.errno_) && !strcmp(strerrorname_np(out.errno_), effect) ?
+		       DENY_BLOCKING : out.other ? DENY_OTHER_ERROR :
 		       out.restart ? DENY_INCONCLUSIVE : DENY_ADVISORY;
 	else
 		kind = adv ? DENY_ADVISORY : DENY_UNKNOWN;
@@ -358,6 +444,7 @@ static void add_denial(struct suggestion *s, const struct row *r, int alt, struc
 		d = &s->deny[s->ndeny];
 		*d = key;
 		d->fact = only ? only : adv;
+		d->effect = effect;
 		hindex_add(&s->deny_idx, h, s->ndeny++);
 	}
 	d->count = sat_add(d->count, c->count);
@@ -420,6 +507,23 @@ static const struct kfact *fact_for_unpaired(struct suggestion *s, const char *f
 	return f;
 }
 
+/*
+ * Whether a granted check is one only verify can decide: at a site that
+ * allows without any capability when a plain condition holds, asked
+ * before it (the kernel's source says which; docs/capsites.md), or a
+ * sysctl's permission handler asked for by root, whom the file's owner
+ * bits let in anyway (fs/proc/proc_sysctl.c test_perm()).
+ */
+static bool undecided_here(const struct ks_answer *a, const struct row *r,
+			   const struct rec_check *c)
+{
+	if (!a->nsites)
+		return false;
+	if (a->allowed_without)
+		return true;
+	return r->noaudit_decides && a->effect && !strcmp(a->effect, "mode") && c->uid == 0;
+}
+
 static void classify(struct suggestion *s, struct row *r)
 {
 	const struct rec_check *c = r->c;
@@ -440,14 +544,27 @@ static void classify(struct suggestion *s, struct row *r)
 			int with = r->partner->c->cap;
 
 			f = fact_for(s, func, with, KF_NARROW_OR_SYSADMIN);
-			add_replace(s, with, EV_OBSERVED, f, func, c);
+			add_replace(s, CAP_SYS_ADMIN, with, EV_OBSERVED, f, NULL, func, c);
 			prog->required |= 1ULL << with;
 		} else if (c->cap == CAP_SYS_ADMIN && (f = fact_for_unpaired(s, func))) {
-			add_replace(s, f->cap, EV_FACT, f, func, c);
+			add_replace(s, CAP_SYS_ADMIN, f->cap, EV_FACT, f, NULL, func, c);
 			prog->required |= 1ULL << f->cap;
 		} else {
-			add_keep(s, c->cap, func, c);
-			prog->required |= 1ULL << c->cap;
+			/* the kernel's source: a narrower capability accepted here
+			 * (asked after this one: a recording with it never sees
+			 * the other), or a plain condition asked after it */
+			const struct ks_answer *a = ks_for(s, func, c->cap);
+			int with = narrowest_below(c->cap, a->alts);
+
+			if (undecided_here(a, r, c)) {
+				add_undecided(s, c->cap, func, a->first, c);
+			} else if (with >= 0) {
+				add_replace(s, c->cap, with, EV_SOURCE, NULL, a->first, func, c);
+				prog->required |= 1ULL << with;
+			} else {
+				add_keep(s, c->cap, func, c, a, r->noaudit_decides);
+				prog->required |= 1ULL << c->cap;
+			}
 		}
 		return;
 	}
@@ -523,6 +640,57 @@ static int cmp_deny(const void *x, const void *y)
 	return strcmp(a->func, b->func);
 }
 
+/*
+ * A kept capability is not required when every site it was used at also
+ * accepts another member of the set (capsites: the kernel asks either),
+ * and never when one site needs it alone. The most powerful go first:
+ * CAP_SYS_ADMIN covered by CAP_BPF, not CAP_BPF by CAP_SYS_ADMIN where a
+ * site takes both. Programs' own sets lose it where they hold a member
+ * that covers it.
+ */
+static int cmp_power_desc(const void *x, const void *y)
+{
+	const struct sg_keep *a = x, *b = y;
+	int c = cap_power_cmp(b->cap, a->cap);
+
+	return c ? c : a->cap - b->cap;
+}
+
+static void minimise(struct suggestion *s)
+{
+	size_t i, j, n;
+
+	sort_array(s->keep, s->nkeep, sizeof(*s->keep), cmp_power_desc);
+	for (i = 0; i < s->nkeep; i++) {
+		struct sg_keep *k = &s->keep[i];
+		uint64_t others = s->required & ~CAP_BIT(k->cap), by = 0;
+
+		for (j = 0; j < k->nsites; j++) {
+			if (!(k->sites[j].alts & others))
+				break;
+			by |= k->sites[j].alts & others;
+		}
+		if (!k->nsites || j < k->nsites)
+			continue;
+		k->covered_by = by;
+		s->required &= ~CAP_BIT(k->cap);
+	}
+	for (i = n = 0; i < s->nkeep; i++) {
+		struct sg_keep *k = &s->keep[i];
+
+		if (!k->covered_by) {
+			s->keep[n++] = *k;
+			continue;
+		}
+		grow_array((void **)&s->cover, &s->capcover, s->ncover + 1, sizeof(*k));
+		s->cover[s->ncover++] = *k;
+		for (j = 0; j < s->nprogs; j++)
+			if (s->progs[j].required & k->covered_by)
+				s->progs[j].required &= ~CAP_BIT(k->cap);
+	}
+	s->nkeep = n;
+}
+
 int suggest_build(const struct record *rec, const struct suggest_opts *o, struct suggestion *s)
 {
 	struct row *rows;
@@ -531,6 +699,8 @@ int suggest_build(const struct record *rec, const struct suggest_opts *o, struct
 	memset(s, 0, sizeof(*s));
 	s->rec = rec;
 	s->memo = xcalloc(FACT_MEMO, sizeof(*s->memo));
+	s->ksmemo = xcalloc(KS_MEMO, sizeof(*s->ksmemo));
+	s->ktab = ktable_for(record_oldest_kernel(rec), &s->ktab_exact);
 	s->progs = xcalloc(rec->nprocs + 1, sizeof(*s->progs));
 	s->nprogs = rec->nprocs;
 	for (i = 0; i < rec->nprocs; i++) {
@@ -557,9 +727,21 @@ int suggest_build(const struct record *rec, const struct suggest_opts *o, struct
 		const struct rec_process *p = check_process(rec, c);
 		struct row *r;
 
-		/* noaudit checks are the kernel probing: never a requirement */
-		if (!p || !s->progs[p - rec->procs].matched || check_noaudit(rec, c) != NOAUDIT_NO)
+		bool decides = false;
+
+		if (!p || !s->progs[p - rec->procs].matched)
 			continue;
+		/* noaudit checks are the kernel probing, unless the site's
+		 * denial fails the call (capsites: an errno, a sysctl's mode) */
+		if (check_noaudit(rec, c) != NOAUDIT_NO) {
+			const struct rec_stack *st = check_stack(rec, c);
+			const struct ks_answer *a = st ? ks_for(s, st->site_func, c->cap) : NULL;
+
+			decides = a && a->nsites && a->noaudit_all &&
+				  (ks_effect_is_errno(a->effect) || !strcmp(a->effect, "mode"));
+			if (!decides)
+				continue;
+		}
 		/* not the host's sets, or an answer that could not matter */
 		if (c->userns != RU_HOST || c->no_effect || c->foreign_cred) {
 			const struct rec_stack *st = check_stack(rec, c);
@@ -579,6 +761,7 @@ int suggest_build(const struct record *rec, const struct suggest_opts *o, struct
 		r->site_off = r->site >= 0 ? r->st->site_off : 0;   /* parsed once per stack */
 		r->image = (size_t)(p - rec->procs);
 		r->syscall = c->syscall;
+		r->noaudit_decides = decides;
 	}
 	sort_array(rows, n, sizeof(*rows), cmp_row);
 	for (lo = 0; lo < n;) {
@@ -598,6 +781,8 @@ int suggest_build(const struct record *rec, const struct suggest_opts *o, struct
 		s->required |= 1ULL << s->keep[i].cap;
 	for (i = 0; i < s->nrepl; i++)
 		s->required |= 1ULL << s->repl[i].with;
+	minimise(s);
+	s->undecided_caps &= ~s->required;
 	sort_array(s->keep, s->nkeep, sizeof(*s->keep), cmp_keep);
 	sort_array(s->repl, s->nrepl, sizeof(*s->repl), cmp_repl);
 	sort_array(s->deny, s->ndeny, sizeof(*s->deny), cmp_deny);
@@ -635,6 +820,13 @@ void suggest_free(struct suggestion *s)
 		hindex_free(&s->keep[i].site_idx);
 	}
 	free(s->keep);
+	for (i = 0; i < s->ncover; i++) {
+		free_sites(s->cover[i].sites, s->cover[i].nsites);
+		hindex_free(&s->cover[i].site_idx);
+	}
+	free(s->cover);
+	free(s->undecided);
+	free(s->ksmemo);
 	for (i = 0; i < s->ndeny; i++) {
 		free(s->deny[i].sys);
 	}
@@ -654,8 +846,8 @@ void suggest_keep_caps(struct suggestion *s, uint64_t caps)
 	for (i = n = 0; i < s->nrepl; i++) {
 		struct sg_replace *r = &s->repl[i];
 
-		if (capset_has(caps, r->with) || capset_has(caps, CAP_SYS_ADMIN)) {
-			shown |= CAP_BIT(r->with) | CAP_BIT(CAP_SYS_ADMIN);
+		if (capset_has(caps, r->with) || capset_has(caps, r->replace)) {
+			shown |= CAP_BIT(r->with) | CAP_BIT(r->replace);
 			s->repl[n++] = *r;
 			continue;
 		}
@@ -674,6 +866,22 @@ void suggest_keep_caps(struct suggestion *s, uint64_t caps)
 		hindex_free(&k->site_idx);
 	}
 	s->nkeep = n;
+	for (i = n = 0; i < s->ncover; i++) {
+		struct sg_keep *k = &s->cover[i];
+
+		if (capset_has(caps, k->cap)) {
+			s->cover[n++] = *k;
+			continue;
+		}
+		free_sites(k->sites, k->nsites);
+		hindex_free(&k->site_idx);
+	}
+	s->ncover = n;
+	for (i = n = 0; i < s->nundecided; i++)
+		if (capset_has(caps, s->undecided[i].cap))
+			s->undecided[n++] = s->undecided[i];
+	s->nundecided = n;
+	s->undecided_caps &= caps;
 	s->denied = 0;
 	for (i = n = 0; i < s->ndeny; i++) {
 		struct sg_denial *d = &s->deny[i];

@@ -13,6 +13,7 @@
 
 #include "analyze/runas.h"
 #include "analyze/syscount.h"
+#include "facts/capsites.h"
 #include "facts/kfacts.h"
 #include "lib/hindex.h"
 #include "recfile/recfile.h"
@@ -20,6 +21,7 @@
 enum evidence {
 	EV_OBSERVED,  /* narrow denied, then CAP_SYS_ADMIN granted, same path */
 	EV_FACT,      /* the kernel-fact table (record from an older kernel) */
+	EV_SOURCE,    /* the capability-site table: the kernel's source accepts it */
 };
 
 enum denial_kind {
@@ -38,13 +40,19 @@ const char *denial_kind_name(enum denial_kind k);
 struct sg_site {
 	const char *func;           /* interned in the record */
 	const struct kfact *fact;   /* replacements: the fact about this site, or NULL */
+	const struct ksite *ksite;  /* the capability-site table's row, or NULL */
+	uint64_t alts;              /* kept capabilities: what the kernel accepts
+				     * instead at this site (capsites table) */
+	bool noaudit_decides;       /* a noaudit check whose denial fails the call */
 	uint64_t count;
 	struct sys_count *sys;
 	size_t nsys, capsys;
 };
 
-/* CAP_SYS_ADMIN -> `with` at the call sites listed. */
+/* `replace` (CAP_SYS_ADMIN, or another broader capability the kernel
+ * accepts there) -> `with` at the call sites listed. */
 struct sg_replace {
+	int replace;
 	int with;
 	enum evidence evidence;
 	const char *since;          /* first kernel accepting it there, NULL if not cited */
@@ -61,6 +69,18 @@ struct sg_keep {
 	size_t nsites, capsites;
 	struct hindex site_idx;     /* private: sites by function, while building */
 	const struct kfact *why;    /* CAP_SYS_ADMIN only: the fact saying nothing narrower exists */
+	uint64_t covered_by;        /* s->cover: every site accepts one of these,
+				     * which the set keeps anyway */
+};
+
+/* A capability only verify can decide: every check of it was at a site
+ * that allows without any capability when a plain condition holds, and
+ * the kernel asked the capability first (capsites: allowed_without). */
+struct sg_undecided {
+	int cap;
+	const char *func;           /* interned in the record */
+	const struct ksite *ksite;
+	uint64_t count;
 };
 
 /* Checks that make no requirement of the host's capability sets, though
@@ -94,6 +114,8 @@ struct sg_denial {
 	enum denial_kind kind;
 	bool in_ack;                /* a netlink request: its error is in the netlink
 				     * ack, not in the syscall's return value */
+	const char *effect;         /* what the kernel's source does on a denial
+				     * there (capsites), NULL if unknown */
 	const struct kfact *fact;   /* KF_ONLY or KF_ADVISORY explanation, or NULL */
 	struct sys_count *sys;
 	size_t nsys, capsys;
@@ -119,6 +141,14 @@ struct suggestion {
 	size_t nrepl, caprepl;
 	struct sg_keep *keep;
 	size_t nkeep, capkeep;
+	struct sg_keep *cover;      /* granted, but every use also accepts a
+				     * member of `required` (not required) */
+	size_t ncover, capcover;
+	struct sg_undecided *undecided; /* not in `required`: verify decides */
+	size_t nundecided, capundecided;
+	uint64_t undecided_caps;
+	const struct ktable *ktab;  /* the capability-site table used, or NULL */
+	bool ktab_exact;            /* of the record's own X.Y */
 	struct sg_denial *deny;
 	size_t ndeny, capdeny;
 	struct sg_aside *aside;     /* by cap, reason, function */
@@ -136,6 +166,7 @@ struct suggestion {
 	uint64_t only;              /* suggest_keep_caps(): the capabilities shown
 				     * (0: all) */
 	struct fact_memo *memo;     /* private: kernel-fact lookups of this build */
+	struct ks_memo *ksmemo;     /* private: capability-site lookups */
 };
 
 int suggest_build(const struct record *r, const struct suggest_opts *o, struct suggestion *s);

@@ -306,9 +306,11 @@ static json_t *sys_json(const struct sys_count *sys, size_t n)
 	return a;
 }
 
-static json_t *sites_json(const struct sg_site *sites, size_t n, json_t **names)
+static json_t *sites_json_t(const struct suggestion *s, const struct sg_site *sites, size_t n,
+			    json_t **names)
 {
 	json_t *a = json_array();
+	char src[512], name[CAP_NAME_LEN];
 	size_t i;
 
 	*names = json_array();
@@ -324,7 +326,20 @@ static json_t *sites_json(const struct sg_site *sites, size_t n, json_t **names)
 			json_set(o, "source", json_string(sites[i].fact->source));
 			if (sites[i].fact->also)
 				json_set(o, "also", json_string(sites[i].fact->also));
+		} else if (sites[i].ksite) {
+			json_set(o, "source", json_string(ksite_source(s->ktab, sites[i].ksite, src,
+								       sizeof(src))));
 		}
+		if (sites[i].alts) {
+			json_t *alts = json_array();
+			int c;
+
+			for_each_cap(c, sites[i].alts)
+				json_array_append_new(alts, json_string(cap_name(c, name)));
+			json_set(o, "also_accepted", alts);
+		}
+		if (sites[i].noaudit_decides)
+			json_set(o, "noaudit_decides", json_boolean(true));
 		json_array_append_new(a, o);
 	}
 	return a;
@@ -347,6 +362,8 @@ static json_t *denials_json(const struct suggestion *s)
 			 json_null());
 		json_set_bytes(o, "callsite", d->func);
 		json_set(o, "count", json_uint(d->count));
+		if (d->effect)   /* what the kernel's source does on a denial there */
+			json_set(o, "kernel_effect", json_string(d->effect));
 		json_set(o, "syscall_failed", json_uint(d->sys_failed));
 		json_set(o, "kind", json_string(denial_kind_name(d->kind)));
 		if (d->sys_other) {
@@ -398,16 +415,17 @@ static int json_suggest(FILE *f, const struct suggestion *s, const char *source)
 		const struct sg_replace *r = &s->repl[i];
 		json_t *o = json_object(), *d;
 
-		json_set(o, "replace", json_string("CAP_SYS_ADMIN"));
+		json_set(o, "replace", json_string(cap_name(r->replace, name)));
 		json_set(o, "with", json_string(cap_name(r->with, name)));
 		if (cap_alias(r->with))
 			json_set(o, "with_alias", json_string(cap_alias(r->with)));
-		d = sites_json(r->sites, r->nsites, &names);
+		d = sites_json_t(s, r->sites, r->nsites, &names);
 		json_set(o, "callsites", names);
 		json_set(o, "since", r->since ? json_string(r->since) : json_null());
 		if (!r->since)
 			json_set_bytes(o, "verified_on", record_oldest_kernel(s->rec));
 		json_set(o, "evidence", json_string(r->evidence == EV_OBSERVED ? "observed" :
+						     r->evidence == EV_SOURCE ? "kernel-source" :
 						     "kernel-fact"));
 		json_set(o, "kernel_too_old", json_boolean(r->kernel_too_old));
 		json_set(o, "details", d);
@@ -421,7 +439,7 @@ static int json_suggest(FILE *f, const struct suggestion *s, const char *source)
 		json_t *o = json_object(), *d;
 
 		json_set(o, "cap", json_string(cap_name(k->cap, name)));
-		d = sites_json(k->sites, k->nsites, &names);
+		d = sites_json_t(s, k->sites, k->nsites, &names);
 		json_set(o, "callsites", names);
 		json_set(o, "details", d);
 		if (k->why)
@@ -429,6 +447,50 @@ static int json_suggest(FILE *f, const struct suggestion *s, const char *source)
 		json_array_append_new(a, o);
 	}
 	json_set(root, "keep", a);
+
+	a = json_array();
+	for (i = 0; i < s->ncover; i++) {
+		const struct sg_keep *k = &s->cover[i];
+		json_t *o = json_object(), *d;
+
+		json_set(o, "cap", json_string(cap_name(k->cap, name)));
+		json_set(o, "covered_by", json_capset(k->covered_by));
+		d = sites_json_t(s, k->sites, k->nsites, &names);
+		json_set(o, "callsites", names);
+		json_set(o, "details", d);
+		json_array_append_new(a, o);
+	}
+	json_set(root, "covered", a);
+
+	a = json_array();
+	for (i = 0; i < s->nundecided; i++) {
+		const struct sg_undecided *u = &s->undecided[i];
+		json_t *o = json_object();
+		char src[512];
+
+		if (!capset_has(s->undecided_caps, u->cap))
+			continue;   /* required anyway by another site */
+		json_set(o, "cap", json_string(cap_name(u->cap, name)));
+		json_set_bytes(o, "callsite", u->func);
+		json_set(o, "count", json_uint(u->count));
+		if (u->ksite->allowed_without) {
+			json_set(o, "why", json_string("allowed-without"));
+			json_set(o, "condition", json_string(u->ksite->allowed_without));
+		} else {
+			json_set(o, "why", json_string("sysctl-owner"));
+		}
+		json_set(o, "source", json_string(ksite_source(s->ktab, u->ksite, src, sizeof(src))));
+		json_array_append_new(a, o);
+	}
+	json_set(root, "verify_decides", a);
+	if (s->ktab) {
+		json_t *o = json_object();
+
+		json_set(o, "kernel", json_string(s->ktab->kernel));
+		json_set(o, "exact", json_boolean(s->ktab_exact));
+		json_set(o, "source", json_string(s->ktab->source));
+		json_set(root, "kernel_source", o);
+	}
 
 	json_set(root, "denials", denials_json(s));
 

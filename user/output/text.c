@@ -409,6 +409,26 @@ static void print_capname_alias(FILE *f, int cap)
 		fprintf(f, " (proposed as %s)", cap_alias(cap));
 }
 
+/* What a capsites effect means, in words. */
+static const char *effect_meaning(const char *effect, char *buf, size_t len)
+{
+	if (ks_effect_is_errno(effect))
+		snprintf(buf, len, "a denial returns %s", effect);
+	else if (!strcmp(effect, "false"))
+		snprintf(buf, len, "a denial returns false to its caller");
+	else if (!strcmp(effect, "caller"))
+		snprintf(buf, len, "the answer is returned to its caller, which decides");
+	else if (!strcmp(effect, "value"))
+		snprintf(buf, len, "the answer is stored or passed on: the call goes on, changed");
+	else if (!strcmp(effect, "silent"))
+		snprintf(buf, len, "a denial skips something: the call goes on");
+	else if (!strcmp(effect, "mode"))
+		snprintf(buf, len, "the answer sets a sysctl file's access mode");
+	else
+		snprintf(buf, len, "%s", effect);
+	return buf;
+}
+
 /* Denied checks with no granted alternative, blocking first. */
 static void print_denials(FILE *f, const struct suggestion *s)
 {
@@ -435,6 +455,9 @@ static void print_denials(FILE *f, const struct suggestion *s)
 					d->fact->sysadmin_until);
 			fputc('\n', f);
 		}
+		if (d->effect)
+			fprintf(f, "    the kernel's source there: %s\n",
+				effect_meaning(d->effect, why, sizeof(why)));
 	}
 }
 
@@ -463,13 +486,13 @@ static int text_suggest(FILE *f, const struct suggestion *s, const char *source)
 		print_capset(f, s->service_unused);
 	}
 
-	fputs("\nCAP_SYS_ADMIN uses a narrower capability satisfies:\n", f);
+	fputs("\nUses a narrower capability satisfies:\n", f);
 	if (!s->nrepl)
 		fputs("  none\n", f);
 	for (i = 0; i < s->nrepl; i++) {
 		const struct sg_replace *r = &s->repl[i];
 
-		fputs("  CAP_SYS_ADMIN -> ", f);
+		fprintf(f, "  %s -> ", capn(r->replace, n1));
 		print_capname_alias(f, r->with);
 		if (r->since)
 			fprintf(f, ", accepted since Linux %s", r->since);
@@ -491,6 +514,10 @@ static int text_suggest(FILE *f, const struct suggestion *s, const char *source)
 		if (r->evidence == EV_OBSERVED)
 			fprintf(f, "    evidence: observed fallback: %s denied, then CAP_SYS_ADMIN "
 				"granted on the same kernel path\n", capn(r->with, n1));
+		else if (r->evidence == EV_SOURCE)
+			fprintf(f, "    evidence: kernel source: %s accepts either\n",
+				r->sites[0].ksite ? ksite_source(s->ktab, r->sites[0].ksite, why,
+								 sizeof(why)) : "?");
 		else
 			fprintf(f, "    evidence: kernel fact (%s)\n",
 				r->sites[0].fact ? r->sites[0].fact->source : "table");
@@ -533,10 +560,48 @@ static int text_suggest(FILE *f, const struct suggestion *s, const char *source)
 	for (i = 0; i < s->nrepl; i++) {
 		fputs("  ", f);
 		print_capname_alias(f, s->repl[i].with);
-		fputs(" (instead of CAP_SYS_ADMIN):", f);
+		fprintf(f, " (instead of %s):", capn(s->repl[i].replace, n1));
 		for (j = 0; j < s->repl[i].nsites; j++)
 			fprintf(f, "%s %s", j ? "," : "", ESC(s->repl[i].sites[j].func, esc));
 		fputc('\n', f);
+	}
+
+	if (s->ncover) {
+		fputs("\nGranted, but covered by another member of the set (the kernel accepts "
+		      "either at every site it was used):\n", f);
+		for (i = 0; i < s->ncover; i++) {
+			const struct sg_keep *k = &s->cover[i];
+
+			fprintf(f, "  %s, covered by ", capn(k->cap, n1));
+			{
+				char cs[CAPSET_STR_LEN];
+
+				fputs(capset_str(k->covered_by, cs, sizeof(cs)), f);
+			}
+			fputs(" at", f);
+			for (j = 0; j < k->nsites; j++)
+				fprintf(f, "%s %s", j ? "," : "", ESC(k->sites[j].func, esc));
+			fputc('\n', f);
+		}
+	}
+	if (s->undecided_caps) {
+		fputs("\nOnly verify can decide (not in the set; capaudit verify runs without and "
+		      "with them):\n", f);
+		for (i = 0; i < s->nundecided; i++) {
+			const struct sg_undecided *u = &s->undecided[i];
+
+			if (!capset_has(s->undecided_caps, u->cap))
+				continue;
+			fprintf(f, "  %s at %s, %" PRIu64 "x: ", capn(u->cap, n1), ESC(u->func, esc),
+				u->count);
+			if (u->ksite->allowed_without)
+				fprintf(f, "asked before a plain condition that allows without it: "
+					"%s\n", ESC(u->ksite->allowed_without, esc));
+			else
+				fputs("a sysctl's permission handler asked for root, whom the file's "
+				      "owner bits may let in anyway\n", f);
+			fprintf(f, "    (%s)\n", ksite_source(s->ktab, u->ksite, why, sizeof(why)));
+		}
 	}
 
 	fputs("\nDenied with no granted alternative:\n", f);
