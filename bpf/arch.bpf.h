@@ -30,7 +30,7 @@
 struct ca_uregs {
 	__s32 nr;        /* syscall in progress, -1: none */
 	__u64 ip, sp;    /* user instruction and stack pointer */
-	__u64 a0, a1;    /* the syscall's first two arguments */
+	__u64 a0, a1, a2; /* the syscall's first three arguments */
 	/* a leaf function's return address where the architecture keeps it
 	 * in a register: arm64's link register (x30), which a leaf syscall
 	 * wrapper never saves; 0 on x86, where the call instruction put it
@@ -44,6 +44,7 @@ static __always_inline void ca_uregs_read(const struct pt_regs *regs, struct ca_
 	u->sp = PT_REGS_SP(regs);
 	u->a0 = PT_REGS_PARM1_SYSCALL(regs);
 	u->a1 = PT_REGS_PARM2_SYSCALL(regs);
+	u->a2 = PT_REGS_PARM3_SYSCALL(regs);
 #if defined(__TARGET_ARCH_x86)
 	u->nr = (__s32)regs->orig_ax;
 	u->lr = 0;

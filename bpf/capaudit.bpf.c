@@ -91,6 +91,8 @@ char LICENSE[] SEC("license") = "GPL";
  * vmlinux.h, and that header cannot be included beside it (both define
  * struct __user_cap_header_struct); user space takes them from the header
  * itself (facts/capnames.h). */
+#define CAP_SETGID       6
+#define CAP_SETUID       7
 #define CAP_SETPCAP      8
 
 /* cap_capable() opts bits, include/linux/security.h (Linux 5.1+). */
@@ -142,6 +144,9 @@ struct {
 
 /* capset(2)'s number on this architecture (set by the loader) */
 const volatile __s32 nr_capset = -1;
+/* set*id(2)'s numbers (set by the loader; -1: not on this architecture) */
+const volatile __s32 nr_setuid = -1, nr_setgid = -1, nr_setreuid = -1, nr_setregid = -1,
+	nr_setresuid = -1, nr_setresgid = -1;
 
 /* The aggregation maps: the programs use the one in aggs[0]; the loader
  * swaps in the other (emptied, or a new one) and drains the old. */
@@ -941,6 +946,53 @@ static __always_inline bool proven(struct ca_cache *c, const struct ca_slot *s, 
 	return true;
 }
 
+/*
+ * set*id(2): are the ids asked for (-1: unchanged) ones the caller already
+ * has? kernel/sys.c lets a process do that without CAP_SETUID/CAP_SETGID:
+ * setuid()/setgid() to its real or saved id; setreuid()'s real id to its
+ * real or effective one and its effective id to any of the three;
+ * setresuid() each to any of the three. Some kernels ask the capability
+ * before that rule (__sys_setuid(), and __sys_setresuid() before 6.x),
+ * so a granted check there says nothing until the ids are compared.
+ * The ids are the caller's namespace's; called for credentials of the
+ * initial user namespace only, where they are the kernel's.
+ */
+static __always_inline bool id_own(__u32 id, __u32 r, __u32 e, __u32 s, bool any)
+{
+	return id == (__u32)-1 || id == r || id == s || (any && id == e);
+}
+
+static __always_inline bool ids_held(struct task_struct *task, __s32 nr, __u64 a0, __u64 a1,
+				     __u64 a2)
+{
+	const struct cred *cr = BPF_CORE_READ(task, cred);
+	bool gid = nr == nr_setgid || nr == nr_setregid || nr == nr_setresgid;
+	__u32 r, e, s;
+
+	if (gid) {
+		r = BPF_CORE_READ(cr, gid.val);
+		e = BPF_CORE_READ(cr, egid.val);
+		s = BPF_CORE_READ(cr, sgid.val);
+	} else {
+		r = BPF_CORE_READ(cr, uid.val);
+		e = BPF_CORE_READ(cr, euid.val);
+		s = BPF_CORE_READ(cr, suid.val);
+	}
+	if (nr == nr_setuid || nr == nr_setgid)
+		return (__u32)a0 != (__u32)-1 && id_own((__u32)a0, r, e, s, false);
+	if (nr == nr_setreuid || nr == nr_setregid)
+		return ((__u32)a0 == (__u32)-1 || (__u32)a0 == r || (__u32)a0 == e) &&
+		       id_own((__u32)a1, r, e, s, true);
+	return id_own((__u32)a0, r, e, s, true) && id_own((__u32)a1, r, e, s, true) &&
+	       id_own((__u32)a2, r, e, s, true);
+}
+
+static __always_inline bool is_setid(__s32 nr)
+{
+	return nr >= 0 && (nr == nr_setuid || nr == nr_setgid || nr == nr_setreuid ||
+			   nr == nr_setregid || nr == nr_setresuid || nr == nr_setresgid);
+}
+
 /* capset(2): the sets asked for, and whether CAP_SETPCAP can matter. The
  * check is cap_inh_is_capped() in cap_capset(), made on every capset();
  * its answer is used only when the new inheritable set is not within the
@@ -1056,7 +1108,7 @@ static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags, co
 	struct ca_cache *c;
 	struct ca_slot *s;
 	struct pt_regs *regs;
-	__u64 tag, now, pstart, ip = 0, a0 = 0, a1 = 0, sp = 0, lr = 0;
+	__u64 tag, now, pstart, ip = 0, a0 = 0, a1 = 0, a2 = 0, sp = 0, lr = 0;
 	struct ca_uregs ur;
 	struct ca_key uk;   /* the user part of the key: set only where the stack is walked */
 	struct capset_req req;   /* capset(): the sets asked for, if the event is due */
@@ -1100,10 +1152,17 @@ static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags, co
 		lr = ur.lr;
 		a0 = ur.a0;
 		a1 = ur.a1;
+		a2 = ur.a2;
 	}
 	if (cap < 0 || cap > CA_MAX_CAP)
 		cap = CA_MAX_CAP;
 	req.ok = false;
+	if ((cap == CAP_SETUID || cap == CAP_SETGID) && is_setid(nr) &&
+	    !(flags & CA_F_CRED_USERNS)) {
+		flags |= CA_F_IDS_CHECKED;
+		if (ids_held(task, nr, a0, a1, a2))
+			flags |= CA_F_NO_EFFECT;
+	}
 	if (cap == CAP_SETPCAP && nr == nr_capset && nr >= 0) {
 		__u64 old_inh, old_prm;
 

@@ -45,6 +45,12 @@
  * overlayfs checks as its mounter (ovl_override_creds()), a container's
  * copy-up with the container engine's credentials. */
 #define CA_F_FOREIGN_CRED 0x80
+/* set*id(2) (CAP_SETUID/CAP_SETGID in setuid, setgid, setreuid, setregid,
+ * setresuid, setresgid): the hook compared the ids asked for with the
+ * caller's, and NO_EFFECT says they were all its own, which kernel/sys.c
+ * allows without the capability (some kernels ask it first:
+ * docs/capsites.md). Without NO_EFFECT the capability was needed. */
+#define CA_F_IDS_CHECKED 0x100
 
 /*
  * A process is (tgid, pstart): pstart is the thread-group leader's

@@ -519,6 +519,10 @@ static bool undecided_here(const struct ks_answer *a, const struct row *r,
 {
 	if (!a->nsites)
 		return false;
+	/* set*id(2): the hook compared the ids (no_effect would have set the
+	 * check aside): the capability was needed */
+	if (c->ids_checked)
+		return false;
 	if (a->allowed_without)
 		return true;
 	return r->noaudit_decides && a->effect && !strcmp(a->effect, "mode") && c->uid == 0;
@@ -558,6 +562,7 @@ static void classify(struct suggestion *s, struct row *r)
 
 			if (undecided_here(a, r, c)) {
 				add_undecided(s, c->cap, func, a->first, c);
+				prog->undecided |= CAP_BIT(c->cap);
 			} else if (with >= 0) {
 				add_replace(s, c->cap, with, EV_SOURCE, NULL, a->first, func, c);
 				prog->required |= 1ULL << with;

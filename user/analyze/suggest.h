@@ -126,6 +126,7 @@ struct sg_program {
 	const struct rec_process *proc;
 	bool matched;               /* selected by --program (always, without it) */
 	uint64_t required;
+	uint64_t undecided;         /* granted where only verify can decide */
 };
 
 struct suggest_opts {

@@ -429,7 +429,38 @@ static int emit_capsh(FILE *f, const struct suggestion *s)
 	return 0;
 }
 
+static int emit_kind(FILE *f, const char *kind, const struct suggestion *s);
+
+/*
+ * Capabilities only verify can decide (asked before a rule that allows
+ * without them: docs/capsites.md) are granted in the snippet, so that it
+ * works as it is, with a note naming them: verify finds which can go.
+ */
 int emit_snippet(FILE *f, const char *kind, const struct suggestion *s)
+{
+	struct suggestion with;
+	char buf[CAPSET_STR_LEN];
+	size_t i;
+	int rc;
+
+	if (!s->undecided_caps)
+		return emit_kind(f, kind, s);
+	fprintf(f, "# %s: granted, but only capaudit verify can tell whether it is needed\n"
+		"# (asked before a rule that may allow without it; see report --suggest)\n",
+		capset_str(s->undecided_caps, buf, sizeof(buf)));
+	with = *s;
+	with.required |= s->undecided_caps;
+	with.progs = xcalloc(s->nprogs + 1, sizeof(*with.progs));
+	for (i = 0; i < s->nprogs; i++) {
+		with.progs[i] = s->progs[i];
+		with.progs[i].required |= s->progs[i].undecided & s->undecided_caps;
+	}
+	rc = emit_kind(f, kind, &with);
+	free(with.progs);
+	return rc;
+}
+
+static int emit_kind(FILE *f, const char *kind, const struct suggestion *s)
 {
 	if (!strcmp(kind, "setcap"))
 		return emit_setcap(f, s);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analyze/report.h"
+#include "facts/capnames.h"
 
 const char *sys_list_str(const struct sys_count *sys, size_t n, char *buf, size_t len)
 {
@@ -70,6 +71,9 @@ const char *aside_meaning(const struct sg_aside *a, char *buf, size_t len)
 	case ASIDE_CHILD:
 		return userns_meaning(RU_CHILD);
 	case ASIDE_NO_EFFECT:
+		if (a->cap == CAP_SETUID || a->cap == CAP_SETGID)
+			return "the answer could not change the outcome (the ids asked for were "
+			       "the program's own, which kernel/sys.c allows without it)";
 		return "the answer could not change the outcome (capset() kept the inheritable "
 		       "set within the permitted one)";
 	case ASIDE_FOREIGN:

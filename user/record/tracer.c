@@ -198,6 +198,12 @@ static int try_mode(struct tracer *t, const struct tracer_cfg *cfg, enum attach_
 	s->rodata->cfg_uid = cfg->uid;
 	s->rodata->cfg_cgroup = cfg->cgroup;
 	s->rodata->nr_capset = SYS_capset;
+	s->rodata->nr_setuid = SYS_setuid;
+	s->rodata->nr_setgid = SYS_setgid;
+	s->rodata->nr_setreuid = SYS_setreuid;
+	s->rodata->nr_setregid = SYS_setregid;
+	s->rodata->nr_setresuid = SYS_setresuid;
+	s->rodata->nr_setresgid = SYS_setresgid;
 	s->rodata->kfeat = kfeat;
 	choose_programs(s, m, cfg->syscall_results, kfeat);
 	t->agg_max[0] = t->agg_max[1] = cfg->max_keys ? cfg->max_keys : CA_AGG_KEYS;

@@ -421,7 +421,9 @@ int verify_prove(const struct verify_opts *o, struct verify **out, char *err, si
 		struct vrun last = { 0 };
 		int g;
 
-		set = v->base.sg.required & o->all;
+		/* what only a run can decide is tried too: shrink drops it if
+		 * the command works without (docs/capsites.md) */
+		set = (v->base.sg.required | v->base.sg.undecided_caps) & o->all;
 		g = grow(v, &set, &last, err, errlen);
 		vrun_free(&last);
 		if (!g)
