@@ -91,6 +91,7 @@ char LICENSE[] SEC("license") = "GPL";
  * vmlinux.h, and that header cannot be included beside it (both define
  * struct __user_cap_header_struct); user space takes them from the header
  * itself (facts/capnames.h). */
+#define CAP_FSETID       4
 #define CAP_SETGID       6
 #define CAP_SETUID       7
 #define CAP_SETPCAP      8
@@ -147,6 +148,9 @@ const volatile __s32 nr_capset = -1;
 /* set*id(2)'s numbers (set by the loader; -1: not on this architecture) */
 const volatile __s32 nr_setuid = -1, nr_setgid = -1, nr_setreuid = -1, nr_setregid = -1,
 	nr_setresuid = -1, nr_setresgid = -1;
+/* chmod(2)'s numbers: chmod and fchmod take the mode second, fchmodat and
+ * fchmodat2 third (-1: not on this architecture) */
+const volatile __s32 nr_chmod = -1, nr_fchmod = -1, nr_fchmodat = -1, nr_fchmodat2 = -1;
 
 /* The aggregation maps: the programs use the one in aggs[0]; the loader
  * swaps in the other (emptied, or a new one) and drains the old. */
@@ -1161,6 +1165,17 @@ static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags, co
 	    !(flags & CA_F_CRED_USERNS)) {
 		flags |= CA_F_IDS_CHECKED;
 		if (ids_held(task, nr, a0, a1, a2))
+			flags |= CA_F_NO_EFFECT;
+	}
+	/* chmod(2): setattr_prepare() asks CAP_FSETID (in_group_or_capable())
+	 * before looking at the mode, and only clears S_ISGID from it when
+	 * refused (fs/attr.c): a mode without S_ISGID makes it no matter */
+	if (cap == CAP_FSETID && nr >= 0 && (nr == nr_chmod || nr == nr_fchmod ||
+					      nr == nr_fchmodat || nr == nr_fchmodat2)) {
+		__u64 mode = nr == nr_chmod || nr == nr_fchmod ? a1 : a2;
+
+		flags |= CA_F_IDS_CHECKED;
+		if (!(mode & 02000))
 			flags |= CA_F_NO_EFFECT;
 	}
 	if (cap == CAP_SETPCAP && nr == nr_capset && nr >= 0) {

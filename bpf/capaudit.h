@@ -50,7 +50,7 @@
  * caller's, and NO_EFFECT says they were all its own, which kernel/sys.c
  * allows without the capability (some kernels ask it first:
  * docs/capsites.md). Without NO_EFFECT the capability was needed. */
-#define CA_F_IDS_CHECKED 0x100
+#define CA_F_IDS_CHECKED 0x100   /* also chmod(2)'s CAP_FSETID: the mode was read */
 
 /*
  * A process is (tgid, pstart): pstart is the thread-group leader's

@@ -237,6 +237,15 @@ void observation_add(struct observation *o, const struct suggestion *s)
 		add_sites(o, s->keep[i].cap, s->keep[i].sites, s->keep[i].nsites, false);
 	for (i = 0; i < s->nrepl; i++)
 		add_sites(o, s->repl[i].with, s->repl[i].sites, s->repl[i].nsites, true);
+	/* used, though another member or a run decides whether required: the
+	 * workload does them, a baseline allows them */
+	for (i = 0; i < s->ncover; i++)
+		add_sites(o, s->cover[i].cap, s->cover[i].sites, s->cover[i].nsites, false);
+	for (i = 0; i < s->nundecided; i++) {
+		struct sg_site st = { .func = s->undecided[i].func, .count = s->undecided[i].count };
+
+		add_sites(o, s->undecided[i].cap, &st, 1, false);
+	}
 	for (i = 0; i < s->ndeny; i++) {
 		const struct sg_denial *d = &s->deny[i];
 		struct bl_entry *e = bl_add(&o->denied, &o->ndenied, &o->capdenied, d->cap);

@@ -74,6 +74,9 @@ const char *aside_meaning(const struct sg_aside *a, char *buf, size_t len)
 		if (a->cap == CAP_SETUID || a->cap == CAP_SETGID)
 			return "the answer could not change the outcome (the ids asked for were "
 			       "the program's own, which kernel/sys.c allows without it)";
+		if (a->cap == CAP_FSETID)
+			return "the answer could not change the outcome (a refusal only clears "
+			       "the set-group-ID bit, and the mode asked for had none)";
 		return "the answer could not change the outcome (capset() kept the inheritable "
 		       "set within the permitted one)";
 	case ASIDE_FOREIGN:

@@ -204,6 +204,12 @@ static int try_mode(struct tracer *t, const struct tracer_cfg *cfg, enum attach_
 	s->rodata->nr_setregid = SYS_setregid;
 	s->rodata->nr_setresuid = SYS_setresuid;
 	s->rodata->nr_setresgid = SYS_setresgid;
+#ifdef SYS_chmod
+	s->rodata->nr_chmod = SYS_chmod;
+#endif
+	s->rodata->nr_fchmod = SYS_fchmod;
+	s->rodata->nr_fchmodat = SYS_fchmodat;
+	s->rodata->nr_fchmodat2 = 452;   /* fchmodat2(2), Linux 6.6; the same on every architecture */
 	s->rodata->kfeat = kfeat;
 	choose_programs(s, m, cfg->syscall_results, kfeat);
 	t->agg_max[0] = t->agg_max[1] = cfg->max_keys ? cfg->max_keys : CA_AGG_KEYS;
