@@ -86,17 +86,19 @@ static void replacements(FILE *f, const struct suggestion *s)
 	char n[CAP_NAME_LEN];
 	size_t i;
 
-	fputs("<h3>CAP_SYS_ADMIN uses a narrower capability satisfies</h3>\n", f);
+	fputs("<h3>Uses a narrower capability satisfies</h3>\n", f);
 	if (!s->nrepl) {
 		fputs("<p class=\"none\">none</p>\n", f);
 		return;
 	}
-	fputs("<table id=\"replacements\"><thead><tr><th>Instead of CAP_SYS_ADMIN</th>"
+	fputs("<table id=\"replacements\"><thead><tr><th>Instead of</th><th>Narrower</th>"
 	      "<th>Accepted</th><th>Evidence</th><th>Call sites</th></tr></thead><tbody>\n", f);
 	for (i = 0; i < s->nrepl; i++) {
 		const struct sg_replace *r = &s->repl[i];
 
 		fputs("<tr><td>", f);
+		chip(f, r->replace);
+		fputs("</td><td>", f);
 		chip(f, r->with);
 		fputs("</td><td>", f);
 		if (r->since) {
@@ -119,6 +121,12 @@ static void replacements(FILE *f, const struct suggestion *s)
 		if (r->evidence == EV_OBSERVED) {
 			fprintf(f, "observed fallback: %s denied, then CAP_SYS_ADMIN granted on the "
 				"same kernel path", cap_name(r->with, n));
+		} else if (r->evidence == EV_SOURCE) {
+			char src[512];
+
+			fputs("kernel source, which accepts either: ", f);
+			html_text(f, r->sites[0].ksite ? ksite_source(s->ktab, r->sites[0].ksite, src,
+								      sizeof(src)) : "?");
 		} else {
 			fputs("kernel fact: ", f);
 			html_text(f, r->sites[0].fact ? r->sites[0].fact->source : "table");
