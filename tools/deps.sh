@@ -28,7 +28,10 @@
 #   registry); iputils-ping, iproute2, socat, curl (fetches from monitor
 #   --listen); python3-yaml (the DaemonSet example); debhelper, lintian and
 #   adduser (make deb and tests/e2e/deb.bats: the package's postinst);
-#   chromium (tests/e2e/html.bats loads report --format html headless).
+#   chromium (tests/e2e/html.bats loads report --format html headless);
+#   linux-perf (perf stat -a in tests/e2e/corpus.bats); debootstrap and
+#   patchelf (tools/criu-setup.sh: Debian 13's CRIU 4.1.1 for
+#   tests/e2e/criu.bats, since Debian 12's cannot run on 6.13+).
 # vmtest (the kernel matrix, tools/vmtest.sh): qemu-system-x86 and
 #   qemu-system-arm (qemu-system-aarch64) run the guests; liblzma-dev and
 #   libbz2-dev link the static libdw; make ARCH=arm64's static cross build
@@ -51,7 +54,8 @@ gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libbpf-dev:arm64 libelf-dev:arm64 li
 zlib1g-dev:arm64 liblzma-dev:arm64 libbz2-dev:arm64 libcap-dev:arm64 libjansson-dev:arm64
 linux-libc-dev:arm64"
 TEST_PKGS="$CHECK_PKGS $VMTEST_PKGS util-linux valgrind iputils-ping iproute2 socat curl
-podman runc busybox-static python3-yaml debhelper lintian adduser chromium"
+podman runc busybox-static python3-yaml debhelper lintian adduser chromium linux-perf
+debootstrap patchelf"
 
 target=${1:-test}
 [ $# -gt 0 ] && shift

@@ -876,3 +876,24 @@ TEST(suggest_denial_effect_from_the_source)
 	ASSERT_EQ(s.deny[0].kind, DENY_OTHER_ERROR);
 	suggest_free(&s);
 }
+
+/* CAP_SYS_ADMIN never covers a narrow member: in a set that holds it
+ * (a probe's fsopen()), CAP_CHECKPOINT_RESTORE at proc_map_files_get_link
+ * stays, so that verify can drop CAP_SYS_ADMIN. */
+static const char *const mapfiles_cr[] = { NS_HEAD, "proc_map_files_get_link+0x30",
+	"pick_link+0x100", "path_openat+0x600" };
+static const char *const fsopen_sa[] = { CAPW, "ns_capable+0x2d", "__x64_sys_fsopen+0x40",
+	"do_syscall_64+0x71" };
+
+TEST(suggest_sys_admin_covers_nothing)
+{
+	struct suggestion s;
+
+	new_record("6.12.118");
+	check(CAP_CHECKPOINT_RESTORE, 0, 2, 257, mapfiles_cr, N(mapfiles_cr));
+	check(CAP_SYS_ADMIN, 0, 1, 430, fsopen_sa, N(fsopen_sa));
+	build(&s, NULL);
+	ASSERT_U64(s.required, CAP_BIT(CAP_CHECKPOINT_RESTORE) | CAP_BIT(CAP_SYS_ADMIN));
+	ASSERT_EQ(s.ncover, 0);
+	suggest_free(&s);
+}

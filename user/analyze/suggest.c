@@ -650,8 +650,11 @@ static int cmp_deny(const void *x, const void *y)
  * accepts another member of the set (capsites: the kernel asks either),
  * and never when one site needs it alone. The most powerful go first:
  * CAP_SYS_ADMIN covered by CAP_BPF, not CAP_BPF by CAP_SYS_ADMIN where a
- * site takes both. Programs' own sets lose it where they hold a member
- * that covers it.
+ * site takes both. CAP_SYS_ADMIN covers nothing: it is what the narrow
+ * capabilities stand in for, and it is in a set more often than any
+ * other only because a program probed (fsopen(), pagemap): keeping the
+ * narrow member lets verify drop CAP_SYS_ADMIN. Programs' own sets lose
+ * a covered member where they hold one that covers it.
  */
 static int cmp_power_desc(const void *x, const void *y)
 {
@@ -668,7 +671,7 @@ static void minimise(struct suggestion *s)
 	sort_array(s->keep, s->nkeep, sizeof(*s->keep), cmp_power_desc);
 	for (i = 0; i < s->nkeep; i++) {
 		struct sg_keep *k = &s->keep[i];
-		uint64_t others = s->required & ~CAP_BIT(k->cap), by = 0;
+		uint64_t others = s->required & ~CAP_BIT(k->cap) & ~CAP_BIT(CAP_SYS_ADMIN), by = 0;
 
 		for (j = 0; j < k->nsites; j++) {
 			if (!(k->sites[j].alts & others))
