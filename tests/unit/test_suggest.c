@@ -877,15 +877,16 @@ TEST(suggest_denial_effect_from_the_source)
 	suggest_free(&s);
 }
 
-/* CAP_SYS_ADMIN never covers a narrow member: in a set that holds it
- * (a probe's fsopen()), CAP_CHECKPOINT_RESTORE at proc_map_files_get_link
- * stays, so that verify can drop CAP_SYS_ADMIN. */
+/* A narrow member CAP_SYS_ADMIN alone covers is verify's to decide: in a
+ * set that holds CAP_SYS_ADMIN (a probe's fsopen()), CAP_CHECKPOINT_RESTORE
+ * at proc_map_files_get_link is not dropped for it, and verify tries
+ * dropping CAP_SYS_ADMIN first. */
 static const char *const mapfiles_cr[] = { NS_HEAD, "proc_map_files_get_link+0x30",
 	"pick_link+0x100", "path_openat+0x600" };
 static const char *const fsopen_sa[] = { CAPW, "ns_capable+0x2d", "__x64_sys_fsopen+0x40",
 	"do_syscall_64+0x71" };
 
-TEST(suggest_sys_admin_covers_nothing)
+TEST(suggest_sys_admin_covers_by_verify_only)
 {
 	struct suggestion s;
 
@@ -893,7 +894,12 @@ TEST(suggest_sys_admin_covers_nothing)
 	check(CAP_CHECKPOINT_RESTORE, 0, 2, 257, mapfiles_cr, N(mapfiles_cr));
 	check(CAP_SYS_ADMIN, 0, 1, 430, fsopen_sa, N(fsopen_sa));
 	build(&s, NULL);
-	ASSERT_U64(s.required, CAP_BIT(CAP_CHECKPOINT_RESTORE) | CAP_BIT(CAP_SYS_ADMIN));
+	ASSERT_U64(s.required, CAP_BIT(CAP_SYS_ADMIN));
+	ASSERT_U64(s.undecided_caps, CAP_BIT(CAP_CHECKPOINT_RESTORE));
+	ASSERT_EQ(s.nundecided, 1);
+	ASSERT_EQ(s.undecided[0].why, UD_SYSADMIN_COVERS);
+	ASSERT_STR(s.undecided[0].func, "proc_map_files_get_link");
 	ASSERT_EQ(s.ncover, 0);
+	ASSERT_U64(s.progs[0].undecided, CAP_BIT(CAP_CHECKPOINT_RESTORE));
 	suggest_free(&s);
 }

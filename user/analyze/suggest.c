@@ -328,25 +328,27 @@ static void add_keep(struct suggestion *s, int cap, const char *func, const stru
 	st->noaudit_decides |= noaudit_decides;
 }
 
-static void add_undecided(struct suggestion *s, int cap, const char *func,
-			  const struct ksite *ks, const struct rec_check *c)
+static void add_undecided(struct suggestion *s, int cap, enum sg_undecided_why why,
+			  const char *func, const struct ksite *ks, uint64_t count)
 {
 	struct sg_undecided *u = NULL;
 	size_t i;
 
 	for (i = 0; i < s->nundecided && !u; i++)
-		if (s->undecided[i].cap == cap && s->undecided[i].func == func)
+		if (s->undecided[i].cap == cap && s->undecided[i].func == func &&
+		    s->undecided[i].why == why)
 			u = &s->undecided[i];
 	if (!u) {
 		grow_array((void **)&s->undecided, &s->capundecided, s->nundecided + 1,
 			   sizeof(*u));
 		u = &s->undecided[s->nundecided++];
 		u->cap = cap;
+		u->why = why;
 		u->func = func;
 		u->ksite = ks;
 		u->count = 0;
 	}
-	u->count = sat_add(u->count, c->count);
+	u->count = sat_add(u->count, count);
 	s->undecided_caps |= CAP_BIT(cap);
 }
 
@@ -561,7 +563,8 @@ static void classify(struct suggestion *s, struct row *r)
 			int with = narrowest_below(c->cap, a->alts);
 
 			if (undecided_here(a, r, c)) {
-				add_undecided(s, c->cap, func, a->first, c);
+				add_undecided(s, c->cap, a->allowed_without ? UD_ALLOWED_WITHOUT :
+					      UD_SYSCTL_OWNER, func, a->first, c->count);
 				prog->undecided |= CAP_BIT(c->cap);
 			} else if (with >= 0) {
 				add_replace(s, c->cap, with, EV_SOURCE, NULL, a->first, func, c);
@@ -650,11 +653,12 @@ static int cmp_deny(const void *x, const void *y)
  * accepts another member of the set (capsites: the kernel asks either),
  * and never when one site needs it alone. The most powerful go first:
  * CAP_SYS_ADMIN covered by CAP_BPF, not CAP_BPF by CAP_SYS_ADMIN where a
- * site takes both. CAP_SYS_ADMIN covers nothing: it is what the narrow
- * capabilities stand in for, and it is in a set more often than any
- * other only because a program probed (fsopen(), pagemap): keeping the
- * narrow member lets verify drop CAP_SYS_ADMIN. Programs' own sets lose
- * a covered member where they hold one that covers it.
+ * site takes both. A member covered by CAP_SYS_ADMIN alone is verify's to
+ * decide: CAP_SYS_ADMIN is what the narrow capabilities stand in for, and
+ * it is in a set more often than any other only because a program probed
+ * (fsopen(), pagemap); verify tries dropping CAP_SYS_ADMIN first, then the
+ * narrow one. Programs' own sets lose a covered member where they hold one
+ * that covers it.
  */
 static int cmp_power_desc(const void *x, const void *y)
 {
@@ -664,6 +668,8 @@ static int cmp_power_desc(const void *x, const void *y)
 	return c ? c : a->cap - b->cap;
 }
 
+static void free_sites(struct sg_site *sites, size_t n);
+
 static void minimise(struct suggestion *s)
 {
 	size_t i, j, n;
@@ -671,14 +677,14 @@ static void minimise(struct suggestion *s)
 	sort_array(s->keep, s->nkeep, sizeof(*s->keep), cmp_power_desc);
 	for (i = 0; i < s->nkeep; i++) {
 		struct sg_keep *k = &s->keep[i];
-		uint64_t others = s->required & ~CAP_BIT(k->cap) & ~CAP_BIT(CAP_SYS_ADMIN), by = 0;
+		uint64_t others = s->required & ~CAP_BIT(k->cap), by = 0;
 
 		for (j = 0; j < k->nsites; j++) {
 			if (!(k->sites[j].alts & others))
 				break;
 			by |= k->sites[j].alts & others;
 		}
-		if (!k->nsites || j < k->nsites)
+		if (!k->nsites || j < k->nsites || k->cap == CAP_SYS_ADMIN)
 			continue;
 		k->covered_by = by;
 		s->required &= ~CAP_BIT(k->cap);
@@ -688,6 +694,21 @@ static void minimise(struct suggestion *s)
 
 		if (!k->covered_by) {
 			s->keep[n++] = *k;
+			continue;
+		}
+		if (k->covered_by == CAP_BIT(CAP_SYS_ADMIN)) {
+			/* CAP_SYS_ADMIN covers it only if CAP_SYS_ADMIN stays:
+			 * verify, which tries CAP_SYS_ADMIN first, decides */
+			for (j = 0; j < k->nsites; j++)
+				add_undecided(s, k->cap, UD_SYSADMIN_COVERS, k->sites[j].func,
+					      k->sites[j].ksite, k->sites[j].count);
+			for (j = 0; j < s->nprogs; j++)
+				if (s->progs[j].required & CAP_BIT(k->cap)) {
+					s->progs[j].required &= ~CAP_BIT(k->cap);
+					s->progs[j].undecided |= CAP_BIT(k->cap);
+				}
+			free_sites(k->sites, k->nsites);
+			hindex_free(&k->site_idx);
 			continue;
 		}
 		grow_array((void **)&s->cover, &s->capcover, s->ncover + 1, sizeof(*k));

@@ -76,8 +76,15 @@ struct sg_keep {
 /* A capability only verify can decide: every check of it was at a site
  * that allows without any capability when a plain condition holds, and
  * the kernel asked the capability first (capsites: allowed_without). */
+enum sg_undecided_why {
+	UD_ALLOWED_WITHOUT,  /* asked before a plain condition that allows without */
+	UD_SYSCTL_OWNER,     /* a sysctl permission handler asked for root */
+	UD_SYSADMIN_COVERS,  /* every site also takes CAP_SYS_ADMIN, which the set has */
+};
+
 struct sg_undecided {
 	int cap;
+	enum sg_undecided_why why;
 	const char *func;           /* interned in the record */
 	const struct ksite *ksite;
 	uint64_t count;

@@ -473,13 +473,17 @@ static int json_suggest(FILE *f, const struct suggestion *s, const char *source)
 		json_set(o, "cap", json_string(cap_name(u->cap, name)));
 		json_set_bytes(o, "callsite", u->func);
 		json_set(o, "count", json_uint(u->count));
-		if (u->ksite->allowed_without) {
+		if (u->why == UD_ALLOWED_WITHOUT) {
 			json_set(o, "why", json_string("allowed-without"));
 			json_set(o, "condition", json_string(u->ksite->allowed_without));
-		} else {
+		} else if (u->why == UD_SYSCTL_OWNER) {
 			json_set(o, "why", json_string("sysctl-owner"));
+		} else {
+			json_set(o, "why", json_string("covered-by-sys-admin"));
 		}
-		json_set(o, "source", json_string(ksite_source(s->ktab, u->ksite, src, sizeof(src))));
+		if (u->ksite)
+			json_set(o, "source", json_string(ksite_source(s->ktab, u->ksite, src,
+								       sizeof(src))));
 		json_array_append_new(a, o);
 	}
 	json_set(root, "verify_decides", a);

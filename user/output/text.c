@@ -594,13 +594,19 @@ static int text_suggest(FILE *f, const struct suggestion *s, const char *source)
 				continue;
 			fprintf(f, "  %s at %s, %" PRIu64 "x: ", capn(u->cap, n1), ESC(u->func, esc),
 				u->count);
-			if (u->ksite->allowed_without)
+			if (u->why == UD_ALLOWED_WITHOUT)
 				fprintf(f, "asked before a plain condition that allows without it: "
 					"%s\n", ESC(u->ksite->allowed_without, esc));
-			else
+			else if (u->why == UD_SYSCTL_OWNER)
 				fputs("a sysctl's permission handler asked for root, whom the file's "
 				      "owner bits may let in anyway\n", f);
-			fprintf(f, "    (%s)\n", ksite_source(s->ktab, u->ksite, why, sizeof(why)));
+			else
+				fputs("the kernel takes CAP_SYS_ADMIN there too, which the set has: "
+				      "not needed if CAP_SYS_ADMIN stays (verify tries dropping "
+				      "CAP_SYS_ADMIN first)\n", f);
+			if (u->ksite)
+				fprintf(f, "    (%s)\n", ksite_source(s->ktab, u->ksite, why,
+								sizeof(why)));
 		}
 	}
 
