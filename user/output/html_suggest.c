@@ -141,6 +141,7 @@ static void replacements(FILE *f, const struct suggestion *s)
 /* Where CAP_SYS_ADMIN stays, then where each required capability is used. */
 static void keeps(FILE *f, const struct suggestion *s)
 {
+	char n[CAP_NAME_LEN];
 	size_t i;
 
 	for (i = 0; i < s->nkeep; i++) {
@@ -177,8 +178,61 @@ static void keeps(FILE *f, const struct suggestion *s)
 	for (i = 0; i < s->nrepl; i++) {
 		fputs("<tr><td>", f);
 		chip(f, s->repl[i].with);
-		fputs(" <span class=\"small\">(instead of CAP_SYS_ADMIN)</span></td><td>", f);
+		fprintf(f, " <span class=\"small\">(instead of %s)</span></td><td>",
+			cap_name(s->repl[i].replace, n));
 		sites_list(f, s->repl[i].sites, s->repl[i].nsites);
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</tbody></table>\n", f);
+}
+
+/* Members another covers, and those only verify can decide
+ * (docs/capsites.md). */
+static void covered_and_undecided(FILE *f, const struct suggestion *s)
+{
+	char src[512];
+	size_t i;
+
+	if (s->ncover) {
+		fputs("<h3>Granted, but covered by another member of the set</h3>\n"
+		      "<table id=\"covered\"><thead><tr><th>Capability</th><th>Covered by</th>"
+		      "<th>Call sites</th></tr></thead><tbody>\n", f);
+		for (i = 0; i < s->ncover; i++) {
+			fputs("<tr><td>", f);
+			chip(f, s->cover[i].cap);
+			fputs("</td><td>", f);
+			html_capset(f, NULL, s->cover[i].covered_by);
+			fputs("</td><td>", f);
+			sites_list(f, s->cover[i].sites, s->cover[i].nsites);
+			fputs("</td></tr>\n", f);
+		}
+		fputs("</tbody></table>\n", f);
+	}
+	if (!s->undecided_caps)
+		return;
+	fputs("<h3>Only verify can decide</h3>\n<table id=\"verify-decides\"><thead><tr>"
+	      "<th>Capability</th><th>Call site</th><th>Why</th><th>Source</th></tr></thead>"
+	      "<tbody>\n", f);
+	for (i = 0; i < s->nundecided; i++) {
+		const struct sg_undecided *u = &s->undecided[i];
+
+		if (!capset_has(s->undecided_caps, u->cap))
+			continue;
+		fputs("<tr><td>", f);
+		chip(f, u->cap);
+		fputs("</td><td>", f);
+		html_text(f, u->func);
+		fputs("</td><td>", f);
+		if (u->why == UD_ALLOWED_WITHOUT) {
+			fputs("asked before a plain condition that allows without it: ", f);
+			html_text(f, u->ksite->allowed_without);
+		} else if (u->why == UD_SYSCTL_OWNER) {
+			fputs("a sysctl's permission handler asked for root", f);
+		} else {
+			fputs("CAP_SYS_ADMIN, which the set has, is accepted there too", f);
+		}
+		fputs("</td><td class=\"small\">", f);
+		html_text(f, u->ksite ? ksite_source(s->ktab, u->ksite, src, sizeof(src)) : "");
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</tbody></table>\n", f);
@@ -282,6 +336,7 @@ void html_suggest(FILE *f, const struct suggestion *s)
 	sets_table(f, s);
 	replacements(f, s);
 	keeps(f, s);
+	covered_and_undecided(f, s);
 	denials(f, s);
 	asides(f, s);
 	programs(f, s);
