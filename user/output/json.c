@@ -465,11 +465,12 @@ static int json_suggest(FILE *f, const struct suggestion *s, const char *source)
 	a = json_array();
 	for (i = 0; i < s->nundecided; i++) {
 		const struct sg_undecided *u = &s->undecided[i];
-		json_t *o = json_object();
 		char src[512];
+		json_t *o;
 
 		if (!capset_has(s->undecided_caps, u->cap))
 			continue;   /* required anyway by another site */
+		o = json_object();
 		json_set(o, "cap", json_string(cap_name(u->cap, name)));
 		json_set_bytes(o, "callsite", u->func);
 		json_set(o, "count", json_uint(u->count));
