@@ -1163,7 +1163,7 @@ static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags, co
 	req.ok = false;
 	if ((cap == CAP_SETUID || cap == CAP_SETGID) && is_setid(nr) &&
 	    !(flags & CA_F_CRED_USERNS)) {
-		flags |= CA_F_IDS_CHECKED;
+		flags |= CA_F_ARGS_CHECKED;
 		if (ids_held(task, nr, a0, a1, a2))
 			flags |= CA_F_NO_EFFECT;
 	}
@@ -1174,7 +1174,7 @@ static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags, co
 					      nr == nr_fchmodat || nr == nr_fchmodat2)) {
 		__u64 mode = nr == nr_chmod || nr == nr_fchmod ? a1 : a2;
 
-		flags |= CA_F_IDS_CHECKED;
+		flags |= CA_F_ARGS_CHECKED;
 		if (!(mode & 02000))
 			flags |= CA_F_NO_EFFECT;
 	}

@@ -45,12 +45,13 @@
  * overlayfs checks as its mounter (ovl_override_creds()), a container's
  * copy-up with the container engine's credentials. */
 #define CA_F_FOREIGN_CRED 0x80
-/* set*id(2) (CAP_SETUID/CAP_SETGID in setuid, setgid, setreuid, setregid,
- * setresuid, setresgid): the hook compared the ids asked for with the
- * caller's, and NO_EFFECT says they were all its own, which kernel/sys.c
- * allows without the capability (some kernels ask it first:
- * docs/capsites.md). Without NO_EFFECT the capability was needed. */
-#define CA_F_IDS_CHECKED 0x100   /* also chmod(2)'s CAP_FSETID: the mode was read */
+/* The hook read the syscall's arguments and decided the kernel's plain
+ * rule that allows without the capability, which some kernels ask after
+ * the capability (docs/capsites.md): set*id(2)'s CAP_SETUID/CAP_SETGID
+ * (the ids asked for are all the caller's own, kernel/sys.c), chmod(2)'s
+ * CAP_FSETID (the mode has no S_ISGID, fs/attr.c setattr_prepare()).
+ * NO_EFFECT says the rule held; without it the capability was needed. */
+#define CA_F_ARGS_CHECKED 0x100
 
 /*
  * A process is (tgid, pstart): pstart is the thread-group leader's

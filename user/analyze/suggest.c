@@ -523,7 +523,7 @@ static bool undecided_here(const struct ks_answer *a, const struct row *r,
 		return false;
 	/* set*id(2): the hook compared the ids (no_effect would have set the
 	 * check aside): the capability was needed */
-	if (c->ids_checked)
+	if (c->args_checked)
 		return false;
 	if (a->allowed_without)
 		return true;
@@ -670,6 +670,21 @@ static int cmp_power_desc(const void *x, const void *y)
 
 static void free_sites(struct sg_site *sites, size_t n);
 
+/* The members of `by` that k's sites accept instead, if every site
+ * accepts one of them; else 0. */
+static uint64_t covered(const struct sg_keep *k, uint64_t by)
+{
+	uint64_t used = 0;
+	size_t j;
+
+	for (j = 0; j < k->nsites; j++) {
+		if (!(k->sites[j].alts & by))
+			return 0;
+		used |= k->sites[j].alts & by;
+	}
+	return used;
+}
+
 static void minimise(struct suggestion *s)
 {
 	size_t i, j, n;
@@ -677,17 +692,16 @@ static void minimise(struct suggestion *s)
 	sort_array(s->keep, s->nkeep, sizeof(*s->keep), cmp_power_desc);
 	for (i = 0; i < s->nkeep; i++) {
 		struct sg_keep *k = &s->keep[i];
-		uint64_t others = s->required & ~CAP_BIT(k->cap), by = 0;
+		uint64_t others = s->required & ~CAP_BIT(k->cap);
 
-		for (j = 0; j < k->nsites; j++) {
-			if (!(k->sites[j].alts & others))
-				break;
-			by |= k->sites[j].alts & others;
-		}
-		if (!k->nsites || j < k->nsites || k->cap == CAP_SYS_ADMIN)
+		if (k->cap == CAP_SYS_ADMIN)
 			continue;
-		k->covered_by = by;
-		s->required &= ~CAP_BIT(k->cap);
+		/* by the other narrow members, else by CAP_SYS_ADMIN too */
+		k->covered_by = covered(k, others & ~CAP_BIT(CAP_SYS_ADMIN));
+		if (!k->covered_by && covered(k, others & CAP_BIT(CAP_SYS_ADMIN)))
+			k->covered_by = CAP_BIT(CAP_SYS_ADMIN);
+		if (k->covered_by)
+			s->required &= ~CAP_BIT(k->cap);
 	}
 	for (i = n = 0; i < s->nkeep; i++) {
 		struct sg_keep *k = &s->keep[i];

@@ -3,7 +3,6 @@
 
 #include <linux/capability.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "facts/kfacts.h"

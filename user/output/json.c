@@ -306,7 +306,7 @@ static json_t *sys_json(const struct sys_count *sys, size_t n)
 	return a;
 }
 
-static json_t *sites_json_t(const struct suggestion *s, const struct sg_site *sites, size_t n,
+static json_t *sites_json(const struct suggestion *s, const struct sg_site *sites, size_t n,
 			    json_t **names)
 {
 	json_t *a = json_array();
@@ -419,7 +419,7 @@ static int json_suggest(FILE *f, const struct suggestion *s, const char *source)
 		json_set(o, "with", json_string(cap_name(r->with, name)));
 		if (cap_alias(r->with))
 			json_set(o, "with_alias", json_string(cap_alias(r->with)));
-		d = sites_json_t(s, r->sites, r->nsites, &names);
+		d = sites_json(s, r->sites, r->nsites, &names);
 		json_set(o, "callsites", names);
 		json_set(o, "since", r->since ? json_string(r->since) : json_null());
 		if (!r->since)
@@ -439,7 +439,7 @@ static int json_suggest(FILE *f, const struct suggestion *s, const char *source)
 		json_t *o = json_object(), *d;
 
 		json_set(o, "cap", json_string(cap_name(k->cap, name)));
-		d = sites_json_t(s, k->sites, k->nsites, &names);
+		d = sites_json(s, k->sites, k->nsites, &names);
 		json_set(o, "callsites", names);
 		json_set(o, "details", d);
 		if (k->why)
@@ -455,7 +455,7 @@ static int json_suggest(FILE *f, const struct suggestion *s, const char *source)
 
 		json_set(o, "cap", json_string(cap_name(k->cap, name)));
 		json_set(o, "covered_by", json_capset(k->covered_by));
-		d = sites_json_t(s, k->sites, k->nsites, &names);
+		d = sites_json(s, k->sites, k->nsites, &names);
 		json_set(o, "callsites", names);
 		json_set(o, "details", d);
 		json_array_append_new(a, o);

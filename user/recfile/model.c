@@ -214,7 +214,7 @@ uint64_t rec_check_key_hash(const struct rec_check *c)
 	h ^= (uint64_t)(uint32_t)c->ustack * 0x9e3779b97f4a7c15ULL;
 	h = (h ^ (h >> 33)) * 0xc4ceb9fe1a85ec53ULL;
 	h ^= (uint64_t)(uint32_t)c->ret << 32 | (uint32_t)c->userns << 20 |
-	     (uint32_t)c->ids_checked << 18 | (uint32_t)c->foreign_cred << 17 | c->no_effect << 16 | (uint32_t)c->cap << 8 | c->init_ns << 4 | c->opts_known << 2 | c->opt_noaudit << 1 |
+	     (uint32_t)c->args_checked << 18 | (uint32_t)c->foreign_cred << 17 | c->no_effect << 16 | (uint32_t)c->cap << 8 | c->init_ns << 4 | c->opts_known << 2 | c->opt_noaudit << 1 |
 	     c->opt_insetid;
 	h = (h ^ (h >> 33)) * 0xff51afd7ed558ccdULL;
 	return h ^ (h >> 33);
@@ -230,7 +230,7 @@ bool rec_check_same_key(const struct rec_check *a, const struct rec_check *b)
 	       a->ustack == b->ustack &&
 	       a->syscall == b->syscall && a->ret == b->ret && a->cap == b->cap &&
 	       a->init_ns == b->init_ns && a->userns == b->userns && a->no_effect == b->no_effect &&
-	       a->ids_checked == b->ids_checked &&
+	       a->args_checked == b->args_checked &&
 	       a->foreign_cred == b->foreign_cred &&
 	       a->opts_known == b->opts_known &&
 	       a->opt_noaudit == b->opt_noaudit && a->opt_insetid == b->opt_insetid &&

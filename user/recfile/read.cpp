@@ -1220,12 +1220,12 @@ bool read_check(ondemand::object obj, const record *r, record *sink, Line &l)
 {
 	/* in the order capaudit writes them (Fields tries that order first) */
 	enum { TYPE, PID, START_NS, EXEC_ID, TID, UID, COMM, CGROUP, CAP, CAP_NAME, RET, COUNT,
-	       SYSCALL, SYSCALL_NAME, INIT_NS, USERNS, NO_EFFECT, IDS_CHECKED, FOREIGN_CRED, OPTS, FIRST_NS, LAST_NS,
+	       SYSCALL, SYSCALL_NAME, INIT_NS, USERNS, NO_EFFECT, ARGS_CHECKED, FOREIGN_CRED, OPTS, FIRST_NS, LAST_NS,
 	       SYSCALL_FAILED, SYSCALL_OTHER, SYSCALL_ERRNO, SYSCALL_RESTART, STACK, STACK_ERROR,
 	       USTACK, NFIELDS };
 	static const char *const names[] = { "type", "pid", "start_ns", "exec_id", "tid", "uid",
 		"comm", "cgroup", "cap", "cap_name", "ret", "count", "syscall", "syscall_name",
-		"init_ns", "userns", "no_effect", "ids_checked", "foreign_cred", "opts", "first_ns", "last_ns", "syscall_failed",
+		"init_ns", "userns", "no_effect", "args_checked", "foreign_cred", "opts", "first_ns", "last_ns", "syscall_failed",
 		"syscall_other", "syscall_errno", "syscall_restart", "stack", "stack_error", "ustack",
 		nullptr };
 	static_assert(std::size(names) == NFIELDS + 1, "a name per field");
@@ -1273,8 +1273,8 @@ bool read_check(ondemand::object obj, const record *r, record *sink, Line &l)
 			return get_userns(v, &c.userns, l);
 		case NO_EFFECT:
 			return get_bool(v, "no_effect", &c.no_effect, l);
-		case IDS_CHECKED:
-			return get_bool(v, "ids_checked", &c.ids_checked, l);
+		case ARGS_CHECKED:
+			return get_bool(v, "args_checked", &c.args_checked, l);
 		case FOREIGN_CRED:
 			return get_bool(v, "foreign_cred", &c.foreign_cred, l);
 		case OPTS:

@@ -187,7 +187,7 @@ struct rec_check {
 	bool init_ns;
 	enum rec_userns userns;
 	bool no_effect;         /* the answer could not change the outcome */
-	bool ids_checked;       /* set*id(2): the ids asked for were compared with
+	bool args_checked;       /* set*id(2): the ids asked for were compared with
 				 * the caller's (no_effect: all its own) */
 	bool foreign_cred;      /* version 4: checked against credentials not the
 				 * task's own (an override: overlayfs as its mounter) */

@@ -250,8 +250,8 @@ static json_t *check_json(const struct record *r, const struct rec_check *c)
 		json_set(o, "userns", json_string(c->userns == RU_INSIDE ? "inside" : "owner"));
 	if (c->no_effect)
 		json_set(o, "no_effect", json_true());
-	if (c->ids_checked)
-		json_set(o, "ids_checked", json_true());
+	if (c->args_checked)
+		json_set(o, "args_checked", json_true());
 	if (c->foreign_cred)
 		json_set(o, "foreign_cred", json_true());
 	if (c->opts_known) {

@@ -19,7 +19,7 @@ static inline void check_set_key_flags(struct rec_check *c, __u32 flags)
 	c->userns = flags & CA_F_CRED_USERNS ? RU_INSIDE :
 		    flags & CA_F_NS_OWNER ? RU_OWNER : RU_HOST;
 	c->no_effect = flags & CA_F_NO_EFFECT;
-	c->ids_checked = flags & CA_F_IDS_CHECKED;
+	c->args_checked = flags & CA_F_ARGS_CHECKED;
 	c->foreign_cred = flags & CA_F_FOREIGN_CRED;
 	c->opts_known = flags & CA_F_OPTS_KNOWN;
 	c->opt_noaudit = flags & CA_F_NOAUDIT;
