@@ -1693,3 +1693,4 @@ int BPF_PROG(sched_process_exit, struct task_struct *p)
 		bpf_map_delete_elem(&procs, &tgid);
 	return 0;
 }
+#include "ptrace_access.bpf.h"

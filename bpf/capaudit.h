@@ -168,7 +168,33 @@ enum ca_event_type {
 	/* a check added a key to the aggregation map (monitor only): the
 	 * first occurrence since the last drain, user space dedupes */
 	CA_EV_NEWKEY = 6,
+	/* a followed process reached another through a ptrace access check
+	 * (bpf/ptrace_access.bpf.h): once per (process, target, way) */
+	CA_EV_PTRACE = 7,
 };
+
+/* CA_EV_PTRACE: the way the target was reached */
+enum ca_ptrace_via {
+	CA_PT_PTRACE = 1,     /* ptrace(PTRACE_ATTACH or PTRACE_SEIZE) */
+	CA_PT_VM_RW = 2,      /* process_vm_readv/writev */
+	CA_PT_KCMP = 3,
+	CA_PT_ROBUST_LIST = 4, /* get_robust_list */
+	CA_PT_PERF = 5,       /* perf_event_open on a process */
+	CA_PT_PIDFD = 6,      /* pidfd_getfd: the target is not known */
+	CA_PT_PROC = 7,       /* a /proc/PID file: pt_entry names it */
+	CA_PT_NR,
+};
+
+/* /proc/PID entries whose open (or readlink) asks ptrace_may_access()
+ * and fails without it; pt_entry is 1 + the index. "fd/" and "ns/": the
+ * names below those directories. */
+#define CA_PROC_ENTRY_NAMES \
+	"mem", "environ", "auxv", "maps", "smaps", "smaps_rollup", "numa_maps", "pagemap", \
+	"map_files", "fd/", "fdinfo", "ns/", "root", "cwd", "exe", "stack", "syscall", \
+	"personality", "io"
+#define CA_PROC_ENTRIES 19
+/* the bytes of a path the hook reads (a power of two) */
+#define CA_PT_PATH 128
 
 struct ca_event {
 	__u32 type;      /* enum ca_event_type */
@@ -198,6 +224,15 @@ struct ca_event {
 			__u64 set_effective;
 			__u64 set_permitted;
 			__u64 set_inheritable;
+		};
+		struct {            /* CA_EV_PTRACE */
+			__u64 pt_caller_prm;  /* the caller's permitted set */
+			__u64 pt_caller_eff;  /* and effective set */
+			__u32 pt_target;      /* pid or tid, as the caller named it; 0: unknown */
+			__u32 pt_userns;      /* the caller's user namespace (inode number) */
+			__u32 pt_pidns_level; /* its pid namespace's depth: 0 the initial one */
+			__u16 pt_via;         /* enum ca_ptrace_via */
+			__u16 pt_entry;       /* CA_PT_PROC: 1 + index in CA_PROC_ENTRY_NAMES */
 		};
 		struct {            /* CA_EV_NEWKEY: the new key's check */
 			__u64 key_cgroup;

@@ -212,6 +212,40 @@ assert libc.mlock(buf, 4096) == 0, ctypes.get_errno()"'
 	corpus_case CAP_KILL "" CAP_KILL "kill -0 $SLEEPER"
 }
 
+# Ptrace access to a root process (opening /proc/PID/ns/uts, reading
+# /proc/PID/cwd): while the caller's permitted set covers the target's
+# the kernel asks no capability (security/commoncap.c
+# cap_ptrace_access_check()), so a recording as root has no check of
+# CAP_SYS_PTRACE; a reduced set is refused without it.
+# start_sleeper BOUNDING: a root process holding that bounding set, in $T
+start_sleeper() {
+	(cd "$T" && exec setpriv --bounding-set="$1" --inh-caps=-all sleep 300) &
+	SLEEPER=$!
+	wait_for 10 sh -c "[ \"\$(cat /proc/$SLEEPER/comm)\" = sleep ]"
+}
+
+@test "nsenter -t a root process: CAP_SYS_ADMIN and CAP_SYS_PTRACE, which no check asked for" {
+	start_sleeper +all
+	corpus_case CAP_SYS_PTRACE,CAP_SYS_ADMIN "" CAP_SYS_PTRACE,CAP_SYS_ADMIN \
+		"nsenter -t $SLEEPER -u hostname >out.h" '[ "$(cat out.h)" = "$(hostname)" ]'
+	[ "$(jq -r '.ptrace_shortcut | "\(.needs_sys_ptrace) \(.example.via) \(.example.comm)"' \
+	     "$T/rep.json")" = "true /proc/PID/ns sleep" ]
+}
+
+@test "readlink /proc/PID/cwd of a root process: CAP_SYS_PTRACE, which no check asked for" {
+	start_sleeper +all
+	corpus_case CAP_SYS_PTRACE "" CAP_SYS_PTRACE "readlink /proc/$SLEEPER/cwd >out.c" \
+		'[ "$(cat out.c)" = "$T" ]'
+	[ "$(jq -r '[.keep[] | select(.cap == "CAP_SYS_PTRACE") | .callsites[]] | join(",")' \
+	     "$T/rep.json")" = cap_ptrace_access_check ]
+}
+
+@test "readlink /proc/PID/cwd of a root process holding nothing: no capability" {
+	start_sleeper -all
+	corpus_case "" "" "" "readlink /proc/$SLEEPER/cwd >out.c" '[ "$(cat out.c)" = "$T" ]'
+	[ "$(jq -r '.ptrace_shortcut // "none"' "$T/rep.json")" = none ]
+}
+
 @test "chmod 2755 another user's file: CAP_FOWNER and CAP_FSETID (refused, the kernel clears the bit silently)" {
 	corpus_case CAP_FOWNER,CAP_FSETID "" CAP_FOWNER,CAP_FSETID 'chmod 2755 w/f' \
 		'[ "$(stat -c %a w/f)" = 2755 ]'

@@ -106,6 +106,16 @@ dump_as() {
 	[ "$status" -ne 0 ]
 	run dump_as 0 CAP_SYS_PTRACE
 	[ "$status" -ne 0 ]
+	# the first answer, recorded as root: CAP_SYS_PTRACE, which no check
+	# asked for (CRIU's set covered the victim's: the ptrace-access hooks
+	# saw it reach the victim), and CAP_CHECKPOINT_RESTORE
+	run "$CAPAUDIT" record -q -o "$T/rec.jsonl" -- \
+		"$CRIU" dump --unprivileged --leave-running -t "$VICTIM" -D "$IMG" --shell-job -o dump.log
+	[ "$status" -eq 0 ]
+	"$CAPAUDIT" report --suggest --program criu --format json -i "$T/rec.jsonl" >"$T/rep.json"
+	[ "$(jqr '.ptrace_shortcut.needs_sys_ptrace')" = true ]
+	[[ ",$(jqr '.required | join(",")')," == *,CAP_SYS_PTRACE,* ]]
+	[[ ",$(jqr '[.required[], .verify_decides[].cap] | join(",")')," == *,CAP_CHECKPOINT_RESTORE,* ]]
 	# verify: the run without CAP_SYS_PTRACE is refused at the ptrace
 	# access check, and the set grows by it
 	run "$CAPAUDIT" verify -q --program criu --format json -- \

@@ -245,3 +245,25 @@ json_err() {
 	[[ "${lines[0]}" == *"header.attach header.scope"* ]]
 	[ "$(grep -c '^ok ' <<<"$output")" -eq 16 ]
 }
+
+@test "ptrace_access (targets reached without a CAP_SYS_PTRACE check): read, used, and refused when damaged" {
+	sed '2s/"exit_code":0}/"exit_code":0,"ptrace_access":{"targets":1,"unknown":0,"permitted":["CAP_SYS_ADMIN","CAP_NET_RAW"],"example":{"pid":9,"comm":"victim","via":"ptrace"}}}/' \
+		"$GOOD" >"$T/pt"
+	run "$CAPAUDIT" report --suggest --format json -i "$T/pt"
+	[ "$status" -eq 0 ]
+	[ "$(jq -r '.required | join(",")' <<<"$output")" = CAP_SYS_PTRACE,CAP_SYS_ADMIN,CAP_CHECKPOINT_RESTORE ]
+	[ "$(jq -r '.ptrace_shortcut | "\(.needs_sys_ptrace) \(.example.comm) \(.example.via)"' <<<"$output")" = "true victim ptrace" ]
+	run "$CAPAUDIT" report --suggest -i "$T/pt"
+	[[ "$output" == *"it lacks 1 of them: CAP_NET_RAW"* ]]
+	[[ "$output" == *"for example criu reached victim (pid 9) by ptrace"* ]]
+	# a target whose set the workload's covers: nothing added
+	sed 's/,"CAP_NET_RAW"//' "$T/pt" >"$T/covered"
+	run "$CAPAUDIT" report --suggest --format json -i "$T/covered"
+	[ "$(jq -r '.required | join(",")' <<<"$output")" = CAP_SYS_ADMIN,CAP_CHECKPOINT_RESTORE ]
+	sed 's/"targets":1/"targets":-1/' "$T/pt" >"$T/neg"
+	bad "$T/neg" "2: field 'targets' is -1, outside 0..4294967295"
+	sed 's/,"permitted":\[[^]]*\]//' "$T/pt" >"$T/noperm"
+	bad "$T/noperm" "2: missing field 'permitted'"
+	sed 's/"via":"ptrace"/"via":7/' "$T/pt" >"$T/via"
+	bad "$T/via" "2: field 'via' must be a string"
+}

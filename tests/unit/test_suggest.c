@@ -903,3 +903,69 @@ TEST(suggest_sys_admin_covers_by_verify_only)
 	ASSERT_U64(s.progs[0].undecided, CAP_BIT(CAP_CHECKPOINT_RESTORE));
 	suggest_free(&s);
 }
+
+/* Class 6: ptrace access the kernel let through without a check, because
+ * the recording's set covered the target's (security/commoncap.c
+ * cap_ptrace_access_check()): CAP_SYS_PTRACE is required unless the set
+ * covers every target's permitted set. */
+static struct rec_process *ptrace_reached(uint64_t prm, uint32_t known, uint32_t unknown)
+{
+	struct rec_process *p = &rec.procs[0];
+
+	p->ptrace_targets = known;
+	p->ptrace_unknown = unknown;
+	p->ptrace_prm = prm;
+	if (known) {
+		p->ptrace_ex_pid = 7;
+		p->ptrace_ex_comm = xstrdup("victim");
+		p->ptrace_ex_via = xstrdup("ptrace");
+	}
+	return p;
+}
+
+TEST(suggest_ptrace_access_the_kernel_did_not_check)
+{
+	struct suggestion s;
+
+	/* a root target: no set short of all of it covers it */
+	new_record("6.12.118");
+	ptrace_reached(CAP_BIT(CAP_SYS_ADMIN) | CAP_BIT(CAP_SYSLOG) | CAP_BIT(CAP_SYS_PTRACE), 2, 0);
+	check(CAP_SYSLOG, 0, 1, 103, syslog_stack, N(syslog_stack));
+	build(&s, NULL);
+	ASSERT_U64(s.required, CAP_BIT(CAP_SYSLOG) | CAP_BIT(CAP_SYS_PTRACE));
+	ASSERT_TRUE(s.ptrace.needs);
+	ASSERT_EQ(s.ptrace.targets, 2);
+	ASSERT_STR(s.ptrace.example->ptrace_ex_comm, "victim");
+	ASSERT_U64(s.progs[0].required, CAP_BIT(CAP_SYSLOG) | CAP_BIT(CAP_SYS_PTRACE));
+	ASSERT_EQ(s.nkeep, 2);
+	ASSERT_EQ(s.keep[0].cap, CAP_SYS_PTRACE);   /* by number */
+	ASSERT_STR(s.keep[0].sites[0].func, "cap_ptrace_access_check");
+	ASSERT_EQ(s.keep[1].cap, CAP_SYSLOG);
+	suggest_free(&s);
+	/* a target holding only what the set holds anyway: covered */
+	new_record("6.12.118");
+	ptrace_reached(CAP_BIT(CAP_SYSLOG), 1, 0);
+	check(CAP_SYSLOG, 0, 1, 103, syslog_stack, N(syslog_stack));
+	build(&s, NULL);
+	ASSERT_U64(s.required, CAP_BIT(CAP_SYSLOG));
+	ASSERT_FALSE(s.ptrace.needs);
+	ASSERT_EQ(s.nkeep, 1);
+	suggest_free(&s);
+	/* a target holding CAP_SYS_PTRACE alone: only CAP_SYS_PTRACE covers it */
+	new_record("6.12.118");
+	ptrace_reached(CAP_BIT(CAP_SYS_PTRACE), 1, 0);
+	build(&s, NULL);
+	ASSERT_U64(s.required, CAP_BIT(CAP_SYS_PTRACE));
+	ASSERT_TRUE(s.ptrace.needs);
+	suggest_free(&s);
+	/* targets whose sets were not read: verify decides */
+	new_record("6.12.118");
+	ptrace_reached(0, 0, 3);
+	build(&s, NULL);
+	ASSERT_U64(s.required, 0);
+	ASSERT_U64(s.undecided_caps, CAP_BIT(CAP_SYS_PTRACE));
+	ASSERT_EQ(s.undecided[0].why, UD_PTRACE_UNKNOWN);
+	ASSERT_EQ(s.undecided[0].count, 3);
+	ASSERT_U64(s.progs[0].undecided, CAP_BIT(CAP_SYS_PTRACE));
+	suggest_free(&s);
+}

@@ -316,6 +316,8 @@ static void add_keep(struct suggestion *s, int cap, const char *func, const stru
 	if (!k) {
 		grow_array((void **)&s->keep, &s->capkeep, s->nkeep + 1, sizeof(*k));
 		k = &s->keep[s->nkeep++];
+		/* (a slot minimise() emptied holds what moved elsewhere) */
+		memset(k, 0, sizeof(*k));
 		k->cap = cap;
 	}
 	if (cap == CAP_SYS_ADMIN && !k->why)
@@ -734,6 +736,55 @@ static void minimise(struct suggestion *s)
 	s->nkeep = n;
 }
 
+/* The site name a CAP_SYS_PTRACE requirement of the subset rule is kept
+ * under (a function of security/commoncap.c; one pointer, as interned
+ * names are compared). */
+const char sg_ptrace_site[] = "cap_ptrace_access_check";
+
+/*
+ * Ptrace access the kernel let through without a check. A program that
+ * reached other processes (ptrace attach, process_vm_readv, /proc/PID/mem,
+ * ...) while its set covered theirs made no CAP_SYS_PTRACE check
+ * (security/commoncap.c cap_ptrace_access_check(): cap_issubset() of the
+ * target's permitted set in the caller's). With the suggested set the
+ * kernel asks unless that set still covers every target's: so
+ * CAP_SYS_PTRACE is required when `required` does not cover the union of
+ * the targets' sets, and verify decides when a target's set was not read.
+ */
+static void ptrace_shortcut(struct suggestion *s)
+{
+	struct sg_ptrace *pt = &s->ptrace;
+	size_t i;
+
+	for (i = 0; i < s->nprogs; i++) {
+		const struct rec_process *p = s->progs[i].proc;
+
+		if (!s->progs[i].matched || (!p->ptrace_targets && !p->ptrace_unknown))
+			continue;
+		pt->targets += p->ptrace_targets;
+		pt->unknown += p->ptrace_unknown;
+		pt->target_prm |= p->ptrace_prm;
+		if (!pt->example && p->ptrace_ex_comm)
+			pt->example = p;
+		if (p->ptrace_prm & ~s->progs[i].required)
+			s->progs[i].required |= CAP_BIT(CAP_SYS_PTRACE);
+		else if (p->ptrace_unknown && !(s->progs[i].required & CAP_BIT(CAP_SYS_PTRACE)))
+			s->progs[i].undecided |= CAP_BIT(CAP_SYS_PTRACE);
+	}
+	if (s->required & CAP_BIT(CAP_SYS_PTRACE))
+		return;   /* asked for and granted at a check the record has */
+	pt->needs = pt->targets && (pt->target_prm & ~s->required);
+	if (pt->needs) {
+		struct rec_check c = { .count = pt->targets, .syscall = -1 };
+
+		add_keep(s, CAP_SYS_PTRACE, sg_ptrace_site, &c, NULL, false);
+		s->required |= CAP_BIT(CAP_SYS_PTRACE);
+	} else if (pt->unknown) {
+		add_undecided(s, CAP_SYS_PTRACE, UD_PTRACE_UNKNOWN, sg_ptrace_site, NULL,
+			      pt->unknown);
+	}
+}
+
 int suggest_build(const struct record *rec, const struct suggest_opts *o, struct suggestion *s)
 {
 	struct row *rows;
@@ -825,6 +876,7 @@ int suggest_build(const struct record *rec, const struct suggest_opts *o, struct
 	for (i = 0; i < s->nrepl; i++)
 		s->required |= 1ULL << s->repl[i].with;
 	minimise(s);
+	ptrace_shortcut(s);
 	s->undecided_caps &= ~s->required;
 	sort_array(s->keep, s->nkeep, sizeof(*s->keep), cmp_keep);
 	sort_array(s->repl, s->nrepl, sizeof(*s->repl), cmp_repl);

@@ -80,6 +80,7 @@ enum sg_undecided_why {
 	UD_ALLOWED_WITHOUT,  /* asked before a plain condition that allows without */
 	UD_SYSCTL_OWNER,     /* a sysctl permission handler asked for root */
 	UD_SYSADMIN_COVERS,  /* every site also takes CAP_SYS_ADMIN, which the set has */
+	UD_PTRACE_UNKNOWN,   /* ptrace access to a process whose set was not read */
 };
 
 struct sg_undecided {
@@ -128,6 +129,16 @@ struct sg_denial {
 	size_t nsys, capsys;
 };
 
+/* Ptrace access the kernel allowed without asking for CAP_SYS_PTRACE,
+ * because the recording's set covered the target's
+ * (cap_ptrace_access_check(): docs/suggest.md). */
+struct sg_ptrace {
+	uint32_t targets, unknown;  /* over the matched images */
+	uint64_t target_prm;        /* the union of the targets' permitted sets */
+	bool needs;                 /* `required` does not cover it: CAP_SYS_PTRACE added */
+	const struct rec_process *example;  /* an image with an example target */
+};
+
 /* What one program image needs; progs[] parallels rec->procs[]. */
 struct sg_program {
 	const struct rec_process *proc;
@@ -155,6 +166,7 @@ struct suggestion {
 	struct sg_undecided *undecided; /* not in `required`: verify decides */
 	size_t nundecided, capundecided;
 	uint64_t undecided_caps;
+	struct sg_ptrace ptrace;
 	const struct ktable *ktab;  /* the capability-site table used, or NULL */
 	bool ktab_exact;            /* of the record's own X.Y */
 	struct sg_denial *deny;
@@ -176,6 +188,9 @@ struct suggestion {
 	struct fact_memo *memo;     /* private: kernel-fact lookups of this build */
 	struct ks_memo *ksmemo;     /* private: capability-site lookups */
 };
+
+/* The site a CAP_SYS_PTRACE of struct sg_ptrace is kept under. */
+extern const char sg_ptrace_site[];
 
 int suggest_build(const struct record *r, const struct suggest_opts *o, struct suggestion *s);
 void suggest_free(struct suggestion *s);

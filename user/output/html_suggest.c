@@ -208,6 +208,23 @@ static void covered_and_undecided(FILE *f, const struct suggestion *s)
 		}
 		fputs("</tbody></table>\n", f);
 	}
+	if (s->ptrace.needs) {
+		fputs("<h3>CAP_SYS_PTRACE, though no check asked for it</h3>\n<p id=\"ptrace-"
+		      "shortcut\">The program reached other processes (ptrace, process_vm_readv, "
+		      "/proc/PID/mem, ...) while its capabilities covered theirs, so the kernel did "
+		      "not ask (security/commoncap.c <code>cap_ptrace_access_check()</code>). "
+		      "Without CAP_SYS_PTRACE the set would have to cover theirs.", f);
+		if (s->ptrace.example) {
+			fputs(" For example ", f);
+			html_text(f, s->ptrace.example->comm);
+			fputs(" reached ", f);
+			html_text(f, s->ptrace.example->ptrace_ex_comm);
+			fprintf(f, " (pid %u) by ", s->ptrace.example->ptrace_ex_pid);
+			html_text(f, s->ptrace.example->ptrace_ex_via);
+			fputc('.', f);
+		}
+		fputs("</p>\n", f);
+	}
 	if (!s->undecided_caps)
 		return;
 	fputs("<h3>Only verify can decide</h3>\n<table id=\"verify-decides\"><thead><tr>"
@@ -228,6 +245,8 @@ static void covered_and_undecided(FILE *f, const struct suggestion *s)
 			html_text(f, u->ksite->allowed_without);
 		} else if (u->why == UD_SYSCTL_OWNER) {
 			fputs("a sysctl's permission handler asked for root", f);
+		} else if (u->why == UD_PTRACE_UNKNOWN) {
+			fputs("it reached processes whose capabilities could not be read", f);
 		} else {
 			fputs("CAP_SYS_ADMIN, which the set has, is accepted there too", f);
 		}

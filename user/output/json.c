@@ -346,6 +346,29 @@ static json_t *sites_json(const struct suggestion *s, const struct sg_site *site
 }
 
 
+/* Ptrace access allowed without a check (struct sg_ptrace). */
+static json_t *ptrace_json(const struct sg_ptrace *pt)
+{
+	json_t *o = json_object();
+
+	json_set(o, "targets", json_integer(pt->targets));
+	json_set(o, "unknown", json_integer(pt->unknown));
+	json_set(o, "target_permitted", json_capset(pt->target_prm));
+	json_set(o, "needs_sys_ptrace", json_boolean(pt->needs));
+	json_set(o, "source", json_string("security/commoncap.c cap_ptrace_access_check(): "
+					  "no check while the caller's set covers the target's"));
+	if (pt->example) {
+		json_t *ex = json_object();
+
+		json_set(ex, "pid", json_integer(pt->example->ptrace_ex_pid));
+		json_set_bytes(ex, "comm", pt->example->ptrace_ex_comm);
+		json_set_bytes(ex, "via", pt->example->ptrace_ex_via);
+		json_set_bytes(ex, "by", pt->example->comm);
+		json_set(o, "example", ex);
+	}
+	return o;
+}
+
 static json_t *denials_json(const struct suggestion *s)
 {
 	char name[CAP_NAME_LEN];
@@ -479,6 +502,8 @@ static int json_suggest(FILE *f, const struct suggestion *s, const char *source)
 			json_set(o, "condition", json_string(u->ksite->allowed_without));
 		} else if (u->why == UD_SYSCTL_OWNER) {
 			json_set(o, "why", json_string("sysctl-owner"));
+		} else if (u->why == UD_PTRACE_UNKNOWN) {
+			json_set(o, "why", json_string("ptrace-target-unknown"));
 		} else {
 			json_set(o, "why", json_string("covered-by-sys-admin"));
 		}
@@ -488,6 +513,8 @@ static int json_suggest(FILE *f, const struct suggestion *s, const char *source)
 		json_array_append_new(a, o);
 	}
 	json_set(root, "verify_decides", a);
+	if (s->ptrace.targets || s->ptrace.unknown)
+		json_set(root, "ptrace_shortcut", ptrace_json(&s->ptrace));
 	if (s->ktab) {
 		json_t *o = json_object();
 

@@ -430,6 +430,29 @@ static const char *effect_meaning(const char *effect, char *buf, size_t len)
 }
 
 /* Denied checks with no granted alternative, blocking first. */
+/* CAP_SYS_PTRACE added for ptrace access the kernel allowed unasked. */
+static void print_ptrace(FILE *f, const struct suggestion *s)
+{
+	const struct sg_ptrace *pt = &s->ptrace;
+	uint64_t lacks = pt->target_prm & ~(s->required & ~CAP_BIT(CAP_SYS_PTRACE));
+	char esc[256], esc2[256], esc3[256], name[CAP_NAME_LEN];
+	int c, shown = 0;
+
+	fprintf(f, "\nCAP_SYS_PTRACE is required though no check asked for it: the program "
+		"reached %" PRIu32 " other process%s (ptrace, process_vm_readv, /proc/PID/mem, "
+		"...) while its capabilities covered theirs, so the kernel did not ask "
+		"(security/commoncap.c cap_ptrace_access_check()). Without CAP_SYS_PTRACE the "
+		"set would have to cover theirs; it lacks %d of them:",
+		pt->targets, pt->targets == 1 ? "" : "es", __builtin_popcountll(lacks));
+	for (c = cap_next(lacks, -1); c >= 0 && shown < 4; c = cap_next(lacks, c), shown++)
+		fprintf(f, "%s %s", shown ? "," : "", cap_name(c, name));
+	fputs(__builtin_popcountll(lacks) > shown ? ", ...\n" : "\n", f);
+	if (pt->example)
+		fprintf(f, "  for example %s reached %s (pid %" PRIu32 ") by %s\n",
+			ESC(pt->example->comm, esc), ESC(pt->example->ptrace_ex_comm, esc2),
+			pt->example->ptrace_ex_pid, ESC(pt->example->ptrace_ex_via, esc3));
+}
+
 static void print_denials(FILE *f, const struct suggestion *s)
 {
 	const struct rec_header *h = &s->rec->hdr;
@@ -566,6 +589,8 @@ static int text_suggest(FILE *f, const struct suggestion *s, const char *source)
 		fputc('\n', f);
 	}
 
+	if (s->ptrace.needs)
+		print_ptrace(f, s);
 	if (s->ncover) {
 		fputs("\nGranted, but covered by another member of the set (the kernel accepts "
 		      "either at every site it was used):\n", f);
@@ -600,6 +625,9 @@ static int text_suggest(FILE *f, const struct suggestion *s, const char *source)
 			else if (u->why == UD_SYSCTL_OWNER)
 				fputs("a sysctl's permission handler asked for root, whom the file's "
 				      "owner bits may let in anyway\n", f);
+			else if (u->why == UD_PTRACE_UNKNOWN)
+				fputs("it reached other processes whose capabilities capaudit could "
+				      "not read (gone, another pid or user namespace, a pidfd)\n", f);
 			else
 				fputs("the kernel takes CAP_SYS_ADMIN there too, which the set has: "
 				      "not needed if CAP_SYS_ADMIN stays (verify tries dropping "

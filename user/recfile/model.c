@@ -416,6 +416,8 @@ static void free_process(struct rec_process *p)
 	free(p->comm);
 	free(p->exe);
 	free(p->build_id);
+	free(p->ptrace_ex_comm);
+	free(p->ptrace_ex_via);
 	free(p->cgroup);
 	free(p->container_id);
 	free(p->container_name);

@@ -707,12 +707,12 @@ bool read_header_fields(ondemand::object obj, rec_header *h, Line &l)
 	enum { TYPE, FORMAT, VERSION, CAPAUDIT, KERNEL, MACHINE, ARCH, ATTACH, SCOPE, SYMBOLS, ARGV,
 	       START_NS, END_NS, CHECKS, LOST, OVERFLOW, EXIT_STATUS, SYSCALL_RESULTS, LOADER,
 	       PIDS_REUSED, AGGREGATION, STOP, COMMAND_RUNNING, CACHE, TARGET, MONITOR, KERNEL_BPF,
-	       NFIELDS };
+	       PTRACE_WATCHED, NFIELDS };
 	static const char *const names[] = { "type", "format", "version", "capaudit", "kernel",
 		"machine", "arch", "attach", "scope", "symbols", "argv", "start_ns", "end_ns", "checks",
 		"lost", "overflow", "exit_status", "syscall_results", "loader", "pids_reused",
 		"aggregation", "stop", "command_running", "cache", "target", "monitor", "kernel_bpf",
-		nullptr };
+		"ptrace_watched", nullptr };
 	static_assert(std::size(names) == NFIELDS + 1, "a name per field");
 	static const FieldSet fs(names);
 	Fields F(fs);
@@ -773,6 +773,8 @@ bool read_header_fields(ondemand::object obj, rec_header *h, Line &l)
 			return read_monitor(v, h, l);
 		case KERNEL_BPF:
 			return read_kernel_bpf(v, h, l);
+		case PTRACE_WATCHED:
+			return get_bool(v, "ptrace_watched", &h->ptrace_watched, l);
 		}
 		return true;
 	});
@@ -826,6 +828,67 @@ bool read_capset(ondemand::value v, rec_process *p, Line &l)
 	});
 }
 
+/* "ptrace_access": processes reached without a CAP_SYS_PTRACE check. */
+struct PtraceView {
+	std::string_view comm, via;
+	bool has_example = false;
+};
+
+bool read_ptrace_example(ondemand::value v, rec_process *p, PtraceView *pv, Line &l)
+{
+	enum { PID, COMM, VIA, NFIELDS };
+	static const char *const names[] = { "pid", "comm", "via", nullptr };
+	static_assert(std::size(names) == NFIELDS + 1, "a name per field");
+	static const FieldSet fs(names);
+	Fields F(fs);
+	ondemand::object o;
+
+	if (!get_object(v, "example", &o, l))
+		return false;
+	bool ok = each_field(o, F, l, [&](int f, ondemand::value sv) {
+		switch (f) {
+		case PID:
+			return get_int(sv, "pid", 1, INT32_MAX, &p->ptrace_ex_pid, l);
+		case COMM:
+			return get_str(sv, "comm", &pv->comm, l);
+		case VIA:
+			return get_str(sv, "via", &pv->via, l);
+		}
+		return true;
+	});
+	if (!ok || !require(F, bit(PID) | bit(COMM) | bit(VIA), l))
+		return false;
+	pv->has_example = true;
+	return true;
+}
+
+bool read_ptrace_access(ondemand::value v, rec_process *p, PtraceView *pv, Line &l)
+{
+	enum { TARGETS, UNKNOWN, PERMITTED, EXAMPLE, NFIELDS };
+	static const char *const names[] = { "targets", "unknown", "permitted", "example", nullptr };
+	static_assert(std::size(names) == NFIELDS + 1, "a name per field");
+	static const FieldSet fs(names);
+	Fields F(fs);
+	ondemand::object o;
+
+	if (!get_object(v, "ptrace_access", &o, l))
+		return false;
+	bool ok = each_field(o, F, l, [&](int f, ondemand::value sv) {
+		switch (f) {
+		case TARGETS:
+			return get_int(sv, "targets", 0, UINT32_MAX, &p->ptrace_targets, l);
+		case UNKNOWN:
+			return get_int(sv, "unknown", 0, UINT32_MAX, &p->ptrace_unknown, l);
+		case PERMITTED:
+			return get_capset(sv, "permitted", &p->ptrace_prm, l);
+		case EXAMPLE:
+			return read_ptrace_example(sv, p, pv, l);
+		}
+		return true;
+	});
+	return ok && require(F, bit(TARGETS) | bit(UNKNOWN) | bit(PERMITTED), l);
+}
+
 /* "container": the container a process ran in (version 4). */
 struct ContainerView {
 	std::string_view id, name, runtime;
@@ -877,15 +940,16 @@ bool get_build_id_view(ondemand::value v, std::string_view *out, Line &l)
 bool read_process(ondemand::object obj, record *r, Line &l)
 {
 	enum { TYPE, PID, START_NS, EXEC_ID, PPID, UID, COMM, EXE, EXIT_CODE, CAPSET, CGROUP,
-	       CONTAINER, UNIT, SECURE_EXEC, RUNTIME_SETUP, PIDS, BUILD_ID, NFIELDS };
+	       CONTAINER, UNIT, SECURE_EXEC, RUNTIME_SETUP, PIDS, BUILD_ID, PTRACE_ACCESS, NFIELDS };
 	static const char *const names[] = { "type", "pid", "start_ns", "exec_id", "ppid", "uid",
 		"comm", "exe", "exit_code", "capset", "cgroup", "container", "unit", "secure_exec",
-		"runtime_setup", "pids", "build_id", nullptr };
+		"runtime_setup", "pids", "build_id", "ptrace_access", nullptr };
 	static_assert(std::size(names) == NFIELDS + 1, "a name per field");
 	static const FieldSet fs(names);
 	Fields F(fs);
 	std::string_view comm = "", exe, cgroup, unit;
 	ContainerView ct;
+	PtraceView pv;
 	rec_process p{};
 	std::string_view build_id;
 
@@ -930,6 +994,8 @@ bool read_process(ondemand::object obj, record *r, Line &l)
 			return get_int(v, "pids", 1, INT64_MAX, &p.pids, l);
 		case BUILD_ID:
 			return get_build_id_view(v, &build_id, l);
+		case PTRACE_ACCESS:
+			return read_ptrace_access(v, &p, &pv, l);
 		}
 		return true;
 	});
@@ -946,6 +1012,10 @@ bool read_process(ondemand::object obj, record *r, Line &l)
 	p.cgroup = F.has(CGROUP) ? dup(cgroup) : nullptr;
 	p.unit = F.has(UNIT) ? dup(unit) : nullptr;
 	p.build_id = F.has(BUILD_ID) ? dup(build_id) : nullptr;
+	if (pv.has_example) {
+		p.ptrace_ex_comm = dup(pv.comm);
+		p.ptrace_ex_via = dup(pv.via);
+	}
 	if (F.has(CONTAINER)) {
 		p.container_id = dup(ct.id);
 		p.container_name = ct.has_name ? dup(ct.name) : nullptr;

@@ -90,6 +90,7 @@ struct rec_header {
 	int64_t start_ns, end_ns;  /* epoch ns */
 	uint64_t checks;        /* all checks seen by the hook for traced tasks */
 	bool syscall_results;   /* checks carry syscall_failed */
+	bool ptrace_watched;    /* processes carry ptrace_access (their targets) */
 	struct rec_lost lost;
 	struct rec_overflow *overflow;
 	size_t noverflow;
@@ -135,6 +136,17 @@ struct rec_process {
 	/* capset(2) (version 3): the union of the sets the image asked for */
 	bool has_capset;
 	uint64_t capset_eff, capset_prm, capset_inh;
+	/* Processes the image reached through a ptrace access check that the
+	 * kernel let through without asking for CAP_SYS_PTRACE, because the
+	 * image's own set covered the target's (security/commoncap.c
+	 * cap_ptrace_access_check(); bpf/ptrace_access.bpf.h). A set that
+	 * does not cover ptrace_prm needs CAP_SYS_PTRACE. */
+	uint32_t ptrace_targets;   /* in the image's user namespace, sets read */
+	uint32_t ptrace_unknown;   /* whose sets or namespace could not be read */
+	uint64_t ptrace_prm;       /* the union of the targets' permitted sets */
+	uint32_t ptrace_ex_pid;    /* one target, for the reader: pid, name, how */
+	char *ptrace_ex_comm;      /* NULL: none */
+	char *ptrace_ex_via;       /* "ptrace", "/proc/PID/mem", ... */
 	/* where it ran (version 4; NULL when not known): its cgroup v2 path
 	 * below the hierarchy's root ("/system.slice/cron.service"), and
 	 * what that path names (facts/workload.h): a container, by id, the

@@ -80,6 +80,8 @@ static json_t *header_json(const struct rec_header *h)
 	json_set(o, "checks", json_uint(h->checks));
 	json_set(o, "lost", rec_lost_json(&h->lost));
 	json_set(o, "syscall_results", json_boolean(h->syscall_results));
+	if (h->ptrace_watched)
+		json_set(o, "ptrace_watched", json_true());
 	for (i = 0; i < h->noverflow; i++) {
 		json_t *e = json_object();
 
@@ -198,6 +200,22 @@ static json_t *process_json(const struct rec_process *p)
 		json_set(cs, "permitted", json_capset(p->capset_prm));
 		json_set(cs, "inheritable", json_capset(p->capset_inh));
 		json_set(o, "capset", cs);
+	}
+	if (p->ptrace_targets || p->ptrace_unknown) {
+		json_t *pt = json_object();
+
+		json_set(pt, "targets", json_integer(p->ptrace_targets));
+		json_set(pt, "unknown", json_integer(p->ptrace_unknown));
+		json_set(pt, "permitted", json_capset(p->ptrace_prm));
+		if (p->ptrace_ex_comm) {
+			json_t *ex = json_object();
+
+			json_set(ex, "pid", json_integer(p->ptrace_ex_pid));
+			json_set_bytes(ex, "comm", p->ptrace_ex_comm);
+			json_set_bytes(ex, "via", p->ptrace_ex_via ? p->ptrace_ex_via : "");
+			json_set(pt, "example", ex);
+		}
+		json_set(o, "ptrace_access", pt);
 	}
 	if (p->build_id)
 		json_set(o, "build_id", json_string(p->build_id));

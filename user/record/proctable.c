@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "record/ptrace_targets.h"
 #include "record/session.h"
 #include "facts/callsite.h"
 #include "lib/msg.h"
@@ -245,6 +246,12 @@ int on_event(void *ctx, const struct ca_event *e)
 	case CA_EV_NEWKEY:
 		if (s->on_newkey)
 			s->on_newkey(s, e);
+		break;
+	case CA_EV_PTRACE:
+		/* (the event's pt_* fields share the place of boot_start) */
+		p = image(s, e->tgid, e->pstart, alias_exec(s, e->tgid, e->pstart, e->exec_id), comm,
+			  0);
+		ptrace_target_note(p, e);
 		break;
 	case CA_EV_CAPSET:
 		/* the sets it asked for: what a recommended set must let it keep */

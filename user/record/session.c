@@ -370,6 +370,10 @@ static int read_before_drop(struct session *s)
 		s->ksyms = ksyms_load(s->ksyms_err, sizeof(s->ksyms_err));
 	if (attach_list_has(&s->o->modes, ATTACH_KPROBE))
 		kprobe_events_open(&s->kpe);
+	/* ptrace access the kernel allows without a check: what a record's
+	 * suggestion needs (record/ptrace_hooks.h); monitor goes without */
+	if (!s->monitor)
+		ptrace_hooks_open(&s->pth);
 	/* (from the symbols just read: /proc/kallsyms once, not twice) */
 	s->ranges_read = s->ksyms ? !proof_ranges_from_ksyms(s->ksyms, &s->ranges) :
 			 !proof_ranges_from_kallsyms(&s->ranges);
@@ -422,8 +426,11 @@ static int attach(struct session *s)
 	 * kept from the CPU for a few seconds must not lose them */
 	cfg.ringbuf_bytes = (o->ringbuf_kb ? o->ringbuf_kb : o->all ? 4096 : 0) * 1024U;
 	cfg.kprobe_events = &s->kpe;
+	cfg.ptrace_hooks = &s->pth;
 	rc = tracer_start(&s->tr, &cfg, on_event, s, err, sizeof(err));
 	kprobe_events_close(&s->kpe);   /* attached ones live on in their links */
+	ptrace_hooks_close(&s->pth);
+	s->rec.hdr.ptrace_watched = s->tr.ptrace_hooks > 0;
 	if (rc) {
 		p_err("%s", err);
 		return -1;
@@ -634,6 +641,7 @@ void session_cleanup(struct session *s)
 	if (s->outf.f)
 		outfile_discard(&s->outf);
 	kprobe_events_close(&s->kpe);
+	ptrace_hooks_close(&s->pth);
 	ustacks_free(s->us);
 	if (s->go_fd >= 0) {
 		close(s->go_fd);  /* never released: the command exits without running */
@@ -681,6 +689,7 @@ void session_init(struct session *s, struct rec_opts *o)
 	s->go_fd = s->exec_err_fd = -1;
 	s->rc = 1;
 	s->kpe.entry = s->kpe.ret = -1;
+	ptrace_hooks_init(&s->pth);
 	s->outf.fd = -1;
 	s->epoch_off = now_realtime_ns() - now_monotonic_ns();
 }
@@ -706,6 +715,7 @@ int record_run(struct rec_opts *op, int all_argc, char **all_argv)
 	enum stop_reason why;
 
 	s.epoch_off = now_realtime_ns() - now_monotonic_ns();
+	ptrace_hooks_init(&s.pth);
 	if (!check_caller(&s, all_argv[0]) && !session_keep_outputs(&s, NULL, 0) &&
 	    !start_command(&s) && !read_before_drop(&s) &&
 	    !drop_privileges(&s) && !attach(&s) && !release_command(&s, op)) {

@@ -22,6 +22,7 @@
 #include "lib/cgroup.h"
 #include "record/exeid.h"
 #include "record/procset.h"
+#include "record/ptrace_hooks.h"
 #include "record/record.h"
 #include "record/scope.h"
 #include "record/tasks_iter.h"
@@ -78,6 +79,7 @@ struct session {
 	 * drop (kprobe mode), the output file, the exit status so far */
 	int go_fd, exec_err_fd;
 	struct kprobe_events kpe;
+	struct ptrace_hooks pth;  /* the ptrace-access hooks' events (not in monitor) */
 	struct outfile outf;
 	int rc;
 	/* capaudit monitor (record/monitor.c): its state, and what it does

@@ -17,6 +17,7 @@
 #include "capaudit.skel.h"
 #include "facts/kfeat.h"
 #include "record/privs.h"
+#include "record/ptrace_hooks.h"
 #include "lib/util.h"
 
 /* The kernel's ENOTSUPP (include/linux/errno.h): what a map type without
@@ -77,6 +78,53 @@ static void choose_programs(struct capaudit_bpf *s, enum attach_mode m, bool res
 	bpf_program__set_autoload(s->progs.kprobe_cap_capable_noleaf, m == ATTACH_KPROBE && !vma);
 	bpf_program__set_autoload(s->progs.kretprobe_cap_capable, m == ATTACH_KPROBE && vma);
 	bpf_program__set_autoload(s->progs.kretprobe_cap_capable_noleaf, m == ATTACH_KPROBE && !vma);
+}
+
+/* The ptrace-access hooks (bpf/ptrace_access.bpf.h): loaded where their
+ * tracepoint's perf event was opened before the privilege drop, attached
+ * to it below, never by the skeleton (it would open new ones, refused at
+ * perf_event_paranoid=3). */
+static bool is_ptrace_hook(const struct bpf_program *p)
+{
+	return !strncmp(bpf_program__section_name(p), "tracepoint/syscalls/", 20);
+}
+
+static void choose_ptrace_hooks(struct capaudit_bpf *s, const struct ptrace_hooks *h)
+{
+	struct bpf_program *p;
+
+	bpf_object__for_each_program(p, s->obj) {
+		if (!is_ptrace_hook(p))
+			continue;
+		bpf_program__set_autoload(p, ptrace_hook_fd(h, bpf_program__section_name(p)) >= 0);
+		bpf_program__set_autoattach(p, false);
+	}
+}
+
+/* Each loaded one onto a copy of its event, its link kept in the
+ * skeleton (detached and destroyed with the rest). A hook that does not
+ * attach is left out: the number attached is returned, and the record
+ * says whether ptrace access was watched (rec_header.ptrace_watched). */
+static int attach_ptrace_hooks(struct capaudit_bpf *s, const struct ptrace_hooks *h)
+{
+	const struct bpf_object_skeleton *sk = s->skeleton;
+	int i, n = 0;
+
+	for (i = 0; i < sk->prog_cnt; i++) {
+		struct bpf_program *p = *sk->progs[i].prog;
+		int fd, pre;
+
+		if (!is_ptrace_hook(p) || !bpf_program__autoload(p))
+			continue;
+		pre = ptrace_hook_fd(h, bpf_program__section_name(p));
+		fd = pre < 0 ? -1 : fcntl(pre, F_DUPFD_CLOEXEC, 0);
+		*sk->progs[i].link = fd < 0 ? NULL : bpf_program__attach_perf_event(p, fd);
+		if (*sk->progs[i].link)
+			n++;
+		else if (fd >= 0)
+			close(fd);
+	}
+	return n;
 }
 
 /* Without task storage for tracing programs (before 5.12) the
@@ -212,6 +260,7 @@ static int try_mode(struct tracer *t, const struct tracer_cfg *cfg, enum attach_
 	s->rodata->nr_fchmodat2 = 452;   /* fchmodat2(2), Linux 6.6; the same on every architecture */
 	s->rodata->kfeat = kfeat;
 	choose_programs(s, m, cfg->syscall_results, kfeat);
+	choose_ptrace_hooks(s, cfg->ptrace_hooks);
 	t->agg_max[0] = t->agg_max[1] = cfg->max_keys ? cfg->max_keys : CA_AGG_KEYS;
 	/* kprobe mode: attached below, in order, onto the perf events opened
 	 * before the privilege drop (the skeleton would open new ones,
@@ -256,6 +305,7 @@ static int try_mode(struct tracer *t, const struct tracer_cfg *cfg, enum attach_
 		capaudit_bpf__destroy(s);
 		return -1;
 	}
+	t->ptrace_hooks = attach_ptrace_hooks(s, cfg->ptrace_hooks);
 	t->skel = s;
 	t->mode = m;
 	t->kfeat = kfeat;
@@ -278,6 +328,27 @@ static int rb_cb(void *ctx, void *data, size_t len)
 	return t->on_event ? t->on_event(t->ctx, data) : 0;
 }
 
+/* A mode, and the same without the ptrace-access hooks when it failed with
+ * them: a kernel whose verifier refuses them (or whose syscall tracepoints
+ * differ) still records; the record then says ptrace access was not
+ * watched (rec_header.ptrace_watched). */
+static int try_mode_hooks(struct tracer *t, const struct tracer_cfg *cfg, enum attach_mode m)
+{
+	struct tracer_cfg without = *cfg;
+	char first[sizeof(t->why[m])];
+
+	if (!try_mode(t, cfg, m) || !ptrace_hooks_any(cfg->ptrace_hooks))
+		return t->skel ? 0 : -1;
+	snprintf(first, sizeof(first), "%s", t->why[m]);
+	without.ptrace_hooks = NULL;
+	if (try_mode(t, &without, m))
+		return -1;
+	if (cfg->verbose)
+		fprintf(stderr, "capaudit: %s mode without the ptrace-access hooks: %s\n",
+			attach_mode_name(m), first);
+	return 0;
+}
+
 int tracer_start(struct tracer *t, const struct tracer_cfg *cfg, tracer_event_fn fn, void *ctx,
 		 char *err, size_t errlen)
 {
@@ -294,14 +365,14 @@ int tracer_start(struct tracer *t, const struct tracer_cfg *cfg, tracer_event_fn
 		return -1;   /* a bad $CAPAUDIT_WITHOUT: once, not per mode */
 	order = attach_list_resolve(&cfg->modes);
 	if (order.n == 1) {
-		if (try_mode(t, cfg, order.m[0])) {
+		if (try_mode_hooks(t, cfg, order.m[0])) {
 			snprintf(err, errlen, "attach mode %s: %s", attach_mode_name(order.m[0]),
 				 t->why[order.m[0]]);
 			return -1;
 		}
 	} else {
 		for (i = 0; i < order.n && !t->skel; i++)
-			try_mode(t, cfg, order.m[i]);
+			try_mode_hooks(t, cfg, order.m[i]);
 		if (!t->skel) {
 			o = (size_t)snprintf(err, errlen, "no attach mode works here:");
 			for (i = 0; i < order.n && o < errlen; i++) {

@@ -15,6 +15,7 @@
 #include "record/probe.h"
 
 struct capaudit_bpf;
+struct ptrace_hooks;
 struct ring_buffer;
 struct bpf_link;
 
@@ -40,6 +41,9 @@ struct tracer_cfg {
 	int cgroup_fd;
 	/* kprobe mode: perf events opened before the privilege drop, or NULL */
 	const struct kprobe_events *kprobe_events;
+	/* the ptrace-access hooks' perf events (record/ptrace_hooks.h), or
+	 * NULL: none */
+	const struct ptrace_hooks *ptrace_hooks;
 };
 
 typedef int (*tracer_event_fn)(void *ctx, const struct ca_event *e);
@@ -58,6 +62,7 @@ struct tracer {
 	enum attach_mode mode;   /* the mode that attached */
 	uint32_t kfeat;          /* the kernel's BPF features its programs use (KF_*) */
 	bool stopped;
+	int ptrace_hooks;        /* ptrace-access hooks attached */
 	uint64_t skipped;        /* runs the kernel skipped (recursion_misses) */
 	/* Aggregation: the programs add to the map in aggs[0], agg_fd[cur];
 	 * tracer_drain() swaps in the other one and moves the old one's

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "record/ptrace_hooks.h"
+
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "record/probe.h"
+
+/* the SEC names of bpf/ptrace_access.bpf.h, after "tracepoint/syscalls/";
+ * open and readlink do not exist on arm64 (their tracepoints neither) */
+const char *const ptrace_hook_names[] = {
+	"sys_enter_ptrace", "sys_enter_process_vm_readv", "sys_enter_process_vm_writev",
+	"sys_enter_kcmp", "sys_enter_get_robust_list", "sys_enter_perf_event_open",
+	"sys_enter_pidfd_getfd", "sys_enter_openat", "sys_enter_openat2",
+	"sys_enter_readlinkat", "sys_enter_open", "sys_enter_readlink", NULL,
+};
+
+_Static_assert(sizeof(ptrace_hook_names) / sizeof(ptrace_hook_names[0]) == PTRACE_HOOKS_MAX + 1,
+	       "a slot per tracepoint");
+
+/* One event per tracepoint, on CPU 0: a BPF program attached to a
+ * tracepoint runs on every CPU (kernel/trace/trace_syscalls.c
+ * perf_syscall_enter() runs the event's program array before looking at
+ * the CPU's own list), as libbpf opens them. */
+static int open_tracepoint(const char *tfs, const char *name)
+{
+	struct perf_event_attr attr;
+	char path[256];
+	long id;
+
+	snprintf(path, sizeof(path), "%s/events/syscalls/%s/id", tfs, name);
+	id = read_sysctl(path, -1);
+	if (id < 0) {
+		errno = ENOENT;
+		return -1;
+	}
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_TRACEPOINT;
+	attr.config = (__u64)id;
+	attr.sample_period = 1;
+	attr.wakeup_events = 1;
+	return (int)syscall(__NR_perf_event_open, &attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+void ptrace_hooks_init(struct ptrace_hooks *h)
+{
+	int i;
+
+	for (i = 0; i < PTRACE_HOOKS_MAX; i++)
+		h->fd[i] = -1;
+	h->err = 0;
+}
+
+void ptrace_hooks_open(struct ptrace_hooks *h)
+{
+	const char *tfs = tracefs_dir();
+	int i;
+
+	h->err = tfs ? 0 : ENOENT;
+	for (i = 0; i < PTRACE_HOOKS_MAX; i++) {
+		h->fd[i] = tfs ? open_tracepoint(tfs, ptrace_hook_names[i]) : -1;
+		if (h->fd[i] < 0 && !h->err && errno != ENOENT)
+			h->err = errno;
+	}
+}
+
+void ptrace_hooks_close(struct ptrace_hooks *h)
+{
+	int i;
+
+	for (i = 0; i < PTRACE_HOOKS_MAX; i++) {
+		if (h->fd[i] >= 0)
+			close(h->fd[i]);
+		h->fd[i] = -1;
+	}
+}
+
+int ptrace_hook_fd(const struct ptrace_hooks *h, const char *section)
+{
+	static const char prefix[] = "tracepoint/syscalls/";
+	int i;
+
+	if (!h || strncmp(section, prefix, sizeof(prefix) - 1))
+		return -1;
+	for (i = 0; i < PTRACE_HOOKS_MAX; i++)
+		if (!strcmp(section + sizeof(prefix) - 1, ptrace_hook_names[i]))
+			return h->fd[i];
+	return -1;
+}
+
+bool ptrace_hooks_any(const struct ptrace_hooks *h)
+{
+	int i;
+
+	for (i = 0; h && i < PTRACE_HOOKS_MAX; i++)
+		if (h->fd[i] >= 0)
+			return true;
+	return false;
+}

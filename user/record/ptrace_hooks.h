@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The syscall tracepoints of the ptrace-access hooks
+ * (bpf/ptrace_access.bpf.h), opened as perf events before capaudit drops
+ * to CAP_BPF + CAP_PERFMON: Debian's kernels default to
+ * kernel.perf_event_paranoid=3, where only CAP_SYS_ADMIN opens perf events
+ * (as for kprobe mode's, record/probe.h). The programs are attached to
+ * these fds later (record/tracer.c).
+ */
+#ifndef CA_PTRACE_HOOKS_H
+#define CA_PTRACE_HOOKS_H
+
+#include <stdbool.h>
+
+#define PTRACE_HOOKS_MAX 12
+
+struct ptrace_hooks {
+	int fd[PTRACE_HOOKS_MAX];   /* by ptrace_hook_names' order; -1: not open */
+	int err;                    /* the first refusal's errno, 0 if none */
+};
+
+/* The tracepoints' names ("sys_enter_openat"), NULL-terminated. */
+extern const char *const ptrace_hook_names[];
+
+/* Every slot closed (-1): before open, or for a session without them. */
+void ptrace_hooks_init(struct ptrace_hooks *h);
+void ptrace_hooks_open(struct ptrace_hooks *h);
+void ptrace_hooks_close(struct ptrace_hooks *h);
+/* The fd for a program of section "tracepoint/syscalls/NAME", or -1. */
+int ptrace_hook_fd(const struct ptrace_hooks *h, const char *section);
+/* Any of them open. */
+bool ptrace_hooks_any(const struct ptrace_hooks *h);
+
+#endif

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A CA_EV_PTRACE event (bpf/ptrace_access.bpf.h) into the image's record:
+ * the target's permitted set, read from /proc while the target runs, when
+ * the kernel's subset rule let the access through without a check.
+ */
+#ifndef CA_PTRACE_TARGETS_H
+#define CA_PTRACE_TARGETS_H
+
+#include <stddef.h>
+#include <linux/types.h>
+
+#include "capaudit.h"
+#include "recfile/recfile.h"
+
+void ptrace_target_note(struct rec_process *p, const struct ca_event *e);
+
+/* "ptrace", "/proc/PID/mem", ...: how an event reached its target. */
+const char *ptrace_via_name(const struct ca_event *e, char *buf, size_t n);
+
+#endif
