@@ -112,19 +112,21 @@ need() {
 	[ "$(jq -r '.set | join(",")' "$T/v.json")" = "CAP_NET_ADMIN" ]
 }
 
-@test "nsenter into a root process: verify finds the CAP_SYS_PTRACE a privileged recording cannot see" {
+@test "nsenter into a root process: the first answer has the CAP_SYS_PTRACE no check asked for, and verify proves it" {
 	need nsenter
 	sleep 300 &
 	SLEEPER=$!
 	run record -- nsenter -t "$SLEEPER" -n true
 	[ "$status" -eq 0 ]
 	"$CAPAUDIT" report --suggest --format json -i "$T/rec.jsonl" >"$T/rep.json"
-	# root's permitted set covers the target's: no ptrace check was made
-	[ "$(jqr '.required | join(",")')" = "CAP_SYS_ADMIN" ]
+	# root's permitted set covers the target's: the kernel made no ptrace
+	# check, and the ptrace-access hook saw /proc/PID/ns opened
+	[ "$(jqr '.required | join(",")')" = "CAP_SYS_PTRACE,CAP_SYS_ADMIN" ]
+	[ "$(jqr '.ptrace_shortcut | "\(.needs_sys_ptrace) \(.example.via)"')" = "true /proc/PID/ns" ]
 	run "$CAPAUDIT" verify -q --format json -- nsenter -t "$SLEEPER" -n true
 	[ "$status" -eq 0 ]
 	echo "$output" | sed -n '/^{/,$p' >"$T/v.json"
-	[ "$(jq -r '.suggested | join(",")' "$T/v.json")" = "CAP_SYS_ADMIN" ]
+	[ "$(jq -r '.suggested | join(",")' "$T/v.json")" = "CAP_SYS_PTRACE,CAP_SYS_ADMIN" ]
 	[ "$(jq -r '.set | join(",")' "$T/v.json")" = "CAP_SYS_PTRACE,CAP_SYS_ADMIN" ]
 	[ "$(jq -r '.members[] | select(.cap == "CAP_SYS_PTRACE") | "\(.without_it.denied) \(.without_it.callsite)"' "$T/v.json")" = \
 	  "CAP_SYS_PTRACE cap_ptrace_access_check" ]
