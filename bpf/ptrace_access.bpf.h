@@ -46,6 +46,7 @@
 #define CA_PERF_FLAG_PID_CGROUP 4   /* include/uapi/linux/perf_event.h */
 #define CA_AT_FDCWD (-100)
 #define CA_PROC_SUPER_MAGIC 0x9fa0  /* include/uapi/linux/magic.h */
+#define CA_PID_FS_MAGIC 0x50494446  /* include/uapi/linux/magic.h, 6.9+ */
 
 /* Each (process, target) once; user space dedupes what the LRU forgets. */
 struct ptrace_seen_key {
@@ -171,15 +172,66 @@ int pt_perf(struct trace_event_raw_sys_enter *ctx)
 	return 0;
 }
 
-/* pidfd_getfd(): the target is a pidfd's; user space shows it unknown. */
+/* The file the task has open as fd, or NULL. */
+static __always_inline struct file *fd_file(struct task_struct *task, int fd)
+{
+	struct file **fds, *f = NULL;
+	unsigned int max;
+
+	if (fd < 0)
+		return NULL;
+	max = BPF_CORE_READ(task, files, fdt, max_fds);
+	if ((unsigned int)fd >= max)
+		return NULL;
+	fds = BPF_CORE_READ(task, files, fdt, fd);
+	if (bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]))
+		return NULL;
+	return f;
+}
+
+/*
+ * The process a pidfd names, as a pid of the initial pid namespace, or 0.
+ * Linux 6.9+ keeps pidfds on pidfs, with the struct pid in the inode's
+ * i_private (fs/pidfs.c pidfd_pid()); before, an anonymous inode file
+ * "[pidfd]" with the struct pid in private_data (kernel/pid.c,
+ * pidfd_create()). The number is the pid's first level: the initial
+ * namespace's (include/linux/pid.h struct pid numbers[]).
+ */
+static __always_inline __u32 pidfd_target(struct task_struct *task, int fd)
+{
+	struct file *f = fd_file(task, fd);
+	struct dentry *d;
+	struct pid *pid;
+	char name[8] = {};
+
+	if (!f)
+		return 0;
+	d = BPF_CORE_READ(f, f_path.dentry);
+	if (BPF_CORE_READ(d, d_sb, s_magic) == CA_PID_FS_MAGIC) {
+		pid = BPF_CORE_READ(f, f_inode, i_private);
+	} else {
+		bpf_probe_read_kernel_str(name, sizeof(name), BPF_CORE_READ(d, d_name.name));
+		if (name[0] != '[' || name[1] != 'p' || name[2] != 'i' || name[3] != 'd' ||
+		    name[4] != 'f' || name[5] != 'd' || name[6] != ']')
+			return 0;
+		pid = BPF_CORE_READ(f, private_data);
+	}
+	return pid ? (__u32)BPF_CORE_READ(pid, numbers[0].nr) : 0;
+}
+
+/* pidfd_getfd(): the target is the pidfd's (0: not one capaudit can read,
+ * shown unknown). */
 SEC("tracepoint/syscalls/sys_enter_pidfd_getfd")
 int pt_pidfd_getfd(struct trace_event_raw_sys_enter *ctx)
 {
 	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
-	__u32 tgid = (__u32)(bpf_get_current_pid_tgid() >> 32);
+	__u32 tgid = (__u32)(bpf_get_current_pid_tgid() >> 32), target;
 
-	if (followed(tgid, proc_start(task)) && uid_allowed(task))
-		ptrace_event(task, tgid, 0, CA_PT_PIDFD, 0);
+	if (!followed(tgid, proc_start(task)) || !uid_allowed(task))
+		return 0;
+	target = pidfd_target(task, (int)ctx->args[0]);
+	if (target != tgid)
+		ptrace_event(task, tgid, target, CA_PT_PIDFD, 0);
 	return 0;
 }
 
@@ -233,20 +285,13 @@ static __always_inline int proc_entry_at(const char *s, __u32 i)
  */
 static __always_inline int proc_dirfd(struct task_struct *task, int dirfd, __u32 *pid)
 {
-	struct file **fds, *f = NULL;
+	struct file *f = fd_file(task, dirfd);
 	struct dentry *d, *parent, *root;
 	struct super_block *sb;
-	unsigned int max;
 	char name[12] = {};
 	__u32 i = 0;
 
-	if (dirfd < 0)
-		return 0;
-	max = BPF_CORE_READ(task, files, fdt, max_fds);
-	if ((unsigned int)dirfd >= max)
-		return 0;
-	fds = BPF_CORE_READ(task, files, fdt, fd);
-	if (bpf_probe_read_kernel(&f, sizeof(f), &fds[dirfd]) || !f)
+	if (!f)
 		return 0;
 	d = BPF_CORE_READ(f, f_path.dentry);
 	sb = BPF_CORE_READ(d, d_sb);

@@ -161,6 +161,42 @@ static const char *exe_before(const struct session *s, uint32_t pid, uint64_t ps
 	return s->before_exe[t - s->before.t];
 }
 
+/* The newest process line of pid, or NULL. */
+static const struct rec_process *newest(const struct session *s, uint32_t pid)
+{
+	const struct rec_process *best = NULL;
+	size_t i;
+
+	for (i = 0; i < s->rec.nprocs; i++) {
+		const struct rec_process *p = &s->rec.procs[i];
+
+		if (p->pid == pid && (!best || p->start_ns > best->start_ns ||
+				      (p->start_ns == best->start_ns && p->exec_id > best->exec_id)))
+			best = p;
+	}
+	return best;
+}
+
+/* The recorded process target descends from caller, or from the command
+ * recorded (-- COMMAND), by the record's parent links (ptrace targets are
+ * rare: a scan per link). */
+static bool made_by_workload(void *ctx, uint32_t target, uint32_t caller)
+{
+	const struct session *s = ctx;
+	const struct rec_process *p = newest(s, target);
+	int depth;
+
+	for (depth = 0; p && depth < 64; depth++) {
+		if (p->ppid == caller || (s->child > 0 && p->ppid == (uint32_t)s->child) ||
+		    (s->child > 0 && p->pid == (uint32_t)s->child))
+			return true;
+		if (!p->ppid || p->ppid == p->pid)
+			break;
+		p = newest(s, p->ppid);
+	}
+	return false;
+}
+
 int on_event(void *ctx, const struct ca_event *e)
 {
 	struct session *s = ctx;
@@ -251,7 +287,7 @@ int on_event(void *ctx, const struct ca_event *e)
 		/* (the event's pt_* fields share the place of boot_start) */
 		p = image(s, e->tgid, e->pstart, alias_exec(s, e->tgid, e->pstart, e->exec_id), comm,
 			  0);
-		ptrace_target_note(p, e);
+		ptrace_target_note(p, e, made_by_workload, s);
 		break;
 	case CA_EV_CAPSET:
 		/* the sets it asked for: what a recommended set must let it keep */

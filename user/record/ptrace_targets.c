@@ -61,11 +61,12 @@ static bool parse_capset_hex(const char *s, uint64_t *out)
  * it is in the initial user namespace (its uid_map maps every id to
  * itself, which only the initial namespace's does: user_namespaces(7)).
  * false when it is gone or unreadable. */
-static bool read_target(uint32_t pid, char *comm, size_t n, uint64_t *prm, bool *init_ns)
+static bool read_target(uint32_t pid, char *comm, size_t n, uint64_t *prm, bool *init_ns,
+			uint32_t *tgid)
 {
 	char path[64], *line = NULL;
 	size_t cap = 0;
-	bool have_prm = false;
+	bool have_prm = false, have_tgid = false;
 	FILE *f;
 	unsigned long long lo, count, first;
 
@@ -78,6 +79,9 @@ static bool read_target(uint32_t pid, char *comm, size_t n, uint64_t *prm, bool 
 		if (!strncmp(line, "Name:\t", 6)) {
 			line[strcspn(line, "\n")] = '\0';
 			snprintf(comm, n, "%s", line + 6);
+		} else if (!strncmp(line, "Tgid:\t", 6)) {
+			line[strcspn(line, "\n")] = '\0';
+			have_tgid = !parse_u32(line + 6, tgid);
 		} else if (!strncmp(line, "CapPrm:\t", 8)) {
 			have_prm = parse_capset_hex(line + 8, prm);
 		}
@@ -91,23 +95,31 @@ static bool read_target(uint32_t pid, char *comm, size_t n, uint64_t *prm, bool 
 	if (f)
 		fclose(f);
 	free(line);
-	return have_prm;
+	return have_prm && have_tgid;
 }
 
-void ptrace_target_note(struct rec_process *p, const struct ca_event *e)
+void ptrace_target_note(struct rec_process *p, const struct ca_event *e,
+			bool (*ours)(void *ctx, uint32_t target, uint32_t caller), void *ctx)
 {
 	char comm[64], via[48];
 	uint64_t prm = 0, caller;
+	uint32_t tgid = 0;
 	bool init_ns = false;
 
+	/* a process the workload made (gone already, or not) */
+	if (e->pt_target && !e->pt_pidns_level && ours(ctx, e->pt_target, e->tgid))
+		return;
 	/* a pid of another pid namespace, a caller in another user
 	 * namespace (the rule compares namespaces this cannot see), a pidfd:
 	 * not known */
 	if (!e->pt_target || e->pt_pidns_level || e->pt_userns != USER_INIT_INO ||
-	    !read_target(e->pt_target, comm, sizeof(comm), &prm, &init_ns)) {
+	    !read_target(e->pt_target, comm, sizeof(comm), &prm, &init_ns, &tgid)) {
 		p->ptrace_unknown++;
 		return;
 	}
+	/* a thread of a process the workload made */
+	if (tgid != e->pt_target && ours(ctx, tgid, e->tgid))
+		return;
 	/* another namespace's target: the kernel asked CAP_SYS_PTRACE there,
 	 * and the record has that check; a target holding nothing: any set
 	 * covers it */

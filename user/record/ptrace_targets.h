@@ -7,13 +7,20 @@
 #ifndef CA_PTRACE_TARGETS_H
 #define CA_PTRACE_TARGETS_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <linux/types.h>
 
 #include "capaudit.h"
 #include "recfile/recfile.h"
 
-void ptrace_target_note(struct rec_process *p, const struct ca_event *e);
+/* ours(ctx, target, caller): the process target was made by the caller,
+ * or by the recorded command, as the record's process table says: run
+ * with the suggested set it inherits that set (a child's credentials are
+ * its parent's), which then covers it whatever it held while recorded */
+void ptrace_target_note(struct rec_process *p, const struct ca_event *e,
+			bool (*ours)(void *ctx, uint32_t target, uint32_t caller), void *ctx);
 
 /* "ptrace", "/proc/PID/mem", ...: how an event reached its target. */
 const char *ptrace_via_name(const struct ca_event *e, char *buf, size_t n);
