@@ -45,7 +45,9 @@ start_victim() {
 		</dev/null >/dev/null 2>&1 &
 	VICTIM=$!
 	cd "$here"
-	wait_for 10 sh -c "grep -q perl /proc/$VICTIM/cmdline"
+	# running perl, with bats' descriptors closed (until then CRIU, as
+	# the user, cannot stat the files they name)
+	wait_for 10 sh -c "grep -q perl /proc/$VICTIM/cmdline && [ \$(ls /proc/$VICTIM/fd | wc -l) = 3 ]"
 }
 
 # dump_as USER CAPS: dump $VICTIM holding exactly CAPS (as root: the
@@ -91,6 +93,10 @@ dump_as() {
 	  covered-by-sys-admin ]
 	[[ "$(jqr '[.verify_decides[] | select(.cap == "CAP_CHECKPOINT_RESTORE") | .callsite] | join(",")')" == *proc_map_files_get_link* ]]
 	[[ "$(jqr '[.keep[] | select(.cap == "CAP_SYS_ADMIN") | .callsites[]] | join(",")')" == *fsopen* ]]
+	# CRIU's helpers reach each other (/proc/PID/maps, a pidfd): processes
+	# it made, which inherit its set, so no CAP_SYS_PTRACE; the victim
+	# holds nothing
+	[[ ",$(jqr '[.required[], .verify_decides[].cap] | join(",")')," != *,CAP_SYS_PTRACE,* ]]
 	# a snippet grants both, and says why
 	run "$CAPAUDIT" report --emit capsh --program criu -i "$T/rec.jsonl"
 	[[ "$output" == *"CAP_CHECKPOINT_RESTORE: granted, but only capaudit verify can tell"* ]]
