@@ -20,6 +20,9 @@
 #     the same capabilities, verdicts, counts, call sites and syscalls as
 #     the host, the same noaudit classification, and report --suggest gives
 #     the host's answer (tools/vm/signature.jq says what is compared);
+#   - ptrace access to a root process that no check asks for (readlink of
+#     /proc/PID/cwd) is seen by the ptrace-access hooks, and the suggestion
+#     adds CAP_SYS_PTRACE, as on the host;
 #   - every mode of one kernel gives the same noaudit counts too;
 #   - record --cgroup keeps a chown inside the cgroup, attributed to it, and
 #     not the same chown outside it (the kernel's cgroup filter).
@@ -315,7 +318,7 @@ for k in $labels; do
 			continue
 		fi
 		cell[$k.$m]=ran
-		for w in chown clone3 nocr nobody ptrace scope; do
+		for w in chown clone3 nocr nobody ptrace shortcut scope; do
 			if [ -f "$f/$m.$w.jsonl" ]; then
 				sig "$f/$m.$w.jsonl" "$w"
 			else
@@ -324,7 +327,7 @@ for k in $labels; do
 			echo "$w exit $(cat "$f/$m.$w.rc" 2>/dev/null)"
 		done > "$dir/$m.sig"
 		# the host's, as a kernel without bpf_find_vma() records them
-		[ "$k" != host ] || for w in chown clone3 nocr nobody ptrace scope; do
+		[ "$k" != host ] || for w in chown clone3 nocr nobody ptrace shortcut scope; do
 			[ -f "$f/$m.$w.jsonl" ] && sig "$f/$m.$w.jsonl" "$w" no
 			echo "$w exit $(cat "$f/$m.$w.rc" 2>/dev/null)"
 		done > "$dir/$m.sig-noleaf"

@@ -24,6 +24,8 @@
 #                     denial blocks clone3 (EPERM), set-pid exits 1
 #   M.ptrace.jsonl    run --caps none --user 65534 -- busybox ps: noaudit
 #                     CAP_SYS_PTRACE probes at __ptrace_may_access
+#   M.shortcut.jsonl  record -- busybox readlink /proc/ROOT-PID/cwd: ptrace
+#                     access with no check (ptrace_access, CAP_SYS_PTRACE added)
 #   M.loop.jsonl      record -- churn calls 300 (kernel.dmesg_restrict=1):
 #                     300 CAP_SYSLOG checks at do_syslog from one call site,
 #                     which the call-site cache's proofs count without
@@ -118,6 +120,15 @@ for m in $MODES; do
 	# reading other users' /proc entries (CAP_SYS_PTRACE, __ptrace_may_access)
 	step "$m" ptrace "$CA" run -q --caps none --user 65534 --attach "$m" --format json \
 		-o "$OUT/$m.ptrace.jsonl" -- "$BB" ps
+	# ptrace access to a root process that no check asks for (its set is
+	# within root's): the ptrace-access hooks see /proc/PID/cwd read, and
+	# the suggestion adds CAP_SYS_PTRACE (security/commoncap.c
+	# cap_ptrace_access_check())
+	"$BB" sleep 300 &
+	sleeper=$!
+	step "$m" shortcut "$CA" record -q --attach "$m" -o "$OUT/$m.shortcut.jsonl" \
+		-- "$BB" readlink "/proc/$sleeper/cwd"
+	kill "$sleeper"
 	# one call site in a loop: counted by the cache's proofs
 	echo 1 > /proc/sys/kernel/dmesg_restrict
 	step "$m" loop "$CA" record -q --attach "$m" -o "$OUT/$m.loop.jsonl" -- "$BIN/churn" calls 300

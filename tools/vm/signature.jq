@@ -25,7 +25,8 @@ def sysname: {"chown": "fchownat", "lchown": "fchownat", "open": "openat",
 def names: map(.name // .nr | sysname) | sort | unique | join(",");
 if ($kind | startswith("suggest-")) then
   (["\($kind) required \(.required | join(","))",
-    "\($kind) denied \(.denied | join(","))"]
+    "\($kind) denied \(.denied | join(","))",
+    "\($kind) ptrace_shortcut \(.ptrace_shortcut | if . then "\(.needs_sys_ptrace) via \(.example.via)" else "none" end)"]
    + [.suggestions[] | "\($kind) replace \(.replace) with \(.with) at \(.callsites | sort | join(",")) evidence \(.evidence)"]
    + [.keep[] | "\($kind) keep \(.cap) at \(.callsites | sort | join(","))"]
    + [.denials[] | "\($kind) denial \(.cap) (or \(.also_accepted // "-")) at \(.callsite) x\(.count) failed \(.syscall_failed // "-") \(.kind) in \(.syscalls | map(sysname) | sort | unique | join(","))"])

@@ -42,6 +42,9 @@ static json_t *identity_json(const struct rec_header *h, const struct rec_input 
 	json_set(o, "lost", rec_lost_json(&h->lost));
 	json_set(o, "pids_reused", json_uint(h->pids_reused));
 	json_set(o, "kernel_bpf", rec_kernel_bpf_json(h));   /* NULL: no key */
+	/* false: ptrace access the kernel allows unasked was not watched
+	 * (docs/capsites.md), and a suggestion cannot add CAP_SYS_PTRACE for it */
+	json_set(o, "ptrace_watched", json_boolean(h->ptrace_watched));
 	if (in->lenient) {
 		/* read with --lenient: what was left out of this report */
 		json_t *li = json_object();

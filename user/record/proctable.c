@@ -161,40 +161,40 @@ static const char *exe_before(const struct session *s, uint32_t pid, uint64_t ps
 	return s->before_exe[t - s->before.t];
 }
 
-/* The newest process line of pid, or NULL. */
-static const struct rec_process *newest(const struct session *s, uint32_t pid)
+/* pid is the caller or the command recorded (-- COMMAND). */
+static bool workload_root(const struct session *s, uint32_t pid, uint32_t caller)
 {
-	const struct rec_process *best = NULL;
-	size_t i;
-
-	for (i = 0; i < s->rec.nprocs; i++) {
-		const struct rec_process *p = &s->rec.procs[i];
-
-		if (p->pid == pid && (!best || p->start_ns > best->start_ns ||
-				      (p->start_ns == best->start_ns && p->exec_id > best->exec_id)))
-			best = p;
-	}
-	return best;
+	return pid == caller || (s->child > 0 && pid == (uint32_t)s->child);
 }
 
-/* The recorded process target descends from caller, or from the command
- * recorded (-- COMMAND), by the record's parent links (ptrace targets are
- * rare: a scan per link). */
+/*
+ * The process target descends from caller, or from the command recorded:
+ * a live one by its /proc parent links, one gone already by its record
+ * line's parent (the newest line of the pid: one scan, for what is rare).
+ */
 static bool made_by_workload(void *ctx, uint32_t target, uint32_t caller)
 {
 	const struct session *s = ctx;
-	const struct rec_process *p = newest(s, target);
+	const struct rec_process *best = NULL;
+	struct procinfo pi;
+	uint32_t pid = target;
+	size_t i;
 	int depth;
 
-	for (depth = 0; p && depth < 64; depth++) {
-		if (p->ppid == caller || (s->child > 0 && p->ppid == (uint32_t)s->child) ||
-		    (s->child > 0 && p->pid == (uint32_t)s->child))
+	for (depth = 0; depth < 64 && pid > 1 && !procinfo_read((pid_t)pid, &pi); depth++) {
+		if (workload_root(s, pi.ppid, caller))
 			return true;
-		if (!p->ppid || p->ppid == p->pid)
-			break;
-		p = newest(s, p->ppid);
+		pid = pi.ppid;
 	}
-	return false;
+	if (depth)
+		return false;   /* alive, and not the workload's */
+	for (i = 0; i < s->rec.nprocs; i++) {
+		const struct rec_process *p = &s->rec.procs[i];
+
+		if (p->pid == target && (!best || p->start_ns > best->start_ns))
+			best = p;
+	}
+	return best && workload_root(s, best->ppid, caller);
 }
 
 int on_event(void *ctx, const struct ca_event *e)
