@@ -298,3 +298,35 @@ load helper
 	script -qec "$CAPAUDIT record -a -d 1.2 -o $T/a.jsonl" /dev/null >"$T/tty2"
 	grep -q "capaudit: recording (tp_btf\|capaudit: recording (" "$T/tty2"
 }
+
+@test "ptrace access: watched by default for a command, not for -p; --ptrace-access on|off says otherwise, and the answer says when it was not watched" {
+	sleep 300 &
+	local victim=$!
+	sleep 300 &
+	SLEEPER=$!
+	# -- COMMAND: watched; reading a root process's /proc/PID/cwd asks no
+	# capability, and the suggestion adds CAP_SYS_PTRACE
+	run record -- readlink "/proc/$victim/cwd"
+	[ "$status" -eq 0 ]
+	[ "$(head -n 1 "$T/rec.jsonl" | jq -r .ptrace_watched)" = true ]
+	"$CAPAUDIT" report --suggest --format json -i "$T/rec.jsonl" >"$T/rep.json"
+	[ "$(jqr '.required | join(",")')" = CAP_SYS_PTRACE ]
+	[ "$(jqr '.record.ptrace_watched')" = true ]
+	# --ptrace-access off: not watched, and the text answer says so
+	run "$CAPAUDIT" record -q --ptrace-access off -o "$T/off.jsonl" -- readlink "/proc/$victim/cwd"
+	[ "$status" -eq 0 ]
+	[ "$(head -n 1 "$T/off.jsonl" | jq -r .ptrace_watched)" = false ]
+	run "$CAPAUDIT" report --suggest -i "$T/off.jsonl"
+	[[ "$output" == *"Required capabilities: none"* ]]
+	[[ "$output" == *"Not watched: ptrace access the kernel allows without a check"* ]]
+	# -p: not watched by default (the hooks slow the whole host), on when asked
+	run "$CAPAUDIT" record -q -o "$T/p.jsonl" -p "$SLEEPER" -d 0.5
+	[ "$(head -n 1 "$T/p.jsonl" | jq -r .ptrace_watched)" = false ]
+	run "$CAPAUDIT" record -q --ptrace-access on -o "$T/pon.jsonl" -p "$SLEEPER" -d 0.5
+	[ "$(head -n 1 "$T/pon.jsonl" | jq -r .ptrace_watched)" = true ]
+	kill "$victim" "$SLEEPER"
+	# a bad value is a usage error naming it
+	run "$CAPAUDIT" record --ptrace-access maybe -- true
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"invalid --ptrace-access 'maybe': on or off expected"* ]]
+}

@@ -16,7 +16,9 @@
  * (bench --monitor SECONDS runs that alone). The last line is machine
  * readable:
  *   bench: added_ns=N empty_added_ns=N ratio=R lost=N load_lost=N load_misattributed=N
- *          user_stacks_added_ns=N ... monitor_rss_growth_kb=N
+ *          user_stacks_added_ns=N ... monitor_rss_growth_kb=N ptrace_hooks_added_ns=N
+ *          bare_ns=N (ptrace_hooks_added_ns: what the ptrace-access hooks add to a
+ *          syscall, record -- COMMAND's default, over the check hook alone)
  * BENCH_QUICK=1 makes it short (under a minute; a 10 s load test).
  */
 #include <bpf/bpf.h>
@@ -64,6 +66,9 @@ struct variant {
 	enum kind kind;
 	const char *mode;        /* capaudit --attach */
 	const char *extra;       /* one more capaudit record option, or NULL */
+	bool ptrace_access;      /* with the ptrace-access hooks, as record -- COMMAND
+				  * runs by default (else --ptrace-access=off: the
+				  * check hook alone) */
 	bool available;
 	char why[200];
 	double ns[MAX_ROUNDS];
@@ -227,8 +232,9 @@ static int run_once(struct variant *v, long calls, int jobs, double *rate)
 	}
 	case CAPAUDIT: {
 		char *argv[] = { (char *)capaudit, "record", "-q", "--attach", (char *)v->mode,
-				 (char *)(v->extra ? v->extra : "-q"), "-o", rec, "--",
-				 (char *)workload, ncalls, njobs, NULL };
+				 (char *)(v->extra ? v->extra : "-q"),
+				 v->ptrace_access ? "--ptrace-access=on" : "--ptrace-access=off",
+				 "-o", rec, "--", (char *)workload, ncalls, njobs, NULL };
 
 		rc = run_capture(argv, out, sizeof(out), &ru);
 		v->wall_s = now_s() - t0;
@@ -1018,6 +1024,12 @@ int main(int argc, char **argv)
 		  .kind = OUTSIDE_CGROUP },
 		{ .name = "bpftrace count (pid,cap,ret)", .kind = BPFTRACE },
 		{ .name = "bpftrace count + kstack", .kind = BPFTRACE_STACK },
+		/* what record -- COMMAND costs by default: the ptrace-access
+		 * hooks' syscall tracepoints slow every syscall on the host
+		 * (the tracepoint's slow path), this loop's one included */
+		{ .name = "capaudit --attach tp_btf, with the ptrace-access hooks (record -- "
+			  "COMMAND's default)", .kind = CAPAUDIT, .mode = "tp_btf",
+		  .ptrace_access = true },
 	};
 	int nv = (int)(sizeof(vs) / sizeof(vs[0]));
 	double bare, empty, rate, t0 = now_s(), med[16];
@@ -1178,14 +1190,19 @@ int main(int argc, char **argv)
 		 * one (vs[7], vs[8] above) */
 		double cg_out = vs[8].available ? median(vs[8].ns, vs[8].n) - bare : -1;
 		double pid_out = vs[7].available ? median(vs[7].ns, vs[7].n) - bare : -1;
+		/* the ptrace-access hooks' own share, per syscall (vs[11] less
+		 * the hook alone) */
+		double pt_added = vs[11].available && best == &vs[2] ?
+				  median(vs[11].ns, vs[11].n) - median(vs[2].ns, vs[2].n) : -1;
 
 		printf("bench: added_ns=%.0f empty_added_ns=%.0f ratio=%.2f lost=%" PRId64
 		       " load_lost=%" PRId64 " load_misattributed=%" PRId64
 		       " user_stacks_added_ns=%.0f outside_pid_added_ns=%.0f"
-		       " outside_cgroup_added_ns=%.0f monitor_rss_growth_kb=%ld\n", added, empty - bare,
+		       " outside_cgroup_added_ns=%.0f monitor_rss_growth_kb=%ld"
+		       " ptrace_hooks_added_ns=%.0f bare_ns=%.0f\n", added, empty - bare,
 		       added / (empty - bare),
 		       (int64_t)(best->made - best->seen) + (int64_t)(two.made - two.seen), load.lost,
-		       load.misattributed, uadded, pid_out, cg_out, mon.rss_growth_kb);
+		       load.misattributed, uadded, pid_out, cg_out, mon.rss_growth_kb, pt_added, bare);
 	}
 	return 0;
 }

@@ -23,7 +23,7 @@
 
 enum {
 	O_ATTACH = CLI_LONG_ONLY, O_SYSCALL_RESULTS, O_EXACT_STACKS, O_USER_STACKS,
-	O_MAX_KEYS, O_RINGBUF_KB, O_CGROUP, O_CONTAINER, O_UNIT, O_SERVICE,
+	O_MAX_KEYS, O_RINGBUF_KB, O_CGROUP, O_CONTAINER, O_UNIT, O_SERVICE, O_PTRACE_ACCESS,
 };
 
 static const struct cli_opt record_opts[] = {
@@ -57,6 +57,11 @@ static const struct cli_opt record_opts[] = {
 	  "learn whether syscalls with a denied check failed",
 	  "(blocking) or went on (advisory); slows every syscall on the system while "
 	  "recording", CLI_ARG_ANY },
+	{ "ptrace-access", O_PTRACE_ACCESS, required_argument, "on|off",
+	  "watch ptrace access the kernel allows without asking for CAP_SYS_PTRACE",
+	  "(another process reached while the caller's set covers the target's: "
+	  "docs/capsites.md); default on with -- COMMAND and --service, off otherwise: "
+	  "it slows every syscall on the system while recording", CLI_ARG_ANY },
 	{ "user-stacks", O_USER_STACKS, no_argument, NULL,
 	  "also capture the user stack where the kernel one is walked",
 	  "(symbolized at once: function, file:line where debug info exists)", CLI_ARG_ANY },
@@ -132,6 +137,13 @@ static int record_opt(struct rec_opts *o, int c)
 		break;
 	case O_SYSCALL_RESULTS:
 		o->syscall_results = true;
+		break;
+	case O_PTRACE_ACCESS:
+		if (strcmp(optarg, "on") && strcmp(optarg, "off")) {
+			p_err("invalid --ptrace-access '%s': on or off expected", optarg);
+			return -1;
+		}
+		o->ptrace_access = !strcmp(optarg, "on") ? PTRACE_ACCESS_ON : PTRACE_ACCESS_OFF;
 		break;
 	case O_USER_STACKS:
 		o->user_stacks = true;

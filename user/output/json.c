@@ -44,7 +44,8 @@ static json_t *identity_json(const struct rec_header *h, const struct rec_input 
 	json_set(o, "kernel_bpf", rec_kernel_bpf_json(h));   /* NULL: no key */
 	/* false: ptrace access the kernel allows unasked was not watched
 	 * (docs/capsites.md), and a suggestion cannot add CAP_SYS_PTRACE for it */
-	json_set(o, "ptrace_watched", json_boolean(h->ptrace_watched));
+	if (h->has_ptrace_watched)
+		json_set(o, "ptrace_watched", json_boolean(h->ptrace_watched));
 	if (in->lenient) {
 		/* read with --lenient: what was left out of this report */
 		json_t *li = json_object();

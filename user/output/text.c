@@ -591,6 +591,11 @@ static int text_suggest(FILE *f, const struct suggestion *s, const char *source)
 
 	if (s->ptrace.needs)
 		print_ptrace(f, s);
+	if (s->rec->hdr.has_ptrace_watched && !s->rec->hdr.ptrace_watched)
+		fputs("\nNot watched: ptrace access the kernel allows without a check (another "
+		      "process reached while the set covers it). A program that reaches other "
+		      "processes may need CAP_SYS_PTRACE that this answer lacks: record with "
+		      "--ptrace-access on, or verify (docs/capsites.md).\n", f);
 	if (s->ncover) {
 		fputs("\nGranted, but covered by another member of the set (the kernel accepts "
 		      "either at every site it was used):\n", f);

@@ -246,6 +246,7 @@ static void header_add(struct rec_header *h, const struct rec_header *s)
 	 * one that did not fail */
 	h->syscall_results = h->syscall_results && s->syscall_results;
 	h->ptrace_watched = h->ptrace_watched && s->ptrace_watched;
+	h->has_ptrace_watched = h->has_ptrace_watched || s->has_ptrace_watched;
 	/* each check keeps its syscall's name (read with its own record's
 	 * table); a merge of architectures has no one table for the numbers */
 	if (strcmp(h->arch ? h->arch : SYSCALL_ARCH_DEFAULT, s->arch ? s->arch : SYSCALL_ARCH_DEFAULT)) {

@@ -782,6 +782,7 @@ bool read_header_fields(ondemand::object obj, rec_header *h, Line &l)
 			    bit(START_NS) | bit(END_NS), l))
 		return false;
 	h->has_exit_status = F.has(EXIT_STATUS);
+	h->has_ptrace_watched = F.has(PTRACE_WATCHED);
 	h->has_cache = F.has(CACHE);
 	return true;
 }

@@ -91,6 +91,7 @@ struct rec_header {
 	uint64_t checks;        /* all checks seen by the hook for traced tasks */
 	bool syscall_results;   /* checks carry syscall_failed */
 	bool ptrace_watched;    /* processes carry ptrace_access (their targets) */
+	bool has_ptrace_watched;  /* the header says either way (absent: older) */
 	struct rec_lost lost;
 	struct rec_overflow *overflow;
 	size_t noverflow;

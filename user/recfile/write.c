@@ -80,8 +80,8 @@ static json_t *header_json(const struct rec_header *h)
 	json_set(o, "checks", json_uint(h->checks));
 	json_set(o, "lost", rec_lost_json(&h->lost));
 	json_set(o, "syscall_results", json_boolean(h->syscall_results));
-	if (h->ptrace_watched)
-		json_set(o, "ptrace_watched", json_true());
+	if (h->has_ptrace_watched)
+		json_set(o, "ptrace_watched", json_boolean(h->ptrace_watched));
 	for (i = 0; i < h->noverflow; i++) {
 		json_t *e = json_object();
 

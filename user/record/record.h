@@ -33,6 +33,10 @@ struct rec_opts {
 	bool syscall_results;     /* --syscall-results */
 	bool exact_stacks;        /* --exact-stacks */
 	bool user_stacks;         /* --user-stacks */
+	/* --ptrace-access: watch ptrace access the kernel allows without a
+	 * check (record/ptrace_hooks.h); by default only for -- COMMAND and
+	 * --service, as the hooks slow every syscall on the system */
+	enum { PTRACE_ACCESS_DEFAULT, PTRACE_ACCESS_ON, PTRACE_ACCESS_OFF } ptrace_access;
 	uint32_t max_keys;        /* --max-keys: aggregation map entries, 0 = sized here */
 	uint32_t ringbuf_kb;      /* --ringbuf-kb: event buffer, 0 = default */
 	bool cmd_stdout_to_stderr; /* the command's standard output goes to our

@@ -371,8 +371,11 @@ static int read_before_drop(struct session *s)
 	if (attach_list_has(&s->o->modes, ATTACH_KPROBE))
 		kprobe_events_open(&s->kpe);
 	/* ptrace access the kernel allows without a check: what a record's
-	 * suggestion needs (record/ptrace_hooks.h); monitor goes without */
-	if (!s->monitor)
+	 * suggestion needs (record/ptrace_hooks.h); by default for a command
+	 * capaudit starts, not for processes it joins (the hooks slow every
+	 * syscall of the host while attached), nor in monitor */
+	if (s->o->ptrace_access == PTRACE_ACCESS_ON ||
+	    (s->o->ptrace_access == PTRACE_ACCESS_DEFAULT && s->o->cmd && !s->monitor))
 		ptrace_hooks_open(&s->pth);
 	/* (from the symbols just read: /proc/kallsyms once, not twice) */
 	s->ranges_read = s->ksyms ? !proof_ranges_from_ksyms(s->ksyms, &s->ranges) :
@@ -431,6 +434,7 @@ static int attach(struct session *s)
 	kprobe_events_close(&s->kpe);   /* attached ones live on in their links */
 	ptrace_hooks_close(&s->pth);
 	s->rec.hdr.ptrace_watched = s->tr.ptrace_hooks > 0;
+	s->rec.hdr.has_ptrace_watched = true;
 	if (rc) {
 		p_err("%s", err);
 		return -1;
