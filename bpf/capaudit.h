@@ -186,13 +186,14 @@ enum ca_ptrace_via {
 };
 
 /* /proc/PID entries whose open (or readlink) asks ptrace_may_access()
- * and fails without it; pt_entry is 1 + the index. "fd/" and "ns/": the
- * names below those directories. */
+ * and fails without it; pt_entry is 1 + the index. Those of
+ * CA_PROC_ENTRY_DIRS (fd, ns) count only with a name below them. */
 #define CA_PROC_ENTRY_NAMES \
 	"mem", "environ", "auxv", "maps", "smaps", "smaps_rollup", "numa_maps", "pagemap", \
-	"map_files", "fd/", "fdinfo", "ns/", "root", "cwd", "exe", "stack", "syscall", \
+	"map_files", "fd", "fdinfo", "ns", "root", "cwd", "exe", "stack", "syscall", \
 	"personality", "io"
 #define CA_PROC_ENTRIES 19
+#define CA_PROC_ENTRY_DIRS ((1U << 9) | (1U << 11))
 /* the bytes of a path the hook reads (a power of two) */
 #define CA_PT_PATH 128
 

@@ -66,8 +66,10 @@ struct {
  * it (not wchan or stat, which show less instead). "fd" and "ns" count
  * only with a name below them: the directories themselves are checked
  * as files (generic_permission()). */
-#define CA_PROC_ENTRY_LEN 13
-static const char ca_proc_entries[CA_PROC_ENTRIES][CA_PROC_ENTRY_LEN] = { CA_PROC_ENTRY_NAMES };
+/* each name zero-padded to 16 bytes, compared as two words */
+static const char ca_proc_entries[CA_PROC_ENTRIES][16] __attribute__((aligned(8))) = {
+	CA_PROC_ENTRY_NAMES
+};
 
 static __always_inline void ptrace_event(struct task_struct *task, __u32 tgid, __u32 target,
 					 __u16 via, __u16 entry)
@@ -253,28 +255,35 @@ static __always_inline __u32 proc_pid_at(const char *s, __u32 *i)
 	return n && s[*i & (CA_PT_PATH - 1)] == '/' ? pid : 0;
 }
 
-/* The entry at s[i] is one of ca_proc_entries: its index, or -1. */
+/* The entry at s[i] (up to '/' or the end) is one of ca_proc_entries:
+ * its index, or -1. The name is copied into two words (unrolled: constant
+ * offsets) and compared with each entry's: a loop the verifier walks in
+ * a few hundred instructions per program. */
 static __always_inline int proc_entry_at(const char *s, __u32 i)
 {
-	for (int e = 0; e < CA_PROC_ENTRIES; e++) {
-		bool same = true;
+	union {
+		char c[16];
+		__u64 w[2];
+	} name = {};
+	char term = 1;
 
-		for (int k = 0; k < CA_PROC_ENTRY_LEN; k++) {
-			char want = ca_proc_entries[e][k];
-			char ch = s[(i + k) & (CA_PT_PATH - 1)];
+#pragma unroll
+	for (int k = 0; k < 13; k++) {
+		char ch = s[(i + k) & (CA_PT_PATH - 1)];
 
-			if (!want) {
-				/* a whole name: the path's component ends here */
-				same = ch == '\0' || ch == '/' || ca_proc_entries[e][k - 1] == '/';
-				break;
-			}
-			if (ch != want) {
-				same = false;
-				break;
-			}
+		if (ch == '\0' || ch == '/') {
+			term = ch;
+			break;
 		}
-		if (same)
-			return e;
+		name.c[k] = ch;
+	}
+	if (term == 1)
+		return -1;   /* longer than any entry's name */
+	for (int e = 0; e < CA_PROC_ENTRIES; e++) {
+		const __u64 *w = (const __u64 *)ca_proc_entries[e];
+
+		if (w[0] == name.w[0] && w[1] == name.w[1])
+			return ((CA_PROC_ENTRY_DIRS >> e) & 1) && term != '/' ? -1 : e;
 	}
 	return -1;
 }
@@ -315,6 +324,21 @@ static __always_inline int proc_dirfd(struct task_struct *task, int dirfd, __u32
 	}
 	*pid = i;
 	return i ? 2 : 0;
+}
+
+/*
+ * The same index, as a value the verifier no longer knows (a copy through
+ * bpf_probe_read_kernel() leaves it an unknown scalar), within the path
+ * buffer. Each place a digit loop can stop would otherwise be a state of
+ * its own for everything after it, multiplied by the next loop's: loading
+ * took seconds.
+ */
+static __always_inline __u32 forget(__u32 v)
+{
+	__u32 out = 0;
+
+	bpf_probe_read_kernel(&out, sizeof(out), &v);
+	return out & (CA_PT_PATH - 1);
 }
 
 /* open()/openat()/readlink...() of path relative to dirfd (CA_AT_FDCWD:
@@ -366,6 +390,7 @@ static __always_inline void ptrace_path(int dirfd, const char *upath)
 	}                         /* kind 2: /proc/PID, "ENTRY..." */
 	if (!pid || pid == tgid)
 		return;
+	i = forget(i);
 	/* /proc/PID/task/TID/ENTRY: the thread is the target */
 	if (s[i & (CA_PT_PATH - 1)] == 't' && s[(i + 1) & (CA_PT_PATH - 1)] == 'a' &&
 	    s[(i + 2) & (CA_PT_PATH - 1)] == 's' && s[(i + 3) & (CA_PT_PATH - 1)] == 'k' &&
@@ -375,6 +400,7 @@ static __always_inline void ptrace_path(int dirfd, const char *upath)
 		i++;
 		if (!pid || pid == tgid)
 			return;
+		i = forget(i);
 	}
 	e = proc_entry_at(s, i);
 	if (e < 0 || e >= CA_PROC_ENTRIES)
