@@ -63,10 +63,10 @@ struct {
 } ptrace_seen SEC(".maps");
 
 /* /proc/PID entries whose use asks ptrace_may_access() and fails without
- * it (not wchan or stat, which show less instead). "fd" and "ns" count
- * only with a name below them: the directories themselves are checked
- * as files (generic_permission()). */
-/* each name zero-padded to 16 bytes, compared as two words */
+ * it (not wchan or stat, which show less instead), each name zero-padded
+ * to 16 bytes and compared as two words. "fd" and "ns" count only with a
+ * name below them: the directories themselves are checked as files
+ * (generic_permission()). */
 static const char ca_proc_entries[CA_PROC_ENTRIES][16] __attribute__((aligned(8))) = {
 	CA_PROC_ENTRY_NAMES
 };
@@ -81,12 +81,12 @@ static __always_inline void ptrace_event(struct task_struct *task, __u32 tgid, _
 
 	if (bpf_map_lookup_elem(&ptrace_seen, &k))
 		return;
-	bpf_map_update_elem(&ptrace_seen, &k, &one, BPF_ANY);
 	e = bpf_ringbuf_reserve(&events, CA_EVENT_SMALL, 0);
 	if (!e) {
 		stat_add(CA_STAT_RINGBUF_FULL, 1);
-		return;
+		return;   /* not marked seen: the next access tries again */
 	}
+	bpf_map_update_elem(&ptrace_seen, &k, &one, BPF_ANY);
 	__builtin_memset(e, 0, CA_EVENT_SMALL);
 	e->type = CA_EV_PTRACE;
 	event_ids(e, task);

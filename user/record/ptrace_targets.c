@@ -38,7 +38,7 @@ const char *ptrace_via_name(const struct ca_event *e, char *buf, size_t n)
 		if (e->pt_entry >= 1 && e->pt_entry <= CA_PROC_ENTRIES) {
 			const char *name = proc_entries[e->pt_entry - 1];
 
-			snprintf(buf, n, "/proc/PID/%.*s", (int)strcspn(name, "/"), name);
+			snprintf(buf, n, "/proc/PID/%s", name);
 			return buf;
 		}
 		return "/proc/PID";
@@ -106,13 +106,18 @@ void ptrace_target_note(struct rec_process *p, const struct ca_event *e,
 	uint32_t tgid = 0;
 	bool init_ns = false;
 
+	/* a pidfd's target is read as a pid of the initial pid namespace
+	 * (bpf/ptrace_access.bpf.h pidfd_target()); the others as the
+	 * caller named it */
+	bool global = !e->pt_pidns_level || e->pt_via == CA_PT_PIDFD;
+
 	/* a process the workload made (gone already, or not) */
-	if (e->pt_target && !e->pt_pidns_level && ours(ctx, e->pt_target, e->tgid))
+	if (e->pt_target && global && ours(ctx, e->pt_target, e->tgid))
 		return;
 	/* a pid of another pid namespace, a caller in another user
-	 * namespace (the rule compares namespaces this cannot see), a pidfd:
-	 * not known */
-	if (!e->pt_target || e->pt_pidns_level || e->pt_userns != USER_INIT_INO ||
+	 * namespace (the rule compares namespaces this cannot see), a pidfd
+	 * not read: not known */
+	if (!e->pt_target || !global || e->pt_userns != USER_INIT_INO ||
 	    !read_target(e->pt_target, comm, sizeof(comm), &prm, &init_ns, &tgid)) {
 		p->ptrace_unknown++;
 		return;

@@ -28,6 +28,9 @@
  * failures, so remember it. */
 static bool libbpf_verbose;
 static char libbpf_last[160];
+/* libbpf named a ptrace-access hook's program (bpf/ptrace_access.bpf.h,
+ * SEC names pt_*) in a warning: the load refused it */
+static bool libbpf_hook_refused;
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
@@ -43,6 +46,7 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 	if (level == LIBBPF_WARN) {
 		n = strcspn(line, "\n");
 		snprintf(libbpf_last, sizeof(libbpf_last), "%.*s", (int)n, line);
+		libbpf_hook_refused |= strstr(line, "prog 'pt_") != NULL;
 	}
 	return 0;
 }
@@ -328,17 +332,21 @@ static int rb_cb(void *ctx, void *data, size_t len)
 	return t->on_event ? t->on_event(t->ctx, data) : 0;
 }
 
-/* A mode, and the same without the ptrace-access hooks when it failed with
- * them: a kernel whose verifier refuses them (or whose syscall tracepoints
- * differ) still records; the record then says ptrace access was not
- * watched (rec_header.ptrace_watched). */
+/* A mode, and the same without the ptrace-access hooks when the load
+ * refused one of them: a kernel whose verifier refuses them still records;
+ * the record then says ptrace access was not watched
+ * (rec_header.ptrace_watched). A mode that fails for another reason is
+ * not loaded twice. */
 static int try_mode_hooks(struct tracer *t, const struct tracer_cfg *cfg, enum attach_mode m)
 {
 	struct tracer_cfg without = *cfg;
 	char first[sizeof(t->why[m])];
 
-	if (!try_mode(t, cfg, m) || !ptrace_hooks_any(cfg->ptrace_hooks))
-		return t->skel ? 0 : -1;
+	libbpf_hook_refused = false;
+	if (!try_mode(t, cfg, m))
+		return 0;
+	if (!libbpf_hook_refused || !ptrace_hooks_any(cfg->ptrace_hooks))
+		return -1;
 	snprintf(first, sizeof(first), "%s", t->why[m]);
 	without.ptrace_hooks = NULL;
 	if (try_mode(t, &without, m))
