@@ -4,7 +4,10 @@
 # text before the cursor; a trailing space starts a new word). Prints
 # "== LINE" and then one match a line, sorted, for each. It drives one
 # interactive zsh in a pseudo-terminal (zsh/zpty), in which compadd also
-# prints what the completion functions add, and presses Tab.
+# prints what the completion functions add, and presses Tab. Tab completes
+# and then prints a marker; nothing more is typed until the marker is read,
+# so the completion never runs with input pending (zsh completes differently
+# when it sees typeahead, and on a busy host it would).
 zmodload zsh/zpty || exit 2
 dir=$1
 
@@ -17,7 +20,8 @@ zpty -w z 'compadd() {
   local h; for h in $hits; do print -r -- "<<${o[-p]}${o[-P]}$h>>"; done
   builtin compadd "$@"
 }'
-zpty -w z "bindkey '^I' complete-word; zstyle ':completion:*' list-prompt ''; LISTMAX=100000"
+zpty -w z 'ca-tab() { zle complete-word; print -rn -- TABDONE$((6*7)) }; zle -N ca-tab'
+zpty -w z "bindkey '^I' ca-tab; zstyle ':completion:*' list-prompt ''; LISTMAX=100000"
 # the markers are printed as arithmetic, so that their echo does not match
 zpty -w z 'print BEGIN$((6*7))'
 zpty -r z junk '*BEGIN42*' || exit 2
@@ -25,9 +29,10 @@ n=0
 while IFS= read -r line; do
 	n=$((n + 1))
 	zpty -n -w z "$line"$'\t'
+	out= rest=
+	zpty -r z out '*TABDONE42*' || exit 2
 	zpty -n -w z $'\C-e\C-u'"print END\$((1000+$n))"$'\n'
-	out=
-	zpty -r z out "*END$((1000 + n))*" || exit 2
+	zpty -r z rest "*END$((1000 + n))*" || exit 2
 	print -r -- "== $line"
 	print -r -- "$out" | tr -d '\r' | grep -o '<<[^<>]*>>' | sed 's/^<<//; s/>>$//' | sort -u
 done
