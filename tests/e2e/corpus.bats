@@ -358,10 +358,29 @@ assert s.getsockopt(socket.SOL_SOCKET, socket.SO_PRIORITY) == 7"'
 	corpus_case CAP_DAC_READ_SEARCH "" CAP_DAC_READ_SEARCH 'du -s w/d >out.d' '[ -s out.d ]'
 }
 
-@test "runuser -u nobody: CAP_SETUID, CAP_SETGID" {
-	skip "known miss (a refusal the program tolerates): PAM sends an audit message (CAP_AUDIT_WRITE, granted to root) and carries on when refused; only verify finds it"
-	corpus_case CAP_SETGID,CAP_SETUID "" CAP_SETGID,CAP_SETUID 'runuser -u nobody -- id -u >out.u' \
-		'[ "$(cat out.u)" = 65534 ]'
+@test "runuser -u nobody: CAP_SETUID, CAP_SETGID; PAM's audit message is a probe" {
+	# PAM sends an audit message (CAP_AUDIT_WRITE, granted to root) and
+	# carries on when refused: verify's to decide, with the feature
+	corpus_case CAP_SETGID,CAP_SETUID CAP_AUDIT_WRITE CAP_SETGID,CAP_SETUID \
+		'runuser -u nobody -- id -u >out.u' '[ "$(cat out.u)" = 65534 ]'
+	[ "$(jq -r '.verify_decides[] | "\(.why) \(.callsite)"' "$T/rep.json" | sort -u)" = \
+	  "probe audit_receive_msg" ]
+	jq -e '.verify_decides[0].feature | test("audit log")' "$T/rep.json" >/dev/null
+}
+
+@test "ss -tan: nothing; socket diagnostics' extra fields are a probe" {
+	command -v ss >/dev/null || skip "ss is not installed"
+	# a socket of our own to list
+	python3 -c 'import socket,sys,time; s=socket.socket(); s.bind(("127.0.0.1",0)); s.listen(); print(s.getsockname()[1], flush=True); time.sleep(600)' >"$T/port" &
+	local listener=$!
+	wait_for 10 test -s "$T/port"
+	local port
+	port=$(cat "$T/port")
+	corpus_case "" CAP_NET_ADMIN "" "ss -tan >out.s" "grep -q '127.0.0.1:$port' out.s"
+	kill "$listener"
+	[ "$(jq -r '[.verify_decides[] | .why] | unique | join(",")' "$T/rep.json")" = probe ]
+	[[ "$(jq -r '[.verify_decides[].callsite] | join(",")' "$T/rep.json")" == *diag* ]] ||
+		[[ "$(jq -r '[.verify_decides[].callsite] | join(",")' "$T/rep.json")" == *dump* ]]
 }
 
 @test "ip netns add: CAP_SYS_ADMIN" {

@@ -878,13 +878,19 @@ TEST(suggest_denial_effect_from_the_source)
 }
 
 /* A narrow member CAP_SYS_ADMIN alone covers is verify's to decide: in a
- * set that holds CAP_SYS_ADMIN (a probe's fsopen()), CAP_CHECKPOINT_RESTORE
+ * set that holds CAP_SYS_ADMIN (sethostname()), CAP_CHECKPOINT_RESTORE
  * at proc_map_files_get_link is not dropped for it, and verify tries
  * dropping CAP_SYS_ADMIN first. */
 static const char *const mapfiles_cr[] = { NS_HEAD, "proc_map_files_get_link+0x30",
 	"pick_link+0x100", "path_openat+0x600" };
 static const char *const fsopen_sa[] = { CAPW, "ns_capable+0x2d", "__x64_sys_fsopen+0x40",
 	"do_syscall_64+0x71" };
+static const char *const fsopen_arm64[] = { CAPW, "ns_capable+0x2d", "__arm64_sys_fsopen+0x40",
+	"invoke_syscall+0x50" };
+static const char *const hostname_sa[] = { CAPW, "ns_capable+0x2d",
+	"__x64_sys_sethostname+0x40", "do_syscall_64+0x71" };
+static const char *const may_mount_sa[] = { CAPW, "ns_capable+0x2d", "may_mount+0x1a",
+	"path_mount+0x80" };
 
 TEST(suggest_sys_admin_covers_by_verify_only)
 {
@@ -892,7 +898,7 @@ TEST(suggest_sys_admin_covers_by_verify_only)
 
 	new_record("6.12.118");
 	check(CAP_CHECKPOINT_RESTORE, 0, 2, 257, mapfiles_cr, N(mapfiles_cr));
-	check(CAP_SYS_ADMIN, 0, 1, 430, fsopen_sa, N(fsopen_sa));
+	check(CAP_SYS_ADMIN, 0, 1, 170, hostname_sa, N(hostname_sa));
 	build(&s, NULL);
 	ASSERT_U64(s.required, CAP_BIT(CAP_SYS_ADMIN));
 	ASSERT_U64(s.undecided_caps, CAP_BIT(CAP_CHECKPOINT_RESTORE));
@@ -901,6 +907,67 @@ TEST(suggest_sys_admin_covers_by_verify_only)
 	ASSERT_STR(s.undecided[0].func, "proc_map_files_get_link");
 	ASSERT_EQ(s.ncover, 0);
 	ASSERT_U64(s.progs[0].undecided, CAP_BIT(CAP_CHECKPOINT_RESTORE));
+	suggest_free(&s);
+}
+
+/* Class 7: a capability granted only at feature probes (kernel facts
+ * KF_PROBE: fsopen() of the new mount API, pagemap's frame numbers, ...)
+ * is verify's to decide, with the feature; one check that was no probe
+ * makes it required. */
+TEST(suggest_probes_are_verify_s_to_decide)
+{
+	struct suggestion s;
+	struct rec_check *c;
+
+	/* CRIU's fsopen() probe: CAP_SYS_ADMIN leaves the set, and with it
+	 * nothing covers CAP_CHECKPOINT_RESTORE, which is required */
+	new_record("6.12.118");
+	check(CAP_CHECKPOINT_RESTORE, 0, 2, 257, mapfiles_cr, N(mapfiles_cr));
+	check(CAP_SYS_ADMIN, 0, 1, 430, fsopen_sa, N(fsopen_sa));
+	build(&s, NULL);
+	ASSERT_U64(s.required, CAP_BIT(CAP_CHECKPOINT_RESTORE));
+	ASSERT_U64(s.undecided_caps, CAP_BIT(CAP_SYS_ADMIN));
+	ASSERT_EQ(s.nundecided, 1);
+	ASSERT_EQ(s.undecided[0].why, UD_PROBE);
+	ASSERT_STR(s.undecided[0].func, "__x64_sys_fsopen");
+	ASSERT_STR(s.undecided[0].fact->operation, "fsopen(): the new mount API (5.2)");
+	ASSERT_U64(s.progs[0].required, CAP_BIT(CAP_CHECKPOINT_RESTORE));
+	ASSERT_U64(s.progs[0].undecided, CAP_BIT(CAP_SYS_ADMIN));
+	ASSERT_EQ(s.nkeep, 1);
+	suggest_free(&s);
+	/* the same syscall under arm64's entry name */
+	new_record("6.12.118");
+	check(CAP_SYS_ADMIN, 0, 1, 430, fsopen_arm64, N(fsopen_arm64));
+	build(&s, NULL);
+	ASSERT_U64(s.required, 0);
+	ASSERT_U64(s.undecided_caps, CAP_BIT(CAP_SYS_ADMIN));
+	suggest_free(&s);
+	/* a probe and a check that was none: required, by both programs'
+	 * accounts; CAP_CHECKPOINT_RESTORE is CAP_SYS_ADMIN's to cover again */
+	new_record("6.12.118");
+	check(CAP_CHECKPOINT_RESTORE, 0, 2, 257, mapfiles_cr, N(mapfiles_cr));
+	check(CAP_SYS_ADMIN, 0, 1, 430, fsopen_sa, N(fsopen_sa));
+	check(CAP_SYS_ADMIN, 0, 1, 170, hostname_sa, N(hostname_sa));
+	build(&s, NULL);
+	ASSERT_U64(s.required, CAP_BIT(CAP_SYS_ADMIN));
+	ASSERT_U64(s.progs[0].required, CAP_BIT(CAP_SYS_ADMIN));
+	ASSERT_U64(s.undecided_caps, CAP_BIT(CAP_CHECKPOINT_RESTORE));
+	ASSERT_EQ(s.undecided[0].why, UD_SYSADMIN_COVERS);
+	suggest_free(&s);
+	/* may_mount() is a probe only during fsopen()/fspick(), not mount(2) */
+	new_record("6.12.118");
+	c = check(CAP_SYS_ADMIN, 0, 1, 430, may_mount_sa, N(may_mount_sa));
+	c->sysname = "fsopen";
+	build(&s, NULL);
+	ASSERT_U64(s.required, 0);
+	ASSERT_U64(s.undecided_caps, CAP_BIT(CAP_SYS_ADMIN));
+	suggest_free(&s);
+	new_record("6.12.118");
+	c = check(CAP_SYS_ADMIN, 0, 1, 165, may_mount_sa, N(may_mount_sa));
+	c->sysname = "mount";
+	build(&s, NULL);
+	ASSERT_U64(s.required, CAP_BIT(CAP_SYS_ADMIN));
+	ASSERT_U64(s.undecided_caps, 0);
 	suggest_free(&s);
 }
 

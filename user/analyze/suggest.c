@@ -303,7 +303,7 @@ static void add_replace(struct suggestion *s, int replace, int with, enum eviden
 }
 
 static void add_keep(struct suggestion *s, int cap, const char *func, const struct rec_check *c,
-		     const struct ks_answer *a, bool noaudit_decides)
+		     const struct ks_answer *a, bool noaudit_decides, const struct kfact *probe)
 {
 	struct sg_keep *k = NULL;
 	struct sg_site *st;
@@ -328,10 +328,15 @@ static void add_keep(struct suggestion *s, int cap, const char *func, const stru
 		st->alts = a->alts;
 	}
 	st->noaudit_decides |= noaudit_decides;
+	if (probe)
+		st->probe = probe;
+	else
+		st->not_probe = true;
 }
 
-static void add_undecided(struct suggestion *s, int cap, enum sg_undecided_why why,
-			  const char *func, const struct ksite *ks, uint64_t count)
+static struct sg_undecided *add_undecided(struct suggestion *s, int cap,
+					   enum sg_undecided_why why, const char *func,
+					   const struct ksite *ks, uint64_t count)
 {
 	struct sg_undecided *u = NULL;
 	size_t i;
@@ -348,10 +353,12 @@ static void add_undecided(struct suggestion *s, int cap, enum sg_undecided_why w
 		u->why = why;
 		u->func = func;
 		u->ksite = ks;
+		u->fact = NULL;
 		u->count = 0;
 	}
 	u->count = sat_add(u->count, count);
 	s->undecided_caps |= CAP_BIT(cap);
+	return u;
 }
 
 /* A netlink request (rtnetlink, generic netlink): the kernel answers a
@@ -572,8 +579,15 @@ static void classify(struct suggestion *s, struct row *r)
 				add_replace(s, c->cap, with, EV_SOURCE, NULL, a->first, func, c);
 				prog->required |= 1ULL << with;
 			} else {
-				add_keep(s, c->cap, func, c, a, r->noaudit_decides);
-				prog->required |= 1ULL << c->cap;
+				/* a feature probe: decided once every check is in */
+				f = fact_for(s, func, c->cap, KF_PROBE);
+				if (f && !kfact_during(f, c->sysname))
+					f = NULL;
+				add_keep(s, c->cap, func, c, a, r->noaudit_decides, f);
+				if (f)
+					prog->probed |= 1ULL << c->cap;
+				else
+					prog->required |= 1ULL << c->cap;
 			}
 		}
 		return;
@@ -687,6 +701,47 @@ static uint64_t covered(const struct sg_keep *k, uint64_t by)
 	return used;
 }
 
+/*
+ * Feature probes (docs/capsites.md, "Probes the program tolerates"): a
+ * kept capability every check of which was a probe of an optional feature
+ * (kernel fact KF_PROBE: the new mount API, pagemap's frame numbers,
+ * TCP_REPAIR, socket diagnostics' extra fields, audit user messages) is
+ * not certainly required: the program may do without it when refused.
+ * It leaves the set for verify, with the feature; run before minimise(),
+ * so that what only such a CAP_SYS_ADMIN would cover stays required.
+ */
+static void probes(struct suggestion *s)
+{
+	size_t i, j, n;
+
+	for (i = n = 0; i < s->nkeep; i++) {
+		struct sg_keep *k = &s->keep[i];
+		uint64_t bit = CAP_BIT(k->cap);
+		bool all = k->nsites > 0;
+
+		for (j = 0; j < k->nsites && all; j++)
+			all = k->sites[j].probe && !k->sites[j].not_probe;
+		if (!all) {
+			/* required by a check that was no probe: the
+			 * programs that probed need it too */
+			for (j = 0; j < s->nprogs; j++)
+				s->progs[j].required |= s->progs[j].probed & bit;
+			s->keep[n++] = *k;
+			continue;
+		}
+		for (j = 0; j < k->nsites; j++) {
+			add_undecided(s, k->cap, UD_PROBE, k->sites[j].func, k->sites[j].ksite,
+				      k->sites[j].count)->fact = k->sites[j].probe;
+		}
+		for (j = 0; j < s->nprogs; j++)
+			if (s->progs[j].probed & bit)
+				s->progs[j].undecided |= bit;
+		free_sites(k->sites, k->nsites);
+		hindex_free(&k->site_idx);
+	}
+	s->nkeep = n;
+}
+
 static void minimise(struct suggestion *s)
 {
 	size_t i, j, n;
@@ -777,7 +832,7 @@ static void ptrace_shortcut(struct suggestion *s)
 	if (pt->needs) {
 		struct rec_check c = { .count = pt->targets, .syscall = -1 };
 
-		add_keep(s, CAP_SYS_PTRACE, sg_ptrace_site, &c, NULL, false);
+		add_keep(s, CAP_SYS_PTRACE, sg_ptrace_site, &c, NULL, false, NULL);
 		s->required |= CAP_BIT(CAP_SYS_PTRACE);
 	} else if (pt->unknown) {
 		add_undecided(s, CAP_SYS_PTRACE, UD_PTRACE_UNKNOWN, sg_ptrace_site, NULL,
@@ -871,6 +926,7 @@ int suggest_build(const struct record *rec, const struct suggest_opts *o, struct
 		classify(s, &rows[i]);
 	free(rows);
 
+	probes(s);
 	for (i = 0; i < s->nkeep; i++)
 		s->required |= 1ULL << s->keep[i].cap;
 	for (i = 0; i < s->nrepl; i++)

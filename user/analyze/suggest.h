@@ -44,6 +44,9 @@ struct sg_site {
 	uint64_t alts;              /* kept capabilities: what the kernel accepts
 				     * instead at this site (capsites table) */
 	bool noaudit_decides;       /* a noaudit check whose denial fails the call */
+	const struct kfact *probe;  /* kept capabilities: a feature probe (KF_PROBE)
+				     * asked here, or NULL */
+	bool not_probe;             /* ... and a check here that was not one */
 	uint64_t count;
 	struct sys_count *sys;
 	size_t nsys, capsys;
@@ -81,6 +84,7 @@ enum sg_undecided_why {
 	UD_SYSCTL_OWNER,     /* a sysctl permission handler asked for root */
 	UD_SYSADMIN_COVERS,  /* every site also takes CAP_SYS_ADMIN, which the set has */
 	UD_PTRACE_UNKNOWN,   /* ptrace access to a process whose set was not read */
+	UD_PROBE,            /* granted only at feature probes (kernel fact KF_PROBE) */
 };
 
 struct sg_undecided {
@@ -88,6 +92,7 @@ struct sg_undecided {
 	enum sg_undecided_why why;
 	const char *func;           /* interned in the record */
 	const struct ksite *ksite;
+	const struct kfact *fact;   /* UD_PROBE: the feature */
 	uint64_t count;
 };
 
@@ -145,6 +150,7 @@ struct sg_program {
 	bool matched;               /* selected by --program (always, without it) */
 	uint64_t required;
 	uint64_t undecided;         /* granted where only verify can decide */
+	uint64_t probed;            /* granted at feature probes (KF_PROBE) */
 };
 
 struct suggest_opts {

@@ -20,6 +20,10 @@ enum kfact_kind {
 	KF_SYSADMIN_ONLY,
 	/* a denial here changes nothing for the caller (features, hardening) */
 	KF_ADVISORY,
+	/* an optional feature programs try and do without when refused (a
+	 * new interface with an older one beside it, extra fields in an
+	 * answer): granted here, `cap` is a probe that only verify decides */
+	KF_PROBE,
 };
 
 struct kfact {
@@ -31,11 +35,19 @@ struct kfact {
 	const char *operation;   /* what user space did */
 	const char *also;        /* what else may be needed there, or NULL */
 	const char *source;      /* where the fact comes from */
+	const char *during;      /* only when asked during one of these syscalls
+				  * (space-separated names), or NULL: any */
 };
 
 /* The facts for function func and capability cap (-1: any), in table
- * order; *iter starts at 0. NULL when there are no more. */
+ * order; *iter starts at 0. NULL when there are no more. A syscall's
+ * entry matches under each name it is recorded by (__do_sys_X,
+ * __x64_sys_X, __arm64_sys_X, ...). */
 const struct kfact *kfact_next(const char *func, int cap, enum kfact_kind kind, int *iter);
+
+/* Whether fact f applies to a check made during syscall sysname (NULL:
+ * not known, which matches only a fact for any syscall). */
+bool kfact_during(const struct kfact *f, const char *sysname);
 
 /* Compare kernel release strings by their leading "X.Y[.Z]"; -2 if either
  * does not parse. */

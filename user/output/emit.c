@@ -446,7 +446,7 @@ int emit_snippet(FILE *f, const char *kind, const struct suggestion *s)
 	if (!s->undecided_caps)
 		return emit_kind(f, kind, s);
 	fprintf(f, "# %s: granted, but only capaudit verify can tell whether it is needed\n"
-		"# (asked before a rule that may allow without it; see report --suggest)\n",
+		"# (report --suggest says why, under \"Only verify can decide\")\n",
 		capset_str(s->undecided_caps, buf, sizeof(buf)));
 	with = *s;
 	with.required |= s->undecided_caps;

@@ -247,6 +247,14 @@ static void covered_and_undecided(FILE *f, const struct suggestion *s)
 			fputs("a sysctl's permission handler asked for root", f);
 		} else if (u->why == UD_PTRACE_UNKNOWN) {
 			fputs("it reached processes whose capabilities could not be read", f);
+		} else if (u->why == UD_PROBE) {
+			fputs("a feature programs try and do without: ", f);
+			html_text(f, u->fact->operation);
+			fputs("; refused, ", f);
+			html_text(f, u->fact->also);
+			fputs(" (kernel source: ", f);
+			html_text(f, u->fact->source);
+			fputs(")", f);
 		} else {
 			fputs("CAP_SYS_ADMIN, which the set has, is accepted there too", f);
 		}

@@ -508,6 +508,11 @@ static int json_suggest(FILE *f, const struct suggestion *s, const char *source)
 			json_set(o, "why", json_string("sysctl-owner"));
 		} else if (u->why == UD_PTRACE_UNKNOWN) {
 			json_set(o, "why", json_string("ptrace-target-unknown"));
+		} else if (u->why == UD_PROBE) {
+			json_set(o, "why", json_string("probe"));
+			json_set(o, "feature", json_string(u->fact->operation));
+			json_set(o, "denied_means", json_string(u->fact->also));
+			json_set(o, "fact_source", json_string(u->fact->source));
 		} else {
 			json_set(o, "why", json_string("covered-by-sys-admin"));
 		}

@@ -633,6 +633,10 @@ static int text_suggest(FILE *f, const struct suggestion *s, const char *source)
 			else if (u->why == UD_PTRACE_UNKNOWN)
 				fputs("it reached other processes whose capabilities capaudit could "
 				      "not read (gone, another pid or user namespace, a pidfd)\n", f);
+			else if (u->why == UD_PROBE)
+				fprintf(f, "a feature programs try and do without: %s; refused, %s\n"
+					"    (kernel source: %s)\n", u->fact->operation, u->fact->also,
+					u->fact->source);
 			else
 				fputs("the kernel takes CAP_SYS_ADMIN there too, which the set has: "
 				      "not needed if CAP_SYS_ADMIN stays (verify tries dropping "
