@@ -85,6 +85,13 @@ struct verify_member {
 	int cap;
 	bool kept;               /* its removal made the command fail */
 	int replaced_by;         /* dropped in favour of this narrower one, or -1 */
+	uint64_t replaced_by_set; /* ... of these narrower ones (one or more) */
+	uint64_t broader_refused; /* kept: what its absence revealed that is not
+				   * narrower (never tried in its place) */
+	uint64_t narrower_failed; /* kept: narrower ones tried in its place, in vain */
+	bool timed_out;          /* the run without it passed --timeout */
+	bool userspace;          /* no kernel denial (but those of runs that
+				  * succeeded): the program refused by itself */
 	int exit_status, check_status;   /* of the run without it */
 	int deny_cap;            /* the denial that most likely stopped it, or -1 */
 	char *deny_func;         /* its call site */
@@ -101,6 +108,13 @@ struct verify_result {
 	bool have_suggested;
 	uint64_t suggested;      /* report --suggest's, on the first run */
 	char failure[512];       /* why none was proven */
+	int interrupted;         /* the signal that stopped verify, 0 if none */
+	double timeout;          /* seconds per run */
+	int max_runs;
+	size_t leftovers;        /* processes runs left behind (stopped) */
+	char leftover_example[160]; /* "pid 123 (sleep) after run 4" */
+	bool no_box;             /* runs went without a cgroup of their own: */
+	char no_box_why[200];
 	struct verify_member members[64];
 	size_t nmembers;
 	/* for --emit: the first run's suggestion, with the proven set */

@@ -16,6 +16,7 @@
 #include "cli/options.h"
 #include "facts/capnames.h"
 #include "lib/msg.h"
+#include "lib/util.h"
 #include "record/launch.h"
 #include "output/output.h"
 #include "record/privs.h"
@@ -159,6 +160,13 @@ static int record_under_set(struct run_args *a, int all_argc, char **all_argv)
 	a->o.syscall_results = true;   /* the point of run: which denials blocked */
 	a->o.cmd_stdout_to_stderr = a->fmt == &output_json;   /* stdout is the report's */
 	record_run(&a->o, all_argc, all_argv);
+	if (a->o.stop_signal) {
+		/* cut short: neither enough nor not enough */
+		fprintf(stderr, "capaudit run: interrupted by %s: no verdict%s%s\n",
+			sig_name(a->o.stop_signal), a->o.recorded ? "; the record so far is in " : "",
+			a->o.recorded ? a->o.out : "");
+		return 128 + a->o.stop_signal;
+	}
 	/* the kernel refused to start it with this set (a file with
 	 * capabilities and its effective bit needs them in the bounding set:
 	 * EPERM): not enough, and no record */

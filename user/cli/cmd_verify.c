@@ -31,8 +31,12 @@ static const struct cli_opt verify_opts[] = {
 	{ "format", 'f', required_argument, "FORMAT", "text (default) or json",
 	  "(the command's output goes to standard error)", CLI_ARG_FORMAT },
 	{ "attach", 'A', required_argument, "MODE[,MODE...]", "as record --attach", NULL, CLI_ARG_ATTACH },
-	{ "max-runs", 'm', required_argument, "N", "give up after N runs (default 40)", NULL,
+	{ "max-runs", 'm', required_argument, "N",
+	  "give up after N runs (default 10 and 2 per capability the caller holds)", NULL,
 	  CLI_ARG_ANY },
+	{ "timeout", 't', required_argument, "SECONDS",
+	  "stop a run that takes longer, with all it started (default 120)",
+	  "(the run counts as failed)", CLI_ARG_ANY },
 	{ "keep", 'k', required_argument, "DIR",
 	  "keep every run's record in DIR (created; default: removed)", NULL, CLI_ARG_DIR },
 	{ "quiet", 'q', no_argument, NULL, "no progress lines on standard error", NULL,
@@ -48,8 +52,10 @@ static const struct cli_cmd verify_cmd = {
 		 "  blocking denials reveal until it succeeds, then drop each member in turn and\n"
 		 "  keep only those whose removal makes it fail.\n",
 	.opts = verify_opts,
-	.tail = "  Exit status: 0 a set was proven, 1 none works (or COMMAND fails even with the\n"
-		"  caller's privileges), 2 usage errors.\n",
+	.tail = "  Each run has a cgroup of its own: what it leaves running is named and stopped.\n"
+		"  Exit status: 0 a set was proven, 1 none works (or COMMAND fails even with the\n"
+		"  caller's privileges), 2 usage errors, 128+N stopped by signal N (SIGINT,\n"
+		"  SIGTERM, SIGHUP, SIGPIPE): no verdict.\n",
 	.in_order = 1,
 };
 
@@ -92,7 +98,6 @@ static int parse_args(int argc, char **argv, struct verify_args *a)
 	long runs;
 	int c;
 
-	a->v.max_runs = 40;
 	cli_getopt_init(&g, &verify_cmd);
 	while ((c = cli_next(&g, argc, argv)) >= 0) {
 		switch (c) {
@@ -119,6 +124,12 @@ static int parse_args(int argc, char **argv, struct verify_args *a)
 				return EXIT_USAGE;
 			}
 			a->v.max_runs = (int)runs;
+			break;
+		case 't':
+			if (parse_seconds(optarg, &a->v.timeout) || a->v.timeout > 86400) {
+				p_err("--timeout '%s': seconds, more than 0 and at most 86400", optarg);
+				return EXIT_USAGE;
+			}
 			break;
 		}
 	}
@@ -163,6 +174,8 @@ static int prove_and_print(struct verify_args *a)
 	int rc;
 
 	rc = verify_prove(&a->v, &vr, err, sizeof(err));
+	/* the records go before the report: a closed pipe may cut it short */
+	verify_cleanup(vr);
 	if (rc < 0) {
 		p_err("%s", err);
 		verify_free(vr);
@@ -171,9 +184,11 @@ static int prove_and_print(struct verify_args *a)
 	res = *verify_result(vr);
 	res.emit = a->emit;
 	res.nemit = a->nemit;
-	if (a->fmt->verify(stdout, &res) || fflush(stdout))
+	if ((a->fmt->verify(stdout, &res) || fflush(stdout)) && !verify_signal())
 		p_err("cannot write the report: output error");
 	verify_free(vr);
+	if (verify_signal())   /* the report says "interrupted: no verdict" */
+		return 128 + verify_signal();
 	return rc ? EXIT_FAIL : EXIT_OK;
 }
 

@@ -2,7 +2,10 @@
 #include "lib/util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -303,4 +306,44 @@ int self_usage(uint64_t *rss_bytes, double *cpu_seconds)
 	else
 		rc = -1;
 	return rc;
+}
+
+const char *sig_name(int sig)
+{
+	static __thread char buf[32];
+	const char *abbrev = sigabbrev_np(sig);
+
+	if (abbrev)
+		snprintf(buf, sizeof(buf), "SIG%s", abbrev);
+	else
+		snprintf(buf, sizeof(buf), "signal %d", sig);
+	return buf;
+}
+
+int exec_file_kind(const char *path, char *interp, size_t n)
+{
+	char head[256];
+	ssize_t got;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+
+	if (interp && n)
+		interp[0] = '\0';
+	if (fd < 0)
+		return EXEC_UNKNOWN;
+	got = read(fd, head, sizeof(head) - 1);
+	close(fd);
+	if (got >= 4 && !memcmp(head, "\177ELF", 4))
+		return EXEC_ELF;
+	if (got >= 2 && head[0] == '#' && head[1] == '!') {
+		size_t i = 2, len;
+
+		head[got] = '\0';
+		while (head[i] == ' ' || head[i] == '\t')
+			i++;
+		len = strcspn(head + i, " \t\n");
+		if (interp && n)
+			snprintf(interp, n, "%.*s", (int)len, head + i);
+		return EXEC_SCRIPT;
+	}
+	return got < 0 ? EXEC_UNKNOWN : EXEC_OTHER;
 }

@@ -16,6 +16,15 @@ int parse_int_range(const char *s, long min, long max, long *out);
 /* "1.5" or "2" seconds, > 0; -1 on anything else. */
 int parse_seconds(const char *s, double *out);
 
+/* What file path is to execve(): an ELF executable, a script ("#!",
+ * its interpreter into interp), something else, or not readable here. */
+enum { EXEC_UNKNOWN, EXEC_ELF, EXEC_SCRIPT, EXEC_OTHER };
+int exec_file_kind(const char *path, char *interp, size_t n);
+
+/* "SIGINT" for SIGINT ("signal N" if it has no name); a buffer of this
+ * thread's, valid until the next call. */
+const char *sig_name(int sig);
+
 /* Wall clock in ns since the epoch, and monotonic ns. */
 int64_t now_realtime_ns(void);
 int64_t now_monotonic_ns(void);

@@ -117,7 +117,7 @@ static void print_command(FILE *f, const struct suggestion *s)
 
 static int emit_setcap(FILE *f, const struct suggestion *s)
 {
-	char safe[4200];
+	char safe[4200], interp[256];
 	size_t i, j;
 	bool any = false;
 
@@ -142,6 +142,22 @@ static int emit_setcap(FILE *f, const struct suggestion *s)
 				mask |= s->progs[j].required;
 		if (!mask)
 			continue;
+		if (exec_file_kind(p->proc->exe, interp, sizeof(interp)) == EXEC_SCRIPT) {
+			/* the kernel ignores file capabilities on scripts
+			 * (fs/binfmt_script.c: the interpreter is executed) */
+			fputs("# ", f);
+			fputs(text_escape(p->proc->exe, safe, sizeof(safe)), f);
+			fputs(" is a script: the kernel ignores file capabilities on scripts.\n"
+			      "# Give the process the set instead (--emit systemd or capsh: "
+			      "ambient capabilities);\n"
+			      "# on its interpreter, every script it runs would get them:\n# setcap ", f);
+			caps(f, mask, ",", true, false);
+			fputs("+ep ", f);
+			shell_quote(f, text_escape(interp, safe, sizeof(safe)));
+			fputc('\n', f);
+			any = true;
+			continue;
+		}
 		fputs("setcap ", f);
 		caps(f, mask, ",", true, false);
 		fputs("+ep ", f);

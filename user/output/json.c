@@ -9,6 +9,7 @@
 #include "facts/kfeat.h"
 #include "facts/syscalls.h"
 #include "lib/jsonutil.h"
+#include "lib/util.h"
 #include "output/diff.h"
 #include "output/output.h"
 #include "analyze/report.h"
@@ -784,6 +785,14 @@ static int json_verify(FILE *f, const struct verify_result *v)
 	json_set(root, "user", v->user ? json_bytes(v->user) : json_null());
 	json_set(root, "check", v->check ? json_bytes(v->check) : json_null());
 	json_set(root, "runs", json_integer(v->runs));
+	json_set(root, "max_runs", json_integer(v->max_runs));
+	json_set(root, "timeout", json_real(v->timeout));
+	json_set(root, "interrupted", v->interrupted ? json_string(sig_name(v->interrupted)) :
+		 json_null());
+	json_set(root, "left_behind", json_integer((json_int_t)v->leftovers));
+	if (v->leftovers)
+		json_set(root, "left_behind_example", json_string(v->leftover_example));
+	json_set(root, "own_cgroups", json_boolean(!v->no_box));
 	json_set(root, "proven", json_boolean(v->proven));
 	json_set(root, "set", v->proven ? json_capset(v->set) : json_null());
 	json_set(root, "suggested", v->have_suggested ? json_capset(v->suggested) : json_null());
@@ -797,6 +806,7 @@ static int json_verify(FILE *f, const struct verify_result *v)
 		json_set(o, "cap", json_string(cap_name(m->cap, nb)));
 		json_set(o, "kept", json_boolean(m->kept));
 		json_set(o, "replaced_by", cap_or_null(m->replaced_by));
+		json_set(o, "replaced_by_set", json_capset(m->replaced_by_set));
 		if (m->kept) {
 			json_t *e = json_object();
 
@@ -807,6 +817,10 @@ static int json_verify(FILE *f, const struct verify_result *v)
 			json_set(e, "exec_refused", json_boolean(m->exec_refused));
 			json_set(e, "asked_by_capset", json_boolean(m->asked));
 			json_set(e, "callsite", m->deny_func ? json_bytes(m->deny_func) : json_null());
+			json_set(e, "timed_out", json_boolean(m->timed_out));
+			json_set(e, "refused_in_user_space", json_boolean(m->userspace));
+			json_set(e, "narrower_tried", json_capset(m->narrower_failed));
+			json_set(e, "broader_not_tried", json_capset(m->broader_refused));
 			json_set(o, "without_it", e);
 		}
 		json_array_append_new(a, o);

@@ -939,7 +939,20 @@ static int text_verify(FILE *f, const struct verify_result *v)
 	fprintf(f, "\n  as: %s\n", v->user ? text_escape(v->user, esc, sizeof(esc)) : "root");
 	if (v->check)
 		fprintf(f, "  success: exit status 0 and sh -c %s\n", text_escape(v->check, esc, sizeof(esc)));
-	fprintf(f, "  runs: %d\n", v->runs);
+	fprintf(f, "  runs: %d (at most %d; each stopped after %g s)\n", v->runs, v->max_runs,
+		v->timeout);
+	if (v->leftovers)
+		fprintf(f, "  left behind: %zu process%s (the first: %s), stopped before the next "
+			"run\n", v->leftovers, v->leftovers == 1 ? "" : "es", v->leftover_example);
+	if (v->no_box)
+		fprintf(f, "  runs had no cgroup of their own (%s)\n", v->no_box_why);
+	if (v->interrupted) {
+		fprintf(f, "\nInterrupted by %s: no verdict.\n", sig_name(v->interrupted));
+		for (i = 0; i < v->nmembers; i++)
+			fprintf(f, "  so far: %s %s\n", cap_name(v->members[i].cap, nb),
+				v->members[i].kept ? "needed" : "not needed");
+		return ferror(f) ? -1 : 0;
+	}
 	if (!v->proven) {
 		fprintf(f, "\nNo set proven: %s\n", v->failure);
 		return ferror(f) ? -1 : 0;
@@ -959,25 +972,37 @@ static int text_verify(FILE *f, const struct verify_result *v)
 		if (m->exec_refused)
 			fputs("; the kernel refused to execute it (its file capabilities need it)",
 			      f);
+		else if (m->timed_out)
+			fprintf(f, "; it did not end within %g s (--timeout)", v->timeout);
 		else if (m->deny_cap >= 0)
 			fprintf(f, "; denied %s at %s", cap_name(m->deny_cap, nb),
 			       text_escape(m->deny_func, esc, sizeof(esc)));
 		else if (m->asked)
-			fputs("; no capability check failed: the program asks capset() to keep it",
-			      f);
+			fputs("; refused in user space: no capability check failed (but those runs "
+			      "that succeeded saw too); it asked capset() to keep it", f);
 		else
-			fputs("; no capability check failed (a privileged recording cannot see "
-			      "such a need: only this run shows it)", f);
+			fputs("; refused in user space: no capability check failed (but those runs "
+			      "that succeeded saw too); a privileged recording cannot see such a "
+			      "need, only this run shows it", f);
 		fputc('\n', f);
+		if (m->narrower_failed)
+			fprintf(f, "    %s instead did not work: only the broader %s does\n",
+				capset_str(m->narrower_failed, buf, sizeof(buf)), cap_name(m->cap, nb));
+		if (m->broader_refused)
+			fprintf(f, "    (its absence also showed %s denied: not narrower, so never "
+				"tried in its place)\n", capset_str(m->broader_refused, buf,
+								     sizeof(buf)));
 	}
 	for (i = 0; i < v->nmembers; i++) {
 		const struct verify_member *m = &v->members[i];
 
 		if (m->kept)
 			continue;
-		if (m->replaced_by >= 0)
-			fprintf(f, "  %s replaced by %s: the command succeeded with it instead\n",
-			       cap_name(m->cap, nb), cap_name(m->replaced_by, esc));
+		if (m->replaced_by_set)
+			fprintf(f, "  %s replaced by the narrower %s: the command succeeded with %s "
+				"instead\n", cap_name(m->cap, nb),
+				capset_str(m->replaced_by_set, buf, sizeof(buf)),
+				__builtin_popcountll(m->replaced_by_set) == 1 ? "it" : "them");
 		else
 			fprintf(f, "  %s dropped: the command succeeded without it\n", cap_name(m->cap, nb));
 	}

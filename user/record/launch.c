@@ -65,8 +65,26 @@ int launch_resolve_user(const char *name, struct launch *l)
 	l->set_user = true;
 	l->uid = pw->pw_uid;
 	l->gid = pw->pw_gid;
-	l->user = pw->pw_name;
+	snprintf(l->user_buf, sizeof(l->user_buf), "%s", pw->pw_name);
+	snprintf(l->home_buf, sizeof(l->home_buf), "%s", pw->pw_dir);
+	l->user = l->user_buf;
+	l->home = l->home_buf;
 	return 0;
+}
+
+void launch_user_env(const struct launch *l)
+{
+	char uid[16];
+
+	if (!l->set_user)
+		return;
+	snprintf(uid, sizeof(uid), "%u", (unsigned)l->uid);
+	setenv("HOME", l->home && *l->home ? l->home : "/", 1);
+	setenv("USER", l->user ? l->user : uid, 1);
+	setenv("LOGNAME", l->user ? l->user : uid, 1);
+	/* login.defs' ENV_SUPATH and ENV_PATH on Debian */
+	setenv("PATH", l->uid == 0 ? "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" :
+	       "/usr/local/bin:/usr/bin:/bin", 1);
 }
 
 int launch_raise_effective(void)

@@ -18,6 +18,8 @@ struct launch {
 	uid_t uid;
 	gid_t gid;
 	const char *user;        /* for initgroups() */
+	const char *home;        /* the user's home directory (passwd), or NULL */
+	char user_buf[64], home_buf[512];   /* (getpwnam()'s buffer is reused) */
 	/* record --service: the unit's credentials and sets instead of the
 	 * above (record/service.c), and its commands to exec */
 	const struct service *service;
@@ -39,6 +41,12 @@ int launch_resolve_user(const char *name, struct launch *l);
  * -1 with errno set and *stage naming the step that failed.
  */
 int launch_apply(const struct launch *l, const char **stage);
+
+/* In the child, for --user: the user's environment, as `runuser -l` gives
+ * it: HOME from the passwd entry (else /), USER and LOGNAME, and the
+ * system's PATH (root's with the sbin directories), so that the program's
+ * own lookups are its user's, not the caller's. */
+void launch_user_env(const struct launch *l);
 
 /* Effective := permitted, so that the next steps may use what we hold. */
 int launch_raise_effective(void);

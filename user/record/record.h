@@ -44,6 +44,8 @@ struct rec_opts {
 	/* results */
 	bool recorded;            /* the record file was written */
 	int cmd_status;           /* -- COMMAND: its shell-style status */
+	int stop_signal;          /* the recording was stopped by this signal
+				   * (SIGINT, SIGTERM, SIGHUP), 0 if not */
 	int exec_errno;           /* -- COMMAND: why execve() failed, 0 if it did not */
 };
 

@@ -728,6 +728,10 @@ int record_run(struct rec_opts *op, int all_argc, char **all_argv)
 		end_recording(&s, why, all_argc, all_argv);
 		if (!collect_record(&s))
 			write_record(&s, why, op);
+		if (why == STOP_SIGNAL)
+			op->stop_signal = stop_signal ? stop_signal : SIGTERM;
+	} else if (stop_signal) {
+		op->stop_signal = stop_signal;
 	}
 	session_cleanup(&s);
 	return s.rc;

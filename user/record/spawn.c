@@ -94,6 +94,8 @@ pid_t spawn_stopped(char **cmd, const struct launch *l, bool stdout_taken, int *
 		if (l && l->service) {
 			service_exec(l->service, ep[1]);   /* record --service */
 		} else {
+			if (l)
+				launch_user_env(l);
 			if (path)
 				execv(path, cmd);
 			execvp(cmd[0], cmd);

@@ -16,12 +16,14 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "analyze/suggest.h"
@@ -29,24 +31,60 @@
 #include "lib/util.h"
 #include "recfile/recfile.h"
 #include "record/launch.h"
+#include "record/runbox.h"
 
 struct vrun {
 	uint64_t caps;
 	bool ok;                 /* it succeeded */
 	bool exec_refused;       /* execve() failed with EPERM: no record */
+	bool timed_out;          /* stopped at --timeout: no record */
 	int exit_status, check_status;
 	struct record rec;       /* its record (loaded) */
 	bool have_rec;
 	struct suggestion sg;    /* built on rec */
 };
 
+/* A denial seen in a run that succeeded: no evidence against any set. */
+struct passing {
+	int cap;
+	char *func;
+};
+
 struct verify {
 	struct verify_opts o;
-	char dir[64];            /* where records go */
+	char dir[256];           /* where records go */
+	struct passing *pass;
+	size_t npass, cappass;
 	struct vrun base;        /* the run with the caller's privileges */
 	struct verify_result res;
 	struct suggestion emit_sg;  /* the first run's, with the proven set */
 };
+
+/* SIGINT, SIGTERM, SIGHUP or SIGPIPE: the run under way is stopped, and
+ * verify ends without a verdict. */
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+static void catch_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+	struct sigaction sa = { 0 };
+	size_t i;
+
+	sa.sa_handler = on_signal;   /* no SA_RESTART: waits end at once */
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+int verify_signal(void)
+{
+	return stop_signal;
+}
 
 static void progress(const struct verify *v, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -79,16 +117,106 @@ static void caps_arg(uint64_t caps, char *buf, size_t len)
 	capset_join(caps, ",", "", buf, len);
 }
 
+static bool passing_has(const struct verify *v, int cap, const char *func)
+{
+	size_t i;
+
+	for (i = 0; i < v->npass; i++)
+		if (v->pass[i].cap == cap && !strcmp(v->pass[i].func, func))
+			return true;
+	return false;
+}
+
+/* A run succeeded: its denials are no evidence for any member. */
+static void note_passing(struct verify *v, const struct vrun *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->sg.ndeny; i++) {
+		const struct sg_denial *d = &r->sg.deny[i];
+
+		if (passing_has(v, d->cap, d->func))
+			continue;
+		grow_array((void **)&v->pass, &v->cappass, v->npass + 1, sizeof(*v->pass));
+		v->pass[v->npass].cap = d->cap;
+		v->pass[v->npass++].func = xstrdup(d->func);
+	}
+}
+
+static bool is_evidence(const struct verify *v, const struct sg_denial *d)
+{
+	return !passing_has(v, d->cap, d->func);
+}
+
+static void pause_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/* Wait for the run's process, stopping its box at --timeout or at a
+ * signal: its wait status, or -1 (r->timed_out, or stop_signal set). */
+static int wait_run(struct verify *v, pid_t pid, const struct runbox *box, struct vrun *r)
+{
+	int64_t deadline = now_monotonic_ns() + (int64_t)(v->o.timeout * 1e9);
+	bool killed = false;
+	int st;
+
+	for (;;) {
+		pid_t w = waitpid(pid, &st, WNOHANG);
+
+		if (w == pid)
+			return killed ? -1 : st;
+		if (w < 0 && errno != EINTR)
+			return -1;
+		if (!killed && (stop_signal || now_monotonic_ns() >= deadline)) {
+			r->timed_out = !stop_signal;
+			runbox_kill(box, pid);
+			kill(pid, SIGKILL);
+			killed = true;
+		}
+		pause_ms(20);
+	}
+}
+
+/* What a run left behind in its box: named, stopped, counted. */
+static void sweep_box(struct verify *v, struct runbox *box)
+{
+	struct runbox_proc p[8];
+	size_t n = runbox_list(box, p, 8), i;
+	char names[160] = "";
+
+	if (n) {
+		for (i = 0; i < n && i < 8; i++) {
+			size_t len = strlen(names);
+
+			snprintf(names + len, sizeof(names) - len, "%s%d (%s)", i ? ", " : "",
+				 (int)p[i].pid, p[i].comm);
+		}
+		progress(v, "run %d left %zu process%s behind: %s%s; stopped", v->res.runs, n,
+			 n == 1 ? "" : "es", names, n > 8 ? ", ..." : "");
+		if (!v->res.leftovers)
+			snprintf(v->res.leftover_example, sizeof(v->res.leftover_example),
+				 "pid %d (%s) after run %d", (int)p[0].pid, p[0].comm, v->res.runs);
+		v->res.leftovers += n;
+		runbox_kill(box, 0);
+	}
+	runbox_close(box);
+}
+
 /*
  * Run the command under exactly caps with `capaudit run` (a child: the
- * recording drops its privileges, ours must stay), then load its record.
- * -1: no verdict (capaudit could not record); 0 otherwise, r->ok says.
+ * recording drops its privileges, ours must stay), in a cgroup of its
+ * own, then load its record. -1: no verdict (capaudit could not record,
+ * or a signal came: stop_signal); 0 otherwise, r->ok says.
  */
 static int run_with(struct verify *v, uint64_t caps, struct vrun *r, char *err, size_t errlen)
 {
-	char path[128], capsarg[1024], self[4096];
+	char path[320], capsarg[1024], self[4096];
 	const char *argv[32 + 4096];
 	struct suggest_opts so = { .program = v->o.program };
+	struct runbox box;
 	ssize_t n;
 	size_t a = 0, i;
 	pid_t pid;
@@ -96,6 +224,8 @@ static int run_with(struct verify *v, uint64_t caps, struct vrun *r, char *err, 
 
 	memset(r, 0, sizeof(*r));
 	r->caps = caps;
+	if (stop_signal)
+		return -1;
 	v->res.runs++;
 	snprintf(path, sizeof(path), "%s/run%d.jsonl", v->dir, v->res.runs);
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
@@ -127,24 +257,46 @@ static int run_with(struct verify *v, uint64_t caps, struct vrun *r, char *err, 
 		argv[a++] = v->o.cmd[i];
 	argv[a] = NULL;
 
+	if (runbox_open(&box, "capaudit-verify", v->res.runs) && !v->res.no_box) {
+		v->res.no_box = true;
+		snprintf(v->res.no_box_why, sizeof(v->res.no_box_why), "%s", box.why_none);
+		progress(v, "runs go without a cgroup of their own (%s): what a run leaves "
+			 "behind outside its process group is not found", box.why_none);
+	}
 	pid = fork();
 	if (pid < 0) {
 		snprintf(err, errlen, "fork: %s", strerror(errno));
+		runbox_close(&box);
 		return -1;
 	}
 	if (pid == 0) {
 		int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
 
+		signal(SIGPIPE, SIG_DFL);
+		runbox_enter(&box);
 		if (null < 0 || dup2(null, STDOUT_FILENO) < 0)
 			_exit(127);
 		execv(self, (char **)argv);
 		_exit(127);
 	}
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR) {
-			snprintf(err, errlen, "waitpid: %s", strerror(errno));
-			return -1;
-		}
+	st = wait_run(v, pid, &box, r);
+	sweep_box(v, &box);
+	if (stop_signal) {
+		unlink(path);
+		return -1;
+	}
+	if (r->timed_out) {
+		unlink(path);
+		r->exit_status = 124;   /* as timeout(1) says */
+		r->check_status = 0;
+		r->ok = false;
+		progress(v, "run %d passed --timeout (%g s): stopped", v->res.runs, v->o.timeout);
+		return 0;
+	}
+	if (st < 0) {
+		snprintf(err, errlen, "waitpid: %s", strerror(errno));
+		return -1;
+	}
 	if (!WIFEXITED(st) || WEXITSTATUS(st) > 1) {
 		snprintf(err, errlen, "capaudit run could not record the command (exit status %d)",
 			 WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
@@ -165,14 +317,17 @@ static int run_with(struct verify *v, uint64_t caps, struct vrun *r, char *err, 
 	r->exit_status = r->rec.hdr.has_exit_status ? r->rec.hdr.exit_status : 0;
 	r->check_status = v->o.check ? run_check(v->o.check) : 0;
 	r->ok = r->exit_status == 0 && r->check_status == 0;
+	if (r->ok)
+		note_passing(v, r);
 	if (!v->o.keep_dir)
 		unlink(path);
 	return 0;
 }
 
 /* The denial that most likely stopped the run: of the capability that
- * was taken away (cap, -1: any) first, then blocking before the rest. */
-static const struct sg_denial *worst_denial(const struct vrun *r, int cap)
+ * was taken away (cap, -1: any) first, then blocking before the rest;
+ * never one that a run that succeeded saw too. */
+static const struct sg_denial *worst_denial(const struct verify *v, const struct vrun *r, int cap)
 {
 	const struct sg_denial *best = NULL;
 	size_t i;
@@ -182,6 +337,8 @@ static const struct sg_denial *worst_denial(const struct vrun *r, int cap)
 		int mine = cap >= 0 && (d->cap == cap || d->alt == cap);
 		int best_mine = best && cap >= 0 && (best->cap == cap || best->alt == cap);
 
+		if (!is_evidence(v, d))
+			continue;
 		if (!best || mine > best_mine ||
 		    (mine == best_mine && denial_kind_rank(d->kind) > denial_kind_rank(best->kind)))
 			best = d;
@@ -192,8 +349,8 @@ static const struct sg_denial *worst_denial(const struct vrun *r, int cap)
 /*
  * What a failed run says is missing from its set: the capabilities of
  * its denials that were not advisory (the narrow one of a "X or
- * CAP_SYS_ADMIN" pair), then those its programs asked capset() for. Only
- * capabilities the caller has.
+ * CAP_SYS_ADMIN" pair) and that no run that succeeded saw, then those
+ * its programs asked capset() for. Only capabilities the caller has.
  */
 static uint64_t revealed(const struct verify *v, const struct vrun *r)
 {
@@ -201,7 +358,7 @@ static uint64_t revealed(const struct verify *v, const struct vrun *r)
 	size_t i;
 
 	for (i = 0; i < r->sg.ndeny; i++)
-		if (r->sg.deny[i].kind != DENY_ADVISORY)
+		if (r->sg.deny[i].kind != DENY_ADVISORY && is_evidence(v, &r->sg.deny[i]))
 			add |= 1ULL << r->sg.deny[i].cap;
 	add &= ~r->caps & v->o.all;
 	if (!add)   /* no capability check failed: a capset() asking for more? */
@@ -209,25 +366,41 @@ static uint64_t revealed(const struct verify *v, const struct vrun *r)
 	return add;
 }
 
+/* Most powerful first (docs/verify.md, "An order by power"): dropping
+ * CAP_SYS_ADMIN is tried before the narrow capabilities it stands in
+ * for, CAP_DAC_OVERRIDE before CAP_DAC_READ_SEARCH; else by number. */
 static int cmp_order(const void *a, const void *b)
 {
 	int x = *(const int *)a, y = *(const int *)b;
+	int c = cap_power_cmp(y, x);
 
-	/* CAP_SYS_ADMIN first: it stands in for the narrow ones */
-	if ((x == CAP_SYS_ADMIN) != (y == CAP_SYS_ADMIN))
-		return x == CAP_SYS_ADMIN ? -1 : 1;
-	return x - y;
+	return c ? c : x - y;
 }
 
-static void note_failure(struct verify_member *m, const struct vrun *r)
+/* Every member of caps is less powerful than cap (cap_power_cmp()). */
+static bool all_narrower(uint64_t caps, int cap)
 {
-	const struct sg_denial *d = worst_denial(r, m->cap);
+	int c;
+
+	if (!caps)
+		return false;
+	for_each_cap(c, caps)
+		if (cap_power_cmp(c, cap) >= 0)
+			return false;
+	return true;
+}
+
+static void note_failure(const struct verify *v, struct verify_member *m, const struct vrun *r)
+{
+	const struct sg_denial *d = r->have_rec ? worst_denial(v, r, m->cap) : NULL;
 
 	m->exit_status = r->exit_status;
 	m->check_status = r->check_status;
 	m->deny_cap = d ? d->cap : -1;
 	m->deny_func = d ? xstrdup(d->func) : NULL;
 	m->exec_refused = r->exec_refused;
+	m->timed_out = r->timed_out;
+	m->userspace = !d && r->have_rec;
 }
 
 /* Did a program of the first run ask capset() to keep cap? */
@@ -242,6 +415,15 @@ static bool asked_for(const struct verify *v, int cap)
 	return false;
 }
 
+static void gave_up(struct verify *v, const char *what, uint64_t left)
+{
+	char buf[600];
+
+	snprintf(v->res.failure, sizeof(v->res.failure), "gave up after %d runs (--max-runs %d) "
+		 "%s%s%s", v->res.runs, v->o.max_runs, what, left ? ": still to try: " : "",
+		 left ? capset_str(left, buf, sizeof(buf)) : "");
+}
+
 /* Phase 1: from the suggested set, add what failures reveal until the
  * command succeeds. The set that worked, or -1. */
 static int grow(struct verify *v, uint64_t *set, struct vrun *last, char *err, size_t errlen)
@@ -254,18 +436,24 @@ static int grow(struct verify *v, uint64_t *set, struct vrun *last, char *err, s
 		uint64_t add;
 
 		if (v->res.runs >= v->o.max_runs) {
-			snprintf(v->res.failure, sizeof(v->res.failure), "gave up after %d runs (--max-runs)",
-				 v->o.max_runs);
+			gave_up(v, "before a set worked", 0);
 			return -1;
 		}
 		vrun_free(last);
 		if (run_with(v, s, last, err, errlen))
 			return -2;
 		progress(v, "run %d with %s: %s", v->res.runs, s ? capset_str(s, buf, sizeof(buf)) :
-			 "no capabilities", last->ok ? "succeeded" : "failed");
+			 "no capabilities", last->ok ? "succeeded" : last->timed_out ? "timed out" :
+			 "failed");
 		if (last->ok) {
 			*set = s;
 			return 0;
+		}
+		if (last->timed_out) {
+			snprintf(v->res.failure, sizeof(v->res.failure), "with %s the command did not "
+				 "end within --timeout %g s", s ? capset_str(s, buf, sizeof(buf)) :
+				 "no capabilities", v->o.timeout);
+			return -1;
 		}
 		add = revealed(v, last);
 		if (!add && !aside_tried) {
@@ -282,7 +470,7 @@ static int grow(struct verify *v, uint64_t *set, struct vrun *last, char *err, s
 			aside_tried = true;
 		}
 		if (!add) {
-			const struct sg_denial *d = worst_denial(last, -1);
+			const struct sg_denial *d = last->have_rec ? worst_denial(v, last, -1) : NULL;
 			char nb[CAP_NAME_LEN];
 
 			snprintf(v->res.failure, sizeof(v->res.failure),
@@ -297,9 +485,13 @@ static int grow(struct verify *v, uint64_t *set, struct vrun *last, char *err, s
 	}
 }
 
-/* Phase 2: drop each member in turn; keep those the command fails
- * without. A failure that reveals narrower capabilities is tried with
- * them instead (CAP_SYS_ADMIN -> CAP_BPF, say). */
+/*
+ * Phase 2: drop each member in turn, the most powerful first; keep those
+ * the command fails without. A failure that reveals capabilities
+ * narrower than the member (CAP_SYS_ADMIN -> CAP_BPF, CAP_PERFMON) is
+ * tried with them instead, never one that is not narrower: least
+ * privilege is an order by power, not a count (docs/verify.md).
+ */
 static int shrink(struct verify *v, uint64_t *set, char *err, size_t errlen)
 {
 	int order[64], n = 0, i, c;
@@ -310,7 +502,7 @@ static int shrink(struct verify *v, uint64_t *set, char *err, size_t errlen)
 	qsort(order, (size_t)n, sizeof(order[0]), cmp_order);
 	for (i = 0; i < n; i++) {
 		struct verify_member *m = &v->res.members[v->res.nmembers++];
-		uint64_t without = *set & ~(1ULL << order[i]), add;
+		uint64_t without = *set & ~(1ULL << order[i]), add, narrow;
 		struct vrun r = { 0 };
 
 		memset(m, 0, sizeof(*m));
@@ -322,34 +514,45 @@ static int shrink(struct verify *v, uint64_t *set, char *err, size_t errlen)
 			continue;
 		}
 		if (v->res.runs >= v->o.max_runs) {
-			snprintf(v->res.failure, sizeof(v->res.failure), "gave up after %d runs (--max-runs)",
-				 v->o.max_runs);
+			uint64_t left = 0;
+			int k;
+
+			for (k = i; k < n; k++)
+				left |= *set & (1ULL << order[k]);
+			v->res.nmembers--;
+			gave_up(v, "while dropping members one by one", left);
 			return -1;
 		}
 		if (run_with(v, without, &r, err, errlen))
 			return -2;
-		progress(v, "run %d without %s: %s", v->res.runs, cap_name(m->cap, nb),
-			 r.ok ? "succeeded: not needed" : "failed");
+		progress(v, "run %d without %s (set %s): %s", v->res.runs, cap_name(m->cap, nb),
+			 without ? capset_str(without, buf, sizeof(buf)) : "none",
+			 r.ok ? "succeeded: not needed" : r.timed_out ? "timed out" : "failed");
 		if (r.ok) {
 			*set = without;
 			vrun_free(&r);
 			continue;
 		}
-		note_failure(m, &r);
+		note_failure(v, m, &r);
 		m->asked = asked_for(v, m->cap);
 		add = revealed(v, &r) & ~(1ULL << order[i]);
 		vrun_free(&r);
-		if (add && v->res.runs < v->o.max_runs) {
-			if (run_with(v, without | add, &r, err, errlen))
+		narrow = all_narrower(add, m->cap) ? add : 0;
+		m->broader_refused = add & ~narrow;
+		if (narrow && v->res.runs < v->o.max_runs) {
+			if (run_with(v, without | narrow, &r, err, errlen))
 				return -2;
-			progress(v, "run %d with %s instead: %s", v->res.runs,
-				 capset_str(without | add, buf, sizeof(buf)), r.ok ? "succeeded" : "failed");
-			if (r.ok && __builtin_popcountll(add) == 1) {
-				m->replaced_by = __builtin_ctzll(add);
-				*set = without | add;
+			progress(v, "run %d with %s instead of %s: %s", v->res.runs,
+				 capset_str(narrow, buf, sizeof(buf)), cap_name(m->cap, nb),
+				 r.ok ? "succeeded" : "failed");
+			if (r.ok) {
+				m->replaced_by_set = narrow;
+				m->replaced_by = __builtin_ctzll(narrow);
+				*set = without | narrow;
 				vrun_free(&r);
 				continue;
 			}
+			m->narrower_failed = narrow;
 			vrun_free(&r);
 		}
 		m->kept = true;
@@ -380,6 +583,16 @@ static void proven_suggestion(struct verify *v)
 }
 
 
+/* A run ended without a verdict: a signal (then what was decided so far
+ * stays in the result), or capaudit could not record. */
+static int stopped(struct verify *v)
+{
+	if (!stop_signal)
+		return -1;
+	v->res.interrupted = stop_signal;
+	return VERIFY_INTERRUPTED;
+}
+
 int verify_prove(const struct verify_opts *o, struct verify **out, char *err, size_t errlen)
 {
 	struct verify *v = xcalloc(1, sizeof(*v));
@@ -387,9 +600,17 @@ int verify_prove(const struct verify_opts *o, struct verify **out, char *err, si
 
 	*out = v;
 	v->o = *o;
+	/* each member needs a run, and growing one per capability at most */
+	if (v->o.max_runs <= 0)
+		v->o.max_runs = 10 + 2 * __builtin_popcountll(o->all);
+	if (v->o.timeout <= 0)
+		v->o.timeout = VERIFY_TIMEOUT_DEFAULT;
 	v->res.cmd = o->cmd;
 	v->res.user = o->user;
 	v->res.check = o->check;
+	v->res.timeout = v->o.timeout;
+	v->res.max_runs = v->o.max_runs;
+	catch_signals();
 	if (o->keep_dir) {
 		if (mkdir(o->keep_dir, 0700) && errno != EEXIST) {
 			snprintf(err, errlen, "-k %s: %s", o->keep_dir, strerror(errno));
@@ -397,7 +618,11 @@ int verify_prove(const struct verify_opts *o, struct verify **out, char *err, si
 		}
 		snprintf(v->dir, sizeof(v->dir), "%.63s", o->keep_dir);
 	} else {
-		snprintf(v->dir, sizeof(v->dir), "/tmp/capaudit-verify.XXXXXX");
+		const char *tmp = getenv("TMPDIR");
+
+		if (!tmp || !*tmp || strlen(tmp) > sizeof(v->dir) - 24)
+			tmp = "/tmp";
+		snprintf(v->dir, sizeof(v->dir), "%s/capaudit-verify.XXXXXX", tmp);
 		if (!mkdtemp(v->dir)) {
 			v->dir[0] = '\0';
 			snprintf(err, errlen, "cannot make a directory for the records: %s",
@@ -407,14 +632,19 @@ int verify_prove(const struct verify_opts *o, struct verify **out, char *err, si
 	}
 	/* the caller's privileges: what the command does when nothing stops it */
 	if (run_with(v, o->all, &v->base, err, errlen))
-		return -1;
+		return stopped(v);
 	progress(v, "run 1 with the caller's privileges: %s", v->base.ok ? "succeeded" : "failed");
 	v->res.have_suggested = v->base.have_rec;
 	v->res.suggested = v->base.sg.required;
 	if (!v->base.ok) {
-		snprintf(v->res.failure, sizeof(v->res.failure), "the command fails even with the "
-			 "caller's privileges (exit status %d%s): nothing to prove",
-			 v->base.exit_status, v->base.check_status ? ", the check failed" : "");
+		if (v->base.timed_out)
+			snprintf(v->res.failure, sizeof(v->res.failure), "the command did not end "
+				 "within --timeout %g s even with the caller's privileges: nothing "
+				 "to prove (a daemon: see docs/verify.md, \"Daemons\")", v->o.timeout);
+		else
+			snprintf(v->res.failure, sizeof(v->res.failure), "the command fails even "
+				 "with the caller's privileges (exit status %d%s): nothing to prove",
+				 v->base.exit_status, v->base.check_status ? ", the check failed" : "");
 		return 1;
 	}
 	{
@@ -429,7 +659,7 @@ int verify_prove(const struct verify_opts *o, struct verify **out, char *err, si
 		if (!g)
 			g = shrink(v, &set, err, errlen);
 		if (g == -2)
-			return -1;
+			return stopped(v);
 		if (g)
 			return 1;
 	}
@@ -444,6 +674,21 @@ const struct verify_result *verify_result(const struct verify *v)
 	return &v->res;
 }
 
+void verify_cleanup(struct verify *v)
+{
+	char path[320];
+	int i;
+
+	if (!v || v->o.keep_dir || !v->dir[0])
+		return;
+	for (i = 1; i <= v->res.runs; i++) {
+		snprintf(path, sizeof(path), "%s/run%d.jsonl", v->dir, i);
+		unlink(path);
+	}
+	rmdir(v->dir);
+	v->dir[0] = '\0';
+}
+
 void verify_free(struct verify *v)
 {
 	size_t i;
@@ -452,10 +697,12 @@ void verify_free(struct verify *v)
 		return;
 	for (i = 0; i < v->res.nmembers; i++)
 		free(v->res.members[i].deny_func);
+	for (i = 0; i < v->npass; i++)
+		free(v->pass[i].func);
+	free(v->pass);
 	if (v->res.sg)
 		free(v->emit_sg.progs);
 	vrun_free(&v->base);
-	if (!v->o.keep_dir && v->dir[0])
-		rmdir(v->dir);
+	verify_cleanup(v);
 	free(v);
 }

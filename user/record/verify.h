@@ -16,15 +16,27 @@ struct verify_opts {
 	const char *attach;      /* --attach, or NULL */
 	const char *keep_dir;    /* -k: keep the runs' records there */
 	bool quiet;              /* no progress lines */
-	int max_runs;
+	int max_runs;            /* 0: 10 + 2 per capability the caller has */
+	double timeout;          /* seconds per run; 0: VERIFY_TIMEOUT_DEFAULT */
 	uint64_t all;            /* the caller's own set (permitted and bounding) */
 };
+
+#define VERIFY_TIMEOUT_DEFAULT 120.0
+#define VERIFY_INTERRUPTED 3
 
 struct verify;
 
 /* Prove a set for o->cmd: 0 proven, 1 none works, -1 no verdict (err says
- * why). *out is always set: its result (also on 1), then verify_free(). */
+ * why), VERIFY_INTERRUPTED a signal came (SIGINT, SIGTERM, SIGHUP,
+ * SIGPIPE: the run under way was stopped; the result holds what was
+ * decided so far). *out is always set: its result (also on 1), then
+ * verify_free(). */
 int verify_prove(const struct verify_opts *o, struct verify **out, char *err, size_t errlen);
+/* The signal verify caught (from verify_prove() on), 0 if none. */
+int verify_signal(void);
+/* Remove the runs' records and their directory (not -k's): before the
+ * report is printed, which a closed pipe may cut short. */
+void verify_cleanup(struct verify *v);
 const struct verify_result *verify_result(const struct verify *v);
 void verify_free(struct verify *v);
 

@@ -1,0 +1,232 @@
+#!/usr/bin/env bats
+# tier: root
+# verify and run you can trust (docs/verify.md), on real programs: the
+# search goes down an order by power (CAP_SYS_ADMIN is never the answer
+# for what CAP_BPF and CAP_PERFMON do), a daemon is verified with a
+# readiness script and nothing it starts outlives its run, every run has
+# a time limit, a signal stops verify and run cleanly at any moment, and
+# --user gives the program its user's environment.
+
+load helper
+
+setup() {
+	e2e_setup
+	mkdir -p "$T/tmp"
+	export TMPDIR=$T/tmp
+	cd "$T"
+}
+
+teardown() {
+	[ -n "${VPID:-}" ] && kill -KILL "$VPID" 2>/dev/null
+	pkill -KILL -f "$MARK" 2>/dev/null
+	pkill -KILL -f "$T/www" 2>/dev/null
+	e2e_teardown
+}
+
+# what the commands below run until killed: perl, whose command line
+# carries the marker (sleep's cannot)
+MARK=ca-verify-marker-$$
+LONG="perl -e 'sleep 600' $MARK"
+
+need() {
+	command -v "$1" >/dev/null || skip "$1 is not installed (tools/deps.sh installs it)"
+}
+
+# no process of this test's marker is left, and verify's records are gone
+nothing_left() {
+	! pgrep -f "$MARK" >/dev/null || { pgrep -fa "$MARK"; return 1; }
+	! pgrep -f "$T/www" >/dev/null || { pgrep -fa "$T/www"; return 1; }
+	[ -z "$(ls -A "$T/tmp")" ] || { ls -la "$T/tmp"; return 1; }
+}
+
+@test "bpftrace attaching a tracepoint: CAP_BPF and CAP_PERFMON, never CAP_SYS_ADMIN in their place" {
+	need bpftrace
+	plain_pass_only "five bpftrace runs, a minute and a half"
+	# as a new user would: a small script that runs it and greps its output
+	cat >"$T/bt.sh" <<'EOF'
+#!/bin/sh
+bpftrace -e 'tracepoint:syscalls:sys_enter_getppid { printf("hit\n"); exit(); }' >bt.out 2>&1 &
+b=$!
+for i in $(seq 1 600); do
+	grep -q hit bt.out && break
+	grep -q Attaching bt.out && python3 -c 'import os; os.getppid()'
+	kill -0 $b 2>/dev/null || break
+	sleep 0.1
+done
+wait $b
+grep -q hit bt.out
+EOF
+	chmod +x "$T/bt.sh"
+	run "$CAPAUDIT" verify -q --format json -- "$T/bt.sh"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	echo "$output" | sed -n '/^{/,$p' >"$T/v.json"
+	[ "$(jq -r '.set | join(",")' "$T/v.json")" = CAP_PERFMON,CAP_BPF ]
+	[ "$(jq -r '.members[] | select(.cap == "CAP_SYS_ADMIN") | .kept' "$T/v.json")" = false ]
+	# each kept member: the run without it was refused by the kernel, at
+	# the narrow capability's own site
+	[ "$(jq -r '.members[] | select(.kept) | "\(.cap) \(.without_it.denied)"' "$T/v.json" | sort)" = \
+	  "$(printf 'CAP_BPF CAP_BPF\nCAP_PERFMON CAP_PERFMON')" ]
+	nothing_left
+}
+
+@test "perf stat -a: CAP_PERFMON" {
+	need perf
+	[ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 1 ] || skip "perf_event_paranoid lets anyone"
+	run "$CAPAUDIT" verify -q --format json -- perf stat -e task-clock -a true
+	[ "$status" -eq 0 ]
+	echo "$output" | sed -n '/^{/,$p' >"$T/v.json"
+	[ "$(jq -r '.set | join(",")' "$T/v.json")" = CAP_PERFMON ]
+	[ "$(jq -r '.members[] | select(.kept) | .without_it.callsite' "$T/v.json")" = find_get_context ]
+	nothing_left
+}
+
+# daemon_script END: $T/d.sh runs busybox httpd in the foreground, waits
+# until it answers, then does END (stop it, or not)
+daemon_script() {
+	cat >"$T/d.sh" <<EOF
+#!/bin/sh
+busybox httpd -f -p 127.0.0.1:80 -h $T/www & d=\$!
+ok=
+for i in \$(seq 100); do
+	busybox wget -q -O - http://127.0.0.1/ 2>/dev/null | grep -q ok && ok=1 && break
+	kill -0 \$d 2>/dev/null || break
+	sleep 0.1
+done
+$1
+[ "\$ok" = 1 ]
+EOF
+	chmod +x "$T/d.sh"
+}
+
+@test "a daemon in the foreground with a readiness script: busybox httpd proves CAP_NET_BIND_SERVICE, nothing left running" {
+	need busybox
+	busybox httpd --help 2>&1 | grep -q -- '-f' || skip "this busybox has no httpd"
+	mkdir -p "$T/www"
+	echo ok >"$T/www/index.html"
+	chmod -R a+rX "$T"
+	daemon_script "kill \$d; wait \$d"
+	ss -ltn | grep -q '127.0.0.1:80 ' && skip "port 80 is taken on this host"
+	run "$CAPAUDIT" verify -q --timeout 60 --format json -- "$T/d.sh"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	echo "$output" | sed -n '/^{/,$p' >"$T/v.json"
+	[ "$(jq -r '.set | join(",")' "$T/v.json")" = CAP_NET_BIND_SERVICE ]
+	[ "$(jq -r '.left_behind' "$T/v.json")" = 0 ]
+	[ "$(jq -r '.own_cgroups' "$T/v.json")" = true ]
+	nothing_left
+	# the same script forgetting to stop it: each run's leftover is named
+	# and stopped, and the next run still binds the port
+	daemon_script "setsid $LONG </dev/null >/dev/null 2>&1 &"
+	run "$CAPAUDIT" verify --timeout 60 --format json -- "$T/d.sh"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[[ "$output" == *"left 2 processes behind: "*"(busybox)"*"(perl)"*"; stopped"* ]] ||
+		[[ "$output" == *"left 2 processes behind: "*"(perl)"*"(busybox)"*"; stopped"* ]]
+	echo "$output" | sed -n '/^{/,$p' >"$T/v.json"
+	[ "$(jq -r '.set | join(",")' "$T/v.json")" = CAP_NET_BIND_SERVICE ]
+	[ "$(jq -r '.left_behind' "$T/v.json")" -ge 4 ]
+	nothing_left
+}
+
+@test "a run past --timeout is stopped with all it started and counts as failed" {
+	run "$CAPAUDIT" verify --timeout 1 -- sh -c "$LONG"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"run 1 passed --timeout (1 s): stopped"* ]]
+	[[ "$output" == *"No set proven: the command did not end within --timeout 1 s even with the caller's privileges"* ]]
+	nothing_left
+	run "$CAPAUDIT" verify --timeout 0 -- true
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--timeout '0': seconds, more than 0"* ]]
+}
+
+# interrupt SIG WHEN: verify of a command that runs until killed, sent SIG
+# once its WHEN-th run is under way (the command writes a line per start)
+interrupt() {
+	local sig=$1 when=$2
+	: >"$T/starts"
+	"$CAPAUDIT" verify --timeout 100 -- sh -c "echo x >>$T/starts; $LONG; true" \
+		>"$T/v.out" 2>"$T/v.err" &
+	VPID=$!
+	wait_for 30 sh -c "[ \$(wc -l <$T/starts) -ge $when ] && pgrep -f $MARK >/dev/null"
+	kill -"$sig" "$VPID"
+	local rc=0
+	wait "$VPID" || rc=$?
+	VPID=
+	echo "$rc"
+}
+
+@test "verify interrupted (SIGINT, SIGTERM, SIGHUP) in its first or a later run: no verdict, nothing left, 128+signal" {
+	local rc
+	rc=$(interrupt INT 1)
+	[ "$rc" = 130 ]
+	grep -q "Interrupted by SIGINT: no verdict" "$T/v.out"
+	nothing_left
+	rc=$(interrupt TERM 1)
+	[ "$rc" = 143 ]
+	grep -q "Interrupted by SIGTERM: no verdict" "$T/v.out"
+	nothing_left
+	# a later run: a command that ends with the caller's privileges (it
+	# gives a file away and takes it back: CAP_CHOWN) and hangs without
+	touch "$T/f"
+	chown 65534 "$T/f"
+	: >"$T/starts"
+	"$CAPAUDIT" verify --timeout 100 -- sh -c "echo x >>$T/starts; chown 0 $T/f 2>/dev/null && chown 65534 $T/f && exit 0; $LONG" \
+		>"$T/v.out" 2>"$T/v.err" &
+	VPID=$!
+	wait_for 60 sh -c "[ \$(wc -l <$T/starts) -ge 2 ] && pgrep -f $MARK >/dev/null"
+	kill -HUP "$VPID"
+	rc=0
+	wait "$VPID" || rc=$?
+	VPID=
+	[ "$rc" = 129 ]
+	grep -q "Interrupted by SIGHUP: no verdict" "$T/v.out"
+	grep -q "run 1 with the caller's privileges: succeeded" "$T/v.err"
+	nothing_left
+}
+
+@test "verify whose report goes to a closed pipe: SIGPIPE, 141, its records removed" {
+	set +o pipefail
+	"$CAPAUDIT" verify -q -- true 2>"$T/v.err" | true
+	local rc=${PIPESTATUS[0]}
+	[ "$rc" = 141 ] || [ "$rc" = 0 ]   # the pipe may have taken the report whole
+	[ -z "$(ls -A "$T/tmp")" ]
+	[ ! -s "$T/v.err" ] || ! grep -q "cannot write" "$T/v.err"
+}
+
+@test "run interrupted: 'interrupted: no verdict', 128+signal, never 'not enough'" {
+	"$CAPAUDIT" run --caps none -o "$T/r.jsonl" -- sleep 600 >"$T/r.out" 2>"$T/r.err" &
+	VPID=$!
+	wait_for 30 pgrep -x -P "$VPID" sleep
+	kill -INT "$VPID"
+	local rc=0
+	wait "$VPID" || rc=$?
+	VPID=
+	[ "$rc" = 130 ]
+	grep -q "capaudit run: interrupted by SIGINT: no verdict" "$T/r.err"
+	! grep -q "not enough" "$T/r.out" "$T/r.err"
+}
+
+@test "run --user nobody: the program's own dotfiles are looked for in nobody's home, not the caller's" {
+	# bash --login reads ~/.bash_profile, ~/.bash_login and ~/.profile: under
+	# the caller's /root (mode 700) nobody would be refused
+	HOME=/root PATH=/root/bin:$PATH run "$CAPAUDIT" run -q --caps none --user nobody --format json \
+		-o "$T/r.jsonl" -- bash --login -c 'echo "$HOME $USER"'
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"/nonexistent nobody"* ]]
+	# (bash's /etc/profile sets PATH again: the environment's, before it)
+	run "$CAPAUDIT" run -q --caps none --user nobody -o "$T/r.jsonl" -- sh -c 'echo "$PATH $LOGNAME"'
+	[[ "$output" == *"/usr/local/bin:/usr/bin:/bin nobody"* ]]
+	HOME=/root PATH=/root/bin:$PATH run "$CAPAUDIT" run -q --caps none --user nobody --format json \
+		-o "$T/r.jsonl" -- bash --login -c true
+	echo "$output" | sed -n '/^{/,$p' >"$T/rep.json"
+	[ "$(jq -r '.denials | length' "$T/rep.json")" = 0 ]
+}
+
+@test "--emit setcap of a script names the kernel's rule, not a setcap line for the script" {
+	printf '#!/usr/bin/python3\nimport socket\ns = socket.socket()\ns.bind(("127.0.0.1", 99))\n' >"$T/bind99"
+	chmod +x "$T/bind99"
+	"$CAPAUDIT" record -q -o "$T/rec.jsonl" -- "$T/bind99"
+	run "$CAPAUDIT" report --emit setcap -i "$T/rec.jsonl"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"# $T/bind99 is a script: the kernel ignores file capabilities on scripts."* ]]
+	[[ "$output" == *"# setcap cap_net_bind_service+ep /usr/bin/python3"* ]]
+	! grep -q "^setcap" <<<"$output"
+}

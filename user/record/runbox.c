@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0
+/* A cgroup of its own for each verify run (runbox.h). */
+#include "record/runbox.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/cgroup.h"
+#include "lib/util.h"
+
+int runbox_open(struct runbox *b, const char *tag, int n)
+{
+	char root[256], mine[4096];
+	int len;
+
+	memset(b, 0, sizeof(*b));
+	if (cgroup_v2_root(root, sizeof(root))) {
+		snprintf(b->why_none, sizeof(b->why_none), "no cgroup v2 hierarchy is mounted");
+		return -1;
+	}
+	if (cgroup_of_pid(getpid(), mine, sizeof(mine))) {
+		snprintf(b->why_none, sizeof(b->why_none), "this process's cgroup is not known");
+		return -1;
+	}
+	len = snprintf(b->dir, sizeof(b->dir), "%s%s/%s.%d.%d", root,
+		       strcmp(mine, "/") ? mine : "", tag, (int)getpid(), n);
+	if (len < 0 || (size_t)len >= sizeof(b->dir) || mkdir(b->dir, 0755)) {
+		snprintf(b->why_none, sizeof(b->why_none), "cannot make a cgroup in %.80s%.60s: %s",
+			 root, mine, len < 0 || (size_t)len >= sizeof(b->dir) ? "path too long" :
+			 strerror(errno));
+		b->dir[0] = '\0';
+		return -1;
+	}
+	return 0;
+}
+
+static int write_file(const char *dir, const char *name, const char *text)
+{
+	char path[600];
+	int fd, rc = -1;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (write(fd, text, strlen(text)) == (ssize_t)strlen(text))
+		rc = 0;
+	close(fd);
+	return rc;
+}
+
+void runbox_enter(const struct runbox *b)
+{
+	/* (async-signal-safe: only open, write, close, setpgid) */
+	if (!b->dir[0] || write_file(b->dir, "cgroup.procs", "0"))
+		setpgid(0, 0);
+}
+
+size_t runbox_list(const struct runbox *b, struct runbox_proc *p, size_t max)
+{
+	char path[600], line[64];
+	size_t n = 0;
+	FILE *f;
+
+	if (!b->dir[0])
+		return 0;
+	snprintf(path, sizeof(path), "%s/cgroup.procs", b->dir);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		long pid;
+
+		line[strcspn(line, "\n")] = '\0';
+		if (parse_int_range(line, 1, 1L << 22, &pid))
+			continue;
+		if (n < max) {
+			char cpath[64];
+			FILE *c;
+
+			p[n].pid = (pid_t)pid;
+			snprintf(p[n].comm, sizeof(p[n].comm), "?");
+			snprintf(cpath, sizeof(cpath), "/proc/%ld/comm", pid);
+			if ((c = fopen(cpath, "re"))) {
+				if (fgets(p[n].comm, sizeof(p[n].comm), c))
+					p[n].comm[strcspn(p[n].comm, "\n")] = '\0';
+				fclose(c);
+			}
+		}
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
+static void pause_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+int runbox_kill(const struct runbox *b, pid_t pgid)
+{
+	struct runbox_proc p[256];
+	int i;
+
+	if (!b->dir[0]) {
+		if (pgid > 0)
+			kill(-pgid, SIGKILL);
+		return 0;
+	}
+	/* cgroup.kill (Linux 5.14) reaches processes forked meanwhile too;
+	 * before it, SIGKILL each until none is left */
+	for (i = 0; i < 500; i++) {
+		size_t n = runbox_list(b, p, sizeof(p) / sizeof(p[0])), k;
+
+		if (!n)
+			return 0;
+		if (write_file(b->dir, "cgroup.kill", "1"))
+			for (k = 0; k < n && k < sizeof(p) / sizeof(p[0]); k++)
+				kill(p[k].pid, SIGKILL);
+		pause_ms(10);   /* killed processes leave the cgroup as they are reaped */
+	}
+	return -1;
+}
+
+void runbox_close(struct runbox *b)
+{
+	if (b->dir[0])
+		rmdir(b->dir);
+	b->dir[0] = '\0';
+}
