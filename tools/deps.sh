@@ -29,7 +29,8 @@
 #   --listen); python3-yaml (the DaemonSet example); debhelper, lintian and
 #   adduser (make deb and tests/e2e/deb.bats: the package's postinst);
 #   chromium (tests/e2e/html.bats loads report --format html headless);
-#   linux-perf (perf stat -a in tests/e2e/corpus.bats); debootstrap and
+#   linux-perf (perf stat -a in tests/e2e/corpus.bats and verify.bats);
+#   bpftrace (tests/e2e/verify.bats proves its tracepoint attach); debootstrap and
 #   patchelf (tools/criu-setup.sh: Debian 13's CRIU 4.1.1 for
 #   tests/e2e/criu.bats, since Debian 12's cannot run on 6.13+).
 # vmtest (the kernel matrix, tools/vmtest.sh): qemu-system-x86 and
@@ -55,7 +56,7 @@ zlib1g-dev:arm64 liblzma-dev:arm64 libbz2-dev:arm64 libcap-dev:arm64 libjansson-
 linux-libc-dev:arm64"
 TEST_PKGS="$CHECK_PKGS $VMTEST_PKGS util-linux valgrind iputils-ping iproute2 socat curl
 podman runc busybox-static python3-yaml debhelper lintian adduser chromium linux-perf
-debootstrap patchelf"
+debootstrap patchelf bpftrace"
 
 target=${1:-test}
 [ $# -gt 0 ] && shift
