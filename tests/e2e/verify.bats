@@ -230,3 +230,24 @@ interrupt() {
 	[[ "$output" == *"# setcap cap_net_bind_service+ep /usr/bin/python3"* ]]
 	! grep -q "^setcap" <<<"$output"
 }
+
+@test "evidence that holds: a denial runs that succeeded saw too never explains a member; a refusal in user space is named" {
+	command -v capsh >/dev/null || skip "capsh is not installed"
+	# a file the program reads and does without (root without
+	# CAP_DAC_READ_SEARCH is refused: nobody's private directory), then
+	# capsh, which refuses to go on without CAP_NET_RAW: no check denied
+	mkdir -p "$T/private"
+	echo x >"$T/private/x"
+	chown -R 65534:65534 "$T/private"
+	chmod 700 "$T/private"
+	run "$CAPAUDIT" verify -q --format json -- \
+		sh -c "cat $T/private/x >/dev/null 2>&1; capsh --caps=cap_net_raw+ep -- -c true"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	echo "$output" | sed -n '/^{/,$p' >"$T/v.json"
+	[ "$(jq -r '.set | join(",")' "$T/v.json")" = CAP_NET_RAW ]
+	# the run without CAP_NET_RAW was refused at cat's open too, as the runs
+	# that succeeded were: not the reason
+	[ "$(jq -r '.members[] | select(.cap == "CAP_NET_RAW") | "\(.without_it.denied) \(.without_it.refused_in_user_space) \(.without_it.asked_by_capset)"' "$T/v.json")" = \
+	  "null true true" ]
+	[ "$(jq -r '.members[] | select(.cap == "CAP_DAC_READ_SEARCH") | .kept' "$T/v.json")" = false ]
+}
