@@ -12,6 +12,7 @@
 
 #include "facts/capnames.h"
 #include "output/output.h"
+#include "analyze/partial.h"
 #include "analyze/suggest.h"
 #include "lib/util.h"
 
@@ -456,8 +457,16 @@ int emit_snippet(FILE *f, const char *kind, const struct suggestion *s)
 {
 	struct suggestion with;
 	char buf[CAPSET_STR_LEN];
+	struct partial pa;
 	size_t i;
 	int rc;
+
+	if (record_partial(s->rec, &pa)) {
+		char pw[600];
+
+		fprintf(f, "# WARNING: made from a partial record, this may miss capabilities: %s\n"
+			"# (%s)\n", partial_words(&pa, pw, sizeof(pw)), partial_remedy);
+	}
 
 	if (!s->undecided_caps)
 		return emit_kind(f, kind, s);

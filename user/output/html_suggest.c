@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "analyze/partial.h"
 #include "analyze/suggest.h"
 #include "facts/capnames.h"
 #include "output/html.h"
@@ -50,6 +51,17 @@ static void sites_list(FILE *f, const struct sg_site *sites, size_t n)
 static void sets_table(FILE *f, const struct suggestion *s)
 {
 	const struct rec_header *h = &s->rec->hdr;
+	struct partial pa;
+	char pw[600];
+
+	if (record_partial(s->rec, &pa)) {
+		fputs("<p class=\"warn\" id=\"sg-partial\"><strong>Partial record:</strong> the answer "
+		      "may miss capabilities: ", f);
+		html_text(f, partial_words(&pa, pw, sizeof(pw)));
+		fputs(" (", f);
+		html_text(f, partial_remedy);
+		fputs(")</p>\n", f);
+	}
 
 	fputs("<table id=\"sg-sets\" class=\"facts\"><tbody>\n<tr><th>Required capabilities</th><td>", f);
 	html_capset(f, "sg-required", s->required);

@@ -13,6 +13,7 @@
 #include "output/diff.h"
 #include "output/output.h"
 #include "analyze/report.h"
+#include "analyze/partial.h"
 #include "analyze/suggest.h"
 #include "analyze/views.h"
 #include "analyze/check.h"
@@ -427,6 +428,23 @@ static int json_suggest(FILE *f, const struct suggestion *s, const char *source)
 		json_set(root, "only", json_capset(s->only));
 	json_set(root, "required", json_capset(s->required));
 	json_set(root, "observed", json_capset(s->observed));
+	{
+		struct partial pa;
+		char pw[600];
+		json_t *o;
+
+		if (record_partial(s->rec, &pa)) {
+			o = json_object();
+			json_set(o, "missed_start", json_boolean(pa.missed_start));
+			json_set(o, "missed_end", json_boolean(pa.missed_end));
+			json_set(o, "lost", json_boolean(pa.lost));
+			json_set(o, "why", json_string(partial_words(&pa, pw, sizeof(pw))));
+			json_set(o, "remedy", json_string(partial_remedy));
+			json_set(root, "partial", o);
+		} else {
+			json_set(root, "partial", json_null());
+		}
+	}
 	json_set(root, "denied", json_capset(s->denied));
 	if (s->service) {
 		json_t *svc = json_object();

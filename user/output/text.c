@@ -11,6 +11,7 @@
 #include "output/output.h"
 #include "analyze/report.h"
 #include "analyze/usite.h"
+#include "analyze/partial.h"
 #include "analyze/suggest.h"
 #include "analyze/views.h"
 #include "analyze/check.h"
@@ -494,6 +495,14 @@ static int text_suggest(FILE *f, const struct suggestion *s, const char *source)
 	if (s->only) {
 		fputs("  only what is about (--cap): ", f);
 		print_capset(f, s->only);
+	}
+	{
+		struct partial pa;
+		char pw[600];
+
+		if (record_partial(s->rec, &pa))
+			fprintf(f, "\nPARTIAL RECORD: the answer below may miss capabilities: %s\n"
+				"  (%s)\n", partial_words(&pa, pw, sizeof(pw)), partial_remedy);
 	}
 	fputs("\nRequired capabilities: ", f);
 	print_capset(f, s->required);

@@ -223,7 +223,9 @@ int on_event(void *ctx, const struct ca_event *e)
 			set_str(&p->exe, exe_before(s, e->ppid, e->parent_start, e->exec_id));
 		}
 		attribute_note(s, p, e->cgroup_id);
-		if (s->o->npids)
+		/* -p's targets and -- COMMAND's tree: recorded until the last
+		 * exits (a daemon outlives its launcher) */
+		if (s->o->npids || s->child > 0)
 			procset_add(&s->live, e->tgid, e->pstart);
 		break;
 	case CA_EV_EXEC:
@@ -455,7 +457,7 @@ static bool pid_exists(void *ctx, uint32_t tgid, uint64_t start)
 	return !(kill((pid_t)tgid, 0) && errno == ESRCH);
 }
 
-/* -p: are any followed processes left? Exit events remove them; a pid no
+/* -p, or -- COMMAND's tree: are any followed processes left? Exit events remove them; a pid no
  * process has means one exited unseen; when exit events were lost (ringbuf
  * full), a snapshot says which are still there. */
 bool any_followed(struct session *s)

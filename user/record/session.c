@@ -149,7 +149,54 @@ static void status_line(struct session *s, bool final)
 /* Why the recording ended (the record header's "stop"). */
 
 
+/* For announce_tree(): the first few of the processes still followed. */
+struct tree_note {
+	struct session *s;
+	size_t n;
+	char names[200], pids[100];
+};
+
+static void note_one(void *ctx, uint32_t tgid, uint64_t start)
+{
+	struct tree_note *n = ctx;
+	char path[64], comm[32] = "?";
+	size_t len;
+	FILE *f;
+
+	(void)start;
+	if (n->n++ >= 3)
+		return;
+	snprintf(path, sizeof(path), "/proc/%u/comm", tgid);
+	if ((f = fopen(path, "re"))) {
+		if (fgets(comm, sizeof(comm), f))
+			comm[strcspn(comm, "\n")] = '\0';
+		fclose(f);
+	}
+	len = strlen(n->names);
+	snprintf(n->names + len, sizeof(n->names) - len, "%spid %u %s", n->n > 1 ? ", " : "",
+		 tgid, comm);
+	len = strlen(n->pids);
+	snprintf(n->pids + len, sizeof(n->pids) - len, "%s%u", n->n > 1 ? " " : "", tgid);
+}
+
 static const char *const stop_names[] = { "exited", "duration", "signal" };
+
+/* Say once that the command exited while processes it started run on,
+ * which, and how to end the recording. */
+static void announce_tree(struct session *s)
+{
+	struct tree_note n = { .s = s };
+
+	s->tree_announced = true;
+	if (s->o->quiet)
+		return;
+	procset_foreach(&s->live, note_one, &n);
+	fprintf(stderr, "capaudit: %s exited; %zu process%s it started still run%s (%s%s): "
+		"recording goes on until %s, -d ends, or a signal comes (kill %s stops %s)\n",
+		s->o->cmd[0], s->live.n, s->live.n == 1 ? "" : "es", s->live.n == 1 ? "s" : "",
+		n.names, s->live.n > 3 ? ", ..." : "", s->live.n == 1 ? "it exits" : "they exit",
+		n.pids, s->live.n == 1 ? "it" : "them");
+}
 
 static enum stop_reason run_loop(struct session *s)
 {
@@ -169,8 +216,16 @@ static enum stop_reason run_loop(struct session *s)
 		tracer_poll(&s->tr, 100);
 		now = now_monotonic_ns();
 		reap_child(s);
-		if (s->child > 0 && s->child_done)
-			break;
+		/* the command has exited: the processes it started may run on
+		 * (a daemon forks into the background), and are recorded until
+		 * the last one exits */
+		if (s->child > 0 && s->child_done && now - last_scan > 100000000LL) {
+			last_scan = now;
+			if (!any_followed(s))
+				break;
+			if (!s->tree_announced)
+				announce_tree(s);
+		}
 		if (end && now >= end) {
 			why = STOP_DURATION;
 			break;
@@ -511,6 +566,13 @@ static void end_recording(struct session *s, enum stop_reason why, int all_argc,
 		 * the exit status */
 		fprintf(stderr, "capaudit: %s (pid %d) still runs; recording stopped (%s): the "
 			"record holds only what it did so far\n", o->cmd[0], (int)s->child,
+			why == STOP_DURATION ? "-d" : "signal");
+		h->command_running = true;
+	} else if (s->child > 0 && why != STOP_EXITED && any_followed(s)) {
+		/* the command exited, processes it started did not */
+		fprintf(stderr, "capaudit: %zu process%s %s started still run%s; recording stopped "
+			"(%s): the record holds only what they did so far\n", s->live.n,
+			s->live.n == 1 ? "" : "es", o->cmd[0], s->live.n == 1 ? "s" : "",
 			why == STOP_DURATION ? "-d" : "signal");
 		h->command_running = true;
 	}

@@ -39,6 +39,7 @@ struct session {
 	uint64_t child_start;     /* its process start time (struct ca_key) */
 	int child_status;
 	bool child_done;
+	bool tree_announced;     /* said that the command's tree runs on */
 	/* -p: the processes still followed, and whether an exit event may
 	 * have been lost (then they are checked against a snapshot) */
 	struct procset live;
