@@ -236,6 +236,44 @@ load helper
 	! LC_ALL=C grep -q '[^[:print:]]' "$T/rep.json" "$T/rec.jsonl"
 }
 
+@test "a daemon that forks away from its launcher: recorded until it exits, announced, its check in the answer" {
+	touch "$T/f"
+	chown nobody "$T/f"
+	# the launcher exits at once; its grandchild (a new session) waits for
+	# go, then gives the file to root (CAP_CHOWN) and exits
+	"$CAPAUDIT" record -o "$T/rec.jsonl" -- sh -c \
+		"setsid sh -c 'while [ ! -e $T/go ]; do sleep 0.05; done; chown 0 $T/f' </dev/null >/dev/null 2>&1 & exit 0" \
+		2>"$T/err" &
+	local rec=$!
+	wait_for 30 grep -q "exited; 1 process it started still runs" "$T/err"
+	touch "$T/go"
+	wait "$rec"
+	grep -q "recording goes on until it exits, -d ends, or a signal comes (kill [0-9]* stops it)" "$T/err"
+	[ "$(stat -c %u "$T/f")" = 0 ]
+	run "$CAPAUDIT" report --suggest --format json -i "$T/rec.jsonl"
+	[ "$(jq -r '.required | join(",")' <<<"$output")" = CAP_CHOWN ]
+	[ "$(jq -r '.partial' <<<"$output")" = null ]
+}
+
+@test "a record attached to a running process (-p): every answer says it may miss the start" {
+	bash -c 'while [ ! -e "$1/go" ]; do sleep 0.05; done' _ "$T" &
+	local pid=$!
+	"$CAPAUDIT" record -q -o "$T/rec.jsonl" -p "$pid" &
+	local rec=$!
+	wait_attached "$rec"
+	touch "$T/go"
+	wait "$rec"
+	run "$CAPAUDIT" report --suggest -i "$T/rec.jsonl"
+	[[ "$output" == *"PARTIAL RECORD: the answer below may miss capabilities: it attached to processes already running"* ]]
+	run "$CAPAUDIT" report --suggest --format json -i "$T/rec.jsonl"
+	[ "$(jq -r '"\(.partial.missed_start) \(.partial.missed_end)"' <<<"$output")" = "true false" ]
+	for kind in systemd docker capsh setcap; do
+		run "$CAPAUDIT" report --emit "$kind" -i "$T/rec.jsonl"
+		[[ "${lines[0]}" == "# WARNING: made from a partial record, this may miss capabilities: it attached to processes already running"* ]]
+		[[ "${lines[1]}" == "# (for a complete answer record the program from its start"* ]]
+	done
+}
+
 @test "-d ends the recording while the command runs: exit 124, the record says it is partial" {
 	run record -d 1 -- sleep 5
 	[ "$status" -eq 124 ]

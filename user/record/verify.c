@@ -155,6 +155,27 @@ static void pause_ms(long ms)
 	nanosleep(&ts, NULL);
 }
 
+/* At --timeout: which of the run's processes were still running (not
+ * capaudit run itself, pid), on the progress line. */
+static void name_running(const struct verify *v, const struct runbox *box, pid_t self)
+{
+	struct runbox_proc p[9];
+	size_t n = runbox_list(box, p, 9), i, shown = 0;
+	char names[200] = "";
+
+	for (i = 0; i < n && i < 9; i++) {
+		size_t len = strlen(names);
+
+		if (p[i].pid == self || shown == 4)
+			continue;
+		snprintf(names + len, sizeof(names) - len, "%s%d (%s)", shown++ ? ", " : "",
+			 (int)p[i].pid, p[i].comm);
+	}
+	if (shown)
+		progress(v, "run %d still running at --timeout: %s%s", v->res.runs, names,
+			 n > 5 ? ", ..." : "");
+}
+
 /* Wait for the run's process, stopping its box at --timeout or at a
  * signal: its wait status, or -1 (r->timed_out, or stop_signal set). */
 static int wait_run(struct verify *v, pid_t pid, const struct runbox *box, struct vrun *r)
@@ -172,6 +193,8 @@ static int wait_run(struct verify *v, pid_t pid, const struct runbox *box, struc
 			return -1;
 		if (!killed && (stop_signal || now_monotonic_ns() >= deadline)) {
 			r->timed_out = !stop_signal;
+			if (r->timed_out)
+				name_running(v, box, pid);
 			runbox_kill(box, pid);
 			kill(pid, SIGKILL);
 			killed = true;
