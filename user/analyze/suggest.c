@@ -855,6 +855,12 @@ int suggest_build(const struct record *rec, const struct suggest_opts *o, struct
 	for (i = 0; i < rec->nprocs; i++) {
 		s->progs[i].proc = &rec->procs[i];
 		s->progs[i].matched = workload_program_is(&rec->procs[i], o->program);
+		/* the runtime's setup is not the container's program, unless
+		 * --program names it */
+		if (rec->procs[i].runtime_setup && !o->program) {
+			s->progs[i].matched = false;
+			s->runtime_images++;
+		}
 		s->images_matched += s->progs[i].matched;
 		if (s->progs[i].matched && rec->procs[i].has_capset)
 			s->asked |= rec->procs[i].capset_prm;
@@ -878,8 +884,12 @@ int suggest_build(const struct record *rec, const struct suggest_opts *o, struct
 
 		bool decides = false;
 
-		if (!p || !s->progs[p - rec->procs].matched)
+		if (!p || !s->progs[p - rec->procs].matched) {
+			if (p && p->runtime_setup && !o->program && c->ret == 0 &&
+			    check_noaudit(rec, c) == NOAUDIT_NO)
+				s->runtime_granted |= CAP_BIT(c->cap);
 			continue;
+		}
 		/* noaudit checks are the kernel probing, unless the site's
 		 * denial fails the call (capsites: an errno, a sysctl's mode) */
 		if (check_noaudit(rec, c) != NOAUDIT_NO) {

@@ -188,6 +188,10 @@ struct suggestion {
 	struct sg_program *progs;
 	size_t nprogs;
 	size_t images_matched;      /* with --program */
+	/* a container runtime setting a container up (runc's stages, crun:
+	 * workload_is_runtime_setup()): left out of every answer, shown apart */
+	size_t runtime_images;
+	uint64_t runtime_granted;   /* what its audited checks were granted */
 	struct runas runas;         /* who ran the matched images (report --emit) */
 	uint64_t only;              /* suggest_keep_caps(): the capabilities shown
 				     * (0: all) */

@@ -70,6 +70,11 @@ static void sets_table(FILE *f, const struct suggestion *s)
 	fputs("</td></tr>\n<tr><th>Denied with no granted alternative</th><td>", f);
 	html_capset(f, "sg-denied", s->denied);
 	fputs("</td></tr>\n", f);
+	if (s->runtime_images) {
+		fputs("<tr><th>Left out: the container runtime's setup</th><td>", f);
+		html_capset(f, "sg-runtime", s->runtime_granted);
+		fputs("</td></tr>\n", f);
+	}
 	if (s->service) {
 		/* record --service: what the unit could stop granting */
 		fputs("<tr><th>Unit file</th><td><code>", f);

@@ -445,6 +445,13 @@ static int json_suggest(FILE *f, const struct suggestion *s, const char *source)
 			json_set(root, "partial", json_null());
 		}
 	}
+	if (s->runtime_images) {
+		json_t *o = json_object();
+
+		json_set(o, "images", json_integer((json_int_t)s->runtime_images));
+		json_set(o, "granted", json_capset(s->runtime_granted));
+		json_set(root, "runtime_setup_left_out", o);
+	}
 	json_set(root, "denied", json_capset(s->denied));
 	if (s->service) {
 		json_t *svc = json_object();

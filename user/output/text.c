@@ -508,6 +508,12 @@ static int text_suggest(FILE *f, const struct suggestion *s, const char *source)
 	print_capset(f, s->required);
 	fputs("Observed (granted, audited): ", f);
 	print_capset(f, s->observed);
+	if (s->runtime_images) {
+		fprintf(f, "Left out: the container runtime's own setup (%zu image%s of runc or crun "
+			"setting a container up), granted: ", s->runtime_images,
+			s->runtime_images == 1 ? "" : "s");
+		print_capset(f, s->runtime_granted);
+	}
 	if (s->service) {
 		/* record --service: what the unit could stop granting */
 		fprintf(f, "\nUnit file %s (its commands ran as uid %u)\n",
