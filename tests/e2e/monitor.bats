@@ -12,14 +12,17 @@ setup() {
 	MPID=
 	CG=
 	# chown(1) under a path of this test's own: another chown on the host
-	# (other work, the other lane of make test) is another program
-	cp "$SYS_CHOWN" "$T/chown"
-	CHOWN=$T/chown
+	# (other work, the other lane of make test) is another program. Not
+	# under /tmp: the metrics fold temporary executables into one label
+	BIN=$(mktemp -d /var/lib/capaudit-e2e.XXXXXX)
+	cp "$SYS_CHOWN" "$BIN/chown"
+	CHOWN=$BIN/chown
 }
 
 teardown() {
 	[ -n "$MPID" ] && kill -KILL "$MPID" 2>/dev/null
 	[ -n "$CG" ] && rmdir "$V2$CG" 2>/dev/null
+	[ -n "${BIN:-}" ] && rm -rf "$BIN"
 	churn_teardown
 }
 
@@ -47,6 +50,12 @@ event_of_chown() {
 }
 
 SYS_CHOWN=$(readlink -f "$(command -v chown)")
+
+# the kernel's noaudit probing: every new process's writable mappings
+# (security_vm_enough_memory_mm() asks CAP_SYS_ADMIN, noaudit)
+noaudit_events() {
+	jq -s '[.[] | select(.kind == "first_use" and .noaudit == true)] | length' "$1"
+}
 
 @test "monitor: the first use of CAP_CHOWN is an event line within seconds, with documented fields" {
 	start_monitor --interval 60 --events "$T/ev.jsonl"
@@ -146,6 +155,40 @@ has_finding_of_chown() {
 	run "$CAPAUDIT" monitor --events - --baseline "$T/caps.json" --match nope
 	[ "$status" -eq 2 ]
 	[ "$output" = "capaudit: invalid --match 'nope': capability, syscall or callsite" ]
+}
+
+@test "monitor: noaudit probing is left out of events and metrics by default, kept with --noaudit" {
+	start_monitor --interval 1 --events "$T/ev.jsonl" --metrics "$T/m.prom"
+	run_chown
+	wait_for 10 event_of_chown
+	wait_for 10 has_chown_metric "$T/m.prom" 1
+	# a minute of a busy host, shortened: hundreds of processes start
+	for i in $(seq 200); do /bin/true; done
+	wait_for 10 sh -c "[ \$(awk '/^capaudit_noaudit_checks_left_out_total/ {print \$2}' $T/m.prom) -gt 0 ]"
+	[ "$(noaudit_events "$T/ev.jsonl")" = 0 ]
+	[ "$(jq -s '[.[] | select(.kind == "first_use") | .noaudit] | unique | map(tostring) | join(",")' "$T/ev.jsonl")" = '"false"' ]
+	! grep -q 'noaudit="true"' "$T/m.prom"
+	kill "$MPID"
+	wait "$MPID" || true
+	MPID=
+	start_monitor --interval 1 --events "$T/ev2.jsonl" --metrics "$T/m2.prom" --noaudit
+	for i in $(seq 50); do /bin/true; done
+	wait_for 10 sh -c "[ \$(jq -s '[.[] | select(.kind == \"first_use\" and .noaudit == true)] | length' $T/ev2.jsonl) -gt 0 ]"
+	wait_for 10 grep -q 'noaudit="true"' "$T/m2.prom"
+}
+
+@test "monitor: temporary, deleted and memfd executables are one exe (and comm) label; the overflow counter is there" {
+	start_monitor --interval 1 --metrics "$T/m.prom"
+	# three hundred programs under /tmp, each giving a file away and back
+	mkdir -p "$T/bin"
+	touch "$T/g"
+	for i in $(seq 300); do cp "$SYS_CHOWN" "$T/bin/chown$i"; done
+	for i in $(seq 300); do "$T/bin/chown$i" 1 "$T/g"; "$T/bin/chown$i" 0 "$T/g"; done
+	wait_for 20 sh -c "grep -F 'exe=\"(transient)\",comm=\"(transient)\"' $T/m.prom | grep -q CAP_CHOWN"
+	! grep -qF "exe=\"$T/bin/" "$T/m.prom"
+	[ "$(grep -c '^capaudit_checks_total{' "$T/m.prom")" -lt 100 ]
+	[ "$(metric capaudit_label_overflow_total 'label="exe"' "$T/m.prom")" = 0 ]
+	promtool check metrics <"$T/m.prom"
 }
 
 @test "monitor: options are parsed strictly" {

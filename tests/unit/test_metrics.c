@@ -13,6 +13,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include "analyze/metrics_view.h"
 #include "lib/httpd.h"
 #include "output/metrics.h"
 #include "test.h"
@@ -38,6 +39,12 @@ static const char small_text[] =
 	"capaudit_findings_total{kind=\"new-syscall\"} 0\n"
 	"capaudit_findings_total{kind=\"new-callsite\"} 0\n"
 	"capaudit_findings_total{kind=\"new-denial\"} 1\n"
+	"# HELP capaudit_label_overflow_total Checks counted under exe=\"(other)\": their program came after the first 1000 distinct exe values.\n"
+	"# TYPE capaudit_label_overflow_total counter\n"
+	"capaudit_label_overflow_total{label=\"exe\"} 0\n"
+	"# HELP capaudit_noaudit_checks_left_out_total noaudit checks (the kernel probing, not a use) not in capaudit_checks_total; monitor --noaudit counts them there.\n"
+	"# TYPE capaudit_noaudit_checks_left_out_total counter\n"
+	"capaudit_noaudit_checks_left_out_total 0\n"
 	"# HELP capaudit_lost_total What the kernel side could not store, by kind (the record's lost object).\n"
 	"# TYPE capaudit_lost_total counter\n"
 	"capaudit_lost_total{kind=\"map_full\"} 0\n"
@@ -97,7 +104,9 @@ TEST(metrics_empty)
 	struct metrics_snapshot m = { 0 };
 	char *t = metrics_text(&m, NULL);
 
-	ASSERT_HAS(t, "# TYPE capaudit_checks_total counter\n# HELP capaudit_lost_total");
+	ASSERT_HAS(t, "# TYPE capaudit_checks_total counter\n# HELP capaudit_label_overflow_total");
+	ASSERT_HAS(t, "capaudit_label_overflow_total{label=\"exe\"} 0\n");
+	ASSERT_HAS(t, "capaudit_noaudit_checks_left_out_total 0\n");
 	ASSERT_HAS(t, "capaudit_lost_total{kind=\"hook_skipped\"} 0\n");
 	ASSERT_HAS(t, "capaudit_monitor_cpu_seconds_total 0\n");
 	ASSERT_EQ(strstr(t, "findings") == NULL, 1);
@@ -107,6 +116,21 @@ TEST(metrics_empty)
 		      "capaudit_write_failures_total{output=\"metrics\"} 0\n"
 		      "capaudit_write_failures_total{output=\"events\"} 0\n");
 	free(t);
+}
+
+/* Executables that come and go (deleted, memfd, under /tmp, /var/tmp,
+ * /dev/shm, /run/user) are one exe label value; others are kept. */
+TEST(metrics_exe_label_folds_transient)
+{
+	ASSERT_STR(metrics_exe_label("/usr/bin/chown"), "/usr/bin/chown");
+	ASSERT_STR(metrics_exe_label("/tmp/go-build123/b001/exe/main"), "(transient)");
+	ASSERT_STR(metrics_exe_label("/var/tmp/x"), "(transient)");
+	ASSERT_STR(metrics_exe_label("/dev/shm/payload"), "(transient)");
+	ASSERT_STR(metrics_exe_label("/run/user/1000/app"), "(transient)");
+	ASSERT_STR(metrics_exe_label("/memfd:runc_cloned:/proc/self/exe (deleted)"), "(transient)");
+	ASSERT_STR(metrics_exe_label("/usr/sbin/nginx (deleted)"), "(transient)");
+	ASSERT_STR(metrics_exe_label("/usr/lib/tmp/x"), "/usr/lib/tmp/x");
+	ASSERT_STR(metrics_exe_label(NULL), "");
 }
 
 /* Label values: backslash, double quote and newline escaped; a byte that is

@@ -16,8 +16,18 @@
 
 /* One row of checks: a program identity's count for a capability and verdict.
  * NULL strings are empty labels. */
+/* At most this many distinct exe label values; the checks of further
+ * programs are counted under METRICS_EXE_OTHER (and in exe_overflow). */
+#define METRICS_EXE_MAX 1000
+#define METRICS_EXE_OTHER "(other)"
+/* Deleted, memfd and temporary executables (/tmp, /var/tmp, /dev/shm,
+ * /run/user): one value, so that a host that runs many of them does not
+ * grow the label set without bound; their comm label is the same value
+ * (and METRICS_EXE_OTHER's too). */
+#define METRICS_EXE_TRANSIENT "(transient)"
+
 struct metrics_check_row {
-	const char *exe;             /* executable path ("" when unknown) */
+	const char *exe;             /* executable path ("" when unknown), folded */
 	const char *comm;
 	const char *container;       /* container id, "" outside containers */
 	const char *container_name;
@@ -25,6 +35,7 @@ struct metrics_check_row {
 	const char *cap;             /* "CAP_CHOWN" */
 	bool denied;                 /* verdict="denied", else "granted" */
 	uint64_t count;              /* checks since the monitor started */
+	bool noaudit;                /* a noaudit check (only with keep_noaudit) */
 };
 
 struct metrics_snapshot {
@@ -41,6 +52,8 @@ struct metrics_snapshot {
 	 * checkpoint (-o), the metrics file, event lines */
 	uint64_t write_failures[3];
 	char **cap_names;            /* metrics_from_record()'s: the rows' cap strings */
+	uint64_t exe_overflow;       /* rows counted under METRICS_EXE_OTHER */
+	uint64_t noaudit_left_out;   /* checks of noaudit rows not shown */
 };
 
 struct baseline;
@@ -49,11 +62,15 @@ struct baseline;
  * The checks and findings of a record (a monitor's checkpoint): one row
  * per check line, labelled from its process line (the strings are the
  * record's: valid while it is); findings as `check --baseline b` counts
- * them on this record (--match match), when b is not NULL. The other
+ * them on this record (--match match), when b is not NULL. noaudit checks
+ * (the kernel probing) are left out unless keep_noaudit. The other
  * fields are the caller's to fill. Free with metrics_snapshot_free().
  */
 void metrics_from_record(const struct record *r, struct baseline *b, enum check_match match,
-			 struct metrics_snapshot *out);
+			 bool keep_noaudit, struct metrics_snapshot *out);
+/* An executable as an exe label value: transient ones folded into
+ * METRICS_EXE_TRANSIENT. */
+const char *metrics_exe_label(const char *exe);
 void metrics_snapshot_free(struct metrics_snapshot *m);
 
 #endif

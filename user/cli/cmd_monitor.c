@@ -23,7 +23,7 @@
 
 enum {
 	O_ATTACH = CLI_LONG_ONLY, O_CGROUP, O_CONTAINER, O_UNIT, O_INTERVAL, O_EVENTS,
-	O_BASELINE, O_MATCH, O_METRICS, O_LISTEN,
+	O_BASELINE, O_MATCH, O_METRICS, O_LISTEN, O_NOAUDIT,
 };
 
 static const struct cli_opt monitor_opts[] = {
@@ -60,6 +60,9 @@ static const struct cli_opt monitor_opts[] = {
 	  ":PORT is 127.0.0.1; 0.0.0.0:PORT or [::]:PORT every address", CLI_ARG_ANY },
 	{ "attach", O_ATTACH, required_argument, "MODE[,MODE...]",
 	  "auto, or the attach modes to try, in order", NULL, CLI_ARG_ATTACH },
+	{ "noaudit", O_NOAUDIT, no_argument, NULL,
+	  "keep noaudit checks (the kernel probing) in events and metrics",
+	  "(left out by default: they are no program's use of a capability)", CLI_ARG_ANY },
 	{ "quiet", 'q', no_argument, NULL, "no status line", NULL, CLI_ARG_ANY },
 	{ "verbose", 'v', no_argument, NULL, "show libbpf's log", NULL, CLI_ARG_ANY },
 	{ 0 },
@@ -97,6 +100,7 @@ struct exporters {
 	unsigned int port;         /* the port --listen asked for (0: any) */
 	enum check_match match;    /* --match */
 	bool quiet;
+	bool noaudit;              /* --noaudit: keep the kernel's probing */
 	struct trouble metrics_trouble;  /* --metrics writes that failed */
 };
 
@@ -151,6 +155,9 @@ static int monitor_opt(struct mon_opts *m, struct exporters *x, int c)
 			p_err("%s", bad);
 			return -1;
 		}
+		return 0;
+	case O_NOAUDIT:
+		x->noaudit = m->keep_noaudit = true;
 		return 0;
 	case 'q':
 		o->quiet = true;
@@ -232,7 +239,8 @@ static void publish(struct exporters *x, const struct record *cp, const struct m
 	char err[1200];
 
 	if (cp) {
-		metrics_from_record(cp, x->baseline_path ? &x->baseline : NULL, x->match, &snap);
+		metrics_from_record(cp, x->baseline_path ? &x->baseline : NULL, x->match, x->noaudit,
+				    &snap);
 		snap.checkpoint_time = now_realtime_ns() / 1e9;
 	} else {
 		snap.has_baseline = x->baseline_path != NULL;

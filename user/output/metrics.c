@@ -62,6 +62,8 @@ static char *row_labels(const struct metrics_check_row *r)
 	fputs("\",cap=\"", f);
 	put_label_value(f, r->cap);
 	fprintf(f, "\",verdict=\"%s\"", r->denied ? "denied" : "granted");
+	if (r->noaudit)   /* kept (monitor --noaudit): the kernel probing */
+		fputs(",noaudit=\"true\"", f);
 	if (fclose(f)) {
 		fprintf(stderr, "capaudit: out of memory\n");
 		exit(70);
@@ -128,6 +130,15 @@ int metrics_write(FILE *f, const struct metrics_snapshot *m)
 				finding_kind_name(k), m->findings[k]);
 		}
 	}
+
+	header(f, "capaudit_label_overflow_total", "counter",
+	       "Checks counted under exe=\"" METRICS_EXE_OTHER "\": their program came after "
+	       "the first 1000 distinct exe values.");
+	fprintf(f, "capaudit_label_overflow_total{label=\"exe\"} %" PRIu64 "\n", m->exe_overflow);
+	header(f, "capaudit_noaudit_checks_left_out_total", "counter",
+	       "noaudit checks (the kernel probing, not a use) not in capaudit_checks_total; "
+	       "monitor --noaudit counts them there.");
+	fprintf(f, "capaudit_noaudit_checks_left_out_total %" PRIu64 "\n", m->noaudit_left_out);
 
 	header(f, "capaudit_lost_total", "counter",
 	       "What the kernel side could not store, by kind (the record's lost object).");

@@ -293,16 +293,27 @@ static void newkey(struct mon_events *ev, const struct ca_event *e)
 	struct mon_seen k;
 	int stack;
 	const char *kind;
+	bool noaudit;
 
 	memcpy(meta.comm, e->comm, CA_COMM_LEN);
 	k.ident = mon_identity(ev->m, e->tgid, e->pstart, e->exec_id, &meta, false);
 	stack = mon_stack(ev->m, e->kstack);
+	noaudit = (e->kflags & CA_F_NOAUDIT) || (stack >= 0 && ev->m->f.stacks[stack].noaudit);
+	/* the kernel probing (the mmap accounting check, ...) is no
+	 * program's use of a capability: left out unless --noaudit */
+	if (noaudit && !ev->m->o->keep_noaudit)
+		return;
 	k.site = fold_site(&ev->m->f, stack);
 	k.cap = e->cap;
 	k.ret = e->ret;
 	if (!first_time(ev, &k))
 		return;
-	emit(ev, use_line(ev, "first_use", e, k.ident, k.site));
+	{
+		json_t *o = use_line(ev, "first_use", e, k.ident, k.site);
+
+		json_set(o, "noaudit", json_boolean(noaudit));
+		emit(ev, o);
+	}
 	kind = finding(ev, e, stack, k.site);
 	if (kind) {
 		json_t *o = use_line(ev, "finding", e, k.ident, k.site);

@@ -22,6 +22,7 @@ struct mon_opts {
 	const char *events;       /* --events FILE|-, or NULL */
 	struct baseline *baseline;  /* --baseline, loaded (borrowed), or NULL */
 	enum check_match match;     /* --match: what a use must match in it */
+	bool keep_noaudit;          /* --noaudit: events for the kernel's noaudit probing too */
 	/* for whoever exports what the monitor sees (cli: --metrics,
 	 * --listen): started() once attached and with the privileges dropped
 	 * (a thread started then has no more than the monitor keeps), 0 or -1
