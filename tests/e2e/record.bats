@@ -272,6 +272,11 @@ load helper
 		[[ "${lines[0]}" == "# WARNING: made from a partial record, this may miss capabilities: it attached to processes already running"* ]]
 		[[ "${lines[1]}" == "# (for a complete answer record the program from its start"* ]]
 	done
+	# check too
+	"$CAPAUDIT" check --baseline "$T/b.json" --update "$T/rec.jsonl" 2>/dev/null
+	run "$CAPAUDIT" check --baseline "$T/b.json" "$T/rec.jsonl"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"warning: $T/rec.jsonl is a partial record: it attached to processes already running"* ]]
 }
 
 @test "-d ends the recording while the command runs: exit 124, the record says it is partial" {

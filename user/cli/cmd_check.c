@@ -15,6 +15,7 @@
 
 #include "analyze/attrib.h"
 #include "analyze/check.h"
+#include "analyze/partial.h"
 #include "cli/options.h"
 #include "lib/msg.h"
 #include "lib/infile.h"
@@ -234,6 +235,21 @@ static int load_one(const struct check_args *a, struct check_files *cf, size_t i
 	return 0;
 }
 
+/* A record attached to running processes, or stopped while they ran: the
+ * verdict may miss what they did then (analyze/partial.h). */
+static void warn_partial(const char *name, const struct record *r)
+{
+	struct partial pa;
+	char words[600], msg[1200], safe[2400];
+
+	if (!record_partial(r, &pa) || !(pa.missed_start || pa.missed_end))
+		return;   /* (losses: warn_lost() said) */
+	pa.lost = false;
+	snprintf(msg, sizeof(msg), "%s is a partial record: %s The verdict covers what was "
+		 "recorded", name, partial_words(&pa, words, sizeof(words)));
+	fprintf(stderr, "capaudit: warning: %s\n", text_sanitize(msg, safe, sizeof(safe)));
+}
+
 /* Every record into one observation; 0, or -1 when a record is unreadable
  * (said; obs is then freed). */
 static int observe(const struct check_args *a, struct check_files *cf, struct observation *obs)
@@ -249,6 +265,7 @@ static int observe(const struct check_args *a, struct check_files *cf, struct ob
 			return -1;
 		}
 		warn_lost(input_name(a->records[i]), &rec);
+		warn_partial(input_name(a->records[i]), &rec);
 		suggest_build(&rec, &a->so, &sg);
 		observation_add(obs, &sg);
 		observation_add_user_sites(obs, &rec);
