@@ -87,7 +87,7 @@ daemon_script() {
 #!/bin/sh
 busybox httpd -f -p 127.0.0.1:80 -h $T/www & d=\$!
 ok=
-for i in \$(seq 100); do
+for i in \$(seq $((100 * $(wait_scale)))); do
 	busybox wget -q -O - http://127.0.0.1/ 2>/dev/null | grep -q ok && ok=1 && break
 	kill -0 \$d 2>/dev/null || break
 	sleep 0.1
@@ -184,7 +184,9 @@ interrupt() {
 	set +o pipefail
 	"$CAPAUDIT" verify -q -- true 2>"$T/v.err" | true
 	local rc=${PIPESTATUS[0]}
-	[ "$rc" = 141 ] || [ "$rc" = 0 ]   # the pipe may have taken the report whole
+	# (the reader is gone long before the report: verify's first run alone
+	# takes longer than true)
+	[ "$rc" = 141 ]
 	[ -z "$(ls -A "$T/tmp")" ]
 	[ ! -s "$T/v.err" ] || ! grep -q "cannot write" "$T/v.err"
 }

@@ -112,7 +112,7 @@ struct verify_result {
 	double timeout;          /* seconds per run */
 	int max_runs;
 	size_t leftovers;        /* processes runs left behind (stopped) */
-	char leftover_example[160]; /* "pid 123 (sleep) after run 4" */
+	char leftover_example[160]; /* "123 (sleep), 124 (perl) after run 4": the first run that left any */
 	bool no_box;             /* runs went without a cgroup of their own: */
 	char no_box_why[200];
 	struct verify_member members[64];

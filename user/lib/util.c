@@ -347,3 +347,10 @@ int exec_file_kind(const char *path, char *interp, size_t n)
 	}
 	return got < 0 ? EXEC_UNKNOWN : EXEC_OTHER;
 }
+
+void pause_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}

@@ -21,6 +21,9 @@ int parse_seconds(const char *s, double *out);
 enum { EXEC_UNKNOWN, EXEC_ELF, EXEC_SCRIPT, EXEC_OTHER };
 int exec_file_kind(const char *path, char *interp, size_t n);
 
+/* Sleep ms milliseconds (a wakeup by a signal ends it early). */
+void pause_ms(long ms);
+
 /* "SIGINT" for SIGINT ("signal N" if it has no name); a buffer of this
  * thread's, valid until the next call. */
 const char *sig_name(int sig);

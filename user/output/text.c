@@ -957,7 +957,7 @@ static int text_verify(FILE *f, const struct verify_result *v)
 	fprintf(f, "  runs: %d (at most %d; each stopped after %g s)\n", v->runs, v->max_runs,
 		v->timeout);
 	if (v->leftovers)
-		fprintf(f, "  left behind: %zu process%s (the first: %s), stopped before the next "
+		fprintf(f, "  left behind: %zu process%s (first: %s), stopped before the next "
 			"run\n", v->leftovers, v->leftovers == 1 ? "" : "es", v->leftover_example);
 	if (v->no_box)
 		fprintf(f, "  runs had no cgroup of their own (%s)\n", v->no_box_why);

@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "lib/cgroup.h"
 #include "lib/util.h"
+#include "record/procinfo.h"
 
 int runbox_open(struct runbox *b, const char *tag, int n)
 {
@@ -82,29 +82,16 @@ size_t runbox_list(const struct runbox *b, struct runbox_proc *p, size_t max)
 		if (parse_int_range(line, 1, 1L << 22, &pid))
 			continue;
 		if (n < max) {
-			char cpath[64];
-			FILE *c;
+			struct procinfo pi;
 
 			p[n].pid = (pid_t)pid;
-			snprintf(p[n].comm, sizeof(p[n].comm), "?");
-			snprintf(cpath, sizeof(cpath), "/proc/%ld/comm", pid);
-			if ((c = fopen(cpath, "re"))) {
-				if (fgets(p[n].comm, sizeof(p[n].comm), c))
-					p[n].comm[strcspn(p[n].comm, "\n")] = '\0';
-				fclose(c);
-			}
+			snprintf(p[n].comm, sizeof(p[n].comm), "%.16s",
+				 procinfo_read((pid_t)pid, &pi) ? "?" : pi.comm);
 		}
 		n++;
 	}
 	fclose(f);
 	return n;
-}
-
-static void pause_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
 }
 
 int runbox_kill(const struct runbox *b, pid_t pgid)
@@ -137,4 +124,28 @@ void runbox_close(struct runbox *b)
 	if (b->dir[0])
 		rmdir(b->dir);
 	b->dir[0] = '\0';
+}
+
+size_t runbox_names(const struct runbox *b, pid_t skip, char *buf, size_t len)
+{
+	struct runbox_proc p[9];
+	size_t n = runbox_list(b, p, 9), i, shown = 0, at = 0;
+	bool skipped = false;
+
+	buf[0] = '\0';
+	for (i = 0; i < n && i < 9; i++) {
+		if (p[i].pid == skip) {
+			skipped = true;
+			continue;
+		}
+		if (shown++ == 8) {
+			snprintf(buf + at, len - at, ", ...");
+			break;
+		}
+		at += (size_t)snprintf(buf + at, len - at, "%s%d (%s)", at ? ", " : "",
+				       (int)p[i].pid, p[i].comm);
+		if (at >= len)
+			break;
+	}
+	return n - skipped;
 }

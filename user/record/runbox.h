@@ -35,6 +35,10 @@ struct runbox_proc {
 };
 size_t runbox_list(const struct runbox *b, struct runbox_proc *p, size_t max);
 
+/* "PID (COMM), ..." of the processes in the box but skip (0: none), at
+ * most eight, into buf; how many there are. */
+size_t runbox_names(const struct runbox *b, pid_t skip, char *buf, size_t len);
+
 /* Stop everything in the box (cgroup.kill, else SIGKILL to each; without a
  * box, the process group pgid) and wait, up to a few seconds, until it is
  * empty; 0 when it is. */

@@ -159,22 +159,15 @@ struct tree_note {
 static void note_one(void *ctx, uint32_t tgid, uint64_t start)
 {
 	struct tree_note *n = ctx;
-	char path[64], comm[32] = "?";
+	struct procinfo pi;
 	size_t len;
-	FILE *f;
 
 	(void)start;
 	if (n->n++ >= 3)
 		return;
-	snprintf(path, sizeof(path), "/proc/%u/comm", tgid);
-	if ((f = fopen(path, "re"))) {
-		if (fgets(comm, sizeof(comm), f))
-			comm[strcspn(comm, "\n")] = '\0';
-		fclose(f);
-	}
 	len = strlen(n->names);
-	snprintf(n->names + len, sizeof(n->names) - len, "%spid %u %s", n->n > 1 ? ", " : "",
-		 tgid, comm);
+	snprintf(n->names + len, sizeof(n->names) - len, "%spid %u %.16s", n->n > 1 ? ", " : "",
+		 tgid, procinfo_read((pid_t)tgid, &pi) ? "?" : pi.comm);
 	len = strlen(n->pids);
 	snprintf(n->pids + len, sizeof(n->pids) - len, "%s%u", n->n > 1 ? " " : "", tgid);
 }

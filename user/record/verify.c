@@ -148,32 +148,14 @@ static bool is_evidence(const struct verify *v, const struct sg_denial *d)
 	return !passing_has(v, d->cap, d->func);
 }
 
-static void pause_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
-}
-
 /* At --timeout: which of the run's processes were still running (not
  * capaudit run itself, pid), on the progress line. */
 static void name_running(const struct verify *v, const struct runbox *box, pid_t self)
 {
-	struct runbox_proc p[9];
-	size_t n = runbox_list(box, p, 9), i, shown = 0;
-	char names[200] = "";
+	char names[400];
 
-	for (i = 0; i < n && i < 9; i++) {
-		size_t len = strlen(names);
-
-		if (p[i].pid == self || shown == 4)
-			continue;
-		snprintf(names + len, sizeof(names) - len, "%s%d (%s)", shown++ ? ", " : "",
-			 (int)p[i].pid, p[i].comm);
-	}
-	if (shown)
-		progress(v, "run %d still running at --timeout: %s%s", v->res.runs, names,
-			 n > 5 ? ", ..." : "");
+	if (runbox_names(box, self, names, sizeof(names)))
+		progress(v, "run %d still running at --timeout: %s", v->res.runs, names);
 }
 
 /* Wait for the run's process, stopping its box at --timeout or at a
@@ -206,22 +188,15 @@ static int wait_run(struct verify *v, pid_t pid, const struct runbox *box, struc
 /* What a run left behind in its box: named, stopped, counted. */
 static void sweep_box(struct verify *v, struct runbox *box)
 {
-	struct runbox_proc p[8];
-	size_t n = runbox_list(box, p, 8), i;
-	char names[160] = "";
+	char names[400];
+	size_t n = runbox_names(box, 0, names, sizeof(names));
 
 	if (n) {
-		for (i = 0; i < n && i < 8; i++) {
-			size_t len = strlen(names);
-
-			snprintf(names + len, sizeof(names) - len, "%s%d (%s)", i ? ", " : "",
-				 (int)p[i].pid, p[i].comm);
-		}
-		progress(v, "run %d left %zu process%s behind: %s%s; stopped", v->res.runs, n,
-			 n == 1 ? "" : "es", names, n > 8 ? ", ..." : "");
+		progress(v, "run %d left %zu process%s behind: %s; stopped", v->res.runs, n,
+			 n == 1 ? "" : "es", names);
 		if (!v->res.leftovers)
 			snprintf(v->res.leftover_example, sizeof(v->res.leftover_example),
-				 "pid %d (%s) after run %d", (int)p[0].pid, p[0].comm, v->res.runs);
+				 "%.120s after run %d", names, v->res.runs);
 		v->res.leftovers += n;
 		runbox_kill(box, 0);
 	}
