@@ -30,10 +30,14 @@ emit() {
 		PARTIAL=start
 		output=$(sed 1,2d <<<"$output")
 	fi
-	case $(head -1 "$FIX/emit-$2.jsonl" | jq -r .scope) in
-	command | service) [ -z "$PARTIAL" ] ;;
-	*) [ "$PARTIAL" = start ] ;;
-	esac
+	# (partial: a scope's process started before the recording did)
+	if jq -se '.[0] as $h | ($h.scope != "command" and $h.scope != "service") and
+		any(.[] | select(.type == "process"); .start_ns < $h.start_ns)' \
+		"$FIX/emit-$2.jsonl" >/dev/null; then
+		[ "$PARTIAL" = start ]
+	else
+		[ -z "$PARTIAL" ]
+	fi
 	printf '%s\n' "$output" >"$T/out"
 }
 

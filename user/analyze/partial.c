@@ -19,11 +19,16 @@ bool record_partial(const struct record *r, struct partial *p)
 		return false;   /* a suggestion made without a record */
 	h = &r->hdr;
 	sc = h->scope;
-	/* a command, a service or a monitor's own start is seen; anything
-	 * capaudit attached to was running already (a scope's later
-	 * processes are seen whole, its first ones are not) */
-	p->missed_start = sc && strcmp(sc, "command") && strcmp(sc, "service") &&
-			  strcmp(sc, "monitor");
+	/* a command, a service or a monitor's own start is seen; of a scope
+	 * (-p, -a, --cgroup, --container, --unit), the processes that had
+	 * started before the recording did (a --cgroup of an empty subtree
+	 * sees its containers from their first exec: not partial) */
+	if (sc && strcmp(sc, "command") && strcmp(sc, "service") && strcmp(sc, "monitor")) {
+		size_t i;
+
+		for (i = 0; i < r->nprocs && !p->missed_start; i++)
+			p->missed_start = r->procs[i].start_ns && r->procs[i].start_ns < h->start_ns;
+	}
 	p->missed_end = h->command_running;
 	p->lost = rec_lost_total(&h->lost) > 0;
 	return p->missed_start || p->missed_end || p->lost;

@@ -14,7 +14,7 @@
 #include "recfile/recfile.h"
 
 struct partial {
-	bool missed_start;   /* attached to running processes (-p, -a, scopes) */
+	bool missed_start;   /* a scope's process had started before the recording */
 	bool missed_end;     /* stopped (-d, a signal) while they still ran */
 	bool lost;           /* events were lost (rec_lost_total() > 0) */
 };
