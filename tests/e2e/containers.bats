@@ -53,7 +53,7 @@ setup_file() {
 
 teardown_file() {
 	command -v podman >/dev/null || return 0
-	for c in ca-e2e-a ca-e2e-b ca-e2e-late; do podman rm -f -t 0 "$c" >/dev/null 2>&1; done; true
+	for c in ca-e2e-a ca-e2e-b ca-e2e-late ca-e2e-w ca-e2e-o; do podman rm -f -t 0 "$c" >/dev/null 2>&1; done; true
 }
 
 setup() {
@@ -66,7 +66,7 @@ setup() {
 }
 
 teardown() {
-	for c in ca-e2e-a ca-e2e-b ca-e2e-late; do podman rm -f -t 0 "$c" >/dev/null 2>&1; done; true
+	for c in ca-e2e-a ca-e2e-b ca-e2e-late ca-e2e-w ca-e2e-o; do podman rm -f -t 0 "$c" >/dev/null 2>&1; done; true
 	[ -n "${UNIT_CG:-}" ] && rmdir "$UNIT_CG" 2>/dev/null
 	e2e_teardown
 }
@@ -153,6 +153,67 @@ teardown() {
 	# nothing of the host: every process is in the parent's subtree
 	run jq -r 'select(.type == "process") | .cgroup' "$T/rec.jsonl"
 	for l in "${lines[@]}"; do [[ "$l" == "$PARENT/"* ]]; done
+}
+
+@test "record --container NAME --wait: from its first exec, only it; its docker snippet runs it, minimal, without the runtime's capabilities" {
+	# the job's privileged steps are its very first: no gate, nothing to
+	# attach to before they run
+	local job='touch /tmp/f && chown 1:1 /tmp/f && chroot / true'
+	"$CAPAUDIT" record -o "$T/rec.jsonl" --container ca-e2e-w --wait -d 120 2>"$T/rec.err" &
+	local rec=$!
+	wait_attached "$rec"
+	# while it waits: the host and another container do privileged things too
+	touch "$T/host"
+	chown 1:1 "$T/host"
+	podman_run --name ca-e2e-o "$IMAGE" sh -c 'for i in 1 2 3; do hostname x; done' >/dev/null
+	podman_run --name ca-e2e-w "$IMAGE" sh -c "$job" >/dev/null
+	# it ends by itself when the container has exited
+	wait "$rec"
+	id=$(podman inspect -f '{{.Id}}' ca-e2e-w)
+	run cat "$T/rec.err"
+	[ "${lines[0]}" = "capaudit: waiting for container ca-e2e-w to start; until then every process on the host is followed" ]
+	[ "${lines[1]}" = "capaudit: container ca-e2e-w (${id:0:12}) started; recording it until it exits" ]
+	run jq -r 'select(.type == "header") | "\(.scope) \(.target.container) \(.target.name) \(.stop)"' "$T/rec.jsonl"
+	[ "$output" = "container $id ca-e2e-w exited" ]
+	# only its processes: nothing of the host, nothing of the other container
+	run jq -r 'select(.type == "process") | .container.id' "$T/rec.jsonl"
+	[ "${#lines[@]}" -ge 2 ]
+	for l in "${lines[@]}"; do [ "$l" = "$id" ]; done
+	run "$CAPAUDIT" report -i "$T/rec.jsonl" --suggest --format json
+	[ "$(echo "$output" | jq -c .required)" = '["CAP_CHOWN","CAP_SYS_CHROOT"]' ]
+	# a whole record: nothing it may have missed
+	[ "$(echo "$output" | jq -c .partial)" = null ]
+	# runc's stages ran in its cgroup from the start: recorded, left out
+	[ "$(echo "$output" | jq -r '.runtime_setup_left_out.granted | index("CAP_SYS_ADMIN") != null')" = true ]
+	run "$CAPAUDIT" report -i "$T/rec.jsonl" --emit docker
+	[ "$status" -eq 0 ]
+	flags=${lines[-1]}
+	[ "$flags" = "--cap-drop ALL --cap-add CHOWN --cap-add SYS_CHROOT --security-opt no-new-privileges" ]
+	# the kernel agrees: with exactly those flags it works, without either it fails
+	local run_rm="podman --runtime runc --cgroup-manager cgroupfs run --rm --network none --ulimit nofile=1024:1024 --ulimit nproc=1024:1024"
+	run $run_rm $flags "$IMAGE" sh -c "$job"
+	[ "$status" -eq 0 ]
+	run $run_rm ${flags/ --cap-add CHOWN/} "$IMAGE" sh -c "$job"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"chown: /tmp/f: Operation not permitted"* ]]
+	run $run_rm ${flags/ --cap-add SYS_CHROOT/} "$IMAGE" sh -c "$job"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"chroot: can't change root directory to '/': Operation not permitted"* ]]
+}
+
+@test "record --wait: only with --container; no start before -d: exit 1, nothing written; a running one is not the start awaited" {
+	run "$CAPAUDIT" record -q -o "$T/x.jsonl" --wait -a
+	[ "$status" -eq 2 ]
+	[ "$output" = "capaudit: --wait waits for a container to start: give it with --container NAME|ID" ]
+	run "$CAPAUDIT" record -q -o "$T/x.jsonl" --container ca-e2e-nosuch --wait -d 1
+	[ "$status" -eq 1 ]
+	[ "$output" = "capaudit: --container ca-e2e-nosuch --wait: no container of that name or id started before -d ended the wait; nothing recorded" ]
+	[ ! -e "$T/x.jsonl" ]
+	gated_run ca-e2e-a true
+	run "$CAPAUDIT" record -o "$T/x.jsonl" --container ca-e2e-a --wait -d 1
+	[ "$status" -eq 1 ]
+	[ "${lines[0]}" = "capaudit: container ca-e2e-a is running now; that run is not recorded: waiting for its next start (for example: podman restart ca-e2e-a)" ]
+	[ ! -e "$T/x.jsonl" ]
 }
 
 # has_procs CGROUP_DIR: a process is in it (cgroupfs files have no size:

@@ -24,6 +24,7 @@
 enum {
 	O_ATTACH = CLI_LONG_ONLY, O_SYSCALL_RESULTS, O_EXACT_STACKS, O_USER_STACKS,
 	O_MAX_KEYS, O_RINGBUF_KB, O_CGROUP, O_CONTAINER, O_UNIT, O_SERVICE, O_PTRACE_ACCESS,
+	O_WAIT,
 };
 
 static const struct cli_opt record_opts[] = {
@@ -38,6 +39,10 @@ static const struct cli_opt record_opts[] = {
 	{ "container", O_CONTAINER, required_argument, "NAME|ID",
 	  "record a running container (podman, docker, containerd, CRI-O, Kubernetes)",
 	  "by name, id or unique id prefix; stops when it exits", CLI_ARG_ANY },
+	{ "wait", O_WAIT, no_argument, NULL,
+	  "with --container: wait for it to start, and record it from its first exec",
+	  "(start it in another shell; every process is followed until it has started, "
+	  "then only it; -d bounds the wait and the recording)", CLI_ARG_ANY },
 	{ "unit", O_UNIT, required_argument, "NAME[.service]",
 	  "record a systemd unit's processes (its cgroup);", "stops when they have exited",
 	  CLI_ARG_ANY },
@@ -120,6 +125,9 @@ static int record_opt(struct rec_opts *o, int c)
 				SCOPE_UNIT;
 		o->scope_arg = optarg;
 		break;
+	case O_WAIT:
+		o->scope_wait = true;
+		break;
 	case 'o':
 		o->out = optarg;
 		break;
@@ -201,6 +209,10 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 		p_err(scopes ? "give only one of -p, -a, --cgroup, --container, --unit, --service "
 		      "and -- COMMAND" : "what to record? give -p PID, -a, --cgroup PATH, "
 		      "--container NAME, --unit NAME, --service FILE or -- COMMAND");
+		return EXIT_USAGE;
+	}
+	if (o->scope_wait && o->scope_kind != SCOPE_CONTAINER) {
+		p_err("--wait waits for a container to start: give it with --container NAME|ID");
 		return EXIT_USAGE;
 	}
 	if (!o->out[0]) {

@@ -28,8 +28,13 @@ void attribute_note(struct session *s, struct rec_process *p, uint64_t cgroup_id
 	p->cgroup_id = cgroup_id;
 	path = cgroup_names_get(&s->cgn, cgroup_id, (pid_t)p->pid);
 	/* the runtime's name while the container is still known to it */
-	if (path && workload_from_cgroup(path, &w) && w.container_id[0])
-		container_name(w.container_id, w.runtime, name, sizeof(name));
+	if (!path || !workload_from_cgroup(path, &w) || !w.container_id[0])
+		return;
+	container_name(w.container_id, w.runtime, name, sizeof(name));
+	/* record --container NAME --wait: is this its start? */
+	if (s->scope.waiting &&
+	    scope_wait_saw(&s->scope, s->o->scope_arg, path, cgroup_id, &w, name))
+		session_container_started(s);
 }
 
 void attribute(struct session *s, struct rec_process *p)

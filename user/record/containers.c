@@ -200,7 +200,6 @@ static int note_container(void *ctx, const char *path, uint64_t id)
 	struct found *f = ctx;
 	struct workload w;
 
-	(void)id;
 	if (!workload_from_cgroup(path, &w) || !w.container_id[0] || f->n == MAX_FOUND)
 		return 0;
 	for (size_t i = 0; i < f->n; i++)
@@ -210,6 +209,7 @@ static int note_container(void *ctx, const char *path, uint64_t id)
 	memcpy(f->c[f->n].id, w.container_id, sizeof(w.container_id));
 	f->c[f->n].runtime = w.runtime;
 	snprintf(f->c[f->n].cgroup, sizeof(f->c[f->n].cgroup), "%s", path);
+	f->c[f->n].cgroup_id = id;
 	f->n++;
 	return 0;
 }
@@ -239,37 +239,52 @@ static void list_running(const struct found *f, char *buf, size_t n)
 	}
 }
 
+size_t container_list(const char *root, struct container_ref **out)
+{
+	struct found f = { xcalloc(MAX_FOUND, sizeof(*f.c)), 0 };
+
+	cgroup_walk(root, "/", FIND_MAX_DIRS, note_container, &f);
+	for (size_t i = 0; i < f.n; i++)
+		container_name(f.c[i].id, f.c[i].runtime, f.c[i].name, sizeof(f.c[i].name));
+	*out = f.c;
+	return f.n;
+}
+
+ssize_t container_match(const struct container_ref *c, size_t n, const char *arg)
+{
+	size_t i, hits = 0, at = 0;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(c[i].name, arg))
+			return (ssize_t)i;
+	if (strlen(arg) >= 3 && is_hex(arg))
+		for (i = 0; i < n; i++)
+			if (!strncmp(c[i].id, arg, strlen(arg)))
+				hits++, at = i;
+	return hits == 1 ? (ssize_t)at : hits ? -2 : -1;
+}
+
 int container_find(const char *root, const char *arg, struct container_ref *out, char *err,
 		   size_t errlen)
 {
-	struct found f = { xcalloc(MAX_FOUND, sizeof(*f.c)), 0 };
+	struct found f = { NULL, 0 };
 	const char *who = NULL;
 	char id[256], running[600];
-	size_t i, hits = 0, at = 0;
+	ssize_t at;
 	int rc = -1;
 
-	cgroup_walk(root, "/", FIND_MAX_DIRS, note_container, &f);
-	for (i = 0; i < f.n; i++)
-		container_name(f.c[i].id, f.c[i].runtime, f.c[i].name, sizeof(f.c[i].name));
-	/* a name, then an id or a unique prefix of one */
-	for (i = 0; i < f.n && !hits; i++)
-		if (!strcmp(f.c[i].name, arg))
-			hits = 1, at = i;
-	if (!hits && strlen(arg) >= 3 && is_hex(arg))
-		for (i = 0; i < f.n; i++)
-			if (!strncmp(f.c[i].id, arg, strlen(arg)))
-				hits++, at = i;
-	if (!hits && !id_from_cli(arg, id, sizeof(id), &who))
-		for (i = 0; i < f.n; i++)
-			if (!strcmp(f.c[i].id, id))
-				hits = 1, at = i;
+	f.n = container_list(root, &f.c);
+	/* a name, then an id or a unique prefix of one, then the runtimes' CLIs */
+	at = container_match(f.c, f.n, arg);
+	if (at == -1 && !id_from_cli(arg, id, sizeof(id), &who))
+		at = container_match(f.c, f.n, id);
 	list_running(&f, running, sizeof(running));
-	if (hits == 1) {
+	if (at >= 0) {
 		*out = f.c[at];
 		rc = 0;
-	} else if (hits > 1) {
-		snprintf(err, errlen, "--container %s: %zu running containers have ids starting so "
-			 "(give more digits): %s", arg, hits, running);
+	} else if (at == -2) {
+		snprintf(err, errlen, "--container %s: several running containers have ids starting "
+			 "so (give more digits): %s", arg, running);
 	} else if (who) {
 		snprintf(err, errlen, "--container %s: %s knows it as %.12s, but it is not running "
 			 "(no cgroup of it under %s); running: %s", arg, who, id, root, running);

@@ -9,6 +9,8 @@
 #define CA_RECORD_CONTAINERS_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
 
 #include "facts/workload.h"
 
@@ -17,7 +19,16 @@ struct container_ref {
 	char name[256];         /* "" if the runtime's files did not say */
 	const char *runtime;    /* as workload.h names them */
 	char cgroup[4096];      /* its cgroup, below the v2 root */
+	uint64_t cgroup_id;     /* that cgroup's id (a restart makes a new one) */
 };
+
+/* The containers running now, by their outermost cgroups, named: *out
+ * (free() it) and their number. */
+size_t container_list(const char *root, struct container_ref **out);
+
+/* Which of c[0..n) arg names (its name, its id, or a unique prefix of it
+ * of 3+ hex digits): its index; -1 if none, -2 if a prefix names several. */
+ssize_t container_match(const struct container_ref *c, size_t n, const char *arg);
 
 /*
  * The running container that arg names: a full id, a unique id prefix

@@ -23,6 +23,7 @@ struct rec_opts {
 	 * enum scope_kind; 0: none) and the argument that names it */
 	int scope_kind;
 	const char *scope_arg;
+	bool scope_wait;          /* --wait: the container is yet to start */
 	char **cmd;               /* -- COMMAND ARGS */
 	const struct launch *launch;  /* how to start cmd (run --caps), or NULL */
 	const struct service *service;  /* record --service: the unit cmd is of, or NULL */

@@ -93,39 +93,136 @@ static int unit_path(struct scope *s, const char *arg, char *err, size_t n)
 	return -1;
 }
 
-int scope_resolve(struct scope *s, enum scope_kind kind, const char *arg, char *err,
-		  size_t errlen)
+/* The v2 root's path and the scope's open directory and id. */
+static int open_scope(struct scope *s, const char *arg, char *err, size_t errlen)
 {
 	char full[4400];
-	int rc;
 
+	s->id = cgroup_id_of(s->root, s->path);
+	snprintf(full, sizeof(full), "%s%s", s->root, strcmp(s->path, "/") ? s->path : "");
+	if (s->fd >= 0)
+		close(s->fd);
+	s->fd = open(full, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (s->fd < 0 || !s->id) {
+		snprintf(err, errlen, "%s %s: cannot open %s: %s", scope_option(s->kind), arg, full,
+			 strerror(s->fd < 0 ? errno : ENOENT));
+		return -1;
+	}
+	return 0;
+}
+
+static int v2_root(struct scope *s, enum scope_kind kind, char *err, size_t errlen)
+{
 	memset(s, 0, sizeof(*s));
 	s->fd = -1;
 	s->kind = kind;
+	if (kind == SCOPE_NONE || !cgroup_v2_root(s->root, sizeof(s->root)))
+		return 0;
+	snprintf(err, errlen, "%s: cgroup v2 is not mounted here (looked in /proc/self/mountinfo "
+		 "for a cgroup2 file system)", scope_option(kind));
+	return -1;
+}
+
+int scope_resolve(struct scope *s, enum scope_kind kind, const char *arg, char *err,
+		  size_t errlen)
+{
+	int rc;
+
+	if (v2_root(s, kind, err, errlen))
+		return -1;
 	if (kind == SCOPE_NONE)
 		return 0;
-	if (cgroup_v2_root(s->root, sizeof(s->root))) {
-		snprintf(err, errlen, "%s: cgroup v2 is not mounted here (looked in "
-			 "/proc/self/mountinfo for a cgroup2 file system)", scope_option(kind));
-		return -1;
-	}
 	if (kind == SCOPE_CGROUP)
 		rc = cgroup_path(s, arg, err, errlen);
 	else if (kind == SCOPE_UNIT)
 		rc = unit_path(s, arg, err, errlen);
 	else if (!(rc = container_find(s->root, arg, &s->ct, err, errlen)))
 		snprintf(s->path, sizeof(s->path), "%s", s->ct.cgroup);
-	if (rc)
+	return rc ? -1 : open_scope(s, arg, err, errlen);
+}
+
+int scope_wait_begin(struct scope *s, const char *arg, char *err, size_t errlen)
+{
+	struct container_ref *c;
+	size_t n;
+
+	if (v2_root(s, SCOPE_CONTAINER, err, errlen))
 		return -1;
-	s->id = cgroup_id_of(s->root, s->path);
-	snprintf(full, sizeof(full), "%s%s", s->root, s->path);
-	s->fd = open(full, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (s->fd < 0 || !s->id) {
-		snprintf(err, errlen, "%s %s: cannot open %s: %s", scope_option(kind), arg, full,
-			 strerror(s->fd < 0 ? errno : ENOENT));
-		return -1;
+	s->waiting = true;
+	snprintf(s->path, sizeof(s->path), "/");
+	n = container_list(s->root, &c);
+	s->old_ids = xcalloc(n + 1, sizeof(*s->old_ids));
+	for (size_t i = 0; i < n; i++)
+		s->old_ids[s->nold++] = c[i].cgroup_id;
+	s->was_running = container_match(c, n, arg) >= 0;
+	free(c);
+	return open_scope(s, arg, err, errlen);
+}
+
+static bool was_running(const struct scope *s, uint64_t id)
+{
+	for (size_t k = 0; k < s->nold; k++)
+		if (s->old_ids[k] == id)
+			return true;
+	return false;
+}
+
+/* The container is c: the scope is its cgroup from now on. */
+static void take(struct scope *s, const struct container_ref *c, const char *arg)
+{
+	char err[128];
+
+	s->ct = *c;
+	snprintf(s->path, sizeof(s->path), "%s", c->cgroup);
+	s->waiting = false;
+	/* gone already (it ran its course between two looks): the recording
+	 * ends at the next look at its cgroup, with what it did */
+	if (open_scope(s, arg, err, sizeof(err)) && s->fd >= 0) {
+		close(s->fd);
+		s->fd = -1;
 	}
-	return 0;
+}
+
+int scope_wait_saw(struct scope *s, const char *arg, const char *path, uint64_t id,
+		   const struct workload *w, const char *name)
+{
+	struct container_ref c = { 0 };
+	const char *at = strstr(path, w->container_id);
+	const char *end = at ? strchr(at, '/') : NULL;
+
+	if (!s->waiting || !at)
+		return !s->waiting;
+	memcpy(c.id, w->container_id, sizeof(c.id));
+	snprintf(c.name, sizeof(c.name), "%s", name);
+	c.runtime = w->runtime;
+	/* its outermost cgroup: the path up to the component naming the id */
+	snprintf(c.cgroup, sizeof(c.cgroup), "%.*s", (int)(end ? end - path : (int)strlen(path)),
+		 path);
+	c.cgroup_id = end ? cgroup_id_of(s->root, c.cgroup) : id;
+	if (was_running(s, c.cgroup_id) || container_match(&c, 1, arg) != 0)
+		return 0;
+	take(s, &c, arg);
+	return 1;
+}
+
+int scope_wait_poll(struct scope *s, const char *arg)
+{
+	struct container_ref *c;
+	size_t n, i, fresh = 0;
+	ssize_t at;
+
+	if (!s->waiting)
+		return 1;
+	n = container_list(s->root, &c);
+	/* only the containers started since the wait began */
+	for (i = 0; i < n; i++)
+		if (!was_running(s, c[i].cgroup_id))
+			c[fresh++] = c[i];
+	at = container_match(c, fresh, arg);
+	if (at >= 0)
+		take(s, &c[at], arg);
+	free(c);
+	return !s->waiting;
 }
 
 int scope_populated(struct scope *s)
@@ -139,6 +236,8 @@ int scope_populated(struct scope *s)
 
 void scope_close(struct scope *s)
 {
+	free(s->old_ids);
+	s->old_ids = NULL;
 	if (s->fd >= 0)
 		close(s->fd);
 	s->fd = -1;

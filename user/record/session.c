@@ -191,6 +191,35 @@ static void announce_tree(struct session *s)
 		n.pids, s->live.n == 1 ? "it" : "them");
 }
 
+/* record --container NAME --wait: say what is awaited, and that every
+ * process is followed until then. */
+static void announce_wait(struct session *s)
+{
+	const char *n = s->o->scope_arg;
+
+	if (s->o->quiet)
+		return;
+	if (s->scope.was_running)
+		fprintf(stderr, "capaudit: container %s is running now; that run is not recorded: "
+			"waiting for its next start (for example: podman restart %s)\n", n, n);
+	else
+		fprintf(stderr, "capaudit: waiting for container %s to start; until then every "
+			"process on the host is followed\n", n);
+}
+
+/* It has started: only it is followed from now on; what the rest did
+ * meanwhile is dropped when the record is made (keep_container()). */
+void session_container_started(struct session *s)
+{
+	if (s->scope.fd >= 0 && tracer_set_scope(&s->tr, s->scope.fd))
+		fprintf(stderr, "capaudit: warning: cannot narrow the recording to the container's "
+			"cgroup (%s): every process is followed until the end\n", strerror(errno));
+	if (!s->o->quiet)
+		fprintf(stderr, "capaudit: container %s (%.12s) started; recording it until it "
+			"exits\n", s->scope.ct.name[0] ? s->scope.ct.name : s->o->scope_arg,
+			s->scope.ct.id);
+}
+
 static enum stop_reason run_loop(struct session *s)
 {
 	struct rec_opts *o = s->o;
@@ -203,6 +232,8 @@ static enum stop_reason run_loop(struct session *s)
 	int64_t end = o->duration > 0 ? start + (int64_t)(o->duration * 1e9) : 0;
 	enum stop_reason why = STOP_EXITED;
 
+	if (s->scope.waiting)
+		announce_wait(s);
 	for (;;) {
 		int64_t now;
 
@@ -248,10 +279,18 @@ static enum stop_reason run_loop(struct session *s)
 			if (!any_followed(s))
 				break;  /* every followed process has exited */
 		}
-		if (s->scope.kind && now - last_scan > 250000000LL) {
+		if (s->scope.waiting && now - last_scan > 100000000LL) {
 			last_scan = now;
-			/* its last process has exited (or its cgroup is gone) */
-			if (scope_populated(&s->scope) != 1 && s->scope.seen_populated)
+			if (scope_wait_poll(&s->scope, o->scope_arg))
+				session_container_started(s);
+		} else if (s->scope.kind && now - last_scan > 250000000LL) {
+			last_scan = now;
+			/* its last process has exited, or its cgroup is gone (a
+			 * container awaited may have run its course between two
+			 * looks: its runtime removes the cgroup then) */
+			int p = scope_populated(&s->scope);
+
+			if ((p == 0 && s->scope.seen_populated) || p < 0)
 				break;
 		}
 		if (tty && now - last_status > 500000000LL) {
@@ -334,6 +373,14 @@ static int find_scope(struct session *s)
 	cgroup_names_init(&s->cgn);
 	if (!s->o->scope_kind)
 		return 0;
+	if (s->o->scope_wait) {
+		/* nothing of it runs yet: no snapshot of its processes */
+		if (scope_wait_begin(&s->scope, s->o->scope_arg, err, sizeof(err))) {
+			p_err("%s", err);
+			return -1;
+		}
+		return 0;
+	}
 	if (scope_resolve(&s->scope, (enum scope_kind)s->o->scope_kind, s->o->scope_arg, err,
 			  sizeof(err))) {
 		p_err("%s", err);
@@ -630,6 +677,24 @@ void session_header(struct session *s, struct rec_header *h, const char *stop, i
 	h->end_ns = now_realtime_ns();
 }
 
+/* --wait: every process was followed until the container started; the
+ * record is the container's processes only (runc's stages inside its
+ * cgroup are among them, marked as the runtime's setup). */
+static void keep_container(struct session *s)
+{
+	struct record *r = &s->rec;
+	bool *keep;
+
+	if (!s->o->scope_wait)
+		return;
+	keep = xcalloc(r->nprocs + 1, sizeof(*keep));
+	for (size_t i = 0; i < r->nprocs; i++)
+		keep[i] = r->procs[i].container_id &&
+			  !strcmp(r->procs[i].container_id, s->scope.ct.id);
+	record_keep_processes(r, keep);
+	free(keep);
+}
+
 /* The maps into the record: symbols first, then no capability at all for
  * reading what the traced programs left (their ELF files, --user-stacks). */
 static int collect_record(struct session *s)
@@ -646,6 +711,7 @@ static int collect_record(struct session *s)
 	}
 	collect(s, ks, kerr);
 	attribute_processes(s);
+	keep_container(s);
 	getrusage(RUSAGE_SELF, &ru);
 	h->loader_cpu_s = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
 			  ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
@@ -781,7 +847,11 @@ int record_run(struct rec_opts *op, int all_argc, char **all_argv)
 		start_symbols(&s);   /* the command runs already: it never waits for this */
 		why = run_loop(&s);
 		end_recording(&s, why, all_argc, all_argv);
-		if (!collect_record(&s))
+		if (s.scope.waiting)
+			p_err("--container %s --wait: no container of that name or id started before "
+			      "%s; nothing recorded", o.scope_arg,
+			      why == STOP_DURATION ? "-d ended the wait" : "the signal");
+		else if (!collect_record(&s))
 			write_record(&s, why, op);
 		if (why == STOP_SIGNAL)
 			op->stop_signal = stop_signal ? stop_signal : SIGTERM;

@@ -140,6 +140,8 @@ void collect(struct session *s, struct ksyms *ks, const char *kerr);
 void lost_so_far(struct session *s, struct rec_lost *l);
 
 /* attribute.c */
+/* record --container NAME --wait: it has started (s->scope names it) */
+void session_container_started(struct session *s);
 /* A process's cgroup, noted at its first event (while its path can still
  * be read); the rest is looked up at the end. */
 void attribute_note(struct session *s, struct rec_process *p, uint64_t cgroup_id);

@@ -411,6 +411,14 @@ int tracer_follow(struct tracer *t, uint32_t tgid, uint64_t pstart)
 				    sizeof(start), BPF_ANY);
 }
 
+int tracer_set_scope(struct tracer *t, int cgroup_fd)
+{
+	__u32 zero = 0, fd = (__u32)cgroup_fd;
+
+	return bpf_map__update_elem(t->skel->maps.scope_cgroup, &zero, sizeof(zero), &fd,
+				    sizeof(fd), BPF_ANY);
+}
+
 int tracer_set_ranges(struct tracer *t, const struct ca_ranges *r)
 {
 	__u32 zero = 0;

@@ -100,6 +100,10 @@ int tracer_start(struct tracer *t, const struct tracer_cfg *cfg, tracer_event_fn
 /* Follow the process (tgid, pstart) (struct ca_key): another process given
  * the pid later is not followed. */
 int tracer_follow(struct tracer *t, uint32_t tgid, uint64_t pstart);
+/* From now on, follow only the tasks under this cgroup (a cfg->cgroup
+ * tracer: record --container --wait narrowing the whole hierarchy to the
+ * container once it has started). */
+int tracer_set_scope(struct tracer *t, int cgroup_fd);
 /* The text ranges the call-site cache's proofs need (until they are set,
  * every cache hit walks the stack). */
 int tracer_set_ranges(struct tracer *t, const struct ca_ranges *r);
