@@ -30,7 +30,9 @@
 #   adduser (make deb and tests/e2e/deb.bats: the package's postinst);
 #   chromium (tests/e2e/html.bats loads report --format html headless);
 #   linux-perf (perf stat -a in tests/e2e/corpus.bats and verify.bats);
-#   bpftrace (tests/e2e/verify.bats proves its tracepoint attach); debootstrap and
+#   bpftrace (tests/e2e/verify.bats proves its tracepoint attach); nginx-light
+#   and dnsmasq-base (tests/e2e/daemons.bats: real daemons that fork into the
+#   background, started in a private network namespace); debootstrap and
 #   patchelf (tools/criu-setup.sh: Debian 13's CRIU 4.1.1 for
 #   tests/e2e/criu.bats, since Debian 12's cannot run on 6.13+).
 # vmtest (the kernel matrix, tools/vmtest.sh): qemu-system-x86 and
@@ -56,7 +58,7 @@ zlib1g-dev:arm64 liblzma-dev:arm64 libbz2-dev:arm64 libcap-dev:arm64 libjansson-
 linux-libc-dev:arm64"
 TEST_PKGS="$CHECK_PKGS $VMTEST_PKGS util-linux valgrind iputils-ping iproute2 socat curl
 podman runc busybox-static python3-yaml debhelper lintian adduser chromium linux-perf
-debootstrap patchelf bpftrace"
+debootstrap patchelf bpftrace nginx-light dnsmasq-base"
 
 target=${1:-test}
 [ $# -gt 0 ] && shift
@@ -93,5 +95,14 @@ case $missing in
 	dpkg --print-foreign-architectures | grep -qx arm64 || dpkg --add-architecture arm64 ;;
 esac
 apt-get update -qq
+# packages installed for the tests start no service on this host (nginx's
+# would take port 80): invoke-rc.d asks policy-rc.d, 101 is "not allowed"
+policy=""
+if [ ! -e /usr/sbin/policy-rc.d ]; then
+	policy=/usr/sbin/policy-rc.d
+	printf '#!/bin/sh\nexit 101\n' >"$policy"
+	chmod 755 "$policy"
+	trap 'rm -f "$policy"' EXIT
+fi
 # shellcheck disable=SC2086
 apt-get install -y -qq --no-install-recommends $missing >/dev/null
