@@ -1664,6 +1664,10 @@ int BPF_PROG(sched_process_exec, struct task_struct *p, pid_t old_pid, struct li
 	e->exe_gen = BPF_CORE_READ(bprm, file, f_inode, i_generation);
 	e->exe_dev = BPF_CORE_READ(bprm, file, f_inode, i_sb, s_dev);
 	bpf_probe_read_kernel_str(e->filename, sizeof(e->filename), BPF_CORE_READ(bprm, filename));
+	bpf_probe_read_kernel_str(e->exe_name, sizeof(e->exe_name),
+				  BPF_CORE_READ(bprm, file, f_path.dentry, d_name.name));
+	if (BPF_CORE_READ(bprm, file, f_inode, i_nlink) == 0)
+		e->flags |= CA_EVF_EXE_UNLINKED;
 	bpf_ringbuf_submit(e, 0);
 	return 0;
 }

@@ -9,6 +9,7 @@
 
 #define CA_COMM_LEN      16
 #define CA_PATH_LEN      256
+#define CA_DNAME_LEN     64   /* an executable's own name (its dentry's) */
 #define CA_STACK_DEPTH   32   /* kernel frames kept per stack */
 #define CA_STACK_ENTRIES 16384 /* distinct kernel stacks kept */
 #define CA_USTACK_DEPTH  32   /* user frames kept per stack (--user-stacks) */
@@ -248,12 +249,17 @@ struct ca_event {
 	__u64 ts_ns;
 	char comm[CA_COMM_LEN];
 	char filename[CA_PATH_LEN]; /* CA_EV_EXEC only: the others end before it */
+	/* CA_EV_EXEC: the file's own name, for a path that names no file once
+	 * the process is gone (/proc/self/fd/N of a memfd: "memfd:NAME") */
+	char exe_name[CA_DNAME_LEN];
 };
 
 /* ca_event.flags */
 /* CA_EV_EXEC: the exec gained privilege (setuid, setgid, file
  * capabilities): bprm->secureexec, which sets AT_SECURE */
 #define CA_EVF_SECURE_EXEC 0x01
+/* CA_EV_EXEC: the file had no link left (a memfd, a deleted file) */
+#define CA_EVF_EXE_UNLINKED 0x02
 
 /* The size of every event but CA_EV_EXEC: a quarter of an exec event, so
  * that the ringbuf holds four times as many forks and exits. */

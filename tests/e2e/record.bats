@@ -16,6 +16,26 @@ load helper
 	[ "$(stat -c %U "$T/f")" = "nobody" ]
 }
 
+@test "an exec from a memfd, gone before it is read, is named as /proc names it: /memfd:NAME (deleted)" {
+	command -v python3 >/dev/null || skip "python3 is not installed"
+	touch "$T/f"
+	# the child runs chown from a memfd and exits at once; its exec event
+	# says /proc/self/fd/N, which names nothing once it has exited
+	run record -- python3 -c 'import os, sys
+fd = os.memfd_create("capaudit-e2e-memfd")
+os.write(fd, open(sys.argv[1], "rb").read())
+pid = os.fork()
+if pid == 0:
+    os.execv("/proc/self/fd/%d" % fd, ["chown", "1", sys.argv[2]])
+os.waitpid(pid, 0)' "$(readlink -f "$(command -v chown)")" "$T/f"
+	[ "$status" -eq 0 ]
+	run jq -r 'select(.type == "check" and .cap_name == "CAP_CHOWN") | "\(.pid) \(.exec_id)"' "$T/rec.jsonl"
+	[ "${#lines[@]}" -ge 1 ]
+	read -r pid exec_id <<<"${lines[0]}"
+	run jq -r --argjson p "$pid" --argjson x "$exec_id" 'select(.type == "process" and .pid == $p and .exec_id == $x) | .exe' "$T/rec.jsonl"
+	[ "$output" = "/memfd:capaudit-e2e-memfd (deleted)" ]
+}
+
 @test "record -- chown as nobody: CAP_CHOWN denied, the command fails, status passed through" {
 	touch "$T/f"
 	chown nobody "$T/f"

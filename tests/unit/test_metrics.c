@@ -119,7 +119,8 @@ TEST(metrics_empty)
 }
 
 /* Executables that come and go (deleted, memfd, under /tmp, /var/tmp,
- * /dev/shm, /run/user) are one exe label value; others are kept. */
+ * /dev/shm, /run/user) and paths that named no file (relative, a
+ * descriptor's) are one exe label value; others are kept. */
 TEST(metrics_exe_label_folds_transient)
 {
 	ASSERT_STR(metrics_exe_label("/usr/bin/chown"), "/usr/bin/chown");
@@ -130,6 +131,11 @@ TEST(metrics_exe_label_folds_transient)
 	ASSERT_STR(metrics_exe_label("/memfd:runc_cloned:/proc/self/exe (deleted)"), "(transient)");
 	ASSERT_STR(metrics_exe_label("/usr/sbin/nginx (deleted)"), "(transient)");
 	ASSERT_STR(metrics_exe_label("/usr/lib/tmp/x"), "/usr/lib/tmp/x");
+	/* paths that did not name the file: relative, through a descriptor */
+	ASSERT_STR(metrics_exe_label("bin/chown9"), "(transient)");
+	ASSERT_STR(metrics_exe_label("/proc/self/fd/5"), "(transient)");
+	ASSERT_STR(metrics_exe_label("/dev/fd/3"), "(transient)");
+	ASSERT_STR(metrics_exe_label("/proc/self/exe"), "(transient)");
 	ASSERT_STR(metrics_exe_label(NULL), "");
 }
 

@@ -41,6 +41,10 @@ const char *metrics_exe_label(const char *exe)
 	len = strlen(exe);
 	if (!strncmp(exe, "/memfd:", 7) || (len > 10 && !strcmp(exe + len - 10, " (deleted)")))
 		return METRICS_EXE_TRANSIENT;
+	/* a path that did not name the file (run by a relative path, or
+	 * through a descriptor, and gone before it could be resolved) */
+	if (exe[0] != '/' || !strncmp(exe, "/proc/", 6) || !strncmp(exe, "/dev/fd/", 8))
+		return METRICS_EXE_TRANSIENT;
 	for (i = 0; i < sizeof(tmp) / sizeof(tmp[0]); i++)
 		if (!strncmp(exe, tmp[i], strlen(tmp[i])))
 			return METRICS_EXE_TRANSIENT;

@@ -68,8 +68,9 @@ struct baseline;
  */
 void metrics_from_record(const struct record *r, struct baseline *b, enum check_match match,
 			 bool keep_noaudit, struct metrics_snapshot *out);
-/* An executable as an exe label value: transient ones folded into
- * METRICS_EXE_TRANSIENT. */
+/* An executable as an exe label value: transient ones (deleted, memfd,
+ * temporary directories) and paths that named no file (relative, a
+ * descriptor's) folded into METRICS_EXE_TRANSIENT. */
 const char *metrics_exe_label(const char *exe);
 void metrics_snapshot_free(struct metrics_snapshot *m);
 

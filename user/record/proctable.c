@@ -132,19 +132,28 @@ static const char *base_name(const char *path)
  * name for a file descriptor (/proc/self/exe, /dev/fd/N: fexecve). By the
  * time we read the event the process may have exec'd again, so take
  * /proc/PID/exe only when it is the same process and program (the file
- * name, or for fd names the task name the exec gave it).
+ * name, or for fd names the task name the exec gave it). Gone already, a
+ * memfd is named as /proc would have named it: "/memfd:NAME (deleted)"
+ * (the kernel's d_path() of its pseudo dentry, fs/d_path.c), from the
+ * file's own name the exec event carries.
  */
-static const char *resolve_exe(uint32_t pid, const char *filename, const char *comm,
-			       uint64_t boot_ns, struct procinfo *pi)
+static const char *resolve_exe(const struct ca_event *e, const char *filename, const char *comm,
+			       struct procinfo *pi)
 {
 	bool fd_name = !strncmp(filename, "/proc/", 6) || !strncmp(filename, "/dev/fd/", 8);
+	char name[CA_DNAME_LEN + 1];
 
 	if (filename[0] == '/' && !fd_name)
 		return filename;
-	if (procinfo_read_exact((pid_t)pid, boot_ns, NULL, pi) || !pi->exe[0])
-		return filename;
-	if (fd_name ? !strcmp(pi->comm, comm) : !strcmp(base_name(pi->exe), base_name(filename)))
+	if (!procinfo_read_exact((pid_t)e->tgid, e->boot_start, NULL, pi) && pi->exe[0] &&
+	    (fd_name ? !strcmp(pi->comm, comm) : !strcmp(base_name(pi->exe), base_name(filename))))
 		return pi->exe;
+	memcpy(name, e->exe_name, CA_DNAME_LEN);
+	name[CA_DNAME_LEN] = '\0';
+	if (fd_name && (e->flags & CA_EVF_EXE_UNLINKED) && !strncmp(name, "memfd:", 6)) {
+		snprintf(pi->exe, sizeof(pi->exe), "/%s (deleted)", name);
+		return pi->exe;
+	}
 	return filename;
 }
 
@@ -239,7 +248,7 @@ int on_event(void *ctx, const struct ca_event *e)
 		set_str(&p->comm, comm);
 		memcpy(exe, e->filename, CA_PATH_LEN);
 		exe[CA_PATH_LEN] = '\0';
-		set_str(&p->exe, resolve_exe(e->tgid, exe, comm, e->boot_start, &pi));
+		set_str(&p->exe, resolve_exe(e, exe, comm, &pi));
 		/* gone already: /proc/self/exe named the image it replaced */
 		parent = !strcmp(p->exe, "/proc/self/exe") && e->exec_id ?
 			record_find_process(&s->rec, e->tgid, p->start_ns, e->exec_id - 1) : NULL;
