@@ -16,6 +16,24 @@ load helper
 	[ "$(stat -c %U "$T/f")" = "nobody" ]
 }
 
+@test "a program run by a relative path is named by its absolute path, only when that path is the very file run" {
+	mkdir -p "$T/bin" "$T/other/bin"
+	cp "$(readlink -f "$(command -v chown)")" "$T/bin/chown"
+	# the same relative name under the recorder's directory is another file
+	cp /bin/true "$T/other/bin/chown"
+	touch "$T/f"
+	cd "$T"
+	run record -- bin/chown 1 "$T/f"
+	[ "$status" -eq 0 ]
+	[ "$(jq -r 'select(.type == "process" and .comm == "chown") | .exe' "$T/rec.jsonl" | sort -u)" = "$T/bin/chown" ]
+	# run from another directory: ./bin/chown there is not the file under
+	# the recorder's directory, so it is never named so (as the exec said,
+	# or as /proc/PID/exe said while the recorder could read it)
+	run record -- sh -c "cd '$T/other' && exec ./bin/chown"
+	exe=$(jq -r 'select(.type == "process" and .comm == "chown") | .exe' "$T/rec.jsonl" | sort -u)
+	[ "$exe" = ./bin/chown ] || [ "$exe" = "$T/other/bin/chown" ]
+}
+
 @test "an exec from a memfd, gone before it is read, is named as /proc names it: /memfd:NAME (deleted)" {
 	command -v python3 >/dev/null || skip "python3 is not installed"
 	touch "$T/f"

@@ -48,6 +48,14 @@ static int open_inode(const char *path, uint32_t dev, uint64_t ino)
 	return fd;
 }
 
+bool exe_path_is(const char *path, uint32_t dev, uint64_t ino)
+{
+	struct stat st;
+
+	return ino && !stat(path, &st) && S_ISREG(st.st_mode) && st.st_ino == ino &&
+	       major(st.st_dev) == dev >> 20 && minor(st.st_dev) == (dev & 0xfffff);
+}
+
 const char *exe_build_id(struct exe_ids *c, const char *path, uint32_t tgid, uint32_t dev,
 			 uint64_t ino, uint32_t gen)
 {

@@ -9,6 +9,7 @@
 #ifndef CA_RECORD_EXEID_H
 #define CA_RECORD_EXEID_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -33,5 +34,7 @@ struct exe_ids {
 const char *exe_build_id(struct exe_ids *c, const char *path, uint32_t tgid, uint32_t dev,
 			 uint64_t ino, uint32_t gen);
 void exe_ids_free(struct exe_ids *c);
+/* Whether path names that very inode (the kernel's dev_t, number). */
+bool exe_path_is(const char *path, uint32_t dev, uint64_t ino);
 
 #endif

@@ -127,12 +127,30 @@ static const char *base_name(const char *path)
 	return b ? b + 1 : path;
 }
 
+/* A relative exec name made absolute against the recorder's own working
+ * directory (the one a command it starts inherits), if that path is the
+ * very file the kernel ran: its inode. */
+static bool absolute_exe(const struct ca_event *e, const char *filename, char *out, size_t n)
+{
+	char cwd[4096];
+
+	while (!strncmp(filename, "./", 2))
+		filename += 2;
+	if (!getcwd(cwd, sizeof(cwd)) ||
+	    (size_t)snprintf(out, n, "%s/%s", strcmp(cwd, "/") ? cwd : "", filename) >= n)
+		return false;
+	return exe_path_is(out, e->exe_dev, e->exe_ino);
+}
+
 /*
  * The kernel gives the path as passed to execve(): possibly relative, or a
  * name for a file descriptor (/proc/self/exe, /dev/fd/N: fexecve). By the
  * time we read the event the process may have exec'd again, so take
  * /proc/PID/exe only when it is the same process and program (the file
- * name, or for fd names the task name the exec gave it). Gone already, a
+ * name, or for fd names the task name the exec gave it). That is often
+ * unreadable (gone; or, after the privilege drop, a process holding
+ * capabilities the recorder lacks): a relative name is then made absolute
+ * against the recorder's directory when that names the very file, and a
  * memfd is named as /proc would have named it: "/memfd:NAME (deleted)"
  * (the kernel's d_path() of its pseudo dentry, fs/d_path.c), from the
  * file's own name the exec event carries.
@@ -148,9 +166,11 @@ static const char *resolve_exe(const struct ca_event *e, const char *filename, c
 	if (!procinfo_read_exact((pid_t)e->tgid, e->boot_start, NULL, pi) && pi->exe[0] &&
 	    (fd_name ? !strcmp(pi->comm, comm) : !strcmp(base_name(pi->exe), base_name(filename))))
 		return pi->exe;
+	if (!fd_name)
+		return absolute_exe(e, filename, pi->exe, sizeof(pi->exe)) ? pi->exe : filename;
 	memcpy(name, e->exe_name, CA_DNAME_LEN);
 	name[CA_DNAME_LEN] = '\0';
-	if (fd_name && (e->flags & CA_EVF_EXE_UNLINKED) && !strncmp(name, "memfd:", 6)) {
+	if ((e->flags & CA_EVF_EXE_UNLINKED) && !strncmp(name, "memfd:", 6)) {
 		snprintf(pi->exe, sizeof(pi->exe), "/%s (deleted)", name);
 		return pi->exe;
 	}
