@@ -115,6 +115,19 @@ TEST(usite_own_frame_prefers_the_executable_then_source_outside_libc)
 	fr[1].object = "/src/build/privops (deleted)";
 	ASSERT_EQ(usite_own_frame(&us, "/src/build/privops"), 1);
 	ASSERT_EQ(usite_own_frame(NULL, "/x"), -1);
+	/* runtimes called through (C++, the loader) are not the program's
+	 * own either: its own library below them is */
+	{
+		struct rec_uframe rt[3] = {
+			{ .object = "/usr/lib/x86_64-linux-gnu/libstdc++.so.6", .source = "fstream.tcc",
+			  .line = 3 },
+			{ .object = "/lib64/ld-linux-x86-64.so.2", .source = "dl-open.c", .line = 7 },
+			{ .object = "/opt/app/lib/libapp.so", .source = "app.cc", .line = 12 },
+		};
+		struct rec_ustack rus = { rt, 3 };
+
+		ASSERT_EQ(usite_own_frame(&rus, "/opt/app/bin/app"), 2);
+	}
 	/* a static binary: its own libc wrapper has no source line, the
 	 * caller below it has */
 	{

@@ -32,13 +32,22 @@ static bool same_file(const char *object, const char *exe)
 	       !strncmp(object + no - ne, exe, ne);
 }
 
-/* libc, the dynamic loader and friends: never "the program's own code" */
+/* The C library, the dynamic loader and the language runtimes a program
+ * calls through: never "the program's own code" while a frame of its own
+ * is there. Matched on the file's name, versions and all. */
 static bool system_library(const char *object)
 {
+	static const char *const lib[] = {
+		"libc.so", "libc-", "ld-linux", "ld-musl", "ld64.so", "libpthread", "libm.so",
+		"libdl.so", "librt.so", "libresolv.so", "libnss_", "libstdc++.so", "libgcc_s.so",
+		"libpython", "libperl.so", "libruby", "libjvm.so", "libnode.so", "libglib-2.0.so",
+	};
 	const char *b = base(object);
 
-	return b && (!strncmp(b, "libc.so", 7) || !strncmp(b, "ld-linux", 8) ||
-		     !strncmp(b, "libpthread", 10) || !strncmp(b, "libm.so", 7));
+	for (size_t i = 0; b && i < sizeof(lib) / sizeof(lib[0]); i++)
+		if (!strncmp(b, lib[i], strlen(lib[i])))
+			return true;
+	return false;
 }
 
 int usite_own_frame(const struct rec_ustack *us, const char *exe)

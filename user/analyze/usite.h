@@ -15,8 +15,9 @@
 /*
  * The frame that stands for the program's own code: the first one in the
  * process's executable (exe, as the record names it); else the first with
- * a source line outside the C library; else the first with an object
- * outside it; else the first below the top whose file was not found
+ * a source line outside the C library, the loader and the language
+ * runtimes (libstdc++, libpython...); else the first with an object
+ * outside them; else the first below the top whose file was not found
  * (deleted); else the top one; -1 for no stack. Frames above it (index <
  * result) are the libraries it called through (libc's wrapper).
  */
