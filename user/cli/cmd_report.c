@@ -157,13 +157,15 @@ static int pid_opt(struct report_args *a, const char *arg)
 /* --cap CAP[,CAP...]; 0, or -1 after naming what is not a capability. */
 static int cap_opt(struct report_args *a, const char *arg)
 {
-	char bad[64];
+	char bad[64], near[CAP_NAME_LEN];
 
 	if (!cap_list_parse(arg, &a->caps, bad, sizeof(bad))) {
 		a->ro.only = a->caps;
 		return 0;
 	}
-	if (*bad)
+	if (*bad && cap_suggest(bad, near))
+		p_err("--cap %s: unknown capability '%s' (did you mean %s?)", arg, bad, near);
+	else if (*bad)
 		p_err("--cap %s: unknown capability '%s' (a name as CAP_SYS_ADMIN or sys_admin, "
 		      "or a number 0-63)", arg, bad);
 	else
