@@ -52,6 +52,11 @@ char *text_sanitize(const char *s, char *buf, size_t len);
  * paths, argv) can hold markup. */
 void markup_escape(FILE *f, const char *s);
 
+/* s as one word of a shell command line, for a hint the user can paste:
+ * as it is when it holds only characters no shell treats specially, else
+ * in single quotes (a ' as '\''); as much as fits in buf. Returns buf. */
+char *shell_word(const char *s, char *buf, size_t len);
+
 /* Copy of s in which every byte that is not part of valid UTF-8 is written
  * as the four characters \xNN, so that it can go into a JSON string without
  * losing information. Caller frees. */
