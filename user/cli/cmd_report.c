@@ -3,6 +3,7 @@
  * print what they show. */
 #include "cli/cmd_report.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,6 +103,7 @@ struct report_args {
 	uint32_t *pids;          /* --pid, as given (wf.pids) */
 	uint64_t caps;           /* --cap: 0, every capability */
 	bool by_set;             /* a --by other than user-site was given */
+	bool defaulted;          /* no record named: DEFAULT_RECORD */
 };
 
 /* --by MODE: one roll-up (process, program, container, unit, cgroup), and user-site
@@ -187,8 +189,10 @@ static int finish_inputs(struct report_args *a, int argc, char **argv)
 
 	for (; optind < argc; optind++)
 		add_input(a, argv[optind]);
-	if (!a->nin)
+	if (!a->nin) {
 		add_input(a, DEFAULT_RECORD);
+		a->defaulted = true;
+	}
 	for (k = 0; k < a->nin; k++)
 		stdin_n += !strcmp(a->in[k], "-");
 	if (stdin_n > 1) {
@@ -305,8 +309,13 @@ static int open_inputs(const struct report_args *a, FILE **files)
 
 	for (i = 0; i < a->nin; i++) {
 		files[i] = infile_open(a->in[i], err, sizeof(err));
-		if (!files[i])
+		if (!files[i]) {
+			/* the first use, most likely: say how a record is made */
+			if (a->defaulted && errno == ENOENT)
+				snprintf(err, sizeof(err), "%s: no such file: " RECORD_FIRST_HINT,
+					 DEFAULT_RECORD);
 			break;
+		}
 	}
 	if (i == a->nin) {
 		if (!privs_drop_all(err, sizeof(err)))

@@ -920,7 +920,7 @@ rest:
 static int text_check(FILE *f, const struct check_view *v)
 {
 	const struct check_result *r = v->r;
-	char esc[4200];
+	char esc[4200], cmd[16400];
 	size_t i;
 
 	fprintf(f, "capaudit check: %zu record%s against %s (--match %s)\n", v->nrecords,
@@ -935,9 +935,10 @@ static int text_check(FILE *f, const struct check_view *v)
 			r->nallowed == 1 ? "" : "s", r->nhint ? "" : "\n");
 	if (r->nhint)
 		fprintf(f, ", %zu hint%s\n", r->nhint, r->nhint == 1 ? "" : "s");
-	if (r->nfail)
-		fprintf(f, "  if this is intended: capaudit check --baseline %s --update, and "
-			"review the diff\n", ESC(v->baseline, esc));
+	/* sanitized, not escaped: the command's quoting stays as it is */
+	if (r->nfail && v->update_cmd && *v->update_cmd)
+		fprintf(f, "  if this is intended: %s, and review the diff\n",
+			text_sanitize(v->update_cmd, cmd, sizeof(cmd)));
 	return ferror(f) ? -1 : 0;
 }
 
