@@ -87,7 +87,7 @@ bad() {
 	{ head -n 1 "$GOOD"; sed -n 7p "$GOOD"; sed -n '2,6p;8,$p' "$GOOD"; } >"$T/early"
 	bad "$T/early" "2: stack 0 is not defined before this line"
 	{ head -n 6 "$GOOD"; sed -n '8,$p' "$GOOD"; } >"$T/lost"
-	bad "$T/lost" "10: the end line counts 1 processes, 4 stacks, 4 checks; the file holds 1, 4, 3"
+	bad "$T/lost" "10: the end line counts 1 process, 4 stacks, 4 checks; the file holds 1, 4, 3"
 	{ cat "$GOOD"; sed -n 7p "$GOOD"; } >"$T/after"
 	bad "$T/after" "12: a line after the end line"
 }
@@ -221,7 +221,7 @@ json_err() {
 	{ head -n 6 "$GOOD"; sed -n '8,$p' "$GOOD"; } >"$T/lost"
 	run --separate-stderr "$CAPAUDIT" report -i "$T/lost" --lenient
 	[ "$status" -eq 0 ]
-	[ "$stderr" = "capaudit: warning: $T/lost: --lenient: skipped 0 of 10 lines; 1 lines the recorder wrote are missing" ]
+	[ "$stderr" = "capaudit: warning: $T/lost: --lenient: skipped 0 of 10 lines; 1 line the recorder wrote is missing" ]
 	# check: the baseline allows CAP_SYS_ADMIN (written from the good file)
 	run "$CAPAUDIT" check --baseline "$T/base.json" --update "$GOOD"
 	[ "$status" -eq 0 ]

@@ -325,8 +325,10 @@ static int update_baseline(const struct check_args *a, struct check_files *cf,
 	check_updated_baseline(obs, base, &updated);
 	rc = write_baseline(&cf->out, &updated) ? EXIT_FAIL : EXIT_OK;
 	if (!rc)
-		fprintf(stderr, "capaudit: %s %s: %zu capabilities, %zu expected denials\n",
-			base ? "updated" : "created", a->bpath, updated.ncaps, updated.ndenied);
+		fprintf(stderr, "capaudit: %s %s: %zu %s, %zu expected %s\n",
+			base ? "updated" : "created", a->bpath, updated.ncaps,
+			plural(updated.ncaps, "capability", "capabilities"), updated.ndenied,
+			plural(updated.ndenied, "denial", "denials"));
 	baseline_free(&updated);
 	return rc;
 }

@@ -84,6 +84,12 @@ void grow_array(void **arr, size_t *cap, size_t need, size_t sz);
  * (what could not be read is 0). */
 int self_usage(uint64_t *rss_bytes, double *cpu_seconds);
 
+/* one or many: "1 process", "2 processes" in messages */
+static inline const char *plural(uint64_t n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 #endif

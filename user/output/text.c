@@ -297,11 +297,6 @@ static void print_block_name(FILE *f, const struct report *rep, const struct wl_
 			ESC(rt, esc_rt), rt ? ")" : "");
 }
 
-static const char *plural(uint64_t n, const char *one, const char *many)
-{
-	return n == 1 ? one : many;
-}
-
 /* --by container|unit|cgroup: a block per workload, in it one per program */
 static void print_workloads(FILE *f, const struct report *rep)
 {

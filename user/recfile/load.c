@@ -56,7 +56,8 @@ int load_record_file(FILE *f, const char *path, bool lenient, struct record *r)
 		n += snprintf(msg + n, sizeof(msg) - (size_t)n, " (first: %s)", rd.first_problem);
 	if (rd.missing && n > 0 && (size_t)n < sizeof(msg))
 		n += snprintf(msg + n, sizeof(msg) - (size_t)n,
-			      "; %zu lines the recorder wrote are missing", rd.missing);
+			      "; %zu %s the recorder wrote %s missing", rd.missing,
+			      plural(rd.missing, "line", "lines"), plural(rd.missing, "is", "are"));
 	if (rd.truncated && n > 0 && (size_t)n < sizeof(msg))
 		snprintf(msg + n, sizeof(msg) - (size_t)n,
 			 "; no end line: the file was cut, counts may be short");
