@@ -226,6 +226,19 @@ teardown_file() {
 	[[ "$output" == *"This set is not enough: the command failed; the blocking denials above are where to look."* ]]
 }
 
+@test "run --caps: its Record line's command works as printed (a path with a space quoted)" {
+	mkdir -p "$T/bin"
+	ln -s "$CAPAUDIT" "$T/bin/capaudit"
+	run --separate-stderr "$CAPAUDIT" run -q --caps chown -o "$T/my run.jsonl" -- "$ROOT/build/set-pid" clone3
+	[ "$status" -eq 1 ]
+	[ "${lines[-1]}" = "Record: $T/my run.jsonl (capaudit report --suggest -i '$T/my run.jsonl')" ]
+	local hint=${lines[-1]#*(}
+	hint=${hint%)}
+	run env PATH="$T/bin:$PATH" sh -c "$hint"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"CAP_CHECKPOINT_RESTORE"* ]]
+}
+
 @test "run --caps: the suggested set gives no denial" {
 	run "$CAPAUDIT" run -q --caps CAP_CHECKPOINT_RESTORE -o "$T/run.jsonl" --format json -- "$ROOT/build/set-pid" clone3
 	[ "$status" -eq 0 ]

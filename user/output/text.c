@@ -815,7 +815,7 @@ static int text_doctor(FILE *f, const struct doctor *d)
 
 static int text_run(FILE *f, const struct run_result *r)
 {
-	char buf[1024], esc[4200];
+	char buf[1024], esc[4200], word[4200], wesc[8400];
 	size_t i, blocking = 0;
 
 	for (i = 0; i < r->sg->ndeny; i++)
@@ -841,8 +841,10 @@ static int text_run(FILE *f, const struct run_result *r)
 			blocking ? "; the blocking denials above are where to look" :
 			!r->sg->ndeny ? "; no check was denied: the cause is not a capability check "
 			"(see capaudit verify)" : "");
+	/* the command as a shell takes it (quoted), then made safe to print */
 	fprintf(f, "Record: %s (capaudit report --suggest -i %s)\n", ESC(r->record, esc),
-		ESC(r->record, esc));
+		text_sanitize(shell_word(r->record ? r->record : "", word, sizeof(word)), wesc,
+			      sizeof(wesc)));
 	return ferror(f) ? -1 : 0;
 }
 
