@@ -287,7 +287,7 @@ static void bad_option(const struct cli_getopt *g, int c, int argc, char **argv)
 		      cmd, c == ':' ? arg_words(opt_of(g, lo->val), more, sizeof(more)) : "", cmd);
 		return;
 	}
-	if (n > 1) {   /* a prefix of several: name them */
+	if (n > 1 && len > 2) {   /* a prefix of several: name them */
 		buf[0] = '\0';
 		for (k = 0; g->longs[k].name; k++)
 			if (g->longs[k].val != LIST_OPTIONS &&
