@@ -228,7 +228,7 @@ def page_date():
 
 
 # sections in the order man-pages(7) gives them; the prose may have any
-PROSE_ORDER = ["DESCRIPTION", "COMMANDS", "OPTIONS", "EXIT STATUS", "ENVIRONMENT",
+PROSE_ORDER = ["DESCRIPTION", "COMMANDS", "OPTIONS", "EXIT STATUS", "DIAGNOSTICS", "ENVIRONMENT",
                "FILES", "PRIVILEGES", "NOTES", "EXAMPLES"]
 
 

@@ -42,7 +42,8 @@ teardown_file() {
 	[[ "$output" == *"$T/missing.jsonl: No such file or directory"* ]]
 	run "$CAPAUDIT" check --baseline "$T/none.json" "$CI_OUT/v1.jsonl"
 	[ "$status" -eq 2 ]
-	[[ "$output" == *"$T/none.json: No such file or directory (create it with --update)"* ]]
+	# the hint is the command that creates it, as printed
+	[ "$output" = "capaudit: $T/none.json: No such file or directory: create it from the record: capaudit check --baseline $T/none.json --update $CI_OUT/v1.jsonl" ]
 	run "$CAPAUDIT" check --baseline "$BASE" --format xml "$CI_OUT/v1.jsonl"
 	[ "$status" -eq 2 ]
 	run "$CAPAUDIT" check --baseline "$BASE" "$ROOT/tests/fixtures/bad-cap.jsonl"
@@ -142,7 +143,7 @@ teardown_file() {
 @test "check: a version 1 baseline (no syscalls) is still read; a note says what is not compared" {
 	run --separate-stderr "$CAPAUDIT" check --baseline "$ROOT/tests/fixtures/baseline-v1.json" "$CI_OUT/v1.jsonl"
 	[ "$status" -eq 0 ]
-	[ "$stderr" = "capaudit: note: $ROOT/tests/fixtures/baseline-v1.json lists no syscalls for 2 entries (a version 1 baseline): only their capabilities are compared; check --update adds them" ]
+	[ "$stderr" = "capaudit: note: $ROOT/tests/fixtures/baseline-v1.json lists no syscalls for 2 entries (a version 1 baseline): only their capabilities are compared; capaudit check --baseline $ROOT/tests/fixtures/baseline-v1.json --update $CI_OUT/v1.jsonl adds them" ]
 	run --separate-stderr "$CAPAUDIT" check --baseline "$ROOT/tests/fixtures/baseline-v1.json" "$CI_OUT/v2.jsonl"
 	[ "$status" -eq 1 ]
 	[ "${lines[1]}" = "+ new capability   CAP_NET_RAW at inet_create (socket)" ]
@@ -223,6 +224,19 @@ teardown_file() {
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"CAP_CHECKPOINT_RESTORE (or CAP_SYS_ADMIN) at alloc_pid (clone3), 1x: denied, and the syscall failed"* ]]
 	[[ "$output" == *"This set is not enough: the command failed; the blocking denials above are where to look."* ]]
+}
+
+@test "run --caps: its Record line's command works as printed (a path with a space quoted)" {
+	mkdir -p "$T/bin"
+	ln -s "$CAPAUDIT" "$T/bin/capaudit"
+	run --separate-stderr "$CAPAUDIT" run -q --caps chown -o "$T/my run.jsonl" -- "$ROOT/build/set-pid" clone3
+	[ "$status" -eq 1 ]
+	[ "${lines[-1]}" = "Record: $T/my run.jsonl (capaudit report --suggest -i '$T/my run.jsonl')" ]
+	local hint=${lines[-1]#*(}
+	hint=${hint%)}
+	run env PATH="$T/bin:$PATH" sh -c "$hint"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"CAP_CHECKPOINT_RESTORE"* ]]
 }
 
 @test "run --caps: the suggested set gives no denial" {

@@ -87,7 +87,7 @@ bad() {
 	{ head -n 1 "$GOOD"; sed -n 7p "$GOOD"; sed -n '2,6p;8,$p' "$GOOD"; } >"$T/early"
 	bad "$T/early" "2: stack 0 is not defined before this line"
 	{ head -n 6 "$GOOD"; sed -n '8,$p' "$GOOD"; } >"$T/lost"
-	bad "$T/lost" "10: the end line counts 1 processes, 4 stacks, 4 checks; the file holds 1, 4, 3"
+	bad "$T/lost" "10: the end line counts 1 process, 4 stacks, 4 checks; the file holds 1, 4, 3"
 	{ cat "$GOOD"; sed -n 7p "$GOOD"; } >"$T/after"
 	bad "$T/after" "12: a line after the end line"
 }
@@ -221,7 +221,7 @@ json_err() {
 	{ head -n 6 "$GOOD"; sed -n '8,$p' "$GOOD"; } >"$T/lost"
 	run --separate-stderr "$CAPAUDIT" report -i "$T/lost" --lenient
 	[ "$status" -eq 0 ]
-	[ "$stderr" = "capaudit: warning: $T/lost: --lenient: skipped 0 of 10 lines; 1 lines the recorder wrote are missing" ]
+	[ "$stderr" = "capaudit: warning: $T/lost: --lenient: skipped 0 of 10 lines; 1 line the recorder wrote is missing" ]
 	# check: the baseline allows CAP_SYS_ADMIN (written from the good file)
 	run "$CAPAUDIT" check --baseline "$T/base.json" --update "$GOOD"
 	[ "$status" -eq 0 ]
@@ -266,4 +266,111 @@ json_err() {
 	bad "$T/noperm" "2: missing field 'permitted'"
 	sed 's/"via":"ptrace"/"via":7/' "$T/pt" >"$T/via"
 	bad "$T/via" "2: field 'via' must be a string"
+}
+
+# kind_err EXPECTED CMD...: exit 2, nothing on stdout, stderr exactly
+# "capaudit: EXPECTED"
+kind_err() {
+	local want=$1
+	shift
+	run --separate-stderr "$CAPAUDIT" "$@"
+	[ "$status" -eq 2 ] || { echo "exit $status: $*"; return 1; }
+	[ -z "$output" ] || { echo "stdout: $output"; return 1; }
+	[ "$stderr" = "capaudit: $want" ] || { echo "got:  $stderr"; echo "want: capaudit: $want"; return 1; }
+}
+
+@test "a file of another kind is named for what it is, in one line: a baseline, events, gzip, a record as the baseline" {
+	local base="$ROOT/tests/fixtures/baseline-v1.json"
+	cp "$base" "$T/caps.json"
+	kind_err "$T/caps.json: a baseline, not a record: give it to check: capaudit check --baseline $T/caps.json capaudit-record.jsonl" \
+		report "$T/caps.json"
+	kind_err "$T/caps.json: a baseline, not a record: give it to check: capaudit check --baseline $T/caps.json capaudit-record.jsonl" \
+		check --baseline "$base" "$T/caps.json"
+	kind_err "$T/caps.json: a baseline, not a record: give it to check: capaudit check --baseline $T/caps.json capaudit-record.jsonl" \
+		diff "$GOOD" "$T/caps.json"
+	run --separate-stderr "$CAPAUDIT" report - <"$T/caps.json"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "capaudit: standard input: a baseline (check --baseline FILE), not a record" ]
+	# the JSON mode's error is the same line
+	run --separate-stderr "$CAPAUDIT" report --format json "$T/caps.json"
+	[ "$(echo "$output" | jq -r .error)" = "$T/caps.json: a baseline, not a record: give it to check: capaudit check --baseline $T/caps.json capaudit-record.jsonl" ]
+
+	gzip -c "$GOOD" >"$T/rec.jsonl.gz"
+	kind_err "$T/rec.jsonl.gz: gzip-compressed, not a record: unpack it first: gunzip -k $T/rec.jsonl.gz" \
+		report "$T/rec.jsonl.gz"
+	cp "$T/rec.jsonl.gz" "$T/rec"
+	kind_err "$T/rec: gzip-compressed, not a record: unpack it first: zcat $T/rec > $T/rec.jsonl" \
+		check --baseline "$base" "$T/rec"
+	gzip -c "$base" >"$T/caps.json.gz"
+	kind_err "$T/caps.json.gz: gzip-compressed, not a baseline: unpack it first: gunzip -k $T/caps.json.gz" \
+		check --baseline "$T/caps.json.gz" "$GOOD"
+
+	printf '{"ts":1700000000.5,"kind":"first_use","program":{"comm":"ping"},"cap":"CAP_NET_RAW"}\n' >"$T/events.jsonl"
+	kind_err "$T/events.jsonl: monitor --events lines, not a record: the monitor's record is its checkpoint (monitor -o FILE)" \
+		report "$T/events.jsonl"
+	kind_err "$T/events.jsonl: monitor --events lines, not a baseline: the monitor's record is its checkpoint (monitor -o FILE)" \
+		check --baseline "$T/events.jsonl" "$GOOD"
+
+	kind_err "$GOOD: a record, not a baseline: a baseline is made from it with capaudit check --baseline caps.json --update $GOOD" \
+		check --baseline "$GOOD" "$GOOD"
+	sed '1s/"scope":"command"/"scope":"monitor"/' "$GOOD" >"$T/checkpoint.jsonl"
+	kind_err "$T/checkpoint.jsonl: a monitor checkpoint (a record), not a baseline: a baseline is made from it with capaudit check --baseline caps.json --update $T/checkpoint.jsonl" \
+		check --baseline "$T/checkpoint.jsonl" "$GOOD"
+	# a path the shell would split is quoted in the command
+	cp "$GOOD" "$T/my record.jsonl"
+	kind_err "$T/my record.jsonl: a record, not a baseline: a baseline is made from it with capaudit check --baseline caps.json --update '$T/my record.jsonl'" \
+		check --baseline "$T/my record.jsonl" "$GOOD"
+	# a record read from a pipe loses no byte to the look at its start
+	run "$CAPAUDIT" report - <"$GOOD"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$("$CAPAUDIT" report "$GOOD" | sed "1s|$GOOD|standard input|")" ]
+}
+
+# on_path: a directory where "capaudit" is this build, for running hints
+# exactly as printed
+on_path() {
+	mkdir -p "$T/bin"
+	ln -sf "$CAPAUDIT" "$T/bin/capaudit"
+}
+
+@test "check's --update hint is a command that works as printed (quoted paths, the records and choices given)" {
+	on_path
+	cp "$ROOT/tests/fixtures/baseline-v1.json" "$T/my caps.json"
+	cp "$GOOD" "$T/rec.jsonl"
+	run --separate-stderr "$CAPAUDIT" check --baseline "$T/my caps.json" --program criu "$T/rec.jsonl"
+	[ "$status" -eq 1 ]
+	local hint=${lines[-1]}
+	[ "$hint" = "  if this is intended: capaudit check --baseline '$T/my caps.json' --update --program criu $T/rec.jsonl, and review the diff" ]
+	hint=${hint#  if this is intended: }
+	hint=${hint%, and review the diff}
+	run env PATH="$T/bin:$PATH" sh -c "$hint"
+	[ "$status" -eq 0 ]
+	[ "$output" = "capaudit: updated $T/my caps.json: 2 capabilities, 0 expected denials" ]
+	run "$CAPAUDIT" check --baseline "$T/my caps.json" --program criu "$T/rec.jsonl"
+	[ "$status" -eq 0 ]
+	# a baseline not there yet: the command that creates it
+	run --separate-stderr "$CAPAUDIT" check --baseline "$T/new.json" "$T/rec.jsonl"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "capaudit: $T/new.json: No such file or directory: create it from the record: capaudit check --baseline $T/new.json --update $T/rec.jsonl" ]
+	run env PATH="$T/bin:$PATH" sh -c "${stderr##*: }"
+	[ "$status" -eq 0 ]
+	[ "$output" = "capaudit: created $T/new.json: 2 capabilities, 0 expected denials" ]
+	run "$CAPAUDIT" check --baseline "$T/new.json" "$T/rec.jsonl"
+	[ "$status" -eq 0 ]
+}
+
+@test "report and check without a record in the directory say how to record one" {
+	cd "$T"
+	kind_err "capaudit-record.jsonl: no such file: record one first: capaudit record -- COMMAND (or -p PID, -a)" report
+	kind_err "capaudit-record.jsonl: no such file: record one first: capaudit record -- COMMAND (or -p PID, -a)" \
+		report --suggest
+	cp "$ROOT/tests/fixtures/baseline-v1.json" "$T/caps.json"
+	kind_err "capaudit-record.jsonl: no such file: record one first: capaudit record -- COMMAND (or -p PID, -a)" \
+		check --baseline caps.json
+	# a record named is only said missing
+	kind_err "nope.jsonl: No such file or directory" report nope.jsonl
+	# the hint's record is the one report and check read when none is named
+	cp "$GOOD" capaudit-record.jsonl
+	run "$CAPAUDIT" report
+	[ "$status" -eq 0 ]
 }

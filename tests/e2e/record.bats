@@ -85,6 +85,27 @@ os.waitpid(pid, 0)' "$(readlink -f "$(command -v chown)")" "$T/f"
 	[[ "$output" == *"Required (granted in audited checks): none"* ]]
 }
 
+@test "report with no record in the directory says how to record one; that command, as printed, makes the record report reads" {
+	mkdir -p "$T/bin" "$T/empty"
+	ln -s "$CAPAUDIT" "$T/bin/capaudit"
+	cd "$T/empty"
+	run --separate-stderr "$CAPAUDIT" report
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "capaudit: capaudit-record.jsonl: no such file: record one first: capaudit record -- COMMAND (or -p PID, -a)" ]
+	# the hint with COMMAND given, as a user would paste it
+	local hint=${stderr#*: record one first: }
+	hint=${hint% (or -p PID, -a)}
+	touch "$T/f"
+	run env PATH="$T/bin:$PATH" sh -c "${hint/COMMAND/chown nobody $T/f}"
+	[ "$status" -eq 0 ]
+	# one process is "1 process"
+	[[ "$output" == *"capaudit: wrote capaudit-record.jsonl (1 process, "*" aggregated checks; nothing lost)"* ]]
+	[ -s capaudit-record.jsonl ]
+	run --separate-stderr "$CAPAUDIT" report
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"CAP_CHOWN"* ]]
+}
+
 @test "report --all shows the noaudit CAP_SYS_ADMIN of security_vm_enough_memory_mm" {
 	run record -- /bin/true
 	[ "$status" -eq 0 ]

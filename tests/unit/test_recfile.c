@@ -356,7 +356,7 @@ TEST(recfile_detects_cut_and_pasted_files)
 	/* cut at a line boundary: no end line */
 	expect_error(HDR PROC CHECK(""), "t.jsonl:3: truncated: the file ends without its end line");
 	/* lines lost in the middle: the end line's counts disagree */
-	expect_error(HDR PROC END(1, 0, 2), "t.jsonl:3: the end line counts 1 processes, 0 stacks, "
+	expect_error(HDR PROC END(1, 0, 2), "t.jsonl:3: the end line counts 1 process, 0 stacks, "
 		     "2 checks; the file holds 1, 0, 0");
 	expect_error(HDR PROC END(1, 0, 0) CHECK(""), "t.jsonl:4: a line after the end line");
 	/* the same check twice (a file pasted together) */

@@ -76,7 +76,7 @@ TEST(ustack_errors_name_the_line_and_the_fault)
 	expect_error(HDR PROC STACK "{\"type\":\"ustack\",\"id\":0,\"frames\":[7]}\n",
 		     "t.jsonl:4: a user frame must be an object");
 	expect_error(HDR PROC STACK USTACK CHECK(",\"ustack\":0") END(""),
-		     "t.jsonl:6: the end line counts 1 processes, 1 stacks, 1 checks, 0 user stacks; "
+		     "t.jsonl:6: the end line counts 1 process, 1 stack, 1 check, 0 user stacks; "
 		     "the file holds 1, 1, 1, 1");
 }
 

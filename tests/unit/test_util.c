@@ -152,3 +152,17 @@ TEST(iso8601_format)
 	format_iso8601(1796271159329835456LL, buf, sizeof(buf));
 	ASSERT_STR(buf, "2026-12-03T04:12:39.329835Z");
 }
+
+TEST(shell_word_quotes_what_a_shell_would_change)
+{
+	char b[64];
+
+	ASSERT_STR(shell_word("caps.json", b, sizeof(b)), "caps.json");
+	ASSERT_STR(shell_word("/var/lib/x_1/rec-2.jsonl", b, sizeof(b)), "/var/lib/x_1/rec-2.jsonl");
+	ASSERT_STR(shell_word("my caps.json", b, sizeof(b)), "'my caps.json'");
+	ASSERT_STR(shell_word("it's", b, sizeof(b)), "'it'\\''s'");
+	ASSERT_STR(shell_word("$HOME", b, sizeof(b)), "'$HOME'");
+	ASSERT_STR(shell_word("", b, sizeof(b)), "''");
+	/* cut whole pieces only, and always closed */
+	ASSERT_STR(shell_word("a b c d", b, 6), "'a b'");
+}

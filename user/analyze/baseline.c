@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "facts/capnames.h"
+#include "recfile/kind.h"
 #include "lib/infile.h"
 #include "lib/jsonutil.h"
 #include "lib/util.h"
@@ -296,6 +297,7 @@ int baseline_read(FILE *f, const char *path, struct baseline *b, char *err, size
 {
 	json_error_t jerr;
 	json_t *root;
+	FILE *in;
 	const char *format = NULL, *note = NULL;
 	int64_t version = 0;
 	char why[512] = "";
@@ -303,8 +305,13 @@ int baseline_read(FILE *f, const char *path, struct baseline *b, char *err, size
 	json_t *v;
 
 	memset(b, 0, sizeof(*b));
+	/* a record, events or a gzip file named as such, not as bad JSON */
+	in = input_expect(f, path, INPUT_BASELINE, err, n);
+	if (!in)
+		return -1;
 	/* JSON_DISABLE_EOF_CHECK off: anything after the object is an error */
-	root = json_loadf(f, JSON_REJECT_DUPLICATES, &jerr);
+	root = json_loadf(in, JSON_REJECT_DUPLICATES, &jerr);
+	fclose(in);
 	if (!root) {
 		char safe[300];
 

@@ -111,6 +111,9 @@ struct check_view {
 	char **records;           /* paths as given */
 	size_t nrecords;
 	const char *source_root;  /* user places are shown relative to it */
+	/* the command that accepts the findings (check --update with the same
+	 * baseline, records and choices), ready to paste; NULL: not known */
+	const char *update_cmd;
 };
 
 /* Add one record's suggestion to the observation. */

@@ -84,6 +84,48 @@ static int write_baseline(struct outfile *out, const struct baseline *b)
 	return 0;
 }
 
+/* What the command line asked for. */
+struct check_args {
+	const char *bpath, *source_root;
+	const struct formatter *fmt;
+	struct suggest_opts so;
+	struct workload_filter wf;
+	enum check_match match;
+	bool strict, update, lenient;
+	bool given_records;      /* records named (else DEFAULT_RECORD) */
+	char **records;
+	size_t nrecords;
+};
+
+/* The check --update that takes what this check found into the baseline,
+ * as one command to paste: the same baseline, records and choices of what
+ * is observed (--container, --unit, --program, --lenient), every word
+ * quoted for the shell. Cut short (and then no command) only past len. */
+static void update_command(const struct check_args *a, char *buf, size_t len)
+{
+	const char *opt[] = { "--container", a->wf.container, "--unit", a->wf.unit,
+			      "--program", a->so.program };
+	char w[4200];
+	size_t i, o;
+
+	o = (size_t)snprintf(buf, len, "capaudit check --baseline %s --update",
+			     shell_word(a->bpath, w, sizeof(w)));
+	for (i = 0; i < ARRAY_SIZE(opt); i += 2)
+		if (opt[i + 1] && o < len)
+			o += (size_t)snprintf(buf + o, len - o, " %s %s", opt[i],
+					      shell_word(opt[i + 1], w, sizeof(w)));
+	if (a->lenient && o < len)
+		o += (size_t)snprintf(buf + o, len - o, " --lenient");
+	/* the records as given ("-" too: it is read again from a pipe);
+	 * none given: check's default record, which it reads again */
+	for (i = 0; a->given_records && i < a->nrecords && o < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, " %s%s", a->records[i][0] == '-' &&
+				      a->records[i][1] ? "./" : "",
+				      shell_word(a->records[i], w, sizeof(w)));
+	if (o >= len)
+		buf[0] = '\0';
+}
+
 /* The inputs and (--update) the output, opened with the caller's rights;
  * then every capability is dropped before a byte is parsed. */
 struct check_files {
@@ -108,10 +150,10 @@ static void close_files(struct check_files *cf)
 	memset(cf, 0, sizeof(*cf));
 }
 
-static int open_files(struct check_files *cf, const char *bpath, char **records, size_t n,
-		      bool update, bool *missing)
+static int open_files(struct check_files *cf, const struct check_args *a, bool *missing)
 {
-	char err[1024];
+	const char *bpath = a->bpath;
+	char err[1024], upd[8192];
 	size_t i;
 
 	memset(cf, 0, sizeof(*cf));
@@ -119,23 +161,31 @@ static int open_files(struct check_files *cf, const char *bpath, char **records,
 	cf->base = infile_open(bpath, err, sizeof(err));
 	if (!cf->base) {
 		*missing = errno == ENOENT;
-		if (!(update && *missing)) {
+		if (!(a->update && *missing)) {
 			/* a broken baseline is never overwritten: its notes would be lost */
-			p_err("%s%s", err, *missing ? " (create it with --update)" : "");
+			update_command(a, upd, sizeof(upd));
+			if (*missing && *upd)
+				p_err("%s: create it from the record%s: %s", err,
+				      a->nrecords == 1 ? "" : "s", upd);
+			else
+				p_err("%s", err);
 			return -1;
 		}
 	}
-	cf->rec = xcalloc(n + 1, sizeof(*cf->rec));
-	for (i = 0; i < n; i++, cf->nrec++) {
-		cf->rec[i] = infile_open(records[i], err, sizeof(err));
+	cf->rec = xcalloc(a->nrecords + 1, sizeof(*cf->rec));
+	for (i = 0; i < a->nrecords; i++, cf->nrec++) {
+		cf->rec[i] = infile_open(a->records[i], err, sizeof(err));
 		if (!cf->rec[i]) {
+			if (!a->given_records && errno == ENOENT)
+				snprintf(err, sizeof(err), "%s: no such file: " RECORD_FIRST_HINT,
+					 DEFAULT_RECORD);
 			p_err("%s", err);
 			return -1;
 		}
 	}
 	/* a privileged caller drops its capabilities before it parses: the
 	 * keeper process puts the baseline in place with them */
-	if (update) {
+	if (a->update) {
 		char advice[600];
 
 		if (privs_keep_outputs(&bpath, 1, err, sizeof(err))) {
@@ -156,17 +206,6 @@ static int open_files(struct check_files *cf, const char *bpath, char **records,
 	return 0;
 }
 
-/* What the command line asked for. */
-struct check_args {
-	const char *bpath, *source_root;
-	const struct formatter *fmt;
-	struct suggest_opts so;
-	struct workload_filter wf;
-	enum check_match match;
-	bool strict, update, lenient;
-	char **records;
-	size_t nrecords;
-};
 
 /* Options and operands: CLI_GO_ON, or the exit status (EXIT_OK after --help). */
 static int parse_args(int argc, char **argv, struct check_args *a)
@@ -207,6 +246,7 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		p_err("check needs --baseline FILE");
 		return EXIT_USAGE;
 	}
+	a->given_records = optind < argc;
 	a->records = optind < argc ? &argv[optind] : default_records;
 	a->nrecords = optind < argc ? (size_t)(argc - optind) : 1;
 	return CLI_GO_ON;
@@ -285,8 +325,10 @@ static int update_baseline(const struct check_args *a, struct check_files *cf,
 	check_updated_baseline(obs, base, &updated);
 	rc = write_baseline(&cf->out, &updated) ? EXIT_FAIL : EXIT_OK;
 	if (!rc)
-		fprintf(stderr, "capaudit: %s %s: %zu capabilities, %zu expected denials\n",
-			base ? "updated" : "created", a->bpath, updated.ncaps, updated.ndenied);
+		fprintf(stderr, "capaudit: %s %s: %zu %s, %zu expected %s\n",
+			base ? "updated" : "created", a->bpath, updated.ncaps,
+			plural(updated.ncaps, "capability", "capabilities"), updated.ndenied,
+			plural(updated.ndenied, "denial", "denials"));
 	baseline_free(&updated);
 	return rc;
 }
@@ -297,17 +339,20 @@ static int compare(const struct check_args *a, const struct observation *obs,
 {
 	struct check_result res;
 	struct check_view view;
-	char cwd[4096];
+	char cwd[4096], upd[8192];
 	int rc;
 
+	update_command(a, upd, sizeof(upd));
 	/* a version 1 baseline lists no syscalls: say what is not compared */
 	if (a->match >= MATCH_SYSCALL && check_entries_without_syscalls(base))
 		fprintf(stderr, "capaudit: note: %s lists no syscalls for %zu entr%s (a version 1 "
-			"baseline): only their capabilities%s are compared; check --update adds "
-			"them\n", input_name(a->bpath), check_entries_without_syscalls(base),
+			"baseline): only their capabilities%s are compared; %s adds them\n",
+			input_name(a->bpath), check_entries_without_syscalls(base),
 			check_entries_without_syscalls(base) == 1 ? "y" : "ies",
-			a->match == MATCH_CALLSITE ? " and call sites" : "");
+			a->match == MATCH_CALLSITE ? " and call sites" : "",
+			*upd ? upd : "check --update");
 	check_compare(obs, base, a->strict, a->match, &res);
+	view.update_cmd = upd;
 	view.r = &res;
 	view.baseline = a->bpath;
 	view.records = a->records;
@@ -336,7 +381,7 @@ int do_check(int argc, char **argv, int all_argc, char **all_argv)
 
 	if ((rc = parse_args(argc, argv, &a)) != CLI_GO_ON)
 		return rc;
-	if (open_files(&cf, a.bpath, a.records, a.nrecords, a.update, &missing)) {
+	if (open_files(&cf, &a, &missing)) {
 		close_files(&cf);
 		return EXIT_USAGE;
 	}

@@ -3,6 +3,7 @@
  * print what they show. */
 #include "cli/cmd_report.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,6 +103,7 @@ struct report_args {
 	uint32_t *pids;          /* --pid, as given (wf.pids) */
 	uint64_t caps;           /* --cap: 0, every capability */
 	bool by_set;             /* a --by other than user-site was given */
+	bool defaulted;          /* no record named: DEFAULT_RECORD */
 };
 
 /* --by MODE: one roll-up (process, program, container, unit, cgroup), and user-site
@@ -157,13 +159,15 @@ static int pid_opt(struct report_args *a, const char *arg)
 /* --cap CAP[,CAP...]; 0, or -1 after naming what is not a capability. */
 static int cap_opt(struct report_args *a, const char *arg)
 {
-	char bad[64];
+	char bad[64], near[CAP_NAME_LEN];
 
 	if (!cap_list_parse(arg, &a->caps, bad, sizeof(bad))) {
 		a->ro.only = a->caps;
 		return 0;
 	}
-	if (*bad)
+	if (*bad && cap_suggest(bad, near))
+		p_err("--cap %s: unknown capability '%s' (did you mean %s?)", arg, bad, near);
+	else if (*bad)
 		p_err("--cap %s: unknown capability '%s' (a name as CAP_SYS_ADMIN or sys_admin, "
 		      "or a number 0-63)", arg, bad);
 	else
@@ -185,8 +189,10 @@ static int finish_inputs(struct report_args *a, int argc, char **argv)
 
 	for (; optind < argc; optind++)
 		add_input(a, argv[optind]);
-	if (!a->nin)
+	if (!a->nin) {
 		add_input(a, DEFAULT_RECORD);
+		a->defaulted = true;
+	}
 	for (k = 0; k < a->nin; k++)
 		stdin_n += !strcmp(a->in[k], "-");
 	if (stdin_n > 1) {
@@ -303,8 +309,13 @@ static int open_inputs(const struct report_args *a, FILE **files)
 
 	for (i = 0; i < a->nin; i++) {
 		files[i] = infile_open(a->in[i], err, sizeof(err));
-		if (!files[i])
+		if (!files[i]) {
+			/* the first use, most likely: say how a record is made */
+			if (a->defaulted && errno == ENOENT)
+				snprintf(err, sizeof(err), "%s: no such file: " RECORD_FIRST_HINT,
+					 DEFAULT_RECORD);
 			break;
+		}
 	}
 	if (i == a->nin) {
 		if (!privs_drop_all(err, sizeof(err)))

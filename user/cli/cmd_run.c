@@ -76,7 +76,7 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 {
 	const char *caps = NULL, *fmt_name = "text";
 	struct cli_getopt g;
-	char bad[256];
+	char bad[256], near[CAP_NAME_LEN];
 	int c;
 
 	a->o.out = DEFAULT_RUN_RECORD;
@@ -108,7 +108,10 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 		return EXIT_USAGE;
 	}
 	if (parse_capset(caps, &a->l.caps, bad, sizeof(bad))) {
-		if (*bad)
+		if (*bad && cap_suggest(bad, near))
+			p_err("unknown capability '%s' in --caps %s (did you mean %s?)", bad, caps,
+			      near);
+		else if (*bad)
 			p_err("unknown capability '%s' in --caps %s", bad, caps);
 		else
 			p_err("an empty capability name in --caps '%s'", caps);

@@ -9,6 +9,7 @@
 #include "cli/cmd_check.h"
 #include "cli/cmd_diff.h"
 #include "lib/msg.h"
+#include "lib/spell.h"
 #include "cli/cmd_doctor.h"
 #include "cli/cmd_monitor.h"
 #include "cli/cmd_record.h"
@@ -54,6 +55,38 @@ static int do_help(int argc, char **argv, int all_argc, char **all_argv)
 	return EXIT_OK;
 }
 
+/* One line: what was not a command, the nearest one if it is close
+ * (lib/spell.h: "reprot" is report), and where the commands are listed. */
+static void unknown_command(const char *word)
+{
+	static const char *const options[] = { "--help", "--version", NULL };
+	const char *const *o;
+	const struct cmd *c;
+	const char *best;
+	struct spell sp;
+
+	spell_init(&sp, word);
+	if (word[0] == '-') {
+		for (o = options; *o; o++)
+			spell_try(&sp, *o);
+		best = spell_best(&sp);
+		if (best)
+			p_err("unknown option '%s' (did you mean capaudit %s?): see capaudit help",
+			      word, best);
+		else
+			p_err("unknown option '%s' before the command: see capaudit help", word);
+		return;
+	}
+	for (c = cmds; c->name; c++)
+		spell_try(&sp, c->name);
+	best = spell_best(&sp);
+	if (best)
+		p_err("unknown command '%s' (did you mean capaudit %s?): see capaudit help", word,
+		      best);
+	else
+		p_err("unknown command '%s': see capaudit help", word);
+}
+
 int main(int argc, char **argv)
 {
 	const struct cmd *c;
@@ -69,6 +102,6 @@ int main(int argc, char **argv)
 	for (c = cmds; c->name; c++)
 		if (!strcmp(argv[1], c->name))
 			return c->fn(argc - 1, argv + 1, argc, argv);
-	p_err("unknown command '%s' (try: capaudit help)", argv[1]);
+	unknown_command(argv[1]);
 	return EXIT_USAGE;
 }

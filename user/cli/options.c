@@ -11,6 +11,7 @@
 #include "facts/attach.h"
 #include "facts/capnames.h"
 #include "lib/msg.h"
+#include "lib/spell.h"
 #include "output/output.h"
 
 #define HELP_COL 26    /* where an option's explanation starts */
@@ -56,6 +57,9 @@ void cli_getopt_init(struct cli_getopt *g, const struct cli_cmd *cmd)
 	 * -i FILE and FILE both name inputs: the first is the first given) */
 	else if (cmd->operands_inline)
 		g->shorts[0] = '-';
+	/* ':' (after those): a missing argument is ':', not '?', and getopt
+	 * prints nothing; bad_option() says what is wrong, in one line */
+	strcat(g->shorts, ":");
 	for (o = cmd->opts; o->lng; o++)
 		add_opt(g, &n, o);
 	add_opt(g, &n, &help_opt);
@@ -196,6 +200,128 @@ static void scan_format(const struct cli_getopt *g, int argc, char **argv)
 		cli_json_errors = true;
 }
 
+/* The long option named by arg ("--NAME" or "--NAME=VALUE"), as getopt
+ * takes it: the exact name, else the one it is a prefix of. NULL when none
+ * or several; *nmatch says how many it is a prefix of. */
+static const struct option *long_named(const struct cli_getopt *g, const char *arg,
+				       size_t *nmatch)
+{
+	const char *name = arg + 2;
+	size_t len = strcspn(name, "="), k;
+	const struct option *hit = NULL;
+
+	*nmatch = 0;
+	for (k = 0; g->longs[k].name; k++) {
+		if (strncmp(g->longs[k].name, name, len))
+			continue;
+		if (!g->longs[k].name[len]) {
+			*nmatch = 1;
+			return &g->longs[k];
+		}
+		if (g->longs[k].val != LIST_OPTIONS) {   /* hidden: never offered */
+			hit = &g->longs[k];
+			++*nmatch;
+		}
+	}
+	return *nmatch == 1 ? hit : NULL;
+}
+
+/* The table's entry of an option getopt_long returned as val. */
+static const struct cli_opt *opt_of(const struct cli_getopt *g, int val)
+{
+	const struct cli_opt *o;
+
+	for (o = g->cmd->opts; o->lng; o++)
+		if (o->shrt == val)
+			return o;
+	return val == help_opt.shrt ? &help_opt : NULL;
+}
+
+/* " (ARG)" for an option's argument, or "" */
+static const char *arg_words(const struct cli_opt *o, char *buf, size_t len)
+{
+	if (!o || !o->arg)
+		return "";
+	snprintf(buf, len, " (%s)", o->arg);
+	return buf;
+}
+
+/*
+ * An option getopt_long refused (c: '?' or ':'), in one line naming it and
+ * where the options are explained, instead of the whole usage: a typo is
+ * seen at once, and the nearest long option is offered when it is close
+ * (lib/spell.h). getopt leaves the element it refused at argv[optind - 1]
+ * when it was a long option or ended a cluster of short ones; optopt is
+ * the short option, or the long one's val, or 0 for an unknown long one.
+ */
+static void bad_option(const struct cli_getopt *g, int c, int argc, char **argv)
+{
+	const char *cmd = g->cmd->name;
+	const char *arg = optind > 0 && optind <= argc ? argv[optind - 1] : "";
+	const struct option *lo = NULL;
+	char buf[CLI_MAX_OPTS * 40], more[80];
+	size_t n = 0, k, len;
+	bool lng = false;
+
+	if (!strncmp(arg, "--", 2) && arg[2]) {
+		lo = long_named(g, arg, &n);
+		/* a short option's trouble in a cluster that did not end here */
+		lng = !optopt || (lo && lo->val == optopt);
+	}
+	if (!lng) {
+		const struct cli_opt *o = opt_of(g, optopt);
+
+		if (c == ':')
+			p_err("option '-%c' of %s needs an argument%s: see capaudit %s --help", optopt,
+			      cmd, arg_words(o, more, sizeof(more)), cmd);
+		else if (optopt > ' ' && optopt < 127)
+			p_err("unknown option '-%c' for %s: see capaudit %s --help", optopt, cmd, cmd);
+		else
+			p_err("unknown option for %s: see capaudit %s --help", cmd, cmd);
+		return;
+	}
+	len = strcspn(arg, "=");
+	if (c == ':' || (lo && optopt)) {
+		p_err(c == ':' ? "option '--%s' of %s needs an argument%s: see capaudit %s --help" :
+		      "option '--%s' of %s takes no argument%s: see capaudit %s --help", lo->name,
+		      cmd, c == ':' ? arg_words(opt_of(g, lo->val), more, sizeof(more)) : "", cmd);
+		return;
+	}
+	if (n > 1 && len > 2) {   /* a prefix of several: name them */
+		buf[0] = '\0';
+		for (k = 0; g->longs[k].name; k++)
+			if (g->longs[k].val != LIST_OPTIONS &&
+			    !strncmp(g->longs[k].name, arg + 2, len - 2) &&
+			    strlen(buf) + strlen(g->longs[k].name) + 5 < sizeof(buf))
+				snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s--%s",
+					 buf[0] ? ", " : "", g->longs[k].name);
+		p_err("option '%.*s' of %s is ambiguous (%s): see capaudit %s --help", (int)len, arg,
+		      cmd, buf, cmd);
+		return;
+	}
+	{
+		char typed[SPELL_MAX_LEN + 1];
+		const char *best;
+		struct spell sp;
+
+		snprintf(typed, sizeof(typed), "%.*s", (int)(len - 2), arg + 2);
+		spell_init(&sp, typed);
+		for (k = 0; g->longs[k].name; k++)
+			if (g->longs[k].val != LIST_OPTIONS)
+				spell_try(&sp, g->longs[k].name);
+		best = len - 2 <= SPELL_MAX_LEN ? spell_best(&sp) : NULL;
+		/* getopt found it a prefix of the hidden --list-options too */
+		if (n == 1 && lo)
+			best = lo->name;
+		if (best)
+			snprintf(more, sizeof(more), " (did you mean --%s?)", best);
+		else
+			more[0] = '\0';
+		p_err("unknown option '%.*s' for %s%s: see capaudit %s --help", (int)len, arg, cmd,
+		      more, cmd);
+	}
+}
+
 int cli_next(struct cli_getopt *g, int argc, char **argv)
 {
 	int c;
@@ -204,6 +330,7 @@ int cli_next(struct cli_getopt *g, int argc, char **argv)
 		g->scanned = true;
 		scan_format(g, argc, argv);
 	}
+	opterr = 0;   /* bad_option() says it */
 	c = getopt_long(argc, argv, g->shorts, g->longs, NULL);
 
 	switch (c) {
@@ -223,7 +350,8 @@ int cli_next(struct cli_getopt *g, int argc, char **argv)
 		}
 		return CLI_DONE;
 	case '?':
-		cli_usage(stderr, g->cmd);
+	case ':':
+		bad_option(g, c, argc, argv);
 		return CLI_BAD;
 	default:
 		return c;

@@ -62,7 +62,7 @@ struct cli_cmd {
 /* getopt_long's inputs for one command, built from its table */
 struct cli_getopt {
 	const struct cli_cmd *cmd;
-	char shorts[3 * CLI_MAX_OPTS + 2];
+	char shorts[3 * CLI_MAX_OPTS + 3];   /* '+' or '-', ':', the options, NUL */
 	struct option longs[CLI_MAX_OPTS + 3];
 	bool scanned;         /* the command line was read for --format json */
 };
@@ -71,8 +71,10 @@ struct cli_getopt {
 enum {
 	CLI_END = -1,         /* no more options: operands start at optind */
 	CLI_DONE = -2,        /* --help or --list-options printed: exit 0 */
-	CLI_BAD = -3,         /* an unknown option or a missing argument: the
-			       * usage is on stderr, exit 2 */
+	CLI_BAD = -3,         /* an unknown option or a missing argument: one
+			       * line on stderr names it (and the nearest long
+			       * option, if one is close) and points to
+			       * capaudit CMD --help; exit 2 */
 	CLI_OPERAND = 1,      /* an operand (cli_cmd.operands_inline) */
 };
 

@@ -8,6 +8,7 @@
 #include <sys/capability.h>
 
 #include "lib/util.h"
+#include "lib/spell.h"
 
 const char *cap_name(int cap, char buf[CAP_NAME_LEN])
 {
@@ -52,6 +53,27 @@ int cap_number(const char *name)
 	if (isdigit((unsigned char)lower[4]))
 		return -1;
 	return (int)v;
+}
+
+const char *cap_suggest(const char *typed, char buf[CAP_NAME_LEN])
+{
+	char want[CAP_NAME_LEN + 4], names[CAP_LAST_CAP + 1][CAP_NAME_LEN];
+	const char *best;
+	struct spell sp;
+	int i;
+
+	if (!typed || !*typed || strlen(typed) >= CAP_NAME_LEN || cap_number(typed) >= 0)
+		return NULL;
+	/* compared as the capability is named: CAP_ and the rest */
+	snprintf(want, sizeof(want), "%s%s", strncasecmp(typed, "cap_", 4) ? "CAP_" : "", typed);
+	spell_init(&sp, want);
+	for (i = 0; i <= CAP_LAST_CAP; i++)
+		spell_try(&sp, cap_name(i, names[i]));
+	best = spell_best(&sp);
+	if (!best)
+		return NULL;
+	snprintf(buf, CAP_NAME_LEN, "%s", best);
+	return buf;
 }
 
 int cap_list_parse(const char *s, uint64_t *mask, char *bad, size_t badlen)

@@ -59,5 +59,10 @@ int cap_number(const char *name);
  * bad ("" for an empty one: "a,,b", a trailing comma); *mask is then
  * unchanged. */
 int cap_list_parse(const char *s, uint64_t *mask, char *bad, size_t badlen);
+/* The capability a mistyped name (as cap_list_parse()'s bad gives it)
+ * most likely meant, "CAP_NET_BIND_SERVICE" for "CAP_NET_BINDSERVICE" or
+ * "net_bind_servce", into buf; NULL when none is close (lib/spell.h) or
+ * the name is a capability. */
+const char *cap_suggest(const char *typed, char buf[CAP_NAME_LEN]);
 
 #endif

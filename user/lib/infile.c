@@ -2,6 +2,7 @@
 #include "lib/infile.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <string.h>
@@ -87,4 +88,61 @@ void infile_close(FILE *f)
 {
 	if (f && f != stdin)
 		fclose(f);
+}
+
+/* infile_peek()'s stream: the bytes read ahead, then the rest of f. */
+struct peeked {
+	FILE *f;
+	char *head;
+	size_t len, off;
+};
+
+static ssize_t peeked_read(void *cookie, char *buf, size_t size)
+{
+	struct peeked *p = cookie;
+	size_t n;
+
+	if (p->off < p->len) {
+		n = p->len - p->off < size ? p->len - p->off : size;
+		memcpy(buf, p->head + p->off, n);
+		p->off += n;
+		return (ssize_t)n;
+	}
+	n = fread(buf, 1, size, p->f);
+	return n || !ferror(p->f) ? (ssize_t)n : -1;
+}
+
+static int peeked_close(void *cookie)
+{
+	struct peeked *p = cookie;
+
+	free(p->head);
+	free(p);
+	return 0;
+}
+
+FILE *infile_peek(FILE *f, char *head, size_t cap, size_t *len)
+{
+	cookie_io_functions_t io = { .read = peeked_read, .close = peeked_close };
+	struct peeked *p;
+	FILE *s;
+
+	*len = fread(head, 1, cap, f);
+	if (*len < cap && ferror(f))
+		return NULL;
+	p = calloc(1, sizeof(*p));
+	if (p)
+		p->head = malloc(*len ? *len : 1);
+	if (!p || !p->head) {
+		free(p);
+		errno = ENOMEM;
+		return NULL;
+	}
+	memcpy(p->head, head, *len);
+	p->len = *len;
+	p->f = f;
+	s = fopencookie(p, "r", io);
+	if (!s)
+		peeked_close(p);
+	return s;
 }

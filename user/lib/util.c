@@ -354,3 +354,41 @@ void pause_ms(long ms)
 
 	nanosleep(&ts, NULL);
 }
+
+/* str appended to buf at *o, whole or not at all (a cut quote would change
+ * the word); room is kept for a closing quote and the NUL. */
+static bool put_piece(char *buf, size_t len, size_t *o, const char *str)
+{
+	size_t n = strlen(str);
+
+	if (*o + n + 2 > len)
+		return false;
+	memcpy(buf + *o, str, n);
+	*o += n;
+	return true;
+}
+
+char *shell_word(const char *s, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	if (!len)
+		return buf;
+	if (*s && s[0] != '-' &&
+	    strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+		      "0123456789_./:=,+@%-") == strlen(s)) {
+		snprintf(buf, len, "%s", s);
+		return buf;
+	}
+	if (put_piece(buf, len, &o, "'")) {
+		for (; *s; s++) {
+			char one[2] = { *s, '\0' };
+
+			if (!put_piece(buf, len, &o, *s == '\'' ? "'\\''" : one))
+				break;
+		}
+		buf[o++] = '\'';
+	}
+	buf[o] = '\0';
+	return buf;
+}

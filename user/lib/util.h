@@ -52,6 +52,11 @@ char *text_sanitize(const char *s, char *buf, size_t len);
  * paths, argv) can hold markup. */
 void markup_escape(FILE *f, const char *s);
 
+/* s as one word of a shell command line, for a hint the user can paste:
+ * as it is when it holds only characters no shell treats specially, else
+ * in single quotes (a ' as '\''); as much as fits in buf. Returns buf. */
+char *shell_word(const char *s, char *buf, size_t len);
+
 /* Copy of s in which every byte that is not part of valid UTF-8 is written
  * as the four characters \xNN, so that it can go into a JSON string without
  * losing information. Caller frees. */
@@ -78,6 +83,12 @@ void grow_array(void **arr, size_t *cap, size_t need, size_t sz);
  * CPU seconds (getrusage): the monitor's own cost, for its metrics. 0, or -1
  * (what could not be read is 0). */
 int self_usage(uint64_t *rss_bytes, double *cpu_seconds);
+
+/* one or many: "1 process", "2 processes" in messages */
+static inline const char *plural(uint64_t n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -16,11 +16,6 @@
 
 /* ---- text ------------------------------------------------------------------ */
 
-static const char *plural(uint64_t n, const char *one, const char *many)
-{
-	return n == 1 ? one : many;
-}
-
 /* "  old a.jsonl: kernel 6.1.0, attach fexit, scope command, 2 programs" */
 static void text_side(FILE *f, const char *which, const char *name, const struct record *r,
 		      size_t nprogs)

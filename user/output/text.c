@@ -297,11 +297,6 @@ static void print_block_name(FILE *f, const struct report *rep, const struct wl_
 			ESC(rt, esc_rt), rt ? ")" : "");
 }
 
-static const char *plural(uint64_t n, const char *one, const char *many)
-{
-	return n == 1 ? one : many;
-}
-
 /* --by container|unit|cgroup: a block per workload, in it one per program */
 static void print_workloads(FILE *f, const struct report *rep)
 {
@@ -820,7 +815,7 @@ static int text_doctor(FILE *f, const struct doctor *d)
 
 static int text_run(FILE *f, const struct run_result *r)
 {
-	char buf[1024], esc[4200];
+	char buf[1024], esc[4200], word[4200], wesc[8400];
 	size_t i, blocking = 0;
 
 	for (i = 0; i < r->sg->ndeny; i++)
@@ -846,8 +841,10 @@ static int text_run(FILE *f, const struct run_result *r)
 			blocking ? "; the blocking denials above are where to look" :
 			!r->sg->ndeny ? "; no check was denied: the cause is not a capability check "
 			"(see capaudit verify)" : "");
+	/* the command as a shell takes it (quoted), then made safe to print */
 	fprintf(f, "Record: %s (capaudit report --suggest -i %s)\n", ESC(r->record, esc),
-		ESC(r->record, esc));
+		text_sanitize(shell_word(r->record ? r->record : "", word, sizeof(word)), wesc,
+			      sizeof(wesc)));
 	return ferror(f) ? -1 : 0;
 }
 
@@ -920,7 +917,7 @@ rest:
 static int text_check(FILE *f, const struct check_view *v)
 {
 	const struct check_result *r = v->r;
-	char esc[4200];
+	char esc[4200], cmd[16400];
 	size_t i;
 
 	fprintf(f, "capaudit check: %zu record%s against %s (--match %s)\n", v->nrecords,
@@ -935,9 +932,10 @@ static int text_check(FILE *f, const struct check_view *v)
 			r->nallowed == 1 ? "" : "s", r->nhint ? "" : "\n");
 	if (r->nhint)
 		fprintf(f, ", %zu hint%s\n", r->nhint, r->nhint == 1 ? "" : "s");
-	if (r->nfail)
-		fprintf(f, "  if this is intended: capaudit check --baseline %s --update, and "
-			"review the diff\n", ESC(v->baseline, esc));
+	/* sanitized, not escaped: the command's quoting stays as it is */
+	if (r->nfail && v->update_cmd && *v->update_cmd)
+		fprintf(f, "  if this is intended: %s, and review the diff\n",
+			text_sanitize(v->update_cmd, cmd, sizeof(cmd)));
 	return ferror(f) ? -1 : 0;
 }
 

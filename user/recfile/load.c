@@ -9,6 +9,7 @@
 #include "lib/msg.h"
 #include "lib/infile.h"
 #include "lib/util.h"
+#include "recfile/kind.h"
 
 int load_record(const char *path, bool lenient, struct record *r)
 {
@@ -32,7 +33,17 @@ int load_record_file(FILE *f, const char *path, bool lenient, struct record *r)
 	char err[1024], msg[1200], safe[2400];
 	int n;
 
-	if (recfile_read_opts(f, path, r, &rd, err, sizeof(err))) {
+	/* a baseline, events or a gzip file named as such, not as bad JSON */
+	FILE *in = input_expect(f, path, INPUT_RECORD, err, sizeof(err));
+
+	if (!in) {
+		memset(r, 0, sizeof(*r));
+		p_err("%s", err);
+		return -1;
+	}
+	n = recfile_read_opts(in, path, r, &rd, err, sizeof(err));
+	fclose(in);
+	if (n) {
 		p_err("%s", err);
 		return -1;
 	}
@@ -45,7 +56,8 @@ int load_record_file(FILE *f, const char *path, bool lenient, struct record *r)
 		n += snprintf(msg + n, sizeof(msg) - (size_t)n, " (first: %s)", rd.first_problem);
 	if (rd.missing && n > 0 && (size_t)n < sizeof(msg))
 		n += snprintf(msg + n, sizeof(msg) - (size_t)n,
-			      "; %zu lines the recorder wrote are missing", rd.missing);
+			      "; %zu %s the recorder wrote %s missing", rd.missing,
+			      plural(rd.missing, "line", "lines"), plural(rd.missing, "is", "are"));
 	if (rd.truncated && n > 0 && (size_t)n < sizeof(msg))
 		snprintf(msg + n, sizeof(msg) - (size_t)n,
 			 "; no end line: the file was cut, counts may be short");

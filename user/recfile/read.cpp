@@ -2043,16 +2043,21 @@ bool Reader::end_counts_agree()
 	if (e.processes == (int64_t)r->nprocs && e.stacks == (int64_t)r->nstacks &&
 	    e.checks == (int64_t)r->nchecks && e.ustacks == (int64_t)r->nustacks)
 		return true;
+	/* "1 process", not "1 processes" */
 	if (e.ustacks || r->nustacks)
-		snprintf(err, errlen, "%s:%zu: the end line counts %lld processes, %lld stacks, "
-			 "%lld checks, %lld user stacks; the file holds %zu, %zu, %zu, %zu",
-			 name, lineno, (long long)e.processes, (long long)e.stacks,
-			 (long long)e.checks, (long long)e.ustacks, r->nprocs, r->nstacks,
-			 r->nchecks, r->nustacks);
+		snprintf(err, errlen, "%s:%zu: the end line counts %lld %s, %lld %s, %lld %s, "
+			 "%lld user %s; the file holds %zu, %zu, %zu, %zu", name, lineno,
+			 (long long)e.processes, plural((uint64_t)e.processes, "process", "processes"),
+			 (long long)e.stacks, plural((uint64_t)e.stacks, "stack", "stacks"),
+			 (long long)e.checks, plural((uint64_t)e.checks, "check", "checks"),
+			 (long long)e.ustacks, plural((uint64_t)e.ustacks, "stack", "stacks"),
+			 r->nprocs, r->nstacks, r->nchecks, r->nustacks);
 	else
-		snprintf(err, errlen, "%s:%zu: the end line counts %lld processes, %lld stacks, "
-			 "%lld checks; the file holds %zu, %zu, %zu", name, lineno,
-			 (long long)e.processes, (long long)e.stacks, (long long)e.checks,
+		snprintf(err, errlen, "%s:%zu: the end line counts %lld %s, %lld %s, %lld %s; the "
+			 "file holds %zu, %zu, %zu", name, lineno,
+			 (long long)e.processes, plural((uint64_t)e.processes, "process", "processes"),
+			 (long long)e.stacks, plural((uint64_t)e.stacks, "stack", "stacks"),
+			 (long long)e.checks, plural((uint64_t)e.checks, "check", "checks"),
 			 r->nprocs, r->nstacks, r->nchecks);
 	return false;
 }

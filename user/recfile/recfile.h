@@ -21,6 +21,9 @@
 #define REC_FORMAT  "capaudit-record"
 /* the record file when none is named: record -o, report -i, check */
 #define DEFAULT_RECORD "capaudit-record.jsonl"
+/* what report and check say when DEFAULT_RECORD is not there: record
+ * writes it when no -o is given */
+#define RECORD_FIRST_HINT "record one first: capaudit record -- COMMAND (or -p PID, -a)"
 /* 2: processes named by (pid, start_ns, exec_id); 3: checks say what
  * decided them as to user namespaces (userns) and when their answer could
  * not matter (no_effect), processes the sets they asked capset() for, the

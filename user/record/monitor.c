@@ -348,10 +348,11 @@ static int checkpoint(struct monitor *m, bool final)
 
 static void status(struct monitor *m, bool final)
 {
-	fprintf(stderr, "\rcapaudit: monitoring: checkpoint %llu, %llu checks, %zu programs, "
-		"%zu live images, rss %ld KiB\033[K%s", (unsigned long long)m->checkpoint,
-		(unsigned long long)m->checks, m->f.nids, m->s->rec.nprocs, rss_kb_now(),
-		final ? "\n" : "");
+	fprintf(stderr, "\rcapaudit: monitoring: checkpoint %llu, %llu %s, %zu %s, "
+		"%zu live %s, rss %ld KiB\033[K%s", (unsigned long long)m->checkpoint,
+		(unsigned long long)m->checks, plural(m->checks, "check", "checks"), m->f.nids,
+		plural(m->f.nids, "program", "programs"), m->s->rec.nprocs,
+		plural(m->s->rec.nprocs, "image", "images"), rss_kb_now(), final ? "\n" : "");
 }
 
 static int run_loop(struct monitor *m)
@@ -464,9 +465,10 @@ int monitor_run(struct mon_opts *op, int all_argc, char **all_argv)
 	if (checkpoint(&m, true))
 		goto out;
 	if (!o.quiet)
-		fprintf(stderr, "capaudit: wrote %s (checkpoint %llu: %llu checks, %zu programs)\n",
+		fprintf(stderr, "capaudit: wrote %s (checkpoint %llu: %llu %s, %zu %s)\n",
 			o.out, (unsigned long long)m.checkpoint, (unsigned long long)m.checks,
-			m.f.nids);
+			plural(m.checks, "check", "checks"), m.f.nids,
+			plural(m.f.nids, "program", "programs"));
 	rc = 0;
 out:
 	free_monitor(&m);

@@ -11,6 +11,7 @@
 
 #include "facts/capnames.h"
 #include "lib/outfile.h"
+#include "lib/util.h"
 
 static uint64_t status_mask(const char *status, const char *key)
 {
@@ -49,7 +50,8 @@ int privs_check(const char *argv0, char *err, size_t errlen)
 {
 	struct privs p;
 	uint64_t missing;
-	char names[128];
+	char names[128], exe[4096], word[4200];
+	ssize_t n;
 
 	if (privs_read(&p)) {
 		snprintf(err, errlen, "cannot read /proc/self/status: %s", strerror(errno));
@@ -58,9 +60,14 @@ int privs_check(const char *argv0, char *err, size_t errlen)
 	missing = PRIVS_NEEDED & ~p.prm;
 	if (!missing)
 		return 0;
+	/* the hint names the binary by its path, quoted: argv[0] is only
+	 * "capaudit" when it was found on PATH, which setcap does not search */
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	exe[n > 0 ? n : 0] = '\0';
 	snprintf(err, errlen, "missing %s (capaudit loads a BPF program): run as root, or grant "
 		 "them once with: setcap cap_bpf,cap_perfmon+ep %s",
-		 capset_str(missing, names, sizeof(names)), argv0);
+		 capset_str(missing, names, sizeof(names)),
+		 shell_word(n > 0 ? exe : argv0, word, sizeof(word)));
 	return -1;
 }
 

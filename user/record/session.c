@@ -141,9 +141,11 @@ static void status_line(struct session *s, bool final)
 	struct rec_lost lost;
 
 	lost_so_far(s, &lost);
-	fprintf(stderr, "\rcapaudit: recording (%s): %llu checks, %zu processes, %llu lost\033[K%s",
+	fprintf(stderr, "\rcapaudit: recording (%s): %llu %s, %zu %s, %llu lost\033[K%s",
 		attach_mode_name(s->tr.mode), (unsigned long long)tracer_checks(&s->tr),
-		s->rec.nprocs, (unsigned long long)rec_lost_total(&lost), final ? "\n" : "");
+		plural(tracer_checks(&s->tr), "check", "checks"), s->rec.nprocs,
+		plural(s->rec.nprocs, "process", "processes"),
+		(unsigned long long)rec_lost_total(&lost), final ? "\n" : "");
 }
 
 /* Why the recording ended (the record header's "stop"). */
@@ -742,9 +744,10 @@ static void write_record(struct session *s, enum stop_reason why, struct rec_opt
 		char lost[600];
 
 		rec_lost_describe(&s->rec.hdr.lost, lost, sizeof(lost));
-		fprintf(stderr, "capaudit: wrote %s (%zu processes, %zu aggregated checks; %s%s)\n",
+		fprintf(stderr, "capaudit: wrote %s (%zu %s, %zu aggregated %s; %s%s)\n",
 			strcmp(o->out, "-") ? o->out : "the record to standard output",
-			s->rec.nprocs, s->rec.nchecks, lost,
+			s->rec.nprocs, plural(s->rec.nprocs, "process", "processes"),
+			s->rec.nchecks, plural(s->rec.nchecks, "check", "checks"), lost,
 			s->rec.hdr.command_running ? "; the command was still running" : "");
 		if (o->service)
 			service_summary(o->service, &s->rec);
