@@ -387,21 +387,28 @@ static void programs(FILE *f, const struct suggestion *s)
 	fputs("</tbody></table>\n", f);
 }
 
-/* A snippet's lines, each escaped (html_text would show a newline as
- * \x0a, as it must in a record's strings). */
-static void pre_lines(FILE *f, char *buf)
+/* A snippet as report --emit prints it, its markup characters escaped.
+ * Not html_text: emit_snippet() made the record's strings terminal-safe
+ * already (text_escape), and a second pass would double every backslash
+ * of its shell quoting ('\''), which must paste as it is. A control byte
+ * but newline and tab cannot come from it; should one, it shows as \xNN. */
+static void snippet_text(FILE *f, const char *s)
 {
-	char *line = buf, *nl;
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
 
-	while (*line) {
-		nl = strchr(line, '\n');
-		if (nl)
-			*nl = '\0';
-		html_text(f, line);
-		fputc('\n', f);
-		if (!nl)
-			break;
-		line = nl + 1;
+		switch (c) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&#39;", f); break;
+		default:
+			if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)
+				fprintf(f, "\\x%02x", c);
+			else
+				fputc(c, f);
+		}
 	}
 }
 
@@ -427,7 +434,7 @@ static void snippets(FILE *f, const struct suggestion *s)
 		}
 		fprintf(f, "<details class=\"emit\" data-kind=\"%s\"><summary><code>--emit %s"
 			"</code></summary><pre>", emit_kinds[k], emit_kinds[k]);
-		pre_lines(f, buf);
+		snippet_text(f, buf);
 		fputs("</pre></details>\n", f);
 		free(buf);
 	}
