@@ -472,3 +472,33 @@ TEST(text_report_notes_say_what_the_html_says)
 	report_free(&rep);
 	record_free(&r);
 }
+
+/* report --suggest in text: the overlayfs chown set aside under its plain
+ * heading, explained once; the file-permission capability points to
+ * --user-stacks. */
+TEST(text_suggest_explains_set_aside_and_which_file)
+{
+	struct suggest_opts so = { 0 };
+	struct suggestion sg;
+	struct record r;
+	char err[256], *buf = NULL, want[800];
+	size_t len = 0;
+	FILE *f;
+
+	ASSERT_EQ(read_text(noted_record, &r, err, sizeof(err)), 0);
+	ASSERT_EQ(suggest_build(&r, &so, &sg), 0);
+	f = open_memstream(&buf, &len);
+	ASSERT_EQ(output_text.suggest(f, &sg, "cp.jsonl"), 0);
+	fclose(f);
+	ASSERT_HAS(buf, "\nChecked, but not needed in the set (the kernel asked, but the answer "
+		   "did not depend on the capabilities the program is given on this host, so the "
+		   "set needs none of these; docs/glossary.md):\n  CAP_CHOWN at chown_ok, "
+		   "granted 1: checked against credentials that were not the program's own");
+	snprintf(want, sizeof(want), "  CAP_DAC_OVERRIDE: generic_permission\n    (%s)\n",
+		 file_note);
+	ASSERT_HAS(buf, want);
+	ASSERT_HAS(buf, "\nRequired capabilities: CAP_DAC_OVERRIDE\n");
+	free(buf);
+	suggest_free(&sg);
+	record_free(&r);
+}
