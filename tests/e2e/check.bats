@@ -223,7 +223,7 @@ teardown_file() {
 	run "$CAPAUDIT" run -q --caps chown -o "$T/run.jsonl" -- "$ROOT/build/set-pid" clone3
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"CAP_CHECKPOINT_RESTORE (or CAP_SYS_ADMIN) at alloc_pid (clone3), 1x: denied, and the syscall failed"* ]]
-	[[ "$output" == *"This set is not enough: the command failed; the blocking denials above are where to look."* ]]
+	[[ "$output" == *"This set is not enough: the command failed; the denials above that made a syscall fail are where to look."* ]]
 }
 
 @test "run --caps: its Record line's command works as printed (a path with a space quoted)" {

@@ -23,7 +23,26 @@
 		hidden_noaudit: num(document.getElementById("hidden-noaudit")),
 		required: chips("#required"),
 		denied: chips("#denied"),
+		// every kind in a row when something was lost, else one line
 		lost: Object.fromEntries(all("td.lost[data-key]").map((td) => [td.dataset.key, num(td)])),
+		lost_line: text(document.getElementById("lost")),
+		// the sections in document order, and where the first programs
+		// table and the required set are in it
+		sections: all("main > section").map((s) => s.id),
+		required_before_programs: !!(document.getElementById("sg-required") &&
+			document.querySelector("table.programs") &&
+			(document.getElementById("sg-required").compareDocumentPosition(
+				document.querySelector("table.programs")) &
+				Node.DOCUMENT_POSITION_FOLLOWING)),
+		emit: all("#answer details.emit").map((d) => ({
+			kind: d.dataset.kind,
+			text: d.querySelector("pre").textContent,
+		})),
+		// the Note cells of the programs tables, by capability
+		notes: all("#images tbody.proc tr").filter((tr) => tr.querySelector("td.note")).map((tr) => ({
+			cap: text(tr.querySelector("td.cap")),
+			note: text(tr.querySelector("td.note")),
+		})),
 		processes: all("#images tbody.proc").map((tb) => ({
 			pid: Number(tb.dataset.pid),
 			comm: text(tb.querySelector("td.program b")),

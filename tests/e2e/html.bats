@@ -103,9 +103,44 @@ cells() {
 	jq -s -e '.[0].total_checks == .[1].total_checks and .[0].total_checks > 0 and
 		.[0].hidden_noaudit == .[1].hidden_noaudit and
 		.[0].required == .[1].required and .[0].denied == .[1].denied and
-		.[0].lost == .[1].record.lost and (.[0].lost | length) == 6 and
 		([.[0].inputs[].lost] == [.[1].inputs[].lost | add])' \
 		"$KEEP/eval.json" "$D/rep.json"
+	# losses: one line when there are none, a row per kind when some
+	if [ "$(jq '[.record.lost[]] | add' "$D/rep.json")" = 0 ]; then
+		[ "$(cells .lost_line)" = '"Nothing lost"' ]
+		[ "$(cells .lost)" = '{}' ]
+	else
+		[ "$(cells .lost_line)" = null ]
+		jq -s -e '.[0].lost == .[1].record.lost and (.[0].lost | length) == 6' \
+			"$KEEP/eval.json" "$D/rep.json"
+	fi
+}
+
+@test "html: the answer comes first: the required set, the replacements, the --emit snippets, then the programs" {
+	need_browser
+	[ "$(cells .sections)" = '["answer","programs","suggest","record","paths"]' ]
+	[ "$(cells .required_before_programs)" = true ]
+	# each snippet is what report --emit prints for the same records
+	local kind
+	[ "$(cells '[.emit[].kind]')" = '["setcap","systemd","docker","compose","kubernetes","capsh"]' ]
+	for kind in setcap systemd docker compose kubernetes capsh; do
+		[ "$(cells ".emit[] | select(.kind == \"$kind\") | .text")" = \
+		  "$(cd "$D" && "$CAPAUDIT" report --emit "$kind" a.jsonl b.jsonl | jq -Rs .)" ]
+	done
+}
+
+@test "html: the Note cells hold the text report's notes" {
+	need_browser
+	# each Note is the text report's note line (row_note() writes both)
+	local notes want
+	notes=$(cells '[.notes[] | select(.note != "") | .note] | unique')
+	want=$(cd "$D" && "$CAPAUDIT" report a.jsonl b.jsonl | sed -n 's/^ *note: //p' |
+		jq -Rsc 'split("\n") | map(select(. != "")) | unique')
+	[ "$notes" = "$want" ]
+	# not vacuous: setpriv's capset() asked for CAP_SETPCAP, which could
+	# not change the outcome; the cell says so, where it was empty before
+	[ "$(cells '[.notes[] | select(.cap == "CAP_SETPCAP") | .note]')" = \
+	  '["the answer could not change the outcome (capset() kept the inheritable set within the permitted one)"]' ]
 }
 
 @test "html: the least-privilege part is report --suggest's" {

@@ -76,8 +76,9 @@ Container db (podman, id $DB)
   /usr/lib/postgresql/17/bin/postgres: 1 process, 2 checks
     CAP_CHOWN                granted 1        denied 0
       syscalls: fchownat x1
-      call site chown_common                     granted 1
+      call site chown_common                     granted 1 (call site: the kernel function that asked for the capability; docs/glossary.md)
     CAP_FOWNER               granted 0        denied 1
+      note: a file-permission check: the record does not name the file; record with --user-stacks to see which line of the program asked
       syscalls: fchmodat x1
       call site chmod_common                     denied 1
 
@@ -97,9 +98,10 @@ Container web (podman, id $WEB)
       call site inet_bind_sk                     granted 2
   entry (no executable recorded): 1 process, 3 checks
     CAP_DAC_OVERRIDE         granted 3        denied 0
+      note: a file-permission check: the record does not name the file; record with --user-stacks to see which line of the program asked
       syscalls: openat x3
       call site generic_permission               granted 3
-  /dev/fd/6 (container runtime setup: not counted): 1 process, 6 checks
+  /dev/fd/6 (container runtime setup: runc or crun preparing the container before its program starts; not counted; docs/glossary.md): 1 process, 6 checks
     CAP_SYS_ADMIN            granted 6        denied 0
       syscalls: mount x6
       call site path_mount                       granted 6
@@ -120,7 +122,7 @@ Container web (podman, id $WEB)
     CAP_NET_ADMIN            granted 2        denied 0
       syscalls: sendmsg x2
       call site rtnetlink_rcv_msg                granted 2
-    (5 noaudit checks not shown; --noaudit shows them)
+    (5 noaudit checks not shown; --noaudit shows them) (noaudit: the kernel asked without logging it, to find out what is allowed; never a requirement; docs/glossary.md)
 
 Required (granted in audited checks): CAP_CHOWN, CAP_DAC_OVERRIDE, CAP_SETGID, CAP_SETUID, CAP_NET_BIND_SERVICE, CAP_NET_ADMIN, CAP_SYS_ADMIN
 Denied in audited checks: CAP_FOWNER

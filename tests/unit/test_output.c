@@ -367,6 +367,138 @@ TEST(html_page_tables_hold_the_counts)
 		   "CAP_CHOWN</span></span>");
 	ASSERT_HAS(page, "<details class=\"cap-paths\" data-cap=\"CAP_CHOWN\" open><summary>"
 		   "<span class=\"chip\">CAP_CHOWN</span> 1 call site: granted 2, denied 1");
-	ASSERT_HAS(page, "<td class=\"num lost zero\" data-key=\"map_full\">0</td>");
+	/* nothing lost: one line, not a row of zeros per kind */
+	ASSERT_HAS(page, "<tr><th>Lost</th><td id=\"lost\">Nothing lost</td></tr>");
+	ASSERT_EQ(count_of(page, "data-key="), 0);
 	free(page);
+}
+
+/* The answer comes first: the required set, the replacements and the
+ * --emit snippets, before the first program's table; the details of the
+ * suggestion and the record after them. */
+TEST(html_page_puts_the_answer_first)
+{
+	char *page = page_of(hostile_record);
+	const char *answer = strstr(page, "<section id=\"answer\">");
+	const char *programs = strstr(page, "<section id=\"programs\">");
+	const char *details = strstr(page, "<section id=\"suggest\">");
+	const char *record = strstr(page, "<section id=\"record\">");
+
+	ASSERT_TRUE(answer && programs && details && record);
+	ASSERT_TRUE(answer < programs && programs < details && details < record);
+	ASSERT_TRUE(strstr(page, "id=\"sg-required\"") < programs);
+	ASSERT_TRUE(strstr(page, "<h3 id=\"narrower\">Narrower capabilities") < programs);
+	/* each --emit kind, its lines as report --emit prints them, escaped */
+	ASSERT_TRUE(strstr(page, "<details class=\"emit\" data-kind=\"capsh\">") < programs);
+	ASSERT_EQ(count_of(page, "<details class=\"emit\""), 6);
+	ASSERT_HAS(page, "<pre>setcap cap_chown+ep &#39;/tmp/&lt;script&gt;alert(1)&lt;/script&gt;"
+		   "&quot;q&#39;\n</pre>");
+	free(page);
+}
+
+/* Something lost: each kind in its row. A check made with the mounter's
+ * credentials (overlayfs) and a noaudit one: the Note cells and the text
+ * report's note lines say the same, the term explained once. */
+static const char noted_record[] =
+	"{\"type\":\"header\",\"format\":\"capaudit-record\",\"version\":4,"
+	"\"kernel\":\"6.12.0\",\"machine\":\"x86_64\",\"attach\":\"tp_btf\","
+	"\"scope\":\"command\",\"argv\":[\"capaudit\",\"record\",\"--\",\"cp\"],"
+	"\"start_ns\":1796300625000000000,\"end_ns\":1796300626000000000,\"checks\":3,"
+	"\"syscall_results\":true,\"lost\":{\"map_full\":2}}\n"
+	"{\"type\":\"process\",\"pid\":700,\"start_ns\":1796300625100000000,\"exec_id\":2,"
+	"\"ppid\":699,\"uid\":0,\"comm\":\"cp\",\"exe\":\"/usr/bin/cp\"}\n"
+	"{\"type\":\"stack\",\"id\":0,\"frames\":[\"cap_capable+0x5\",\"security_capable+0x3c\","
+	"\"capable_wrt_inode_uidgid+0x10\",\"chown_ok+0x1c8\",\"do_syscall_64+0x57\"]}\n"
+	"{\"type\":\"stack\",\"id\":1,\"frames\":[\"cap_capable+0x5\",\"security_capable+0x3c\","
+	"\"capable_wrt_inode_uidgid+0x10\",\"generic_permission+0x1c8\",\"do_syscall_64+0x57\"]}\n"
+	"{\"type\":\"check\",\"pid\":700,\"start_ns\":1796300625100000000,\"exec_id\":2,"
+	"\"uid\":0,\"cap\":0,\"ret\":0,\"count\":1,\"syscall\":92,\"init_ns\":true,"
+	"\"foreign_cred\":true,\"stack\":0}\n"
+	"{\"type\":\"check\",\"pid\":700,\"start_ns\":1796300625100000000,\"exec_id\":2,"
+	"\"uid\":0,\"cap\":1,\"ret\":0,\"count\":2,\"syscall\":257,\"init_ns\":true,"
+	"\"stack\":1}\n"
+	"{\"type\":\"end\",\"processes\":1,\"stacks\":2,\"checks\":2}\n";
+
+static const char foreign_note[] = "checked against credentials that were not the program's "
+	"own (an override: overlayfs acts as its mounter, a container engine, when it copies a "
+	"file up), so not a requirement of the program";
+static const char file_note[] = "a file-permission check: the record does not name the "
+	"file; record with --user-stacks to see which line of the program asked";
+
+TEST(html_page_notes_and_losses)
+{
+	char *page = page_of(noted_record), want[800];
+
+	/* foreign_note, its apostrophes escaped as every text is */
+	ASSERT_HAS(page, "<td class=\"small note\">checked against credentials that were not "
+		   "the program&#39;s own (an override: overlayfs acts as its mounter");
+	snprintf(want, sizeof(want), "<td class=\"small note\">%s</td>", file_note);
+	ASSERT_HAS(page, want);
+	ASSERT_HAS(page, "<td class=\"num lost\" data-key=\"map_full\">2</td>");
+	ASSERT_HAS(page, "<td class=\"num lost zero\" data-key=\"ringbuf_full\">0</td>");
+	ASSERT_EQ(count_of(page, "Nothing lost"), 0);
+	/* call site explained once, in the suggestion's heading */
+	ASSERT_EQ(count_of(page, "(call site: the kernel function that asked"), 1);
+	free(page);
+}
+
+/* The text report's note lines are the html's Note cells. */
+TEST(text_report_notes_say_what_the_html_says)
+{
+	struct report_opts ro = { 0 };
+	struct report rep;
+	struct record r;
+	char err[256], *buf = NULL, want[800];
+	size_t len = 0;
+	FILE *f;
+
+	ASSERT_EQ(read_text(noted_record, &r, err, sizeof(err)), 0);
+	ASSERT_EQ(report_build(&r, &ro, &rep), 0);
+	f = open_memstream(&buf, &len);
+	ASSERT_EQ(output_text.report(f, &rep, "cp.jsonl"), 0);
+	fclose(f);
+	snprintf(want, sizeof(want), "  CAP_CHOWN                granted 1        denied 0       \n"
+		 "    note: %s\n", foreign_note);
+	ASSERT_HAS(buf, want);
+	snprintf(want, sizeof(want), "    note: %s\n    syscalls: openat x2\n", file_note);
+	ASSERT_HAS(buf, want);
+	/* the term explained at its first use only */
+	ASSERT_HAS(buf, "    call site chown_ok                         granted 1 (call site: the "
+		   "kernel function that asked for the capability; docs/glossary.md)\n");
+	ASSERT_HAS(buf, "    call site generic_permission               granted 2\n");
+	/* the mounter's chown is no requirement */
+	ASSERT_HAS(buf, "Required (granted in audited checks): CAP_DAC_OVERRIDE\n");
+	free(buf);
+	report_free(&rep);
+	record_free(&r);
+}
+
+/* report --suggest in text: the overlayfs chown set aside under its plain
+ * heading, explained once; the file-permission capability points to
+ * --user-stacks. */
+TEST(text_suggest_explains_set_aside_and_which_file)
+{
+	struct suggest_opts so = { 0 };
+	struct suggestion sg;
+	struct record r;
+	char err[256], *buf = NULL, want[800];
+	size_t len = 0;
+	FILE *f;
+
+	ASSERT_EQ(read_text(noted_record, &r, err, sizeof(err)), 0);
+	ASSERT_EQ(suggest_build(&r, &so, &sg), 0);
+	f = open_memstream(&buf, &len);
+	ASSERT_EQ(output_text.suggest(f, &sg, "cp.jsonl"), 0);
+	fclose(f);
+	ASSERT_HAS(buf, "\nChecked, but not needed in the set (the kernel asked, but the answer "
+		   "did not depend on the capabilities the program is given on this host, so the "
+		   "set needs none of these; docs/glossary.md):\n  CAP_CHOWN at chown_ok, "
+		   "granted 1: checked against credentials that were not the program's own");
+	snprintf(want, sizeof(want), "  CAP_DAC_OVERRIDE: generic_permission\n    (%s)\n",
+		 file_note);
+	ASSERT_HAS(buf, want);
+	ASSERT_HAS(buf, "\nRequired capabilities: CAP_DAC_OVERRIDE\n");
+	free(buf);
+	suggest_free(&sg);
+	record_free(&r);
 }

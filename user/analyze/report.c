@@ -554,6 +554,9 @@ int report_build(const struct record *r, const struct report_opts *o, struct rep
 			cr->granted = sat_add(cr->granted, c->count);
 		else
 			cr->denied = sat_add(cr->denied, c->count);
+		/* why a row is no requirement: the report's note says */
+		cr->foreign_cred |= c->foreign_cred;
+		cr->no_effect |= c->no_effect;
 		if (c->init_ns)
 			cr->init_ns = true;
 		else

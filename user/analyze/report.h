@@ -52,6 +52,9 @@ struct cap_row {
 	uint64_t granted, denied;
 	bool init_ns, other_ns;  /* checked against init / another user ns */
 	enum rec_userns userns;  /* what decided them: a row per kind */
+	bool foreign_cred;       /* some were checked against credentials not
+				  * the process's own (overlayfs: its mounter's) */
+	bool no_effect;          /* some could not change the outcome */
 	struct sys_count *sys;
 	size_t nsys, capsys;
 	struct site_stat *sites;

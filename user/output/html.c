@@ -4,8 +4,11 @@
  * attach to a ticket. It loads nothing: no script, no font, no style sheet
  * from elsewhere, and its Content-Security-Policy forbids any request, so
  * a record's strings cannot make it fetch anything even if escaping
- * failed. Sections: the record's facts, the programs and the checks they
- * made, the suggestion (html_suggest.c), the call paths (html_paths.c).
+ * failed. Sections, in the order a reader needs them: the answer (the
+ * required set, its replacements, the --emit snippets: html_suggest.c),
+ * the programs and the checks they made, with the notes the text report
+ * gives, the rest of the suggestion, the record's facts, the call paths
+ * (html_paths.c).
  * The tables carry the numbers report --format json has (tests/e2e/html.bats
  * compares them in a browser).
  */
@@ -21,6 +24,7 @@
 #include "lib/util.h"
 #include "output/html.h"
 #include "output/output.h"
+#include "output/words.h"
 
 /* Small, and only what the page needs: system fonts, no images. */
 static const char style[] =
@@ -178,10 +182,35 @@ static void input_notes(FILE *f, const struct rec_header *h, const struct rec_in
 	}
 }
 
-static void record_section(FILE *f, const struct report *rep, const char *source)
+/* Every kind of loss (the JSON "lost" object's keys) in a row, when
+ * something was lost; else one line. */
+static void lost_rows(FILE *f, const struct record *r)
+{
+	char name[CAP_NAME_LEN];
+	size_t i;
+
+	if (!rec_lost_total(&r->hdr.lost) && !r->hdr.noverflow) {
+		fputs("<tr><th>Lost</th><td id=\"lost\">Nothing lost</td></tr>\n", f);
+		return;
+	}
+	for (i = 0; i < rec_lost_nkinds; i++) {
+		uint64_t v = rec_lost_count(&r->hdr.lost, &rec_lost_kinds[i]);
+
+		fputs("<tr><th>Lost: ", f);
+		html_text(f, rec_lost_kinds[i].what);
+		fprintf(f, "</th><td class=\"num lost%s\" data-key=\"%s\">%" PRIu64 "</td></tr>\n",
+			v ? "" : " zero", rec_lost_kinds[i].key, v);
+	}
+	for (i = 0; i < r->hdr.noverflow; i++)
+		fprintf(f, "<tr><th>Unattributed (map full): %s %s</th><td class=\"num\">%" PRIu64
+			"</td></tr>\n", cap_name(r->hdr.overflow[i].cap, name),
+			r->hdr.overflow[i].denied ? "denied" : "granted", r->hdr.overflow[i].count);
+}
+
+static void record_section(FILE *f, const struct report *rep, const char *source,
+			   struct terms *t)
 {
 	const struct record *r = rep->rec;
-	char name[CAP_NAME_LEN];
 	size_t i, n = r->ninputs ? r->ninputs : 1;
 
 	fprintf(f, "<section id=\"record\">\n<h2>Record%s</h2>\n", n > 1 ? "s" : "");
@@ -204,26 +233,18 @@ static void record_section(FILE *f, const struct report *rep, const char *source
 	}
 	fprintf(f, "<tr><th>Checks in the record</th><td class=\"num\" id=\"total-checks\">%"
 		PRIu64 "</td></tr>\n", rep->total_checks);
-	fprintf(f, "<tr><th>Noaudit checks not shown (--noaudit shows them)</th><td class=\"num\" "
-		"id=\"hidden-noaudit\">%" PRIu64 "</td></tr>\n", rep->hidden_checks);
-	fputs("<tr><th>Required (granted in audited checks)</th><td>", f);
+	fputs("<tr><th>Noaudit checks not shown, --noaudit shows them", f);
+	html_text(f, term_first(t, TERM_NOAUDIT));
+	fprintf(f, "</th><td class=\"num\" id=\"hidden-noaudit\">%" PRIu64
+		"</td></tr>\n", rep->hidden_checks);
+	fputs("<tr><th>Required: granted in audited checks", f);
+	html_text(f, term_first(t, TERM_AUDITED));
+	fputs("</th><td>", f);
 	html_capset(f, "required", rep->required);
 	fputs("</td></tr>\n<tr><th>Denied in audited checks</th><td>", f);
 	html_capset(f, "denied", rep->denied);
 	fputs("</td></tr>\n", f);
-	/* every kind of loss, zero or not: the JSON "lost" object's keys */
-	for (i = 0; i < rec_lost_nkinds; i++) {
-		uint64_t v = rec_lost_count(&r->hdr.lost, &rec_lost_kinds[i]);
-
-		fputs("<tr><th>Lost: ", f);
-		html_text(f, rec_lost_kinds[i].what);
-		fprintf(f, "</th><td class=\"num lost%s\" data-key=\"%s\">%" PRIu64 "</td></tr>\n",
-			v ? "" : " zero", rec_lost_kinds[i].key, v);
-	}
-	for (i = 0; i < r->hdr.noverflow; i++)
-		fprintf(f, "<tr><th>Unattributed (map full): %s %s</th><td class=\"num\">%" PRIu64
-			"</td></tr>\n", cap_name(r->hdr.overflow[i].cap, name),
-			r->hdr.overflow[i].denied ? "denied" : "granted", r->hdr.overflow[i].count);
+	lost_rows(f, r);
 	fputs("</tbody></table>\n</section>\n", f);
 }
 
@@ -234,10 +255,11 @@ static void num_cell(FILE *f, const char *cls, uint64_t v)
 	fprintf(f, "<td class=\"num %s%s\">%" PRIu64 "</td>", cls, v ? " some" : " zero", v);
 }
 
-/* The rest of a capability's row: its counts, syscalls and what to know. */
-static void cap_cells(FILE *f, const struct cap_row *cr)
+/* The rest of a capability's row: its counts, syscalls and what to know
+ * (the text report's note: row_note()). */
+static void cap_cells(FILE *f, const struct cap_row *cr, struct terms *t)
 {
-	char name[CAP_NAME_LEN];
+	char name[CAP_NAME_LEN], note[1200];
 	size_t i;
 
 	fprintf(f, "<td class=\"cap\"><span class=\"chip%s\">%s</span></td>",
@@ -258,18 +280,16 @@ static void cap_cells(FILE *f, const struct cap_row *cr)
 			fprintf(f, "syscall_%d", cr->sys[i].nr);
 		fprintf(f, " &times;%" PRIu64, cr->sys[i].count);
 	}
-	fputs("</td><td class=\"small\">", f);
+	fputs("</td><td class=\"small note\">", f);
 	if (cr->noaudit)
 		fprintf(f, "noaudit (%s) ", noaudit_source_name(cr->noaudit_by));
-	if (cr->userns != RU_HOST)
-		html_text(f, userns_meaning(cr->userns));
-	else if (cr->other_ns)
-		fputs(cr->init_ns ? "init and child user namespaces" : "child user namespace", f);
+	html_text(f, row_note(cr, t, note, sizeof(note)));
 	fputs("</td>", f);
 }
 
 /* The first cells of a process image's rows (--by process). */
-static void image_cells(FILE *f, const struct report *rep, size_t i, size_t span)
+static void image_cells(FILE *f, const struct report *rep, size_t i, size_t span,
+			struct terms *t)
 {
 	const struct proc_row *pr = &rep->procs[i];
 	const struct rec_process *p = pr->proc;
@@ -285,9 +305,12 @@ static void image_cells(FILE *f, const struct report *rep, size_t i, size_t span
 		html_text(f, p->exe);
 		fputs("</code>", f);
 	}
-	if (pr->hidden)
-		fprintf(f, "<br><span class=\"small\">%" PRIu64 " noaudit checks not shown</span>",
+	if (pr->hidden) {
+		fprintf(f, "<br><span class=\"small\">%" PRIu64 " noaudit checks not shown",
 			pr->hidden);
+		html_text(f, term_first(t, TERM_NOAUDIT));
+		fputs("</span>", f);
+	}
 	fprintf(f, "</td><td rowspan=\"%zu\" class=\"pid\">", span);
 	/* a monitor's line is a program, its pid synthetic */
 	if (p->pids)
@@ -308,25 +331,31 @@ static void image_cells(FILE *f, const struct report *rep, size_t i, size_t span
 }
 
 /* The first cells of a program's rows in a workload (--by other modes). */
-static void program_cells(FILE *f, const struct proc_row *pr, size_t span)
+static void program_cells(FILE *f, const struct proc_row *pr, size_t span, struct terms *t)
 {
 	fprintf(f, "<td rowspan=\"%zu\" class=\"program\"><b>", span);
 	html_text(f, pr->program);
 	fputs("</b>", f);
 	if (!pr->proc->exe)
 		fputs(" <span class=\"small\">(no executable recorded)</span>", f);
-	if (pr->runtime_setup)
-		fputs(" <span class=\"small\">(container runtime setup: not counted)</span>", f);
-	if (pr->hidden)
-		fprintf(f, "<br><span class=\"small\">%" PRIu64 " noaudit checks not shown</span>",
+	if (pr->runtime_setup) {
+		fputs(" <span class=\"small\">", f);
+		html_text(f, runtime_setup_note(t));
+		fputs("</span>", f);
+	}
+	if (pr->hidden) {
+		fprintf(f, "<br><span class=\"small\">%" PRIu64 " noaudit checks not shown",
 			pr->hidden);
+		html_text(f, term_first(t, TERM_NOAUDIT));
+		fputs("</span>", f);
+	}
 	fprintf(f, "</td><td rowspan=\"%zu\" class=\"num processes\">%zu</td>"
 		"<td rowspan=\"%zu\" class=\"num checks\">%" PRIu64 "</td>", span, pr->npids, span,
 		pr->checks);
 }
 
 /* One row: a tbody of its capabilities, the first row naming it. */
-static void row_tbody(FILE *f, const struct report *rep, size_t i)
+static void row_tbody(FILE *f, const struct report *rep, size_t i, struct terms *t)
 {
 	const struct proc_row *pr = &rep->procs[i];
 	size_t j, span = pr->ncaps ? pr->ncaps : 1;
@@ -337,15 +366,15 @@ static void row_tbody(FILE *f, const struct report *rep, size_t i)
 	else
 		fputs("<tbody class=\"proc\">\n<tr>", f);
 	if (rep->by == BY_PROCESS)
-		image_cells(f, rep, i, span);
+		image_cells(f, rep, i, span, t);
 	else
-		program_cells(f, pr, span);
+		program_cells(f, pr, span, t);
 	if (!pr->ncaps)
 		fputs("<td colspan=\"5\" class=\"none\">no capability checks</td></tr>\n", f);
 	for (j = 0; j < pr->ncaps; j++) {
 		if (j)
 			fputs("<tr>", f);
-		cap_cells(f, &pr->caps[j]);
+		cap_cells(f, &pr->caps[j], t);
 		fputs("</tr>\n", f);
 	}
 	fputs("</tbody>\n", f);
@@ -380,7 +409,7 @@ static void container_more(FILE *f, const struct wl_block *w)
 }
 
 /* --by container|unit|cgroup|program: a heading and table per workload */
-static void workload_tables(FILE *f, const struct report *rep)
+static void workload_tables(FILE *f, const struct report *rep, struct terms *t)
 {
 	static const char *const kind[] = {
 		[BY_CONTAINER] = "Container", [BY_UNIT] = "Unit", [BY_CGROUP] = "Cgroup",
@@ -411,7 +440,7 @@ static void workload_tables(FILE *f, const struct report *rep)
 		      "<th>Processes</th><th>Checks</th>", f);
 		fputs(cap_heads, f);
 		for (j = w->first; j < w->first + w->nrows; j++)
-			row_tbody(f, rep, j);
+			row_tbody(f, rep, j, t);
 		fputs("</table>\n", f);
 	}
 }
@@ -449,7 +478,7 @@ static void user_site_table(FILE *f, const struct report *rep)
 	fputs("</tbody></table>\n", f);
 }
 
-static void programs_section(FILE *f, const struct report *rep)
+static void programs_section(FILE *f, const struct report *rep, struct terms *t)
 {
 	size_t i;
 
@@ -461,12 +490,12 @@ static void programs_section(FILE *f, const struct report *rep)
 		      "<th>PID</th>", f);
 		fputs(cap_heads, f);
 		for (i = 0; i < rep->nprocs; i++)
-			row_tbody(f, rep, i);
+			row_tbody(f, rep, i, t);
 		fputs("</table>\n", f);
 		if (!rep->nprocs)
 			fputs("<p class=\"none\">no process in this record</p>\n", f);
 	} else {
-		workload_tables(f, rep);
+		workload_tables(f, rep, t);
 	}
 	if (rep->by_user_site)
 		user_site_table(f, rep);
@@ -478,6 +507,8 @@ static void programs_section(FILE *f, const struct report *rep)
 static int html_page(FILE *f, const struct report *rep, const struct suggestion *s,
 		     const char *source)
 {
+	struct terms t = { 0 };
+
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      /* nothing may load: not even if a string slipped through */
 	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
@@ -489,13 +520,15 @@ static int html_page(FILE *f, const struct report *rep, const struct suggestion 
 	fprintf(f, "</title>\n<style>%s</style>\n</head>\n<body>\n<header><h1>capaudit report"
 		"</h1><p class=\"small\" id=\"source\">", style);
 	html_text(f, source);
-	fputs("</p>\n<nav class=\"small\"><a href=\"#record\">Record</a> &middot; "
-	      "<a href=\"#programs\">Programs</a> &middot; <a href=\"#suggest\">Least "
-	      "privilege</a> &middot; <a href=\"#paths\">Call paths</a></nav></header>\n<main>\n",
-	      f);
-	record_section(f, rep, source);
-	programs_section(f, rep);
-	html_suggest(f, s);
+	fputs("</p>\n<nav class=\"small\"><a href=\"#answer\">Least privilege</a> &middot; "
+	      "<a href=\"#programs\">Programs</a> &middot; <a href=\"#suggest\">Details</a> "
+	      "&middot; <a href=\"#record\">Record</a> &middot; <a href=\"#paths\">Call "
+	      "paths</a> &middot; words explained: docs/glossary.md</nav></header>\n<main>\n", f);
+	/* the answer first, then what it rests on */
+	html_answer(f, s, &t);
+	programs_section(f, rep, &t);
+	html_suggest(f, s, &t);
+	record_section(f, rep, source, &t);
 	html_paths(f, rep);
 	fputs("</main>\n</body>\n</html>\n", f);
 	return ferror(f) ? -1 : 0;

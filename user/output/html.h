@@ -12,6 +12,7 @@
 
 struct report;
 struct suggestion;
+struct terms;
 
 /* s escaped for element text and quoted attributes; NULL as "". */
 void html_text(FILE *f, const char *s);
@@ -19,8 +20,11 @@ void html_text(FILE *f, const char *s);
  * "none"; id NULL: no id. */
 void html_capset(FILE *f, const char *id, uint64_t mask);
 
-/* <section id="suggest">: report --suggest's conclusions. */
-void html_suggest(FILE *f, const struct suggestion *s);
+/* <section id="answer">: the required set, the replacements and the
+ * --emit snippets: what a reader came for, first on the page. */
+void html_answer(FILE *f, const struct suggestion *s, struct terms *t);
+/* <section id="suggest">: the rest of report --suggest's conclusions. */
+void html_suggest(FILE *f, const struct suggestion *s, struct terms *t);
 /* <section id="paths">: per capability, its call sites, their stacks. */
 void html_paths(FILE *f, const struct report *rep);
 

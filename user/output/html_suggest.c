@@ -3,11 +3,14 @@
  * says (docs/suggest.md), as tables. */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "analyze/partial.h"
 #include "analyze/suggest.h"
 #include "facts/capnames.h"
 #include "output/html.h"
+#include "output/output.h"
 #include "output/words.h"
 
 static void chip(FILE *f, int cap)
@@ -48,7 +51,7 @@ static void sites_list(FILE *f, const struct sg_site *sites, size_t n)
 	fputs("</ul>", f);
 }
 
-static void sets_table(FILE *f, const struct suggestion *s)
+static void sets_table(FILE *f, const struct suggestion *s, struct terms *t)
 {
 	const struct rec_header *h = &s->rec->hdr;
 	struct partial pa;
@@ -60,18 +63,23 @@ static void sets_table(FILE *f, const struct suggestion *s)
 		html_text(f, partial_words(&pa, pw, sizeof(pw)));
 		fputs(" (", f);
 		html_text(f, partial_remedy);
-		fputs(")</p>\n", f);
+		fputs("; docs/glossary.md)</p>\n", f);
 	}
 
 	fputs("<table id=\"sg-sets\" class=\"facts\"><tbody>\n<tr><th>Required capabilities</th><td>", f);
 	html_capset(f, "sg-required", s->required);
-	fputs("</td></tr>\n<tr><th>Observed (granted, audited)</th><td>", f);
+	fputs("</td></tr>\n<tr><th>Observed: granted in audited checks", f);
+	html_text(f, term_first(t, TERM_AUDITED));
+	fputs("</th><td>", f);
 	html_capset(f, "sg-observed", s->observed);
 	fputs("</td></tr>\n<tr><th>Denied with no granted alternative</th><td>", f);
 	html_capset(f, "sg-denied", s->denied);
 	fputs("</td></tr>\n", f);
 	if (s->runtime_images) {
-		fputs("<tr><th>Left out: the container runtime's setup</th><td>", f);
+		/* said here in full: the programs' tables then just name it */
+		t->said[TERM_RUNTIME_SETUP] = true;
+		fputs("<tr><th>Left out: the container runtime's setup (runc or crun preparing the "
+		      "container before its program starts)</th><td>", f);
 		html_capset(f, "sg-runtime", s->runtime_granted);
 		fputs("</td></tr>\n", f);
 	}
@@ -93,7 +101,7 @@ static void sets_table(FILE *f, const struct suggestion *s)
 		fputs(" <span class=\"small\">if the program insists on them it fails at start "
 		      "without them; capaudit verify tells</span></td></tr>\n", f);
 	}
-	fputs("</tbody></table>\n<p class=\"small\">A recording shows only the checks the kernel "
+	fputs("</tbody></table>\n<p class=\"small\" id=\"verify-note\">A recording shows only the checks the kernel "
 	      "made with the privileges it ran with: capaudit verify runs the program with this "
 	      "set, and without each member, to prove it (docs/verify.md).</p>\n", f);
 }
@@ -103,7 +111,7 @@ static void replacements(FILE *f, const struct suggestion *s)
 	char n[CAP_NAME_LEN];
 	size_t i;
 
-	fputs("<h3>Uses a narrower capability satisfies</h3>\n", f);
+	fprintf(f, "<h3 id=\"narrower\">%s</h3>\n", narrower_heading);
 	if (!s->nrepl) {
 		fputs("<p class=\"none\">none</p>\n", f);
 		return;
@@ -156,7 +164,7 @@ static void replacements(FILE *f, const struct suggestion *s)
 }
 
 /* Where CAP_SYS_ADMIN stays, then where each required capability is used. */
-static void keeps(FILE *f, const struct suggestion *s)
+static void keeps(FILE *f, const struct suggestion *s, struct terms *t)
 {
 	char n[CAP_NAME_LEN];
 	size_t i;
@@ -178,7 +186,9 @@ static void keeps(FILE *f, const struct suggestion *s)
 		}
 		fputc('\n', f);
 	}
-	fputs("<h3>Where each required capability is used</h3>\n", f);
+	fputs("<h3>Where each required capability is used", f);
+	html_text(f, term_first(t, TERM_CALL_SITE));
+	fputs("</h3>\n", f);
 	if (!s->nkeep && !s->nrepl) {
 		fputs("<p class=\"none\">nowhere: no audited capability check was granted</p>\n", f);
 		return;
@@ -190,6 +200,11 @@ static void keeps(FILE *f, const struct suggestion *s)
 		chip(f, s->keep[i].cap);
 		fputs("</td><td>", f);
 		sites_list(f, s->keep[i].sites, s->keep[i].nsites);
+		if (file_check_hint(s->keep[i].cap)) {
+			fputs("<p class=\"small file-hint\">", f);
+			html_text(f, file_check_hint(s->keep[i].cap));
+			fputs("</p>", f);
+		}
 		fputs("</td></tr>\n", f);
 	}
 	for (i = 0; i < s->nrepl; i++) {
@@ -282,7 +297,7 @@ static void covered_and_undecided(FILE *f, const struct suggestion *s)
 	fputs("</tbody></table>\n", f);
 }
 
-static void denials(FILE *f, const struct suggestion *s)
+static void denials(FILE *f, const struct suggestion *s, struct terms *t)
 {
 	char n[CAP_NAME_LEN], why[300];
 	size_t i;
@@ -305,6 +320,8 @@ static void denials(FILE *f, const struct suggestion *s)
 		syscalls(f, d->sys, d->nsys);
 		fprintf(f, "</td><td class=\"num count\">%" PRIu64 "</td><td>", d->count);
 		html_text(f, denial_meaning(d, s->rec->hdr.syscall_results, why, sizeof(why)));
+		if (d->kind == DENY_ADVISORY)
+			html_text(f, term_first(t, TERM_ADVISORY));
 		if (d->fact && d->fact->kind == KF_ONLY) {
 			fprintf(f, "<br><span class=\"small\">only %s is accepted there", n);
 			if (d->fact->sysadmin_until)
@@ -317,15 +334,16 @@ static void denials(FILE *f, const struct suggestion *s)
 	fputs("</tbody></table>\n", f);
 }
 
-static void asides(FILE *f, const struct suggestion *s)
+static void asides(FILE *f, const struct suggestion *s, struct terms *t)
 {
 	char n[CAP_NAME_LEN], why[400];
 	size_t i;
 
 	if (!s->naside)
 		return;
-	fputs("<h3>Checked, but not required of the host's capability sets</h3>\n"
-	      "<table id=\"not-required\"><thead><tr><th>Capability</th><th>Call site</th>"
+	fprintf(f, "<h3 id=\"set-aside\">%s", aside_heading);
+	html_text(f, term_first(t, TERM_SET_ASIDE));
+	fputs("</h3>\n<table id=\"not-required\"><thead><tr><th>Capability</th><th>Call site</th>"
 	      "<th>Granted</th><th>Denied</th><th>Why</th></tr></thead><tbody>\n", f);
 	for (i = 0; i < s->naside; i++) {
 		const struct sg_aside *a = &s->aside[i];
@@ -369,20 +387,80 @@ static void programs(FILE *f, const struct suggestion *s)
 	fputs("</tbody></table>\n", f);
 }
 
-void html_suggest(FILE *f, const struct suggestion *s)
+/* A snippet as report --emit prints it, its markup characters escaped.
+ * Not html_text: emit_snippet() made the record's strings terminal-safe
+ * already (text_escape), and a second pass would double every backslash
+ * of its shell quoting ('\''), which must paste as it is. A control byte
+ * but newline and tab cannot come from it; should one, it shows as \xNN. */
+static void snippet_text(FILE *f, const char *s)
 {
-	fputs("<section id=\"suggest\">\n<h2>Least privilege</h2>\n", f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		switch (c) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&#39;", f); break;
+		default:
+			if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)
+				fprintf(f, "\\x%02x", c);
+			else
+				fputc(c, f);
+		}
+	}
+}
+
+/* What report --emit KIND prints, each in a <details> to open and copy:
+ * the same function writes it, into memory, then escaped. */
+static void snippets(FILE *f, const struct suggestion *s)
+{
+	size_t k;
+
+	fputs("<h3>Ready to paste</h3>\n<p class=\"small\">The required set as each tool "
+	      "takes it (what report --emit KIND prints):</p>\n", f);
+	for (k = 0; emit_kinds[k]; k++) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&buf, &len);
+
+		if (!m)
+			continue;
+		emit_snippet(m, emit_kinds[k], s);
+		if (fclose(m)) {
+			free(buf);
+			continue;
+		}
+		fprintf(f, "<details class=\"emit\" data-kind=\"%s\"><summary><code>--emit %s"
+			"</code></summary><pre>", emit_kinds[k], emit_kinds[k]);
+		snippet_text(f, buf);
+		fputs("</pre></details>\n", f);
+		free(buf);
+	}
+}
+
+void html_answer(FILE *f, const struct suggestion *s, struct terms *t)
+{
+	fputs("<section id=\"answer\">\n<h2>Least privilege: the answer</h2>\n", f);
 	if (s->only) {     /* report --cap: what is about these */
 		fputs("<p>Only what is about (--cap): ", f);
 		html_capset(f, "suggest-only", s->only);
 		fputs("</p>\n", f);
 	}
-	sets_table(f, s);
+	sets_table(f, s, t);
 	replacements(f, s);
-	keeps(f, s);
+	snippets(f, s);
+	fputs("</section>\n", f);
+}
+
+void html_suggest(FILE *f, const struct suggestion *s, struct terms *t)
+{
+	fputs("<section id=\"suggest\">\n<h2>Least privilege: the details</h2>\n", f);
+	keeps(f, s, t);
 	covered_and_undecided(f, s);
-	denials(f, s);
-	asides(f, s);
+	denials(f, s, t);
+	asides(f, s, t);
 	programs(f, s);
 	fputs("</section>\n", f);
 }

@@ -141,20 +141,19 @@ static void print_users(FILE *f, const struct site_stat *s, const char *ind)
 }
 
 /* One capability's line and what follows it; ind: the block's indent
- * ("" by program). */
-static void print_row(FILE *f, const struct cap_row *cr, const char *ind)
+ * ("" by program). Its note (words.c, as the html page's) explains what
+ * a reader could not know. */
+static void print_row(FILE *f, const struct cap_row *cr, const char *ind, struct terms *t)
 {
-	char name[CAP_NAME_LEN], esc[512];
+	char name[CAP_NAME_LEN], esc[512], note[1200];
 	size_t i;
 
 	fprintf(f, "%s  %-24s granted %-8" PRIu64 " denied %-8" PRIu64, ind, cap_name(cr->cap, name),
 		cr->granted, cr->denied);
 	if (cr->noaudit)
 		fprintf(f, " noaudit (%s)", noaudit_source_name(cr->noaudit_by));
-	if (cr->userns != RU_HOST)
-		fprintf(f, "\n%s    %s", ind, userns_meaning(cr->userns));
-	else if (cr->other_ns)
-		fputs(cr->init_ns ? " [init+child userns]" : " [child userns]", f);
+	if (*row_note(cr, t, note, sizeof(note)))
+		fprintf(f, "\n%s    note: %s", ind, note);
 	fprintf(f, "\n%s    syscalls:", ind);
 	for (i = 0; i < cr->nsys; i++) {
 		const char *sn = cr->sys[i].name;
@@ -177,7 +176,7 @@ static void print_row(FILE *f, const struct cap_row *cr, const char *ind)
 			fprintf(f, " granted %" PRIu64, s->granted);
 		if (s->denied)
 			fprintf(f, " denied %" PRIu64, s->denied);
-		fputc('\n', f);
+		fprintf(f, "%s\n", term_first(t, TERM_CALL_SITE));
 		print_users(f, s, ind);
 	}
 }
@@ -216,21 +215,21 @@ static void print_urows(FILE *f, const struct report *rep)
 }
 
 /* A row's capabilities, or that it has none, and what --noaudit would add. */
-static void print_caps(FILE *f, const struct proc_row *pr, const char *ind)
+static void print_caps(FILE *f, const struct proc_row *pr, const char *ind, struct terms *t)
 {
 	size_t j;
 
 	for (j = 0; j < pr->ncaps; j++)
-		print_row(f, &pr->caps[j], ind);
+		print_row(f, &pr->caps[j], ind, t);
 	if (!pr->ncaps)
 		fprintf(f, "%s  no capability checks\n", ind);
 	if (pr->hidden)
-		fprintf(f, "%s  (%" PRIu64 " noaudit checks not shown; --noaudit shows them)\n",
-			ind, pr->hidden);
+		fprintf(f, "%s  (%" PRIu64 " noaudit checks not shown; --noaudit shows them)%s\n",
+			ind, pr->hidden, term_first(t, TERM_NOAUDIT));
 }
 
 /* --by program: a block per process image */
-static void print_images(FILE *f, const struct report *rep)
+static void print_images(FILE *f, const struct report *rep, struct terms *t)
 {
 	char esc[4200];
 	size_t i;
@@ -262,7 +261,7 @@ static void print_images(FILE *f, const struct report *rep)
 		if (rec_process_input(rep->rec, p))
 			fprintf(f, "  [%s]", ESC(rec_process_input(rep->rec, p), esc));
 		fputc('\n', f);
-		print_caps(f, pr, "");
+		print_caps(f, pr, "", t);
 	}
 }
 
@@ -298,7 +297,7 @@ static void print_block_name(FILE *f, const struct report *rep, const struct wl_
 }
 
 /* --by container|unit|cgroup: a block per workload, in it one per program */
-static void print_workloads(FILE *f, const struct report *rep)
+static void print_workloads(FILE *f, const struct report *rep, struct terms *t)
 {
 	char esc[4200];
 	size_t i, j;
@@ -323,11 +322,11 @@ static void print_workloads(FILE *f, const struct report *rep)
 
 			fprintf(f, "  %s%s%s: %zu %s, %" PRIu64 " %s\n", ESC(pr->program, esc),
 				pr->proc->exe ? "" : " (no executable recorded)",
-				pr->runtime_setup ? " (container runtime setup: not counted)" : "",
+				pr->runtime_setup ? runtime_setup_note(t) : "",
 				pr->npids,
 				plural(pr->npids, "process", "processes"), pr->checks,
 				plural(pr->checks, "check", "checks"));
-			print_caps(f, pr, "  ");
+			print_caps(f, pr, "  ", t);
 		}
 	}
 }
@@ -349,6 +348,7 @@ static int text_report(FILE *f, const struct report *rep, const char *source)
 	char name[CAP_NAME_LEN];
 	char lostbuf[600];
 	uint64_t lost = rec_lost_describe(&h->lost, lostbuf, sizeof(lostbuf));
+	struct terms t = { 0 };
 	size_t i;
 
 	print_header(f, rep->rec, source);
@@ -357,9 +357,9 @@ static int text_report(FILE *f, const struct report *rep, const char *source)
 		print_capset(f, rep->only);
 	}
 	if (rep->by == BY_PROCESS)
-		print_images(f, rep);
+		print_images(f, rep, &t);
 	else
-		print_workloads(f, rep);
+		print_workloads(f, rep, &t);
 	if (rep->by_user_site)
 		print_urows(f, rep);
 	fputs("\nRequired (granted in audited checks): ", f);
@@ -449,7 +449,7 @@ static void print_ptrace(FILE *f, const struct suggestion *s)
 			pt->example->ptrace_ex_pid, ESC(pt->example->ptrace_ex_via, esc3));
 }
 
-static void print_denials(FILE *f, const struct suggestion *s)
+static void print_denials(FILE *f, const struct suggestion *s, struct terms *t)
 {
 	const struct rec_header *h = &s->rec->hdr;
 	char n1[CAP_NAME_LEN], esc[4200], why[300];
@@ -466,7 +466,8 @@ static void print_denials(FILE *f, const struct suggestion *s)
 		fprintf(f, " at %s (", ESC(d->func, esc));
 		print_sys_list(f, d->sys, d->nsys);
 		fprintf(f, "), %" PRIu64 "x: ", d->count);
-		fprintf(f, "%s\n", denial_meaning(d, h->syscall_results, why, sizeof(why)));
+		fprintf(f, "%s%s\n", denial_meaning(d, h->syscall_results, why, sizeof(why)),
+			d->kind == DENY_ADVISORY ? term_first(t, TERM_ADVISORY) : "");
 		if (d->fact && d->fact->kind == KF_ONLY) {
 			fprintf(f, "    only %s is accepted there", capn(d->cap, n1));
 			if (d->fact->sysadmin_until)
@@ -484,6 +485,7 @@ static int text_suggest(FILE *f, const struct suggestion *s, const char *source)
 {
 	const struct rec_header *h = &s->rec->hdr;
 	char n1[CAP_NAME_LEN], esc[4200], why[400];
+	struct terms t = { 0 };
 	size_t i, j;
 
 	print_header(f, s->rec, source);
@@ -497,15 +499,16 @@ static int text_suggest(FILE *f, const struct suggestion *s, const char *source)
 
 		if (record_partial(s->rec, &pa))
 			fprintf(f, "\nPARTIAL RECORD: the answer below may miss capabilities: %s\n"
-				"  (%s)\n", partial_words(&pa, pw, sizeof(pw)), partial_remedy);
+				"  (%s; docs/glossary.md)\n", partial_words(&pa, pw, sizeof(pw)),
+				partial_remedy);
 	}
 	fputs("\nRequired capabilities: ", f);
 	print_capset(f, s->required);
 	fputs("Observed (granted, audited): ", f);
 	print_capset(f, s->observed);
 	if (s->runtime_images) {
-		fprintf(f, "Left out: the container runtime's own setup (%zu image%s of runc or crun "
-			"setting a container up), granted: ", s->runtime_images,
+		fprintf(f, "Left out: the container runtime's own setup (runc or crun setting a "
+			"container up, %zu program%s run), granted: ", s->runtime_images,
 			s->runtime_images == 1 ? "" : "s");
 		print_capset(f, s->runtime_granted);
 	}
@@ -519,7 +522,7 @@ static int text_suggest(FILE *f, const struct suggestion *s, const char *source)
 		print_capset(f, s->service_unused);
 	}
 
-	fputs("\nUses a narrower capability satisfies:\n", f);
+	fprintf(f, "\n%s:\n", narrower_heading);
 	if (!s->nrepl)
 		fputs("  none\n", f);
 	for (i = 0; i < s->nrepl; i++) {
@@ -577,7 +580,8 @@ static int text_suggest(FILE *f, const struct suggestion *s, const char *source)
 			fprintf(f, "  (%s: %s)\n", k->why->operation, k->why->source);
 	}
 
-	fputs("\nWhere each required capability is used:\n", f);
+	fprintf(f, "\nWhere each required capability is used%s:\n",
+		term_first(&t, TERM_CALL_SITE));
 	if (!s->nkeep && !s->nrepl)
 		fputs("  nowhere: no audited capability check was granted\n", f);
 	for (i = 0; i < s->nkeep; i++) {
@@ -589,6 +593,8 @@ static int text_suggest(FILE *f, const struct suggestion *s, const char *source)
 		for (j = 0; j < k->nsites; j++)
 			fprintf(f, "%s %s", j ? "," : "", ESC(k->sites[j].func, esc));
 		fputc('\n', f);
+		if (file_check_hint(k->cap))
+			fprintf(f, "    (%s)\n", file_check_hint(k->cap));
 	}
 	for (i = 0; i < s->nrepl; i++) {
 		fputs("  ", f);
@@ -658,10 +664,10 @@ static int text_suggest(FILE *f, const struct suggestion *s, const char *source)
 	}
 
 	fputs("\nDenied with no granted alternative:\n", f);
-	print_denials(f, s);
+	print_denials(f, s, &t);
 
 	if (s->naside) {
-		fputs("\nChecked, but not required of the host's capability sets:\n", f);
+		fprintf(f, "\n%s%s:\n", aside_heading, term_first(&t, TERM_SET_ASIDE));
 		for (i = 0; i < s->naside; i++) {
 			const struct sg_aside *a = &s->aside[i];
 
@@ -816,6 +822,7 @@ static int text_doctor(FILE *f, const struct doctor *d)
 static int text_run(FILE *f, const struct run_result *r)
 {
 	char buf[1024], esc[4200], word[4200], wesc[8400];
+	struct terms t = { 0 };
 	size_t i, blocking = 0;
 
 	for (i = 0; i < r->sg->ndeny; i++)
@@ -829,7 +836,7 @@ static int text_run(FILE *f, const struct run_result *r)
 	if (r->check)
 		fprintf(f, "  check: %s: exit status %d\n", ESC(r->check, esc), r->check_status);
 	fputs("\nDenied checks:\n", f);
-	print_denials(f, r->sg);
+	print_denials(f, r->sg, &t);
 	if (r->enough)
 		fprintf(f, "\nThis set is enough for what ran: the command exited 0%s%s.\n",
 			r->check ? " and the check passed" : "",
@@ -838,7 +845,7 @@ static int text_run(FILE *f, const struct run_result *r)
 	else
 		fprintf(f, "\nThis set is not enough: %s%s.\n", r->exit_status ?
 			"the command failed" : "the check failed",
-			blocking ? "; the blocking denials above are where to look" :
+			blocking ? "; the denials above that made a syscall fail are where to look" :
 			!r->sg->ndeny ? "; no check was denied: the cause is not a capability check "
 			"(see capaudit verify)" : "");
 	/* the command as a shell takes it (quoted), then made safe to print */
@@ -899,7 +906,7 @@ rest:
 		fputs(" [instead of CAP_SYS_ADMIN]", f);
 	if (x->kind == FK_NEW_DENIAL)
 		fprintf(f, ": %s", x->dkind == DENY_BLOCKING ? "blocking (the syscall failed)" :
-			x->dkind == DENY_ADVISORY ? "advisory" :
+			x->dkind == DENY_ADVISORY ? "advisory (the syscall went on)" :
 			x->dkind == DENY_OTHER_ERROR ? "the syscall failed with another error" :
 			x->dkind == DENY_INCONCLUSIVE ? "inconclusive (interrupted)" : "outcome unknown");
 	if (x->note)

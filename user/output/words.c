@@ -54,11 +54,112 @@ const char *denial_meaning(const struct sg_denial *d, bool syscall_results, char
 			 PRIu64 "x): inconclusive", d->sys_restart);
 		return buf;
 	case DENY_ADVISORY:
-		return syscall_results ? "denied, advisory (the syscall went on)" :
-					 "denied, advisory (kernel fact)";
+		return syscall_results ? "denied, but the syscall went on" :
+					 "denied; the kernel's source goes on without it (a kernel fact)";
 	default:
 		return "denied (this record has no syscall results)";
 	}
+}
+
+/* the overlayfs note: said by a report's row and by the suggestion */
+static const char foreign_words[] =
+	"checked against credentials that were not the program's own (an override: "
+	"overlayfs acts as its mounter, a container engine, when it copies a file up), "
+	"so not a requirement of the program";
+
+static const char *no_effect_words(int cap)
+{
+	if (cap == CAP_SETUID || cap == CAP_SETGID)
+		return "the answer could not change the outcome (the ids asked for were "
+		       "the program's own, which kernel/sys.c allows without it)";
+	if (cap == CAP_FSETID)
+		return "the answer could not change the outcome (a refusal only clears "
+		       "the set-group-ID bit, and the mode asked for had none)";
+	return "the answer could not change the outcome (capset() kept the inheritable "
+	       "set within the permitted one)";
+}
+
+const char narrower_heading[] = "Narrower capabilities that do the same job (the kernel "
+				"accepts them where the broader one was used)";
+const char aside_heading[] = "Checked, but not needed in the set";
+
+const char *term_first(struct terms *t, enum term which)
+{
+	static const char *const say[TERM_NR] = {
+		[TERM_NOAUDIT] = " (noaudit: the kernel asked without logging it, to find out "
+				 "what is allowed; never a requirement; docs/glossary.md)",
+		[TERM_AUDITED] = " (audited: the checks the kernel logs, made when an "
+				 "operation needs the capability; docs/glossary.md)",
+		[TERM_CALL_SITE] = " (call site: the kernel function that asked for the "
+				   "capability; docs/glossary.md)",
+		[TERM_ADVISORY] = " (an advisory denial: the program did without "
+				  "the capability; docs/glossary.md)",
+		[TERM_BLOCKING] = " (blocking: the denial made a syscall fail; "
+				  "docs/glossary.md)",
+		[TERM_SET_ASIDE] = " (the kernel asked, but the answer did not depend on the "
+				   "capabilities the program is given on this host, so the set "
+				   "needs none of these; docs/glossary.md)",
+		[TERM_RUNTIME_SETUP] = " (container runtime setup: runc or crun preparing "
+				       "the container before its program starts; not counted; "
+				       "docs/glossary.md)",
+		[TERM_PARTIAL] = " (partial: checks may be missing from it; "
+				 "docs/glossary.md)",
+	};
+
+	if (which < 0 || which >= TERM_NR || t->said[which])
+		return "";
+	t->said[which] = true;
+	return say[which];
+}
+
+const char *runtime_setup_note(struct terms *t)
+{
+	const char *first = term_first(t, TERM_RUNTIME_SETUP);
+
+	return *first ? first : " (container runtime setup: not counted)";
+}
+
+const char *file_check_hint(int cap)
+{
+	if (cap != CAP_DAC_OVERRIDE && cap != CAP_DAC_READ_SEARCH && cap != CAP_FOWNER)
+		return NULL;
+	return "a file-permission check: the record does not name the file; record with "
+	       "--user-stacks to see which line of the program asked";
+}
+
+/* buf += "; " + s (or s alone at the start) */
+static void note_add(char *buf, size_t len, const char *s)
+{
+	size_t o = strlen(buf);
+
+	if (o < len)
+		snprintf(buf + o, len - o, "%s%s", o ? "; " : "", s);
+}
+
+const char *row_note(const struct cap_row *cr, struct terms *t, char *buf, size_t len)
+{
+	const char *hint = file_check_hint(cr->cap), *w;
+	bool have_users = false;
+	size_t i;
+
+	if (len)
+		buf[0] = '\0';
+	if (cr->noaudit && *(w = term_first(t, TERM_NOAUDIT)))
+		note_add(buf, len, w + 1);   /* "(noaudit: ...)", without the space */
+	if (cr->userns != RU_HOST)
+		note_add(buf, len, userns_meaning(cr->userns));
+	else if (cr->other_ns)
+		note_add(buf, len, cr->init_ns ? "checked in the host's user namespace and in "
+			 "a child one" : "checked in a child user namespace");
+	if (cr->foreign_cred)
+		note_add(buf, len, foreign_words);
+	if (cr->no_effect)
+		note_add(buf, len, no_effect_words(cr->cap));
+	for (i = 0; i < cr->nsites; i++)
+		have_users |= cr->sites[i].nusers > 0;
+	if (hint && !have_users)
+		note_add(buf, len, hint);
+	return buf;
 }
 
 const char *aside_meaning(const struct sg_aside *a, char *buf, size_t len)
@@ -71,18 +172,9 @@ const char *aside_meaning(const struct sg_aside *a, char *buf, size_t len)
 	case ASIDE_CHILD:
 		return userns_meaning(RU_CHILD);
 	case ASIDE_NO_EFFECT:
-		if (a->cap == CAP_SETUID || a->cap == CAP_SETGID)
-			return "the answer could not change the outcome (the ids asked for were "
-			       "the program's own, which kernel/sys.c allows without it)";
-		if (a->cap == CAP_FSETID)
-			return "the answer could not change the outcome (a refusal only clears "
-			       "the set-group-ID bit, and the mode asked for had none)";
-		return "the answer could not change the outcome (capset() kept the inheritable "
-		       "set within the permitted one)";
+		return no_effect_words(a->cap);
 	case ASIDE_FOREIGN:
-		return "checked against credentials that were not the program's own (an "
-		       "override: overlayfs acts as its mounter, a container engine, when it "
-		       "copies a file up)";
+		return foreign_words;
 	default:
 		snprintf(buf, len, "the outcome only tunes behaviour (%s; %s); capaudit "
 			 "verify proves it for this program", a->fact ? a->fact->operation : "",

@@ -26,4 +26,53 @@ const char *denial_meaning(const struct sg_denial *d, bool syscall_results, char
  * or a constant. */
 const char *aside_meaning(const struct sg_aside *a, char *buf, size_t len);
 
+/*
+ * Terms of art a report cannot do without, each explained in a short
+ * parenthesis the first time one output uses it (docs/glossary.md has an
+ * entry for each). A struct terms lives as long as one output: a page, a
+ * report, a suggestion.
+ */
+enum term {
+	TERM_NOAUDIT,        /* a check the kernel makes without logging it */
+	TERM_AUDITED,        /* the other kind */
+	TERM_CALL_SITE,      /* the kernel function that asked */
+	TERM_ADVISORY,       /* a denial the syscall went on after */
+	TERM_BLOCKING,       /* a denial that made the syscall fail */
+	TERM_SET_ASIDE,      /* checked, but no requirement of the host's sets */
+	TERM_RUNTIME_SETUP,  /* runc/crun setting a container up */
+	TERM_PARTIAL,        /* a record that may miss checks */
+	TERM_NR
+};
+
+struct terms {
+	bool said[TERM_NR];
+};
+
+/* Section headings text and html share: the replacements; the checks set
+ * aside (suggest.h: struct sg_aside). */
+extern const char narrower_heading[];
+extern const char aside_heading[];
+
+/* " (WHAT IT MEANS; docs/glossary.md)" the first time t is used, "" after. */
+const char *term_first(struct terms *t, enum term which);
+
+/* After a program that is a container runtime setting a container up:
+ * " (container runtime setup: not counted)", explained the first time. */
+const char *runtime_setup_note(struct terms *t);
+
+struct cap_row;
+
+/* What a report's capability row needs explained, in one sentence or
+ * several joined by "; ": the noaudit kind (first use), the user
+ * namespace that decided, credentials not the program's own, an answer
+ * that could not matter, and for a file-permission check without a user
+ * stack where to find which file. "" when nothing needs saying. */
+const char *row_note(const struct cap_row *cr, struct terms *t, char *buf, size_t len);
+
+/* For a file-permission capability (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH,
+ * CAP_FOWNER), where to find which file: a record holds no path, only
+ * the syscall; user stacks show the line of the program that asked.
+ * NULL for the other capabilities. */
+const char *file_check_hint(int cap);
+
 #endif
