@@ -79,7 +79,7 @@ Q := @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-# The layers, from the bottom (README "Where things are"; make check-layers
+# The layers, from the bottom (docs/development.md, "Where things are"; make check-layers
 # enforces the direction of includes):
 #   lib      capaudit-agnostic helpers     facts    tables about Linux
 #   recfile  the record format, both ways  analyze  record -> conclusions
