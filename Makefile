@@ -8,6 +8,8 @@
 #   make test       install what is missing, build, run every test (CI's command):
 #                   also the end-to-end tests on the real kernel, the ASan+UBSan pass
 #                   and the kernel matrix; T=NAME runs only the parts named NAME
+#   make screenshot docs/images/report.png, the README's picture of the html
+#                   report: the demo workload recorded, shown by headless Chromium
 #   make fuzz       libFuzzer on the record and baseline readers (FUZZ_TIME s each)
 #   make vmtest     the kernel matrix: Debian's 6.1 and 6.12 (amd64, arm64) and 5.10
 #                   (amd64) under qemu, and the host
@@ -77,7 +79,7 @@ Q := @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-# The layers, from the bottom (README "Where things are"; make check-layers
+# The layers, from the bottom (docs/development.md, "Where things are"; make check-layers
 # enforces the direction of includes):
 #   lib      capaudit-agnostic helpers     facts    tables about Linux
 #   recfile  the record format, both ways  analyze  record -> conclusions
@@ -96,7 +98,7 @@ ANALYSIS_OBJS := $(patsubst %.cpp,$(BUILD)/%.o,$(ANALYSIS_SRCS:%.c=$(BUILD)/%.o)
 LOADER_OBJS   := $(patsubst %.cpp,$(BUILD)/%.o,$(LOADER_SRCS:%.c=$(BUILD)/%.o))
 UNIT_OBJS     := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
 
-.PHONY: all deps demo check test help vmtest fuzz fuzz-merge install uninstall deb man completion \
+.PHONY: all deps demo screenshot check test help vmtest fuzz fuzz-merge install uninstall deb man completion \
 	bench clean check-layers static
 ifeq ($(ARCH),$(HOST_ARCH))
 all: $(BUILD)/capaudit man completion
@@ -207,6 +209,12 @@ demo:
 	$(Q)tools/deps.sh demo
 	$(Q)$(MAKE) --no-print-directory -j$(NPROC) all $(BUILD)/demo-workload
 	$(Q)tools/demo.sh
+
+# README's picture (tools/screenshot.sh says what it shows); root, as demo
+screenshot:
+	$(Q)tools/deps.sh demo chromium
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) all $(BUILD)/demo-workload
+	$(Q)BUILD=$(BUILD) tools/screenshot.sh
 
 # The tiers (tools/run-tests.sh says what runs where). Each prints its own
 # time; the last line is "N passed, N failed, N skipped".

@@ -35,8 +35,16 @@ install_list() {
 	echo "0644 $BUILD/completion/_capaudit $ZSHCOMPDIR/_capaudit cp"
 	echo "0644 README.md $DOCDIR/README.md readme"
 	echo "0644 BENCHMARKS.md $DOCDIR/BENCHMARKS.md cp"
+	# docs/README.md, the documents' index, is index.md there: README.md
+	# is the project's
 	for f in docs/*.md; do
-		echo "0644 $f $DOCDIR/${f#docs/} doc"
+		case $f in
+		docs/README.md) echo "0644 $f $DOCDIR/index.md doc" ;;
+		*) echo "0644 $f $DOCDIR/${f#docs/} doc" ;;
+		esac
+	done
+	for f in docs/images/*.png; do
+		echo "0644 $f $DOCDIR/images/${f#docs/images/} cp"
 	done
 	# the examples/ tree as it is in git (no build products)
 	find examples -type f | LC_ALL=C sort | while IFS= read -r f; do
@@ -48,13 +56,14 @@ install_list() {
 }
 
 # copy FILTER SRC DEST: the installed copy. The docs are flat in DOCDIR
-# (README.md's docs/X.md is X.md there; docs' ../examples is examples);
+# (README.md's docs/X.md is X.md there, its docs/README.md index.md; docs'
+# ../examples is examples, their README.md, the index, index.md);
 # the systemd unit names the binary and docs where they are installed.
 copy() {
 	case $1 in
 	cp) cat "$2" ;;
-	readme) sed 's#](docs/#](#g' "$2" ;;
-	doc) sed 's#](\.\./#](#g' "$2" ;;
+	readme) sed -e 's#](docs/README\.md)#](index.md)#g' -e 's#](docs/#](#g' "$2" ;;
+	doc) sed -e 's#](README\.md)#](index.md)#g' -e 's#](\.\./#](#g' "$2" ;;
 	unit) sed -e "s#/usr/local/share/doc/capaudit#$DOCDIR#g" \
 		-e "s#/usr/local/bin/capaudit#$BINDIR/capaudit#g" "$2" ;;
 	esac >"$3"

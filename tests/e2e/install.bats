@@ -32,7 +32,9 @@ expected() {
 	echo "./share/zsh/$1/_capaudit"
 	echo ./share/doc/capaudit/README.md
 	echo ./share/doc/capaudit/BENCHMARKS.md
-	(cd "$ROOT/docs" && ls *.md) | sed 's#^#./share/doc/capaudit/#'
+	# docs/README.md, the index, beside the project's README.md as index.md
+	(cd "$ROOT/docs" && ls *.md) | sed 's#^README\.md$#index.md#; s#^#./share/doc/capaudit/#'
+	(cd "$ROOT/docs" && ls images/*.png) | sed 's#^#./share/doc/capaudit/#'
 	(cd "$ROOT" && git ls-files examples 2>/dev/null || find examples -type f) |
 		sed 's#^#./share/doc/capaudit/#'
 }
@@ -53,6 +55,13 @@ expected() {
 	run grep -c '](docs/' "$d/README.md"
 	[ "$output" = 0 ]
 	grep -q '](record-format.md)' "$d/README.md"
+	# the project's README, not the index over it; its picture and index there
+	grep -q '^## Quick start' "$d/README.md"
+	grep -q '](images/report.png)' "$d/README.md"
+	cmp "$ROOT/docs/images/report.png" "$d/images/report.png"
+	grep -q '](index.md)' "$d/README.md"
+	grep -q '](usage.md)' "$d/index.md"
+	run ! grep -q '](\.\./' "$d/index.md"
 	grep -q '](examples/deploy/capaudit-monitor.service)' "$d/monitor.md"
 	grep -qx 'Documentation=file:///usr/local/share/doc/capaudit/monitor.md' \
 		"$d/examples/deploy/capaudit-monitor.service"

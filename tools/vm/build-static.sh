@@ -99,7 +99,7 @@ fi
 # in a note) and libdw's debuginfod client (dlopen) draw glibc's "requires at
 # runtime the shared libraries" link warning: the guests use --user with a
 # bare uid and no debuginfod; elsewhere names resolve where the host's glibc
-# NSS modules match (README, "A static binary").
+# NSS modules match (docs/install.md, "A static binary").
 log=$(mktemp)
 rc=0
 # HTTPD=0: without libmicrohttpd (monitor --listen), whose .a needs GnuTLS's.
