@@ -43,7 +43,7 @@ const char *metrics_exe_label(const char *exe)
 		return METRICS_EXE_TRANSIENT;
 	/* a path that did not name the file (run by a relative path, or
 	 * through a descriptor, and gone before it could be resolved) */
-	if (exe[0] != '/' || !strncmp(exe, "/proc/", 6) || !strncmp(exe, "/dev/fd/", 8))
+	if (exe[0] != '/' || exec_name_is_fd(exe))
 		return METRICS_EXE_TRANSIENT;
 	for (i = 0; i < sizeof(tmp) / sizeof(tmp[0]); i++)
 		if (!strncmp(exe, tmp[i], strlen(tmp[i])))

@@ -38,7 +38,7 @@ static bool same_file(const char *object, const char *exe)
 static bool system_library(const char *object)
 {
 	static const char *const lib[] = {
-		"libc.so", "libc-", "ld-linux", "ld-musl", "ld64.so", "libpthread", "libm.so",
+		"libc.so", "libc-2.", "ld-linux", "ld-musl", "ld64.so", "libpthread", "libm.so",
 		"libdl.so", "librt.so", "libresolv.so", "libnss_", "libstdc++.so", "libgcc_s.so",
 		"libpython", "libperl.so", "libruby", "libjvm.so", "libnode.so", "libglib-2.0.so",
 	};

@@ -320,6 +320,11 @@ const char *sig_name(int sig)
 	return buf;
 }
 
+bool exec_name_is_fd(const char *path)
+{
+	return !strncmp(path, "/proc/", 6) || !strncmp(path, "/dev/fd/", 8);
+}
+
 int exec_file_kind(const char *path, char *interp, size_t n)
 {
 	char head[256];

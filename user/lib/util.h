@@ -20,6 +20,9 @@ int parse_seconds(const char *s, double *out);
  * its interpreter into interp), something else, or not readable here. */
 enum { EXEC_UNKNOWN, EXEC_ELF, EXEC_SCRIPT, EXEC_OTHER };
 int exec_file_kind(const char *path, char *interp, size_t n);
+/* An exec name that is a descriptor's, not a file's: /proc/.../fd/N,
+ * /proc/self/exe, /dev/fd/N (fexecve), as the kernel passes it on. */
+bool exec_name_is_fd(const char *path);
 
 /* Sleep ms milliseconds (a wakeup by a signal ends it early). */
 void pause_ms(long ms);

@@ -158,7 +158,7 @@ static bool absolute_exe(const struct ca_event *e, const char *filename, char *o
 static const char *resolve_exe(const struct ca_event *e, const char *filename, const char *comm,
 			       struct procinfo *pi)
 {
-	bool fd_name = !strncmp(filename, "/proc/", 6) || !strncmp(filename, "/dev/fd/", 8);
+	bool fd_name = exec_name_is_fd(filename);
 	char name[CA_DNAME_LEN + 1];
 
 	if (filename[0] == '/' && !fd_name)
