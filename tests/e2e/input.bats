@@ -357,6 +357,14 @@ on_path() {
 	[ "$output" = "capaudit: created $T/new.json: 2 capabilities, 0 expected denials" ]
 	run "$CAPAUDIT" check --baseline "$T/new.json" "$T/rec.jsonl"
 	[ "$status" -eq 0 ]
+	# the record from a pipe: the hint says to pipe it in again, and does
+	run --separate-stderr sh -c "\"$CAPAUDIT\" check --baseline $T/piped.json - < $T/rec.jsonl"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "capaudit: $T/piped.json: No such file or directory: create it from the record: capaudit check --baseline $T/piped.json --update - (with the record piped in again)" ]
+	hint=${stderr##*: }
+	run env PATH="$T/bin:$PATH" sh -c "${hint% (with the record piped in again)} < $T/rec.jsonl"
+	[ "$status" -eq 0 ]
+	[ "$output" = "capaudit: created $T/piped.json: 2 capabilities, 0 expected denials" ]
 }
 
 @test "report and check without a record in the directory say how to record one" {

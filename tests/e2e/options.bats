@@ -108,6 +108,15 @@ explained() {
 	[ "$stderr" = "capaudit: unknown option '--strcit' for check (did you mean --strict?): see capaudit check --help" ]
 	run --separate-stderr "$CAPAUDIT" diff --lenent a b
 	[ "$stderr" = "capaudit: unknown option '--lenent' for diff (did you mean --lenient?): see capaudit diff --help" ]
+	# a long option typed with one dash is refused at its first letter;
+	# the word it was in is the long option, or near one
+	run --separate-stderr "$CAPAUDIT" report -suggest "$GOOD"
+	[ "$status" -eq 2 ] && [ -z "$output" ]
+	[ "$stderr" = "capaudit: unknown option '-s' for report (did you mean --suggest?): see capaudit report --help" ]
+	run --separate-stderr "$CAPAUDIT" report "$GOOD" -noadit
+	[ "$stderr" = "capaudit: unknown option '-n' for report (did you mean --noaudit?): see capaudit report --help" ]
+	run --separate-stderr "$CAPAUDIT" report -xyzzy
+	[ "$stderr" = "capaudit: unknown option '-x' for report: see capaudit report --help" ]
 	# nothing near: no guess
 	run --separate-stderr "$CAPAUDIT" report --frobnicate
 	[ "$stderr" = "capaudit: unknown option '--frobnicate' for report: see capaudit report --help" ]

@@ -121,7 +121,13 @@ static void update_command(const struct check_args *a, char *buf, size_t len)
 	for (i = 0; a->given_records && i < a->nrecords && o < len; i++)
 		o += (size_t)snprintf(buf + o, len - o, " %s%s", a->records[i][0] == '-' &&
 				      a->records[i][1] ? "./" : "",
-				      shell_word(a->records[i], w, sizeof(w)));
+				      strcmp(a->records[i], "-") ?
+				      shell_word(a->records[i], w, sizeof(w)) : "-");
+	for (i = 0; a->given_records && i < a->nrecords && o < len; i++)
+		if (!strcmp(a->records[i], "-")) {
+			o += (size_t)snprintf(buf + o, len - o, " (with the record piped in again)");
+			break;
+		}
 	if (o >= len)
 		buf[0] = '\0';
 }

@@ -247,6 +247,42 @@ static const char *arg_words(const struct cli_opt *o, char *buf, size_t len)
 }
 
 /*
+ * A long option typed with one dash ("-suggest") reaches getopt as a
+ * cluster of short ones and is refused at its first letter; the element
+ * holding it is argv[optind] (cluster not ended) or argv[optind - 1]. When
+ * that word, without its dash, is a long option or close to one, offer it.
+ */
+static const char *one_dash_long(const struct cli_getopt *g, int argc, char **argv, char *out,
+				 size_t outsz)
+{
+	int i;
+
+	for (i = optind - 1; i <= optind && i < argc; i++) {
+		const char *w = i > 0 ? argv[i] : NULL;
+		const char *best;
+		struct spell sp;
+		size_t k;
+
+		if (!w || w[0] != '-' || w[1] == '-' || strlen(w) < 3 ||
+		    strlen(w + 1) > SPELL_MAX_LEN || !strchr(w + 1, optopt))
+			continue;
+		spell_init(&sp, w + 1);
+		for (k = 0; g->longs[k].name; k++)
+			if (g->longs[k].val != LIST_OPTIONS) {
+				if (!strcmp(g->longs[k].name, w + 1))
+					break;
+				spell_try(&sp, g->longs[k].name);
+			}
+		best = g->longs[k].name ? g->longs[k].name : spell_best(&sp);
+		if (best) {
+			snprintf(out, outsz, " (did you mean --%s?)", best);
+			return out;
+		}
+	}
+	return "";
+}
+
+/*
  * An option getopt_long refused (c: '?' or ':'), in one line naming it and
  * where the options are explained, instead of the whole usage: a typo is
  * seen at once, and the nearest long option is offered when it is close
@@ -275,7 +311,8 @@ static void bad_option(const struct cli_getopt *g, int c, int argc, char **argv)
 			p_err("option '-%c' of %s needs an argument%s: see capaudit %s --help", optopt,
 			      cmd, arg_words(o, more, sizeof(more)), cmd);
 		else if (optopt > ' ' && optopt < 127)
-			p_err("unknown option '-%c' for %s: see capaudit %s --help", optopt, cmd, cmd);
+			p_err("unknown option '-%c' for %s%s: see capaudit %s --help", optopt, cmd,
+			      one_dash_long(g, argc, argv, more, sizeof(more)), cmd);
 		else
 			p_err("unknown option for %s: see capaudit %s --help", cmd, cmd);
 		return;

@@ -99,7 +99,7 @@ static void stack_details(FILE *f, const struct rec_stack *st, const struct path
 
 	fputs("<details class=\"stack\"><summary>kernel stack (", f);
 	html_text(f, e->pr->proc->comm);
-	fprintf(f, ", %zu frames)</summary><pre>", st->n);
+	fprintf(f, ", %zu %s)</summary><pre>", st->n, plural(st->n, "frame", "frames"));
 	for (k = 0; k < st->n; k++) {
 		bool site = (int)k == st->site;   /* the call site's frame */
 
