@@ -3,7 +3,7 @@
 # It is the html report (report --format html) of the demo workload
 # recorded the way tools/demo.sh records it the second time (a root
 # service whose bounding set lacks CAP_BPF, CAP_PERFMON and
-# CAP_CHECKPOINT_RESTORE), opened at its "Least privilege" section in
+# CAP_CHECKPOINT_RESTORE), opened at its "Least privilege: the answer" section (first on the page) in
 # headless Chromium (tools/screenshot.py), 1100x760 pixels: wide enough for
 # the report's tables, small enough to stay a PNG of about 120 KB. Root:
 # the recorder loads a BPF program.
@@ -25,5 +25,5 @@ NARROW=-bpf,-perfmon,-checkpoint_restore
 "$CAPAUDIT" report --format html --suggest --program demo-workload -i "$BUILD/screenshot.jsonl" \
 	>"$BUILD/screenshot.html"
 mkdir -p "$(dirname "$OUT")"
-python3 tools/screenshot.py "$CHROMIUM" "$BUILD/screenshot.html#suggest" "$OUT" 1100 760
+python3 tools/screenshot.py "$CHROMIUM" "$BUILD/screenshot.html#answer" "$OUT" 1100 760
 echo "capaudit screenshot: wrote $OUT ($(stat -c %s "$OUT") bytes)"
