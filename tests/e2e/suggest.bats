@@ -107,6 +107,12 @@ suggest_json() {
 	  "CAP_CHECKPOINT_RESTORE CAP_SYS_ADMIN alloc_pid blocking 1" ]
 	run "$CAPAUDIT" report --suggest --program set-pid -i "$T/rec.jsonl"
 	[[ "$output" == *"denied, and the syscall failed (EPERM/EACCES, 1x)"* ]]
+	# recorded without the syscall results: the same denial says what is
+	# not known, and how to know it
+	run record -- $AS_NOBODY "$SETPID" clone3
+	[ "$status" -eq 1 ]
+	run "$CAPAUDIT" report --suggest --program set-pid -i "$T/rec.jsonl"
+	[[ "$output" == *"alloc_pid (clone3), 1x: denied; whether the syscall then failed is not known (record with --syscall-results to see)"* ]]
 }
 
 @test "noaudit probing never makes anything required" {

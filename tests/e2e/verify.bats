@@ -124,6 +124,30 @@ EOF
 	nothing_left
 }
 
+@test "a judge whose kill of a daemon that changed user is refused: the timeout names CAP_KILL, the run's record is kept" {
+	need setpriv
+	# the "daemon" (perl) drops to nobody as a daemon does; the script
+	# stops it once it has; without CAP_KILL its kill is refused and the
+	# run lasts until --timeout
+	cat >"$T/j.sh" <<EOF
+setpriv --reuid=65534 --regid=65534 --clear-groups $LONG & d=\$!
+for i in \$(seq 200); do
+	[ "\$(awk '/^Uid:/ { print \$2 }' /proc/\$d/status 2>/dev/null)" = 65534 ] && break
+	sleep 0.05
+done
+kill \$d; wait \$d; true
+EOF
+	run "$CAPAUDIT" verify --timeout 8 --program setpriv -k "$T/runs" -- sh "$T/j.sh"
+	[ "$status" -eq 1 ] || { echo "$output"; false; }
+	[[ "$output" == *"run 2 with "*"CAP_SETGID, CAP_SETUID: timed out"* ]]
+	[[ "$output" == *"No set proven: with "*"CAP_SETGID, CAP_SETUID the command did not end within --timeout 8 s; in that run the kernel refused CAP_KILL at "* ]]
+	[[ "$output" == *'makes a run last (docs/verify.md, "Daemons")'* ]]
+	# what it did until it was stopped is there to read: the refusal
+	run -0 "$CAPAUDIT" report --suggest --program sh "$T/runs/run2.jsonl"
+	echo "$output" | sed -n '/^Denied with no granted alternative:/,/^$/p' | grep -q '^  CAP_KILL at '
+	nothing_left
+}
+
 @test "a run past --timeout is stopped with all it started and counts as failed" {
 	run "$CAPAUDIT" verify --timeout 1 -- sh -c "$LONG"
 	[ "$status" -eq 1 ]

@@ -107,7 +107,7 @@ struct verify_result {
 	uint64_t set;            /* the proven set */
 	bool have_suggested;
 	uint64_t suggested;      /* report --suggest's, on the first run */
-	char failure[512];       /* why none was proven */
+	char failure[1024];      /* why none was proven */
 	int interrupted;         /* the signal that stopped verify, 0 if none */
 	double timeout;          /* seconds per run */
 	int max_runs;

@@ -57,7 +57,8 @@ const char *denial_meaning(const struct sg_denial *d, bool syscall_results, char
 		return syscall_results ? "denied, but the syscall went on" :
 					 "denied; the kernel's source goes on without it (a kernel fact)";
 	default:
-		return "denied (this record has no syscall results)";
+		return "denied; whether the syscall then failed is not known (record with "
+		       "--syscall-results to see)";
 	}
 }
 

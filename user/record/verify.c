@@ -37,7 +37,7 @@ struct vrun {
 	uint64_t caps;
 	bool ok;                 /* it succeeded */
 	bool exec_refused;       /* execve() failed with EPERM: no record */
-	bool timed_out;          /* stopped at --timeout: no record */
+	bool timed_out;          /* stopped at --timeout: its record so far, if written */
 	int exit_status, check_status;
 	struct record rec;       /* its record (loaded) */
 	bool have_rec;
@@ -158,25 +158,35 @@ static void name_running(const struct verify *v, const struct runbox *box, pid_t
 		progress(v, "run %d still running at --timeout: %s", v->res.runs, names);
 }
 
-/* Wait for the run's process, stopping its box at --timeout or at a
- * signal: its wait status, or -1 (r->timed_out, or stop_signal set). */
+/* How long capaudit run has to write its record once told to stop. */
+#define VERIFY_STOP_GRACE_NS (10 * 1000000000LL)
+
+/* Wait for the run's process, stopping it at --timeout (its record kept)
+ * or its whole box at a signal: its wait status, or -1 (r->timed_out, or
+ * stop_signal set). */
 static int wait_run(struct verify *v, pid_t pid, const struct runbox *box, struct vrun *r)
 {
 	int64_t deadline = now_monotonic_ns() + (int64_t)(v->o.timeout * 1e9);
-	bool killed = false;
+	bool killed = false, stopping = false;
 	int st;
 
 	for (;;) {
 		pid_t w = waitpid(pid, &st, WNOHANG);
 
 		if (w == pid)
-			return killed ? -1 : st;
+			return killed || stopping ? -1 : st;
 		if (w < 0 && errno != EINTR)
 			return -1;
-		if (!killed && (stop_signal || now_monotonic_ns() >= deadline)) {
-			r->timed_out = !stop_signal;
-			if (r->timed_out)
-				name_running(v, box, pid);
+		if (!killed && !stopping && !stop_signal && now_monotonic_ns() >= deadline) {
+			/* capaudit run stops recording at SIGTERM and writes what it
+			 * has: the denials that kept the command going (a script's
+			 * kill refused) are then there to be named */
+			r->timed_out = true;
+			name_running(v, box, pid);
+			kill(pid, SIGTERM);
+			stopping = true;
+			deadline = now_monotonic_ns() + VERIFY_STOP_GRACE_NS;
+		} else if (!killed && (stop_signal || now_monotonic_ns() >= deadline)) {
 			runbox_kill(box, pid);
 			kill(pid, SIGKILL);
 			killed = true;
@@ -185,13 +195,16 @@ static int wait_run(struct verify *v, pid_t pid, const struct runbox *box, struc
 	}
 }
 
-/* What a run left behind in its box: named, stopped, counted. */
-static void sweep_box(struct verify *v, struct runbox *box)
+/* What a run left behind in its box: named, stopped, counted (a run
+ * stopped at --timeout: named then already, stopped now). */
+static void sweep_box(struct verify *v, struct runbox *box, bool timed_out)
 {
 	char names[400];
 	size_t n = runbox_names(box, 0, names, sizeof(names));
 
-	if (n) {
+	if (n && timed_out)
+		runbox_kill(box, 0);
+	else if (n) {
 		progress(v, "run %d left %zu process%s behind: %s; stopped", v->res.runs, n,
 			 n == 1 ? "" : "es", names);
 		if (!v->res.leftovers)
@@ -201,6 +214,24 @@ static void sweep_box(struct verify *v, struct runbox *box)
 		runbox_kill(box, 0);
 	}
 	runbox_close(box);
+}
+
+/*
+ * What a run stopped at --timeout recorded until then, if it could write
+ * it: every program's denials (not only --program's: the script judging
+ * a daemon is often what a denial kept from ending). Kept with -k.
+ */
+static void timed_out_record(struct verify *v, const char *path, struct vrun *r)
+{
+	struct suggest_opts all = { 0 };
+	char err[512];
+
+	if (!access(path, F_OK) && !recfile_load(path, &r->rec, err, sizeof(err))) {
+		r->have_rec = true;
+		suggest_build(&r->rec, &all, &r->sg);
+	}
+	if (!v->o.keep_dir)
+		unlink(path);
 }
 
 /*
@@ -278,13 +309,13 @@ static int run_with(struct verify *v, uint64_t caps, struct vrun *r, char *err, 
 		_exit(127);
 	}
 	st = wait_run(v, pid, &box, r);
-	sweep_box(v, &box);
+	sweep_box(v, &box, r->timed_out);
 	if (stop_signal) {
 		unlink(path);
 		return -1;
 	}
 	if (r->timed_out) {
-		unlink(path);
+		timed_out_record(v, path, r);
 		r->exit_status = 124;   /* as timeout(1) says */
 		r->check_status = 0;
 		r->ok = false;
@@ -422,6 +453,22 @@ static void gave_up(struct verify *v, const char *what, uint64_t left)
 		 left ? capset_str(left, buf, sizeof(buf)) : "");
 }
 
+/* The run with s did not end: say so, and the denial in it that most
+ * likely kept it going (a daemon's judge whose kill was refused). */
+static void timeout_failure(struct verify *v, uint64_t s, const struct vrun *r)
+{
+	const struct sg_denial *d = r->have_rec ? worst_denial(v, r, -1) : NULL;
+	char buf[1024], cn[64], why[400] = "";
+
+	if (d)
+		snprintf(why, sizeof(why), "; in that run the kernel refused %s at %s: a refusal "
+			 "that keeps a script from stopping what it started makes a run last "
+			 "(docs/verify.md, \"Daemons\")", cap_name(d->cap, cn), d->func);
+	snprintf(v->res.failure, sizeof(v->res.failure), "with %s the command did not end "
+		 "within --timeout %g s%s", s ? capset_str(s, buf, sizeof(buf)) : "no capabilities",
+		 v->o.timeout, why);
+}
+
 /* Phase 1: from the suggested set, add what failures reveal until the
  * command succeeds. The set that worked, or -1. */
 static int grow(struct verify *v, uint64_t *set, struct vrun *last, char *err, size_t errlen)
@@ -448,9 +495,7 @@ static int grow(struct verify *v, uint64_t *set, struct vrun *last, char *err, s
 			return 0;
 		}
 		if (last->timed_out) {
-			snprintf(v->res.failure, sizeof(v->res.failure), "with %s the command did not "
-				 "end within --timeout %g s", s ? capset_str(s, buf, sizeof(buf)) :
-				 "no capabilities", v->o.timeout);
+			timeout_failure(v, s, last);
 			return -1;
 		}
 		add = revealed(v, last);
