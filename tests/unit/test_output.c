@@ -228,6 +228,16 @@ TEST(emit_unknowns_are_said)
 		   "exec\n# gained privilege (setuid bit, file capabilities); record again to know\n");
 	ASSERT_FALSE(strstr(out, "\nNoNewPrivileges=yes") != NULL);
 	free(out);
+	/* a daemon started as root that changes user: no ambient set (the
+	 * service starts as root; a change of user would clear it) */
+	s.required = 1ULL << 10;
+	out = emit_of("systemd", &s);
+	ASSERT_HAS(out, "AmbientCapabilities=\n# no AmbientCapabilities: without User= the service "
+		   "starts as root, which\n# has the bounding set's capabilities; the kernel clears "
+		   "ambient ones when\n# the program changes user\n");
+	ASSERT_FALSE(strstr(out, "AmbientCapabilities=CAP") != NULL);
+	free(out);
+	s.required = 0;
 	s.runas.nuids = 3;
 	out = emit_of("kubernetes", &s);
 	ASSERT_HAS(out, "  # no runAsUser: the processes ran as more than one user "

@@ -303,13 +303,18 @@ static int emit_systemd(FILE *f, const struct suggestion *s)
 		fputc('\n', f);
 	}
 	fputs("AmbientCapabilities=\n", f);
-	if (s->required && !runas_all_root(r)) {
-		/* a non-root user keeps capabilities across exec only as ambient
+	if (s->required && runas_one_user(r) && !runas_all_root(r)) {
+		/* a non-root User= keeps capabilities across exec only as ambient
 		 * ones (root gets the bounding set's anyway) */
 		fputs("AmbientCapabilities=", f);
 		caps(f, s->required, " ", false, false);
 		fputc('\n', f);
-	}
+	} else if (s->required && r->nuids > 1)
+		/* no User=: the service starts as root; a change of user clears
+		 * the ambient set (security/commoncap.c cap_emulate_setxuid()) */
+		fputs("# no AmbientCapabilities: without User= the service starts as root, which\n"
+		      "# has the bounding set's capabilities; the kernel clears ambient ones when\n"
+		      "# the program changes user\n", f);
 	if (runas_one_user(r)) {
 		struct passwd *pw = getpwuid(r->uids[0]);
 
