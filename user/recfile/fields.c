@@ -348,7 +348,7 @@ static const struct rec_field opts_rows[] = {
 static TABLE(opts_table, RT_OPTS, NULL, opts_rows);
 
 /* enum rec_userns: what the file names (host and child are said by init_ns) */
-static const char *const userns_names[] = { NULL, "inside", "owner", NULL, NULL };
+static const char *const userns_names[] = { NULL, "inside", "owner", NULL };
 
 static const struct rec_field check_rows[] = {
 	TYPE_ROW,
@@ -367,7 +367,7 @@ static const struct rec_field check_rows[] = {
 	ROW("syscall_name", RF_SYSCALL_NAME, sysname, .since = 5, .shape = RS_SYSCALL,
 	    .write_fn = check_syscall_name),
 	ROW("init_ns", RF_BOOL, init_ns, .since = 1),
-	ROW("userns", RF_ENUM, userns, .since = 3, .names = userns_names),
+	ROW("userns", RF_ENUM, userns, .since = 3, .names = userns_names, .max = 4),
 	ROW("no_effect", RF_BOOL, no_effect, .since = 3, NONZERO),
 	ROW("args_checked", RF_BOOL, args_checked, .since = 3, NONZERO),
 	ROW("foreign_cred", RF_BOOL, foreign_cred, .since = 4, NONZERO),

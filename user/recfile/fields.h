@@ -80,7 +80,7 @@ struct rec_field {
 	enum rec_fshape shape;  /* RF_STR, RF_ISTR */
 	bool empty_if_null;     /* RF_STR, RF_ISTR: NULL is written "" and absent is read "" */
 	int64_t def;            /* integers: the value when absent */
-	const char *const *names;    /* RF_ENUM */
+	const char *const *names;    /* RF_ENUM: max of them */
 	const struct rec_table *sub; /* RF_OBJECT, RF_ARRAY */
 	size_t elem, max;            /* RF_ARRAY: element size, count limit (0: none) */
 	const char *item_error;      /* RF_ARRAY: an item is not an object ("%zu": its index) */
