@@ -2,7 +2,7 @@
 /*
  * The tables of fields of every record object (fields.h says what a row
  * means). One row per field, in the order the writer writes them; the
- * reader (read.cpp) walks the same rows.
+ * reader (read_fields.cpp) walks the same rows.
  */
 #include "recfile/fields.h"
 
@@ -161,7 +161,7 @@ static const struct rec_field target_rows[] = {
 	ROW("name", RF_STR, target_name, .since = 4),
 	ROW("unit", RF_STR, target_unit, .since = 4),
 	ROW("service", RF_STR, target_service, .since = 4),
-	/* read.cpp: the three come together, with "service" */
+	/* read_fields.cpp: the three come together, with "service" */
 	INT("uid", RF_U32, service_uid, 0, UINT32_MAX, .since = 4, HAS(has_service_caps)),
 	ROW("bounding", RF_CAPSET, service_bounding, .since = 4, HAS(has_service_caps)),
 	ROW("ambient", RF_CAPSET, service_ambient, .since = 4, HAS(has_service_caps)),
@@ -269,7 +269,7 @@ static const struct rec_field ptrace_rows[] = {
 };
 static TABLE(ptrace_table, RT_PTRACE, NULL, ptrace_rows);
 
-/* read.cpp: the id must not be empty */
+/* read_fields.cpp: the id must not be empty */
 static const struct rec_field container_rows[] = {
 	ROW("id", RF_STR, container_id, .since = 4, .required = 1),
 	ROW("name", RF_STR, container_name, .since = 4),

@@ -2,7 +2,7 @@
 /*
  * The record format, described once: a table of fields per JSON object of
  * a record line (docs/record-format.md), read by both the writer (write.c,
- * jansson) and the reader (read.cpp, simdjson). A row says the field's
+ * jansson) and the reader (read_fields.cpp, simdjson). A row says the field's
  * name, what kind of value it holds and where in the C struct, the format
  * version that introduced it, from which version it is required, when
  * the writer leaves it out and its default. Adding a header or process
@@ -43,7 +43,7 @@ enum rec_ftype {
 	RF_ERRNO,       /* int errno, as its name (a number if it has none) */
 	RF_STACK_REF,   /* int index of an earlier stack line, or null: -1 */
 	RF_USTACK_REF,  /* int index of an earlier ustack line */
-	RF_SYSCALL_NAME,   /* written by write_fn; read.cpp keeps the name where
+	RF_SYSCALL_NAME,   /* written by write_fn; read_fields.cpp keeps the name where
 			    * the arch's table does not say the same */
 };
 

@@ -75,13 +75,13 @@ bool process_object(ondemand::object obj, State &st, Line &l)
 	if (type == "process")
 		return read_process(obj, st.r, l);
 	if (type == "stack")
-		return read_stack(obj, st.r, st.rd->lenient ? &st.holes : nullptr, l);
+		return read_stack_line(obj, st.r, st.rd->lenient ? &st.holes : nullptr, false, l);
 	if (type == "ustack")
-		return read_ustack(obj, st.r, st.rd->lenient ? &st.holes : nullptr, l);
+		return read_stack_line(obj, st.r, st.rd->lenient ? &st.holes : nullptr, true, l);
 	if (type == "check")
 		return read_check(obj, st.r, st.r, l);
 	if (type == "end")
-		return st.have_end = read_end(obj, st.r, &st.end, l);
+		return (st.have_end = read_end(obj, st.r, &st.end, l));
 	return l.fail("unknown line type '%s'", t.c_str());
 }
 

@@ -526,45 +526,33 @@ struct StackLine : rec_stack_line {
 	~StackLine() { rec_fields_free(t, static_cast<rec_stack_line *>(this)); }
 };
 
-bool read_stack(ondemand::object obj, record *r, size_t *holes, Line &l)
+/* A stack or (ustack) a user stack line: ids in order. */
+bool read_stack_line(ondemand::object obj, record *r, size_t *holes, bool ustack, Line &l)
 {
-	StackLine s(&rec_stack_table);
+	StackLine s(ustack ? &rec_ustack_table : &rec_stack_table);
+	size_t &n = ustack ? r->nustacks : r->nstacks;
 	Ctx cx{ r, r };
 	uint64_t seen;
 
 	if (!read_fields(obj, s.t, reinterpret_cast<char *>(static_cast<rec_stack_line *>(&s)), cx,
 			 l, &seen) ||
-	    !id_in_order("stack", s.id, r->nstacks, holes, l))
+	    !id_in_order(s.t->type, s.id, n, holes, l))
 		return false;
 	/* lenient: stacks on skipped lines stay as empty ones, so that the
 	 * checks naming them keep their counts (call site unknown) */
-	while (r->nstacks < (size_t)s.id) {
-		record_add_stack(r, static_cast<char **>(xcalloc(1, sizeof(char *))), 0);
-		(*holes)++;
+	for (; n < (size_t)s.id; (*holes)++) {
+		if (ustack)
+			record_add_ustack(r, nullptr, 0);
+		else
+			record_add_stack(r, static_cast<char **>(xcalloc(1, sizeof(char *))), 0);
 	}
-	record_add_stack(r, s.frames ? s.frames : static_cast<char **>(xcalloc(1, sizeof(char *))),
-			 s.nframes);
+	if (ustack)
+		record_add_ustack(r, s.uframes, s.nuframes);
+	else
+		record_add_stack(r, s.frames ? s.frames :
+				 static_cast<char **>(xcalloc(1, sizeof(char *))), s.nframes);
 	s.frames = nullptr;
 	s.nframes = 0;
-	return true;
-}
-
-/* A user stack (record --user-stacks): ids in order, like stacks. */
-bool read_ustack(ondemand::object obj, record *r, size_t *holes, Line &l)
-{
-	StackLine s(&rec_ustack_table);
-	Ctx cx{ r, r };
-	uint64_t seen;
-
-	if (!read_fields(obj, s.t, reinterpret_cast<char *>(static_cast<rec_stack_line *>(&s)), cx,
-			 l, &seen) ||
-	    !id_in_order("ustack", s.id, r->nustacks, holes, l))
-		return false;
-	while (r->nustacks < (size_t)s.id) {
-		record_add_ustack(r, nullptr, 0);
-		(*holes)++;
-	}
-	record_add_ustack(r, s.uframes, s.nuframes);
 	s.uframes = nullptr;
 	s.nuframes = 0;
 	return true;

@@ -20,10 +20,9 @@ namespace recread {
  * the slow path) leaves nothing behind. */
 bool read_header(ondemand::object obj, record *r, Line &l);
 bool read_process(ondemand::object obj, record *r, Line &l);
-/* holes: non-NULL when lenient, ids may then skip the stacks of lost
- * lines, counted there */
-bool read_stack(ondemand::object obj, record *r, size_t *holes, Line &l);
-bool read_ustack(ondemand::object obj, record *r, size_t *holes, Line &l);
+/* A stack line, or (ustack) a user stack line. holes: non-NULL when
+ * lenient, ids may then skip the stacks of lost lines, counted there. */
+bool read_stack_line(ondemand::object obj, record *r, size_t *holes, bool ustack, Line &l);
 /* r: where processes and stacks are looked up; sink: where the check and
  * its interned strings go (r itself, or a worker's private record). */
 bool read_check(ondemand::object obj, const record *r, record *sink, Line &l);
