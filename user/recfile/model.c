@@ -603,22 +603,3 @@ void record_free(struct record *r)
 	memset(r, 0, sizeof(*r));
 }
 
-json_t *rec_target_json(const struct rec_header *h)
-{
-	json_t *t;
-
-	if (!h->target_cgroup && !h->target_container && !h->target_unit && !h->target_service)
-		return NULL;
-	t = json_object();
-	json_set_bytes(t, "cgroup", h->target_cgroup);
-	json_set_bytes(t, "container", h->target_container);
-	json_set_bytes(t, "name", h->target_name);
-	json_set_bytes(t, "unit", h->target_unit);
-	json_set_bytes(t, "service", h->target_service);
-	if (h->has_service_caps) {
-		json_set(t, "uid", json_integer(h->service_uid));
-		json_set(t, "bounding", json_capset(h->service_bounding));
-		json_set(t, "ambient", json_capset(h->service_ambient));
-	}
-	return t;
-}

@@ -5,8 +5,9 @@
  * record time), one per user stack (--user-stacks), one per aggregated
  * check, and the end line with their counts. The format is documented in
  * docs/record-format.md. A C interface without libbpf: model.c holds the
- * record in memory, write.c the writer, read.cpp the reader (C++ on
- * simdjson); load.h loads a record for a subcommand.
+ * record in memory, fields.c its fields (one table per object, which
+ * the writer and the reader follow), write.c the writer, read.cpp the
+ * reader (C++ on simdjson); load.h loads a record for a subcommand.
  */
 #ifndef CA_RECFILE_H
 #define CA_RECFILE_H
