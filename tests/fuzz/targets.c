@@ -20,6 +20,7 @@
 #include "analyze/baseline.h"
 #include "analyze/check.h"
 #include "analyze/diff.h"
+#include "analyze/recview.h"
 #include "output/output.h"
 #include "recfile/recfile.h"
 #include "analyze/report.h"
@@ -110,39 +111,44 @@ static void analyse(const struct record *r)
 }
 
 /* --container and --unit on the first process's workload (an id prefix of
- * 3 digits, which may be ambiguous), then what is left analysed: only
- * processes of that workload, every check with its process. */
-static void filter_first(struct record *r)
+ * 3 digits, which may be ambiguous), then what the view has analysed: only
+ * processes of that workload, every check with its process; r untouched. */
+static void filter_first(const struct record *r)
 {
 	struct workload_filter wf = { 0 };
 	char prefix[4] = "", err[1024];
-	char *unit = NULL;   /* a copy: the filter frees the processes it drops */
-	size_t i;
+	size_t i, nprocs = r->nprocs, nchecks = r->nchecks;
+	const struct record *v;
+	struct rec_view view;
 
-	for (i = 0; i < r->nprocs && !wf.container && !unit; i++) {
+	for (i = 0; i < r->nprocs && !wf.container && !wf.unit; i++) {
 		if (r->procs[i].container_id) {
 			snprintf(prefix, sizeof(prefix), "%s", r->procs[i].container_id);
 			wf.container = prefix;
 		}
-		unit = r->procs[i].unit ? strdup(r->procs[i].unit) : NULL;
+		wf.unit = r->procs[i].unit;
 	}
-	wf.unit = unit;
-	if (record_keep_workload(r, &wf, err, sizeof(err))) {
+	if (record_view_workload(&view, r, &wf, err, sizeof(err))) {
 		if (!err[0])
 			FAIL("record: a workload filter failed without a message");
-		free(unit);
+		if (rec_view_record(&view)->nprocs || rec_view_record(&view)->nchecks)
+			FAIL("record: a workload filter that failed views something");
+		rec_view_free(&view);
 		return;
 	}
-	for (i = 0; i < r->nprocs; i++)
-		if (wf.unit && (!r->procs[i].unit || strncmp(r->procs[i].unit, wf.unit,
+	v = rec_view_record(&view);
+	for (i = 0; i < v->nprocs; i++)
+		if (wf.unit && (!v->procs[i].unit || strncmp(v->procs[i].unit, wf.unit,
 							     strlen(wf.unit))))
 			FAIL("record: --unit %s kept a process of unit %s", wf.unit,
-			     r->procs[i].unit ? r->procs[i].unit : "(none)");
-	for (i = 0; i < r->nchecks; i++)
-		if (!check_process(r, &r->checks[i]))
+			     v->procs[i].unit ? v->procs[i].unit : "(none)");
+	for (i = 0; i < v->nchecks; i++)
+		if (!check_process(v, &v->checks[i]))
 			FAIL("record: a workload filter left a check without its process");
-	free(unit);
-	analyse(r);
+	analyse(v);
+	rec_view_free(&view);
+	if (r->nprocs != nprocs || r->nchecks != nchecks)
+		FAIL("record: a workload filter changed the record it viewed");
 }
 
 /* A record and its rewritten copy (written, read back): diff finds
@@ -166,13 +172,16 @@ static void diff_rewritten(const struct record *r, const struct record *r2)
 }
 
 /* --pid of the first process and --cap of the first check, then what is
- * left analysed: only that process's images, only that capability. */
-static void filter_pid_cap(struct record *r)
+ * left analysed: only that process's images, only that capability; r
+ * untouched (the views have arrays of their own). */
+static void filter_pid_cap(const struct record *r)
 {
 	struct workload_filter wf = { 0 };
+	struct rec_view by_pid, by_cap;
+	const struct record *v;
 	char err[1024];
 	uint32_t pid;
-	size_t i;
+	size_t i, nprocs = r->nprocs, nchecks = r->nchecks;
 	int cap;
 
 	if (!r->nprocs || r->procs[0].pids)
@@ -180,20 +189,26 @@ static void filter_pid_cap(struct record *r)
 	pid = rec_process_file_pid(r, &r->procs[0]);
 	wf.pids = &pid;
 	wf.npids = 1;
-	if (record_keep_workload(r, &wf, err, sizeof(err)))
+	if (record_view_workload(&by_pid, r, &wf, err, sizeof(err)))
 		FAIL("record: --pid %u of its own first process failed: %s", pid, err);
-	for (i = 0; i < r->nprocs; i++)
-		if (rec_process_file_pid(r, &r->procs[i]) != pid)
-			FAIL("record: --pid %u kept pid %u", pid, rec_process_file_pid(r, &r->procs[i]));
-	if (!r->nchecks)
-		return;
-	cap = r->checks[0].cap;
-	record_keep_caps(r, 1ULL << cap);
-	for (i = 0; i < r->nchecks; i++)
-		if (r->checks[i].cap != cap || !check_process(r, &r->checks[i]))
-			FAIL("record: --cap %d kept a check of %d, or one without its process", cap,
-			     r->checks[i].cap);
-	analyse(r);
+	v = rec_view_record(&by_pid);
+	for (i = 0; i < v->nprocs; i++)
+		if (rec_process_file_pid(v, &v->procs[i]) != pid)
+			FAIL("record: --pid %u kept pid %u", pid, rec_process_file_pid(v, &v->procs[i]));
+	if (v->nchecks) {
+		cap = v->checks[0].cap;
+		record_view_caps(&by_cap, v, 1ULL << cap);
+		v = rec_view_record(&by_cap);
+		for (i = 0; i < v->nchecks; i++)
+			if (v->checks[i].cap != cap || !check_process(v, &v->checks[i]))
+				FAIL("record: --cap %d kept a check of %d, or one without its process",
+				     cap, v->checks[i].cap);
+		analyse(v);
+		rec_view_free(&by_cap);
+	}
+	rec_view_free(&by_pid);
+	if (r->nprocs != nprocs || r->nchecks != nchecks)
+		FAIL("record: --pid or --cap changed the record they viewed");
 }
 
 /* An accepted record merged with itself (report FILE FILE): it merges,

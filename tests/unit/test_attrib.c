@@ -151,25 +151,30 @@ TEST(by_program_is_one_row_per_image_as_before)
 	record_free(&r);
 }
 
-/* The filter keeps what x names; returns the processes left (-1: error). */
+/* The filter views what x names; returns the processes in the view (-1:
+ * error). */
 static long keep(const char *container, const char *unit, char *err, size_t n)
 {
 	struct workload_filter f = { .container = container, .unit = unit };
+	const struct record *v;
+	struct rec_view view;
 	struct record r;
-	long left;
+	long left = -1;
 	size_t i;
 
 	load(&r);
 	err[0] = '\0';
-	if (record_keep_workload(&r, &f, err, n)) {
-		record_free(&r);
-		return -1;
+	if (!record_view_workload(&view, &r, &f, err, n)) {
+		v = rec_view_record(&view);
+		left = (long)v->nprocs;
+		/* every check viewed is of a process viewed, found through
+		 * the view's table */
+		for (i = 0; i < v->nchecks; i++)
+			if (!check_process(v, &v->checks[i]))
+				FAIL_AT("check %zu lost its process", i);
 	}
-	left = (long)r.nprocs;
-	/* every check left is of a process left, found through the table */
-	for (i = 0; i < r.nchecks; i++)
-		if (!check_process(&r, &r.checks[i]))
-			FAIL_AT("check %zu lost its process", i);
+	ASSERT_EQ(r.nprocs, 10);   /* the record as loaded */
+	rec_view_free(&view);
 	record_free(&r);
 	return left;
 }
@@ -223,16 +228,19 @@ TEST(unit_filter_with_or_without_service)
 TEST(filter_on_a_version_3_record_says_why_nothing_matches)
 {
 	struct workload_filter f = { .container = "web" };
+	struct rec_view view;
 	struct record r;
 	char err[512];
 
 	memset(&r, 0, sizeof(r));
 	r.hdr.version = 3;
 	record_add_process(&r, 1, 0, 0)->comm = xstrdup("a");
-	ASSERT_EQ(record_keep_workload(&r, &f, err, sizeof(err)), -1);
+	ASSERT_EQ(record_view_workload(&view, &r, &f, err, sizeof(err)), -1);
 	ASSERT_STR(err, "--container web: no container has that id or name; a version 3 record "
 		   "does not say where processes ran (format 4 does)");
+	ASSERT_EQ(rec_view_record(&view)->nprocs, 0);   /* a failed filter views nothing */
 	ASSERT_EQ(r.nprocs, 1);   /* unchanged */
+	rec_view_free(&view);
 	record_free(&r);
 }
 
@@ -241,16 +249,18 @@ TEST(filtered_record_suggests_for_that_workload_only)
 	struct workload_filter f = { .container = "db" };
 	struct suggest_opts so = { 0 };
 	struct suggestion sg;
+	struct rec_view db;
 	struct record r;
 	char err[512];
 
 	load(&r);
-	ASSERT_EQ(record_keep_workload(&r, &f, err, sizeof(err)), 0);
-	ASSERT_EQ(r.nchecks, 2);
-	suggest_build(&r, &so, &sg);
+	ASSERT_EQ(record_view_workload(&db, &r, &f, err, sizeof(err)), 0);
+	ASSERT_EQ(rec_view_record(&db)->nchecks, 2);
+	suggest_build(rec_view_record(&db), &so, &sg);
 	ASSERT_U64(sg.required, 1ULL << CAP_CHOWN);
 	ASSERT_U64(sg.denied, 1ULL << CAP_FOWNER);
 	suggest_free(&sg);
+	rec_view_free(&db);
 	record_free(&r);
 }
 
@@ -269,17 +279,21 @@ TEST(report_by_names_round_trip)
 TEST(container_filter_leaves_the_runtime_setting_it_up_out)
 {
 	struct workload_filter f = { .container = "web" };
+	const struct record *v;
+	struct rec_view web;
 	struct record r;
 	char err[512];
 	size_t i;
 
 	load(&r);
-	ASSERT_EQ(record_keep_workload(&r, &f, err, sizeof(err)), 0);
-	ASSERT_EQ(r.nprocs, 4);
-	for (i = 0; i < r.nprocs; i++)
-		ASSERT_FALSE(r.procs[i].runtime_setup);
-	for (i = 0; i < r.nchecks; i++)
-		ASSERT_TRUE(r.checks[i].cap != CAP_SYS_ADMIN);   /* runc's mount */
+	ASSERT_EQ(record_view_workload(&web, &r, &f, err, sizeof(err)), 0);
+	v = rec_view_record(&web);
+	ASSERT_EQ(v->nprocs, 4);
+	for (i = 0; i < v->nprocs; i++)
+		ASSERT_FALSE(v->procs[i].runtime_setup);
+	for (i = 0; i < v->nchecks; i++)
+		ASSERT_TRUE(v->checks[i].cap != CAP_SYS_ADMIN);   /* runc's mount */
+	rec_view_free(&web);
 	record_free(&r);
 }
 
@@ -288,17 +302,16 @@ TEST(container_filter_leaves_the_runtime_setting_it_up_out)
 static long keep_pids(const uint32_t *pids, size_t n, char *err, size_t errlen)
 {
 	struct workload_filter f = { .pids = pids, .npids = n };
+	struct rec_view view;
 	struct record r;
 	long left;
 
 	load(&r);
 	err[0] = '\0';
-	if (record_keep_workload(&r, &f, err, errlen)) {
-		ASSERT_EQ(r.nprocs, 10);   /* unchanged */
-		record_free(&r);
-		return -1;
-	}
-	left = (long)r.nprocs;
+	left = record_view_workload(&view, &r, &f, err, errlen) ? -1 :
+	       (long)rec_view_record(&view)->nprocs;
+	ASSERT_EQ(r.nprocs, 10);   /* unchanged */
+	rec_view_free(&view);
 	record_free(&r);
 	return left;
 }
@@ -308,6 +321,7 @@ TEST(pid_filter_keeps_every_image_of_the_pids_given)
 	const uint32_t sh_entry[] = { 103 }, two[] = { 301, 201 }, gone[] = { 301, 7 };
 	struct workload_filter f = { .pids = two, .npids = 2 };
 	struct report_opts o = { 0 };
+	struct rec_view two_pids;
 	struct report rep;
 	struct record r;
 	char err[1024];
@@ -318,14 +332,15 @@ TEST(pid_filter_keeps_every_image_of_the_pids_given)
 	ASSERT_STR(err, "--pid 7: no process had that pid in the record; it has: 100, 101, 102, "
 		   "103, 201, 301, 302, 401, 501");
 	load(&r);
-	ASSERT_EQ(record_keep_workload(&r, &f, err, sizeof(err)), 0);
-	report_build(&r, &o, &rep);
+	ASSERT_EQ(record_view_workload(&two_pids, &r, &f, err, sizeof(err)), 0);
+	report_build(rec_view_record(&two_pids), &o, &rep);
 	ASSERT_EQ(rep.nprocs, 2);
 	ASSERT_EQ(rep.procs[0].proc->pid, 201);
 	ASSERT_EQ(rep.procs[1].proc->pid, 301);
 	ASSERT_U64(rep.required, caps2(CAP_CHOWN, CAP_SETUID) | 1ULL << CAP_SETGID);
 	ASSERT_U64(rep.denied, 1ULL << CAP_FOWNER);
 	report_free(&rep);
+	rec_view_free(&two_pids);
 	record_free(&r);
 }
 
@@ -333,36 +348,45 @@ TEST(pid_filter_and_a_monitors_program_lines)
 {
 	const uint32_t pid[] = { 5 };
 	struct workload_filter f = { .pids = pid, .npids = 1 };
+	struct rec_view view;
 	struct record r;
 	char err[512];
 
 	memset(&r, 0, sizeof(r));
 	record_add_process(&r, 5, 0, 0)->pids = 3;   /* a monitor's synthetic pid */
-	ASSERT_EQ(record_keep_workload(&r, &f, err, sizeof(err)), -1);
+	ASSERT_EQ(record_view_workload(&view, &r, &f, err, sizeof(err)), -1);
 	ASSERT_STR(err, "--pid 5: no process had that pid in the record; it has no processes, "
 		   "only a monitor's programs (their lines name programs, not processes)");
+	rec_view_free(&view);
 	record_free(&r);
 }
 
 TEST(cap_filter_keeps_those_checks_and_the_processes_that_made_one)
 {
 	struct report_opts o = { .noaudit = true };
+	struct rec_view setuid_fowner, bpf;
+	const struct record *v;
 	struct report rep;
 	struct record r;
 	size_t i;
 
 	load(&r);
 	/* CAP_SETUID: nginx 102, cron 301 and 302; CAP_FOWNER: postgres, denied */
-	ASSERT_EQ(record_keep_caps(&r, 1ULL << CAP_SETUID | 1ULL << CAP_FOWNER), 4);
-	ASSERT_EQ(r.nprocs, 4);
-	for (i = 0; i < r.nchecks; i++)
-		ASSERT_TRUE(check_process(&r, &r.checks[i]) != NULL);
-	report_build(&r, &o, &rep);
+	ASSERT_EQ(record_view_caps(&setuid_fowner, &r, 1ULL << CAP_SETUID | 1ULL << CAP_FOWNER), 4);
+	v = rec_view_record(&setuid_fowner);
+	ASSERT_EQ(v->nprocs, 4);
+	for (i = 0; i < v->nchecks; i++)
+		ASSERT_TRUE(check_process(v, &v->checks[i]) != NULL);
+	report_build(v, &o, &rep);
 	ASSERT_U64(rep.required, 1ULL << CAP_SETUID);
 	ASSERT_U64(rep.denied, 1ULL << CAP_FOWNER);
 	ASSERT_U64(rep.total_checks, 1 + 4 + 1 + 1);
 	report_free(&rep);
-	ASSERT_EQ(record_keep_caps(&r, 1ULL << CAP_BPF), 0);
-	ASSERT_EQ(r.nprocs, 0);
+	/* a view of a view: of those, none is CAP_BPF's */
+	ASSERT_EQ(record_view_caps(&bpf, v, 1ULL << CAP_BPF), 0);
+	ASSERT_EQ(rec_view_record(&bpf)->nprocs, 0);
+	ASSERT_EQ(r.nprocs, 10);   /* the record as loaded */
+	rec_view_free(&bpf);
+	rec_view_free(&setuid_fowner);
 	record_free(&r);
 }

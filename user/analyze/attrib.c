@@ -66,14 +66,14 @@ bool workload_program_is(const struct rec_process *p, const char *name)
 	return !strcmp(p->exe, name) || (base && !strcmp(base + 1, name));
 }
 
-size_t record_keep_program(struct record *r, const char *name)
+size_t record_view_program(struct rec_view *v, const struct record *r, const char *name)
 {
 	bool *keep = xcalloc(r->nprocs + 1, sizeof(*keep));
 	size_t i, n = 0;
 
 	for (i = 0; i < r->nprocs; i++)
 		n += keep[i] = workload_program_is(&r->procs[i], name);
-	record_keep_processes(r, keep);
+	rec_view_choose(v, r, keep, NULL);
 	free(keep);
 	return n;
 }
@@ -365,15 +365,17 @@ static int match_pids(const struct record *r, const uint32_t *pids, size_t npids
 	return 0;
 }
 
-int record_keep_workload(struct record *r, const struct workload_filter *f, char *err,
-			 size_t errlen)
+int record_view_workload(struct rec_view *v, const struct record *r,
+			 const struct workload_filter *f, char *err, size_t errlen)
 {
 	bool *keep;
 	size_t i;
 	int rc = 0;
 
-	if (!f->container && !f->unit && !f->npids)
+	if (!f->container && !f->unit && !f->npids) {
+		rec_view_all(v, r);
 		return 0;
+	}
 	keep = xcalloc(r->nprocs + 1, sizeof(*keep));
 	for (i = 0; i < r->nprocs; i++)
 		keep[i] = true;
@@ -384,28 +386,29 @@ int record_keep_workload(struct record *r, const struct workload_filter *f, char
 		rc = match_unit(r, f->unit, keep, err, errlen);
 	if (!rc && f->npids)
 		rc = match_pids(r, f->pids, f->npids, keep, err, errlen);
-	if (!rc)
-		record_keep_processes(r, keep);
+	if (rc)
+		rec_view_none(v, r);
+	else
+		rec_view_choose(v, r, keep, NULL);
 	free(keep);
 	return rc;
 }
 
-size_t record_keep_caps(struct record *r, uint64_t caps)
+size_t record_view_caps(struct rec_view *v, const struct record *r, uint64_t caps)
 {
-	bool *kc = xcalloc(r->nchecks + 1, sizeof(*kc));
-	bool *kp = xcalloc(r->nprocs + 1, sizeof(*kp));
+	bool *keep_check = xcalloc(r->nchecks + 1, sizeof(*keep_check));
+	bool *made_one = xcalloc(r->nprocs + 1, sizeof(*made_one));
 	size_t i;
 
 	for (i = 0; i < r->nchecks; i++) {
 		const struct rec_process *p = check_process(r, &r->checks[i]);
 
-		kc[i] = capset_has(caps, r->checks[i].cap);
-		if (kc[i] && p)
-			kp[p - r->procs] = true;
+		keep_check[i] = capset_has(caps, r->checks[i].cap);
+		if (keep_check[i] && p)
+			made_one[p - r->procs] = true;
 	}
-	record_keep_checks(r, kc);
-	record_keep_processes(r, kp);
-	free(kc);
-	free(kp);
-	return r->nchecks;
+	rec_view_choose(v, r, made_one, keep_check);
+	free(keep_check);
+	free(made_one);
+	return rec_view_record(v)->nchecks;
 }

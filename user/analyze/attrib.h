@@ -2,9 +2,10 @@
 /*
  * Attribution: which workload a process ran in (a container, a systemd
  * unit, a cgroup), as record format 4 tells (struct rec_process), and the
- * --container / --unit filters that keep one workload of a record. The
- * filter works on the loaded record, so report, report --suggest,
- * report --emit and check all see the same processes and checks.
+ * --container / --unit filters that choose one workload of a record. The
+ * filters make views (analyze/recview.h) and never edit the loaded record:
+ * report, report --suggest, report --emit and check read the same view
+ * of the workload, in whatever order they are built.
  */
 #ifndef CA_ANALYZE_ATTRIB_H
 #define CA_ANALYZE_ATTRIB_H
@@ -13,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analyze/recview.h"
 #include "recfile/recfile.h"
 
 /* What report --by rolls checks up by. */
@@ -40,9 +42,9 @@ const char *workload_program(const struct rec_process *p);
  * or that executable's base name. NULL name: every image is. */
 bool workload_program_is(const struct rec_process *p, const char *name);
 
-/* Keep only the images of the program name (workload_program_is()) and
- * their checks; returns how many images were kept. */
-size_t record_keep_program(struct record *r, const char *name);
+/* v views only the images of the program name (workload_program_is())
+ * and their checks; returns how many images it has. */
+size_t record_view_program(struct rec_view *v, const struct record *r, const char *name);
 
 /* report --container X / --unit NAME / --pid PID (NULL, 0: not given). */
 struct workload_filter {
@@ -60,16 +62,17 @@ struct workload_filter {
 #define WL_SHORT_ID 12
 
 /*
- * Keep only the processes f selects, and their checks (record_keep_
- * processes()). Several given: a process must match each. Returns 0, or -1
- * with one line in err naming what matched nothing (or was ambiguous) and
- * listing what the record has; r is then unchanged.
+ * v views only the processes f selects, and their checks; none given: v
+ * views all of r. Several given: a process must match each. Returns 0, or
+ * -1 with one line in err naming what matched nothing (or was ambiguous)
+ * and listing what the record has; v then views nothing (diff compares
+ * such a side as empty). Either way v is to be freed (rec_view_free()).
  */
-int record_keep_workload(struct record *r, const struct workload_filter *f, char *err,
-			 size_t errlen);
+int record_view_workload(struct rec_view *v, const struct record *r,
+			 const struct workload_filter *f, char *err, size_t errlen);
 
-/* report --cap: keep only the checks of the capabilities in caps, and
- * the processes that made one. Returns how many checks are kept. */
-size_t record_keep_caps(struct record *r, uint64_t caps);
+/* report --cap: v views only the checks of the capabilities in caps, and
+ * the processes that made one. Returns how many checks it has. */
+size_t record_view_caps(struct rec_view *v, const struct record *r, uint64_t caps);
 
 #endif

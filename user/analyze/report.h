@@ -100,8 +100,9 @@ struct report_opts {
 	bool noaudit;            /* include noaudit checks (report --noaudit) */
 	bool by_user_site;       /* also group by user-space place */
 	enum report_by by;       /* rows per image, or per workload and program */
-	uint64_t only;           /* report --cap: the record holds only checks of
-				  * these (record_keep_caps()); 0: all */
+	uint64_t only;           /* report --cap: the record read is a view of
+				  * only checks of these (record_view_caps());
+				  * 0: all */
 };
 
 struct report {

@@ -16,6 +16,7 @@
 #include "analyze/attrib.h"
 #include "analyze/check.h"
 #include "analyze/partial.h"
+#include "analyze/recview.h"
 #include "cli/options.h"
 #include "lib/msg.h"
 #include "lib/infile.h"
@@ -263,18 +264,21 @@ static const char *input_name(const char *path)
 	return strcmp(path, "-") ? path : "standard input";
 }
 
-/* Record i, only the workload --container and --unit choose; 0, or -1
- * (said). Each record must have it: a record without is the wrong one. */
+/* Record i into rec, and into workload the view of it that --container,
+ * --unit and --pid choose (rec itself is never filtered); 0, or -1 (said;
+ * nothing left to free). Each record must have that workload: a record
+ * without is the wrong one. */
 static int load_one(const struct check_args *a, struct check_files *cf, size_t i,
-		    struct record *rec)
+		    struct record *rec, struct rec_view *workload)
 {
 	const char *name = input_name(a->records[i]);
 	char err[1024];
 
 	if (load_record_file(cf->rec[i], name, a->lenient, rec))
 		return -1;
-	if (record_keep_workload(rec, &a->wf, err, sizeof(err))) {
+	if (record_view_workload(workload, rec, &a->wf, err, sizeof(err))) {
 		p_err("%s: %s", name, err);
+		rec_view_free(workload);
 		record_free(rec);
 		return -1;
 	}
@@ -303,19 +307,24 @@ static int observe(const struct check_args *a, struct check_files *cf, struct ob
 	size_t i;
 
 	for (i = 0; i < a->nrecords; i++) {
+		const char *name = input_name(a->records[i]);
+		const struct record *seen;
+		struct rec_view workload;
 		struct record rec;
 		struct suggestion sg;
 
-		if (load_one(a, cf, i, &rec)) {
+		if (load_one(a, cf, i, &rec, &workload)) {
 			observation_free(obs);
 			return -1;
 		}
-		warn_lost(input_name(a->records[i]), &rec);
-		warn_partial(input_name(a->records[i]), &rec);
-		suggest_build(&rec, &a->so, &sg);
+		seen = rec_view_record(&workload);
+		warn_lost(name, seen);
+		warn_partial(name, seen);
+		suggest_build(seen, &a->so, &sg);
 		observation_add(obs, &sg);
-		observation_add_user_sites(obs, &rec);
+		observation_add_user_sites(obs, seen);
 		suggest_free(&sg);
+		rec_view_free(&workload);
 		record_free(&rec);
 	}
 	return 0;

@@ -12,6 +12,7 @@
 
 #include "analyze/attrib.h"
 #include "analyze/diff.h"
+#include "analyze/recview.h"
 #include "cli/options.h"
 #include "lib/infile.h"
 #include "lib/msg.h"
@@ -137,32 +138,35 @@ static int load_both(const struct diff_args *a, struct record rec[2])
 	return rc;
 }
 
-static void keep_nothing(struct record *r)
-{
-	bool *keep = xcalloc(r->nprocs + 1, sizeof(*keep));
+/* One side as compared: a view of its record by --container, --unit and
+ * --pid, and of that by --program; the record itself stays as loaded. */
+struct diff_side {
+	struct rec_view workload;
+	struct rec_view program;
+};
 
-	record_keep_processes(r, keep);
-	free(keep);
+static const struct record *side_record(const struct diff_side *side)
+{
+	return rec_view_record(&side->program);
 }
 
 /*
  * --program, --container, --unit on both records. What matches in one
  * record only is what the change added or removed (the other side is
  * then empty, and a note says so); matching in neither is an error.
- * 0, or -1 (said).
+ * 0, or -1 (said). Either way both sides are to be freed.
  */
-static int filter_both(const struct diff_args *a, struct record rec[2])
+static int filter_both(const struct diff_args *a, const struct record rec[2],
+		       struct diff_side side[2])
 {
 	char err[2][1024];
 	bool none[2] = { false, false };
 	int i;
 
-	for (i = 0; i < 2; i++) {
-		if (record_keep_workload(&rec[i], &a->wf, err[i], sizeof(err[i]))) {
-			none[i] = true;
-			keep_nothing(&rec[i]);
-		}
-	}
+	/* a side without the workload views nothing: compared as empty */
+	for (i = 0; i < 2; i++)
+		none[i] = record_view_workload(&side[i].workload, &rec[i], &a->wf, err[i],
+					       sizeof(err[i])) != 0;
 	if (none[0] && none[1]) {
 		p_err("%s: %s", input_name(a->path[0]), err[0]);
 		return -1;
@@ -176,11 +180,15 @@ static int filter_both(const struct diff_args *a, struct record rec[2])
 			 err[i]);
 		fprintf(stderr, "capaudit: note: %s\n", text_sanitize(msg, safe, sizeof(safe)));
 	}
-	if (!a->program)
-		return 0;
-	none[0] = !record_keep_program(&rec[0], a->program);
-	none[1] = !record_keep_program(&rec[1], a->program);
-	if (none[0] && none[1]) {
+	for (i = 0; i < 2; i++) {
+		const struct record *workload = rec_view_record(&side[i].workload);
+
+		if (a->program)
+			none[i] = !record_view_program(&side[i].program, workload, a->program);
+		else
+			rec_view_all(&side[i].program, workload);
+	}
+	if (a->program && none[0] && none[1]) {
 		p_err("--program %s: no program of that name in %s or %s", a->program,
 		      input_name(a->path[0]), input_name(a->path[1]));
 		return -1;
@@ -188,17 +196,18 @@ static int filter_both(const struct diff_args *a, struct record rec[2])
 	return 0;
 }
 
-static int compare(const struct diff_args *a, struct record rec[2])
+static int compare(const struct diff_args *a, const struct diff_side side[2])
 {
+	const struct record *old = side_record(&side[0]), *new = side_record(&side[1]);
 	struct diff_view v = { .old_name = input_name(a->path[0]),
 			       .new_name = input_name(a->path[1]),
-			       .old = &rec[0], .new = &rec[1], .noaudit = a->o.noaudit };
+			       .old = old, .new = new, .noaudit = a->o.noaudit };
 	struct diff d;
 	int rc;
 
-	warn_lost(v.old_name, &rec[0]);
-	warn_lost(v.new_name, &rec[1]);
-	diff_build(&rec[0], &rec[1], &a->o, &d);
+	warn_lost(v.old_name, old);
+	warn_lost(v.new_name, new);
+	diff_build(old, new, &a->o, &d);
 	v.d = &d;
 	rc = a->fmt->diff(stdout, &v);
 	if (fflush(stdout) || rc) {
@@ -214,15 +223,21 @@ static int compare(const struct diff_args *a, struct record rec[2])
 int do_diff(int argc, char **argv, int all_argc, char **all_argv)
 {
 	struct diff_args a = { 0 };
+	struct diff_side side[2];
 	struct record rec[2];
-	int rc = parse_args(argc, argv, &a);
+	int i, rc = parse_args(argc, argv, &a);
 
 	if (rc != CLI_GO_ON)
 		return rc;
 	rc = load_both(&a, rec);
 	if (rc)
 		return rc;
-	rc = filter_both(&a, rec) ? EXIT_USAGE : compare(&a, rec);
+	memset(side, 0, sizeof(side));   /* a view filter_both() did not make frees as none */
+	rc = filter_both(&a, rec, side) ? EXIT_USAGE : compare(&a, side);
+	for (i = 0; i < 2; i++) {
+		rec_view_free(&side[i].program);
+		rec_view_free(&side[i].workload);
+	}
 	record_free(&rec[0]);
 	record_free(&rec[1]);
 	return rc;

@@ -18,6 +18,7 @@
 #include "recfile/recfile.h"
 #include "recfile/load.h"
 #include "analyze/attrib.h"
+#include "analyze/recview.h"
 #include "analyze/report.h"
 #include "analyze/suggest.h"
 
@@ -403,36 +404,42 @@ static int build_suggestion(const struct report_args *a, const struct record *re
 	return -2;
 }
 
-/* The report, the suggestion, the snippet, or the page (html: report and
- * suggestion at once) of rec; 0, -1 (output error) or -2 (said). */
-/* report --cap: the record keeps only those checks (a note when none). */
-static void note_kept_caps(const struct report_args *a, struct record *rec, const char *in)
+/* The report of rec (the workload's view): with --cap, of a view of only
+ * those checks (a note when there are none). The report borrows that view
+ * (its blocks point into it): only_caps is freed after the report. */
+static void build_report(const struct report_args *a, const struct record *rec, const char *in,
+			 struct rec_view *only_caps, struct report *rep)
 {
 	char names[CAPSET_STR_LEN], msg[4200], safe[8400];
 
-	if (record_keep_caps(rec, a->caps))
-		return;
-	snprintf(msg, sizeof(msg), "%s: no check of %s", in,
-		 capset_str(a->caps, names, sizeof(names)));
-	fprintf(stderr, "capaudit: note: %s\n", text_sanitize(msg, safe, sizeof(safe)));
+	if (!a->caps)
+		rec_view_all(only_caps, rec);
+	else if (!record_view_caps(only_caps, rec, a->caps)) {
+		snprintf(msg, sizeof(msg), "%s: no check of %s", in,
+			 capset_str(a->caps, names, sizeof(names)));
+		fprintf(stderr, "capaudit: note: %s\n", text_sanitize(msg, safe, sizeof(safe)));
+	}
+	report_build(rec_view_record(only_caps), &a->ro, rep);
 }
 
-static int print_record(const struct report_args *a, struct record *rec, const char *in)
+/* The report, the suggestion, the snippet, or the page (html: report and
+ * suggestion at once) of rec; 0, -1 (output error) or -2 (said). */
+static int print_record(const struct report_args *a, const struct record *rec, const char *in)
 {
 	bool page = a->fmt->page && !a->emit;
 	bool want_sg = a->suggest || page, want_rep = !a->suggest || page;
+	struct rec_view only_caps;
 	struct suggestion sg;
 	struct report rep;
 	int rc;
 
+	/* the suggestion reads every check of rec (a fallback proves a
+	 * replacement), then keeps what is about --cap; the report reads
+	 * only --cap's checks. Both read views: rec stays as loaded. */
 	if (want_sg && (rc = build_suggestion(a, rec, in, &sg)))
 		return rc;
-	/* the report sees only --cap's checks; the suggestion above was made
-	 * of every check (a fallback proves a replacement), then filtered */
-	if (want_rep && a->caps)
-		note_kept_caps(a, rec, in);
 	if (want_rep)
-		report_build(rec, &a->ro, &rep);
+		build_report(a, rec, in, &only_caps, &rep);
 	if (page)
 		rc = a->fmt->page(stdout, &rep, &sg, in);
 	else if (a->emit)
@@ -441,25 +448,29 @@ static int print_record(const struct report_args *a, struct record *rec, const c
 		rc = a->suggest ? a->fmt->suggest(stdout, &sg, in) : a->fmt->report(stdout, &rep, in);
 	if (want_sg)
 		suggest_free(&sg);
-	if (want_rep)
+	if (want_rep) {
 		report_free(&rep);
+		rec_view_free(&only_caps);
+	}
 	return rc;
 }
 
 /* The loaded record, filtered and printed: the exit status. */
-static int report_record(const struct report_args *a, struct record *rec)
+static int report_record(const struct report_args *a, const struct record *rec)
 {
 	char err[1024], *in = source_name(a);
+	struct rec_view workload;
 	int rc;
 
 	/* every view below sees only the workload asked for (in any of the
 	 * records merged: one node may run it, others not) */
-	if (record_keep_workload(rec, &a->wf, err, sizeof(err))) {
+	if (record_view_workload(&workload, rec, &a->wf, err, sizeof(err))) {
 		p_err("%s: %s", in, err);
 		rc = -2;
 	} else {
-		rc = print_record(a, rec, in);
+		rc = print_record(a, rec_view_record(&workload), in);
 	}
+	rec_view_free(&workload);
 	free(in);
 	if (rc == -2)
 		return EXIT_USAGE;
