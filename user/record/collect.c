@@ -22,7 +22,7 @@
 #include "facts/callsite.h"
 #include "facts/syscalls.h"
 #include "lib/util.h"
-#include "record/keyflags.h"
+#include "tracer/keyflags.h"
 #include "record/ustacks.h"
 
 /* ---- collecting the aggregated checks ---------------------------------- */

@@ -35,7 +35,7 @@ struct rec_opts {
 	bool exact_stacks;        /* --exact-stacks */
 	bool user_stacks;         /* --user-stacks */
 	/* --ptrace-access: watch ptrace access the kernel allows without a
-	 * check (record/ptrace_hooks.h); by default only for -- COMMAND and
+	 * check (tracer/ptrace_hooks.h); by default only for -- COMMAND and
 	 * --service, as the hooks slow every syscall on the system */
 	enum { PTRACE_ACCESS_DEFAULT, PTRACE_ACCESS_ON, PTRACE_ACCESS_OFF } ptrace_access;
 	uint32_t max_keys;        /* --max-keys: aggregation map entries, 0 = sized here */

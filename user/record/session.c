@@ -24,10 +24,10 @@
 #include "facts/syscalls.h"
 #include "lib/msg.h"
 #include "lib/util.h"
-#include "record/ksyms_iter.h"
-#include "record/privs.h"
+#include "tracer/ksyms_iter.h"
+#include "tracer/privs.h"
 #include "record/procinfo.h"
-#include "record/proofranges.h"
+#include "tracer/proofranges.h"
 #include "record/service.h"
 #include "record/session.h"
 
@@ -468,7 +468,7 @@ static int read_before_drop(struct session *s)
 	if (attach_list_has(&s->o->modes, ATTACH_KPROBE))
 		kprobe_events_open(&s->kpe);
 	/* ptrace access the kernel allows without a check: what a record's
-	 * suggestion needs (record/ptrace_hooks.h); by default for a command
+	 * suggestion needs (tracer/ptrace_hooks.h); by default for a command
 	 * capaudit starts, not for processes it joins (the hooks slow every
 	 * syscall of the host while attached), nor in monitor */
 	if (s->o->ptrace_access == PTRACE_ACCESS_ON ||

@@ -16,17 +16,17 @@
 
 #include "lib/ksyms.h"
 #include "lib/outfile.h"
-#include "record/probe.h"
+#include "tracer/probe.h"
 #include "recfile/recfile.h"
 #include "record/launch.h"
 #include "lib/cgroup.h"
 #include "record/exeid.h"
 #include "record/procset.h"
-#include "record/ptrace_hooks.h"
+#include "tracer/ptrace_hooks.h"
 #include "record/record.h"
 #include "record/scope.h"
-#include "record/tasks_iter.h"
-#include "record/tracer.h"
+#include "tracer/tasks_iter.h"
+#include "tracer/tracer.h"
 #include "record/ustacks.h"
 
 struct session {
@@ -83,7 +83,7 @@ struct session {
 	struct ptrace_hooks pth;  /* the ptrace-access hooks' events (not in monitor) */
 	struct outfile outf;
 	int rc;
-	/* capaudit monitor (record/monitor.c): its state, and what it does
+	/* capaudit monitor (monitor/monitor.c): its state, and what it does
 	 * with a CA_EV_NEWKEY event (the proctable passes those on) */
 	bool monitor;
 	void *mon;

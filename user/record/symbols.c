@@ -21,8 +21,8 @@
 #include "record/session.h"
 #include "lib/util.h"
 #include "facts/callsite.h"
-#include "record/ksyms_iter.h"
-#include "record/proofranges.h"
+#include "tracer/ksyms_iter.h"
+#include "tracer/proofranges.h"
 
 static char *read_modules(void)
 {

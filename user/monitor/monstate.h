@@ -3,8 +3,8 @@
  * capaudit monitor's state, shared by monitor.c (folding, checkpoints,
  * the loop) and monevents.c (the event stream).
  */
-#ifndef CA_RECORD_MONSTATE_H
-#define CA_RECORD_MONSTATE_H
+#ifndef CA_MONITOR_MONSTATE_H
+#define CA_MONITOR_MONSTATE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -12,13 +12,13 @@
 
 #include <linux/types.h>
 
-#include "capaudit.h"
+#include "tracer/abi.h"
 #include "lib/hindex.h"
 #include "lib/ksyms.h"
 #include "lib/msg.h"
 #include "recfile/recfile.h"
-#include "record/monfold.h"
-#include "record/monitor.h"
+#include "monitor/monfold.h"
+#include "monitor/monitor.h"
 
 struct session;
 struct mon_events;

@@ -24,7 +24,7 @@
 #include "lib/msg.h"
 #include "lib/outfile.h"
 #include "lib/util.h"
-#include "record/monstate.h"
+#include "monitor/monstate.h"
 #include "record/session.h"
 
 static int open_path(struct mon_events *ev)

@@ -23,9 +23,9 @@
 #include "lib/hindex.h"
 #include "lib/msg.h"
 #include "lib/util.h"
-#include "record/monitor.h"
-#include "record/ksyms_iter.h"
-#include "record/monstate.h"
+#include "monitor/monitor.h"
+#include "tracer/ksyms_iter.h"
+#include "monitor/monstate.h"
 #include "record/session.h"
 
 /* ---- folding: identities, stacks, rows ------------------------------- */
