@@ -19,13 +19,16 @@
 #include "recfile/recfile.h"
 #include "monitor/monfold.h"
 #include "monitor/monitor.h"
+#include "tracer/tracer.h"
 
 struct session;
 struct mon_events;
 
 struct monitor {
 	const struct mon_opts *o;
-	struct session *s;
+	struct session *sess;     /* the recording (record/record.h) */
+	struct tracer *tr;        /* its tracer, attached */
+	struct record *live;      /* its live process table */
 	int argc;
 	char **argv;
 	const struct ksyms *ks;   /* the session's kernel symbols (borrowed) */
