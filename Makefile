@@ -83,14 +83,15 @@ endif
 # enforces the direction of includes):
 #   lib      capaudit-agnostic helpers     facts    tables about Linux
 #   recfile  the record format, both ways  analyze  record -> conclusions
-#   output   how conclusions look          record   libbpf, privileges, the command
-#   cli      parsing and wiring, one file per subcommand
-LAYERS := lib facts recfile analyze output record cli
+#   output   how conclusions look          tracer   libbpf and the BPF ABI: load, attach, maps
+#   record   one recording (record.h)      monitor  capaudit monitor, on record.h
+#   engines  verify and doctor             cli      parsing and wiring, one file per subcommand
+LAYERS := lib facts recfile analyze output tracer record monitor engines cli
 layer_srcs = $(wildcard user/$(1)/*.c user/$(1)/*.cpp)
 # Analysis: pure C, no libbpf; shared with the unit tests.
 ANALYSIS_SRCS := $(foreach l,lib facts recfile analyze output,$(call layer_srcs,$(l)))
 # Loader and CLI.
-LOADER_SRCS   := $(foreach l,record cli,$(call layer_srcs,$(l)))
+LOADER_SRCS   := $(foreach l,tracer record monitor engines cli,$(call layer_srcs,$(l)))
 UNIT_SRCS     := $(wildcard tests/unit/*.c)
 FUZZ_OBJS     := $(BUILD)/tests/fuzz/targets.o
 
@@ -146,9 +147,9 @@ $(BUILD)/capsites_data.h: $(wildcard user/facts/capsites/linux-*.tsv) tools/caps
 	$(call msg,GEN,$@)
 	$(Q)awk -F'\t' -f tools/capsites/tsv2c.awk $(sort $(wildcard user/facts/capsites/linux-*.tsv)) > $@.tmp && mv $@.tmp $@
 $(BUILD)/user/facts/capsites.o: $(BUILD)/capsites_data.h
-$(BUILD)/user/record/tracer.o: $(BUILD)/capaudit.skel.h
-$(BUILD)/user/record/ksyms_iter.o: $(BUILD)/ksyms.skel.h
-$(BUILD)/user/record/tasks_iter.o: $(BUILD)/tasks.skel.h
+$(BUILD)/user/tracer/tracer.o: $(BUILD)/capaudit.skel.h
+$(BUILD)/user/tracer/ksyms_iter.o: $(BUILD)/ksyms.skel.h
+$(BUILD)/user/tracer/tasks_iter.o: $(BUILD)/tasks.skel.h
 
 $(BUILD)/%.o: %.c | $(BUILD)
 	$(call msg,CC,$@)
@@ -194,9 +195,9 @@ $(EXAMPLES): $(BUILD)/%: examples/%.c | $(BUILD)
 $(BUILD)/privops: EXAMPLE_CFLAGS := -g -fno-omit-frame-pointer
 
 # monfold.o: the monitor's tables, proofranges.o: the proofs' text ranges,
-# both libbpf-free (record/monfold.h, record/proofranges.h)
-$(BUILD)/unit-tests: $(UNIT_OBJS) $(ANALYSIS_OBJS) $(BUILD)/user/record/monfold.o \
-		$(BUILD)/user/record/proofranges.o
+# both libbpf-free (monitor/monfold.h, tracer/proofranges.h)
+$(BUILD)/unit-tests: $(UNIT_OBJS) $(ANALYSIS_OBJS) $(BUILD)/user/monitor/monfold.o \
+		$(BUILD)/user/tracer/proofranges.o
 	$(call msg,LINK,$@)
 	$(Q)$(CXX) $(CFLAGS) $^ $(ANALYSIS_LIBS) -o $@
 

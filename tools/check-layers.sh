@@ -7,11 +7,16 @@
 #   recfile  the record format, both ways     -> lib facts recfile
 #   analyze  record -> conclusions (pure)     -> lib facts recfile analyze
 #   output   how conclusions look             -> lib facts recfile analyze output
-#   record   libbpf, privileges, the command  -> lib facts recfile analyze record
+#   tracer   libbpf and the BPF ABI: load,    -> lib facts recfile analyze tracer
+#            attach, maps, iterators, privileges
+#   record   one recording, behind record.h   -> lib facts recfile analyze tracer record
+#   monitor  capaudit monitor, on record.h    -> lib facts recfile analyze tracer record monitor
+#   engines  verify and doctor                -> lib facts recfile analyze tracer record engines
 #   cli      parsing and wiring               -> everything
 #
-# and only record/ and cli/ include libbpf (<bpf/...>) or the BPF ABI
-# (capaudit.h, skeletons). One line per violation, exit 1 if any.
+# and only tracer/ and cli/ include libbpf (<bpf/...>) or the BPF ABI
+# (capaudit.h, skeletons); the layers above the tracer see the ABI through
+# tracer/abi.h. One line per violation, exit 1 if any.
 cd "$(dirname "$0")/.."
 bad=0
 allowed() {
@@ -21,8 +26,11 @@ allowed() {
 	recfile) echo "lib facts recfile" ;;
 	analyze) echo "lib facts recfile analyze" ;;
 	output) echo "lib facts recfile analyze output" ;;
-	record) echo "lib facts recfile analyze record" ;;
-	cli) echo "lib facts recfile analyze output record cli" ;;
+	tracer) echo "lib facts recfile analyze tracer" ;;
+	record) echo "lib facts recfile analyze tracer record" ;;
+	monitor) echo "lib facts recfile analyze tracer record monitor" ;;
+	engines) echo "lib facts recfile analyze tracer record engines" ;;
+	cli) echo "lib facts recfile analyze output tracer record monitor engines cli" ;;
 	esac
 }
 for dir in user/*/; do
@@ -38,20 +46,20 @@ for dir in user/*/; do
 			*/*)
 				top=${inc%%/*}
 				case $top in
-				bpf) [ "$layer" = record ] || [ "$layer" = cli ] ||
-					echo "$f:$n: $layer/ includes <$inc>: only record/ and cli/ use libbpf" ;;
-				lib|facts|recfile|analyze|output|record|cli)
+				bpf) [ "$layer" = tracer ] || [ "$layer" = cli ] ||
+					echo "$f:$n: $layer/ includes <$inc>: only tracer/ and cli/ use libbpf" ;;
+				lib|facts|recfile|analyze|output|tracer|record|monitor|engines|cli)
 					case " $ok " in
 					*" $top "*) ;;
 					*) echo "$f:$n: $layer/ includes $inc: $layer may use only: $ok" ;;
 					esac ;;
 				esac ;;
 			capaudit.h|*.skel.h)
-				[ "$layer" = record ] || [ "$layer" = cli ] ||
-					echo "$f:$n: $layer/ includes $inc (the BPF side's): only record/ and cli/" ;;
+				[ "$layer" = tracer ] || [ "$layer" = cli ] ||
+					echo "$f:$n: $layer/ includes $inc (the BPF side's): only tracer/ and cli/ (the rest: tracer/abi.h)" ;;
 			*.h)
 				# a project header without its layer: say where it lives
-				for l in lib facts recfile analyze output record cli; do
+				for l in lib facts recfile analyze output tracer record monitor engines cli; do
 					[ -e "user/$l/$inc" ] && echo "$f:$n: include \"$l/$inc\", naming its layer"
 				done ;;
 			esac

@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "lib/ksyms.h"
-#include "record/proofranges.h"
+#include "tracer/proofranges.h"
 #include "test.h"
 
 static const char kallsyms[] =

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/* capaudit monitor's folding (record/monfold.c) and the record's "pids"
+/* capaudit monitor's folding (monitor/monfold.c) and the record's "pids"
  * and "monitor" fields, both ways. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "recfile/recfile.h"
-#include "record/monfold.h"
+#include "monitor/monfold.h"
 #include "test.h"
 #include "lib/util.h"
 

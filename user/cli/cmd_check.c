@@ -22,7 +22,7 @@
 #include "lib/infile.h"
 #include "lib/outfile.h"
 #include "output/output.h"
-#include "record/privs.h"
+#include "tracer/privs.h"
 #include "recfile/recfile.h"
 #include "recfile/load.h"
 #include "lib/util.h"

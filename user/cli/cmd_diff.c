@@ -20,7 +20,7 @@
 #include "output/output.h"
 #include "recfile/load.h"
 #include "recfile/recfile.h"
-#include "record/privs.h"
+#include "tracer/privs.h"
 
 enum { O_NOAUDIT = CLI_LONG_ONLY, O_CONTAINER, O_UNIT, O_LENIENT };
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* capaudit doctor: its options, doctor_probe() (record/doctor.c), the output. */
+/* capaudit doctor: its options, doctor_probe() (engines/doctor.c), the output. */
 #include <stdio.h>
 
 #include "analyze/views.h"
@@ -7,7 +7,7 @@
 #include "lib/msg.h"
 #include "output/output.h"
 #include "cli/cmd_doctor.h"
-#include "record/doctor.h"
+#include "engines/doctor.h"
 
 static const struct cli_opt doctor_opts[] = {
 	{ "format", 'f', required_argument, "FORMAT", "text (default) or json", NULL,

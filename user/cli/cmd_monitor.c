@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* capaudit monitor: its options, then monitor_run() (record/monitor.c). */
+/* capaudit monitor: its options, then monitor_run() (monitor/monitor.c). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +15,7 @@
 #include "lib/msg.h"
 #include "lib/util.h"
 #include "output/metrics.h"
-#include "record/monitor.h"
+#include "monitor/monitor.h"
 #include "record/procinfo.h"
 #include "record/scope.h"
 

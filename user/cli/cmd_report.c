@@ -14,7 +14,7 @@
 #include "lib/infile.h"
 #include "lib/util.h"
 #include "output/output.h"
-#include "record/privs.h"
+#include "tracer/privs.h"
 #include "recfile/recfile.h"
 #include "recfile/load.h"
 #include "analyze/attrib.h"

@@ -19,7 +19,7 @@
 #include "lib/util.h"
 #include "record/launch.h"
 #include "output/output.h"
-#include "record/privs.h"
+#include "tracer/privs.h"
 #include "recfile/recfile.h"
 #include "record/record.h"
 #include "analyze/suggest.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* capaudit verify: its options, verify_prove() (record/verify.c), the output. */
+/* capaudit verify: its options, verify_prove() (engines/verify.c), the output. */
 #include "cli/cmd_verify.h"
 
 #include <stdio.h>
@@ -12,8 +12,8 @@
 #include "lib/util.h"
 #include "output/output.h"
 #include "record/launch.h"
-#include "record/privs.h"
-#include "record/verify.h"
+#include "tracer/privs.h"
+#include "engines/verify.h"
 
 #define MAX_EMIT 6   /* every kind once */
 
@@ -165,7 +165,7 @@ static int can_set_sets(struct verify_args *a)
 	return 0;
 }
 
-/* The search (record/verify.c), then the proven set printed. */
+/* The search (engines/verify.c), then the proven set printed. */
 static int prove_and_print(struct verify_args *a)
 {
 	struct verify_result res;

@@ -15,9 +15,9 @@
 #include "facts/workload.h"
 #include "lib/util.h"
 #include "record/containers.h"
-#include "record/session.h"
+#include "record/proctable.h"
 
-void attribute_note(struct session *s, struct rec_process *p, uint64_t cgroup_id)
+void attribute_note(struct proctable *pt, struct rec_process *p, uint64_t cgroup_id)
 {
 	struct workload w;
 	const char *path;
@@ -26,38 +26,38 @@ void attribute_note(struct session *s, struct rec_process *p, uint64_t cgroup_id
 	if (p->cgroup_id || !cgroup_id)
 		return;
 	p->cgroup_id = cgroup_id;
-	path = cgroup_names_get(&s->cgn, cgroup_id, (pid_t)p->pid);
+	path = cgroup_names_get(pt->cgn, cgroup_id, (pid_t)p->pid);
 	/* the runtime's name while the container is still known to it */
 	if (!path || !workload_from_cgroup(path, &w) || !w.container_id[0])
 		return;
 	container_name(w.container_id, w.runtime, name, sizeof(name));
 	/* record --container NAME --wait: is this its start? */
-	if (s->scope.waiting &&
-	    scope_wait_saw(&s->scope, s->o->scope_arg, path, cgroup_id, &w, name))
-		session_container_started(s);
+	if (pt->scope->waiting &&
+	    scope_wait_saw(pt->scope, pt->o->scope_arg, path, cgroup_id, &w, name))
+		pt->container_started(pt);
 }
 
-void attribute(struct session *s, struct rec_process *p)
+void attribute(struct proctable *pt, struct rec_process *p)
 {
-	const char *path = cgroup_names_get(&s->cgn, p->cgroup_id, 0);
+	const char *path = cgroup_names_get(pt->cgn, p->cgroup_id, 0);
 	struct workload w;
 	char name[256];
 
 	if (!path)
 		return;
-	set_str(&p->cgroup, path);
+	proctable_set_str(&p->cgroup, path);
 	if (!workload_from_cgroup(path, &w))
 		return;
 	if (w.unit[0])
-		set_str(&p->unit, w.unit);
+		proctable_set_str(&p->unit, w.unit);
 	if (!w.container_id[0])
 		return;
 	p->runtime_setup = workload_is_runtime_setup(p->comm, p->exe);
-	set_str(&p->container_id, w.container_id);
-	set_str(&p->container_runtime, w.runtime);
+	proctable_set_str(&p->container_id, w.container_id);
+	proctable_set_str(&p->container_runtime, w.runtime);
 	container_name(w.container_id, w.runtime, name, sizeof(name));
 	if (name[0])
-		set_str(&p->container_name, name);
+		proctable_set_str(&p->container_name, name);
 }
 
 /* The runtime's fork of itself before it exec'd its sealed copy (runc:
@@ -81,18 +81,18 @@ static void mark_runtime_forks(struct record *r)
 	}
 }
 
-void attribute_processes(struct session *s)
+void attribute_processes(struct proctable *pt)
 {
 	size_t i;
 
 	/* an image seen only through its checks: the first check's cgroup */
-	for (i = 0; i < s->rec.nchecks; i++) {
-		struct rec_process *p = check_process(&s->rec, &s->rec.checks[i]);
+	for (i = 0; i < pt->rec->nchecks; i++) {
+		struct rec_process *p = check_process(pt->rec, &pt->rec->checks[i]);
 
 		if (p && !p->cgroup_id)
-			p->cgroup_id = s->rec.checks[i].cgroup;
+			p->cgroup_id = pt->rec->checks[i].cgroup;
 	}
-	for (i = 0; i < s->rec.nprocs; i++)
-		attribute(s, &s->rec.procs[i]);
-	mark_runtime_forks(&s->rec);
+	for (i = 0; i < pt->rec->nprocs; i++)
+		attribute(pt, &pt->rec->procs[i]);
+	mark_runtime_forks(pt->rec);
 }

@@ -18,11 +18,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "record/session.h"
+#include "record/collect.h"
+#include "record/symbols.h"
 #include "facts/callsite.h"
 #include "facts/syscalls.h"
 #include "lib/util.h"
-#include "record/keyflags.h"
+#include "tracer/keyflags.h"
 #include "record/ustacks.h"
 
 /* ---- collecting the aggregated checks ---------------------------------- */
@@ -34,7 +35,7 @@ struct stack_ref {
 };
 
 struct collect_ctx {
-	struct session *s;
+	struct proctable *pt;
 	struct ksyms *ks;
 	const char *ksyms_err;
 	struct stack_ref *stack_index;   /* open addressing, at most half full */
@@ -78,11 +79,11 @@ static uint64_t frames_hash(char *const *frames, size_t n)
  * tracepoint (with one program the tracepoint calls it directly, with
  * two or more through __traceiter_cap_capable, one frame more). Such
  * stacks are one record stack, and their checks one check line (the
- * merge in collect()). Takes frames, or frees them.
+ * merge in collect_checks()). Takes frames, or frees them.
  */
 static int stack_of_frames(struct collect_ctx *cc, char **frames, size_t n)
 {
-	struct record *r = &cc->s->rec;
+	struct record *r = cc->pt->rec;
 	size_t i = (size_t)(frames_hash(frames, n) >> 20) & (cc->frames_cap - 1), k;
 	int at;
 
@@ -108,7 +109,7 @@ static int stack_of_frames(struct collect_ctx *cc, char **frames, size_t n)
 static int collect_one(void *ctx, const struct ca_key *k, const struct ca_val *v)
 {
 	struct collect_ctx *cc = ctx;
-	struct session *s = cc->s;
+	struct proctable *pt = cc->pt;
 	struct rec_check *c;
 
 	/* only a syscall result, for checks counted while the map was full */
@@ -116,7 +117,7 @@ static int collect_one(void *ctx, const struct ca_key *k, const struct ca_val *v
 		cc->orphan_results += v->sys_failed + v->sys_other + v->sys_restart;
 		return 0;
 	}
-	c = record_add_check(&s->rec);
+	c = record_add_check(pt->rec);
 	uint64_t ips[CA_STACK_DEPTH];
 	char comm[CA_COMM_LEN + 1], frame[256];
 	struct stack_ref *si;
@@ -127,11 +128,11 @@ static int collect_one(void *ctx, const struct ca_key *k, const struct ca_val *v
 	c->stack = -1;
 	c->ustack = -1;
 	c->pid = k->tgid;
-	c->start_ns = to_epoch(s, k->pstart);
-	c->exec_id = alias_exec(s, k->tgid, k->pstart, k->exec_id);
+	c->start_ns = proctable_to_epoch(pt, k->pstart);
+	c->exec_id = proctable_alias_exec(pt, k->tgid, k->pstart, k->exec_id);
 	c->tid = v->meta.tid;
 	c->uid = v->meta.uid;
-	c->comm = record_intern(&s->rec, comm, strlen(comm));
+	c->comm = record_intern(pt->rec, comm, strlen(comm));
 	c->cgroup = v->meta.cgroup_id;
 	c->cap = k->cap;
 	c->ret = k->ret;
@@ -139,20 +140,20 @@ static int collect_one(void *ctx, const struct ca_key *k, const struct ca_val *v
 	c->syscall = k->syscall;
 	c->sysname = syscall_name(k->syscall);
 	check_set_key_flags(c, k->flags);
-	c->first_ns = to_epoch(s, v->meta.first_ns ? v->meta.first_ns : v->last_ns);
-	c->last_ns = to_epoch(s, v->last_ns);
+	c->first_ns = proctable_to_epoch(pt, v->meta.first_ns ? v->meta.first_ns : v->last_ns);
+	c->last_ns = proctable_to_epoch(pt, v->last_ns);
 	c->sys_failed = v->sys_failed;
 	c->sys_other = v->sys_other;
 	c->sys_errno = (int)v->sys_errno;
 	c->sys_restart = v->sys_restart;
-	c->ustack = ustacks_resolve(s->us, &s->tr, &s->rec, k);
-	s->rec.hdr.checks += v->count;
+	c->ustack = ustacks_resolve(pt->us, pt->tr, pt->rec, k);
+	pt->rec->hdr.checks += v->count;
 	if (!k->kstack) {
 		snprintf(frame, sizeof(frame), "stack not captured: %s",
 			 strerror(k->stack_err < 0 ? -k->stack_err : ENOENT));
 		c->stack_error = xstrdup(frame);
 	} else if (!(si = stack_slot(cc, k->kstack))->idx &&
-		   (n = tracer_stack(&s->tr, k->kstack, ips)) < 0) {
+		   (n = tracer_stack(pt->tr, k->kstack, ips)) < 0) {
 		c->stack_error = xstrdup("stack not found in the stack map");
 	} else {
 		if (!cc->ks)
@@ -168,35 +169,35 @@ static int collect_one(void *ctx, const struct ca_key *k, const struct ca_val *v
 	}
 	/* an image that made checks but whose events were lost: named by its
 	 * first check (/proc cannot be tied to it without its boot time) */
-	if (!check_process(&s->rec, c)) {
-		struct rec_process *p = image(s, c->pid, k->pstart, c->exec_id, comm, 0);
+	if (!check_process(pt->rec, c)) {
+		struct rec_process *p = proctable_image(pt, c->pid, k->pstart, c->exec_id, comm, 0);
 
 		p->uid = v->meta.uid;
 	}
 	return 0;
 }
 
-void lost_so_far(struct session *s, struct rec_lost *l)
+void collect_lost(struct tracer *tr, struct rec_lost *l)
 {
 	uint64_t st[CA_STAT_NR];
 
-	tracer_stats(&s->tr, st);
+	tracer_stats(tr, st);
 	memset(l, 0, sizeof(*l));
 	l->map_full = st[CA_STAT_MAP_FULL];
 	l->ringbuf_full = st[CA_STAT_RINGBUF_FULL];
 	l->stack_errors = st[CA_STAT_STACK_ERR];
 	l->proc_full = st[CA_STAT_PROC_FULL];
 	l->result_lost = st[CA_STAT_RESULT_LOST];
-	l->hook_skipped = tracer_skipped(&s->tr);
+	l->hook_skipped = tracer_skipped(tr);
 }
 
 /* Kernel symbols once the recording is over (BPF programs loaded during
  * it are included): iter/ksym needs CAP_BPF, so before the last drop. */
 /* /proc/modules (readable by anyone), to tell whether kernel symbols
  * changed while recording; NULL if it cannot be read. */
-void collect(struct session *s, struct ksyms *ks, const char *kerr)
+void collect_checks(struct proctable *pt, struct ksyms *ks, const char *kerr)
 {
-	struct collect_ctx cc = { .s = s, .ks = ks, .ksyms_err = kerr };
+	struct collect_ctx cc = { .pt = pt, .ks = ks, .ksyms_err = kerr };
 	uint64_t st[CA_STAT_NR], ov[CA_OVERFLOW_SLOTS];
 	size_t i;
 
@@ -204,18 +205,18 @@ void collect(struct session *s, struct ksyms *ks, const char *kerr)
 	cc.stack_index = xcalloc(cc.stack_cap, sizeof(*cc.stack_index));
 	cc.frames_cap = cc.stack_cap;
 	cc.frames_index = xcalloc(cc.frames_cap, sizeof(*cc.frames_index));
-	if (s->us) {
+	if (pt->us) {
 		/* what names the user stacks' files: executables, live
 		 * processes' mappings, ours (the same libc, most often) */
-		for (i = 0; i < s->rec.nprocs; i++) {
-			ustacks_add_file(s->us, s->rec.procs[i].exe);
-			if (!kill((pid_t)s->rec.procs[i].pid, 0))
-				ustacks_scan_pid(s->us, (pid_t)s->rec.procs[i].pid);
+		for (i = 0; i < pt->rec->nprocs; i++) {
+			ustacks_add_file(pt->us, pt->rec->procs[i].exe);
+			if (!kill((pid_t)pt->rec->procs[i].pid, 0))
+				ustacks_scan_pid(pt->us, (pid_t)pt->rec->procs[i].pid);
 		}
-		ustacks_scan_pid(s->us, 0);
+		ustacks_scan_pid(pt->us, 0);
 	}
-	tracer_foreach_check(&s->tr, collect_one, &cc);
-	aggtab_free(&s->tr.tab);   /* all in s->rec now: not held while it is written */
+	tracer_foreach_check(pt->tr, collect_one, &cc);
+	aggtab_free(&pt->tr->tab);   /* all in pt->rec now: not held while it is written */
 	free(cc.stack_index);
 	free(cc.frames_index);
 	/* the same key can now appear twice: the child's checks before its
@@ -224,34 +225,34 @@ void collect(struct session *s, struct ksyms *ks, const char *kerr)
 	{
 		size_t merged, unused_dup, unused_orig;
 
-		record_dedup_checks(&s->rec, DEDUP_MERGE, &merged, &unused_dup, &unused_orig);
+		record_dedup_checks(pt->rec, DEDUP_MERGE, &merged, &unused_dup, &unused_orig);
 	}
 	ksyms_free(cc.ks);
 
-	tracer_stats(&s->tr, st);
-	lost_so_far(s, &s->rec.hdr.lost);
-	s->rec.hdr.lost.result_lost = sat_add(s->rec.hdr.lost.result_lost, cc.orphan_results);
-	s->rec.hdr.has_cache = true;
-	s->rec.hdr.cache_misses = st[CA_STAT_CACHE_MISS];
-	s->rec.hdr.cache_hit_walks = st[CA_STAT_CACHE_VERIFY];
-	s->rec.hdr.cache_splits = st[CA_STAT_CACHE_MISMATCH];
-	s->rec.hdr.cache_unproven = st[CA_STAT_UNPROVEN];
-	s->rec.hdr.agg_drains = s->tr.drains;
-	s->rec.hdr.agg_keys = s->tr.agg_max_used;
-	s->rec.hdr.syscall_results = s->o->syscall_results;
-	tracer_overflow(&s->tr, ov);
+	tracer_stats(pt->tr, st);
+	collect_lost(pt->tr, &pt->rec->hdr.lost);
+	pt->rec->hdr.lost.result_lost = sat_add(pt->rec->hdr.lost.result_lost, cc.orphan_results);
+	pt->rec->hdr.has_cache = true;
+	pt->rec->hdr.cache_misses = st[CA_STAT_CACHE_MISS];
+	pt->rec->hdr.cache_hit_walks = st[CA_STAT_CACHE_VERIFY];
+	pt->rec->hdr.cache_splits = st[CA_STAT_CACHE_MISMATCH];
+	pt->rec->hdr.cache_unproven = st[CA_STAT_UNPROVEN];
+	pt->rec->hdr.agg_drains = pt->tr->drains;
+	pt->rec->hdr.agg_keys = pt->tr->agg_max_used;
+	pt->rec->hdr.syscall_results = pt->o->syscall_results;
+	tracer_overflow(pt->tr, ov);
 	for (i = 0; i < CA_OVERFLOW_SLOTS; i++) {
 		struct rec_overflow *o;
 
 		if (!ov[i])
 			continue;
-		s->rec.hdr.overflow = xrealloc(s->rec.hdr.overflow,
-					       (s->rec.hdr.noverflow + 1) * sizeof(*o));
-		o = &s->rec.hdr.overflow[s->rec.hdr.noverflow++];
+		pt->rec->hdr.overflow = xrealloc(pt->rec->hdr.overflow,
+					       (pt->rec->hdr.noverflow + 1) * sizeof(*o));
+		o = &pt->rec->hdr.overflow[pt->rec->hdr.noverflow++];
 		o->cap = (int)(i / 2);
 		o->denied = i % 2;
 		o->count = ov[i];
-		s->rec.hdr.checks += ov[i];
+		pt->rec->hdr.checks += ov[i];
 	}
 }
 

@@ -20,7 +20,8 @@
 #include <unistd.h>
 
 #include "record/ptrace_targets.h"
-#include "record/session.h"
+#include "record/proctable.h"
+#include "record/command.h"
 #include "facts/callsite.h"
 #include "lib/msg.h"
 #include "lib/util.h"
@@ -31,12 +32,12 @@
 
 /* A kernel CLOCK_MONOTONIC time as ns since the epoch (one offset for the
  * whole recording, so that equal kernel times stay equal). */
-int64_t to_epoch(const struct session *s, uint64_t mono)
+int64_t proctable_to_epoch(const struct proctable *pt, uint64_t mono)
 {
-	return (int64_t)mono + s->epoch_off;
+	return (int64_t)mono + pt->epoch_off;
 }
 
-void set_str(char **dst, const char *src)
+void proctable_set_str(char **dst, const char *src)
 {
 	free(*dst);
 	*dst = src ? xstrdup(src) : NULL;
@@ -53,57 +54,57 @@ static void fill_from_proc(struct rec_process *p, const char *comm, uint64_t boo
 	struct procinfo pi;
 
 	if (comm)
-		set_str(&p->comm, comm);
+		proctable_set_str(&p->comm, comm);
 	if (procinfo_read_exact((pid_t)p->pid, boot_ns, NULL, &pi))
 		return;
 	p->ppid = pi.ppid;
 	p->uid = pi.uid;
 	if (comm && strcmp(comm, pi.comm))
 		return;
-	set_str(&p->comm, pi.comm);
-	set_str(&p->exe, pi.exe[0] ? pi.exe : NULL);
+	proctable_set_str(&p->comm, pi.comm);
+	proctable_set_str(&p->exe, pi.exe[0] ? pi.exe : NULL);
 }
 
 /* The line of the image (pid, pstart, exec_id), added (empty) if new. */
-static struct rec_process *line(struct session *s, uint32_t pid, uint64_t pstart,
+static struct rec_process *line(struct proctable *pt, uint32_t pid, uint64_t pstart,
 				uint32_t exec_id, bool *added)
 {
-	int64_t start = to_epoch(s, pstart);
-	struct rec_process *p = record_find_process(&s->rec, pid, start, exec_id);
+	int64_t start = proctable_to_epoch(pt, pstart);
+	struct rec_process *p = record_find_process(pt->rec, pid, start, exec_id);
 
 	*added = !p;
-	return p ? p : record_add_process(&s->rec, pid, start, exec_id);
+	return p ? p : record_add_process(pt->rec, pid, start, exec_id);
 }
 
 /* The image, with what /proc says when it is new (boot_ns: see above;
  * 0: unknown, /proc is not read), or said before recording began. */
-struct rec_process *image(struct session *s, uint32_t pid, uint64_t pstart,
+struct rec_process *proctable_image(struct proctable *pt, uint32_t pid, uint64_t pstart,
 				 uint32_t exec_id, const char *comm, uint64_t boot_ns)
 {
-	const struct ca_task *t = tasks_find(&s->before, pid);
+	const struct ca_task *t = tasks_find(&pt->before, pid);
 	bool added;
-	struct rec_process *p = line(s, pid, pstart, exec_id, &added);
+	struct rec_process *p = line(pt, pid, pstart, exec_id, &added);
 
 	if (added && t && t->pstart == pstart && t->exec_id == exec_id &&
-	    s->before_exe[t - s->before.t]) {
-		set_str(&p->comm, comm);
-		set_str(&p->exe, s->before_exe[t - s->before.t]);
+	    pt->before_exe[t - pt->before.t]) {
+		proctable_set_str(&p->comm, comm);
+		proctable_set_str(&p->exe, pt->before_exe[t - pt->before.t]);
 		p->ppid = t->ppid;
 		p->uid = t->uid;
-		attribute_note(s, p, t->cgroup_id);
+		attribute_note(pt, p, t->cgroup_id);
 	} else if (added && boot_ns) {
 		fill_from_proc(p, comm, boot_ns);
 	} else if (added && comm) {
-		set_str(&p->comm, comm);
+		proctable_set_str(&p->comm, comm);
 	}
 	return p;
 }
 
 /* The command capaudit started (-- COMMAND): its pid alone is enough, as
  * it is not reaped before the end. */
-bool is_child(const struct session *s, uint32_t pid, uint64_t pstart)
+bool proctable_is_child(const struct proctable *pt, uint32_t pid, uint64_t pstart)
 {
-	return s->child > 0 && pid == (uint32_t)s->child && pstart == s->child_start;
+	return pt->child > 0 && pid == (uint32_t)pt->child && pstart == pt->child_start;
 }
 
 /*
@@ -111,11 +112,11 @@ bool is_child(const struct session *s, uint32_t pid, uint64_t pstart)
  * binary, setting up its memory) are made by capaudit's child before the
  * command's image exists; count them as the command's.
  */
-uint32_t alias_exec(struct session *s, uint32_t pid, uint64_t pstart, uint32_t exec_id)
+uint32_t proctable_alias_exec(struct proctable *pt, uint32_t pid, uint64_t pstart, uint32_t exec_id)
 {
-	if (is_child(s, pid, pstart) && s->launcher_known && s->cmd_known &&
-	    exec_id == s->launcher_exec_id)
-		return s->cmd_exec_id;
+	if (proctable_is_child(pt, pid, pstart) && pt->launcher_known && pt->cmd_known &&
+	    exec_id == pt->launcher_exec_id)
+		return pt->cmd_exec_id;
 	return exec_id;
 }
 
@@ -180,20 +181,20 @@ static const char *resolve_exe(const struct ca_event *e, const char *filename, c
 /* The executable /proc showed before recording began for the image
  * (pid, pstart, exec_id), or NULL: a parent with no line of its own yet
  * (-a: it has made no check) forks a child that runs the same program. */
-static const char *exe_before(const struct session *s, uint32_t pid, uint64_t pstart,
+static const char *exe_before(const struct proctable *pt, uint32_t pid, uint64_t pstart,
 			      uint32_t exec_id)
 {
-	const struct ca_task *t = tasks_find(&s->before, pid);
+	const struct ca_task *t = tasks_find(&pt->before, pid);
 
 	if (!t || t->pstart != pstart || t->exec_id != exec_id)
 		return NULL;
-	return s->before_exe[t - s->before.t];
+	return pt->before_exe[t - pt->before.t];
 }
 
 /* pid is the caller or the command recorded (-- COMMAND). */
-static bool workload_root(const struct session *s, uint32_t pid, uint32_t caller)
+static bool workload_root(const struct proctable *pt, uint32_t pid, uint32_t caller)
 {
-	return pid == caller || (s->child > 0 && pid == (uint32_t)s->child);
+	return pid == caller || (pt->child > 0 && pid == (uint32_t)pt->child);
 }
 
 /*
@@ -203,7 +204,7 @@ static bool workload_root(const struct session *s, uint32_t pid, uint32_t caller
  */
 static bool made_by_workload(void *ctx, uint32_t target, uint32_t caller)
 {
-	const struct session *s = ctx;
+	const struct proctable *pt = ctx;
 	const struct rec_process *best = NULL;
 	struct procinfo pi;
 	uint32_t pid = target;
@@ -211,118 +212,118 @@ static bool made_by_workload(void *ctx, uint32_t target, uint32_t caller)
 	int depth;
 
 	for (depth = 0; depth < 64 && pid > 1 && !procinfo_read((pid_t)pid, &pi); depth++) {
-		if (workload_root(s, pi.ppid, caller))
+		if (workload_root(pt, pi.ppid, caller))
 			return true;
 		pid = pi.ppid;
 	}
 	if (depth)
 		return false;   /* alive, and not the workload's */
-	for (i = 0; i < s->rec.nprocs; i++) {
-		const struct rec_process *p = &s->rec.procs[i];
+	for (i = 0; i < pt->rec->nprocs; i++) {
+		const struct rec_process *p = &pt->rec->procs[i];
 
 		if (p->pid == target && (!best || p->start_ns > best->start_ns))
 			best = p;
 	}
-	return best && workload_root(s, best->ppid, caller);
+	return best && workload_root(pt, best->ppid, caller);
 }
 
-int on_event(void *ctx, const struct ca_event *e)
+int proctable_on_event(void *ctx, const struct ca_event *e)
 {
-	struct session *s = ctx;
+	struct proctable *pt = ctx;
 	struct rec_process *p, *parent;
 	char comm[CA_COMM_LEN + 1], exe[CA_PATH_LEN + 1];
 	struct procinfo pi;
-	bool child = is_child(s, e->tgid, e->pstart), added;
+	bool child = proctable_is_child(pt, e->tgid, e->pstart), added;
 
 	memcpy(comm, e->comm, CA_COMM_LEN);
 	comm[CA_COMM_LEN] = '\0';
 	switch (e->type) {
 	case CA_EV_FORK:
 		/* a copy of its parent's image: same exec_id, same program */
-		p = line(s, e->tgid, e->pstart, e->exec_id, &added);
+		p = line(pt, e->tgid, e->pstart, e->exec_id, &added);
 		p->ppid = e->ppid;
 		p->uid = e->uid;
-		set_str(&p->comm, comm);
-		parent = record_find_process(&s->rec, e->ppid, to_epoch(s, e->parent_start),
+		proctable_set_str(&p->comm, comm);
+		parent = record_find_process(pt->rec, e->ppid, proctable_to_epoch(pt, e->parent_start),
 					     e->exec_id);
 		if (parent && parent->exe) {
-			set_str(&p->exe, parent->exe);
-			set_str(&p->build_id, parent->build_id);
+			proctable_set_str(&p->exe, parent->exe);
+			proctable_set_str(&p->build_id, parent->build_id);
 		} else if (!p->exe) {
-			set_str(&p->exe, exe_before(s, e->ppid, e->parent_start, e->exec_id));
+			proctable_set_str(&p->exe, exe_before(pt, e->ppid, e->parent_start, e->exec_id));
 		}
-		attribute_note(s, p, e->cgroup_id);
+		attribute_note(pt, p, e->cgroup_id);
 		/* -p's targets and -- COMMAND's tree: recorded until the last
 		 * exits (a daemon outlives its launcher) */
-		if (s->o->npids || s->child > 0)
-			procset_add(&s->live, e->tgid, e->pstart);
+		if (pt->o->npids || pt->child > 0)
+			procset_add(&pt->live, e->tgid, e->pstart);
 		break;
 	case CA_EV_EXEC:
-		if (child && !s->cmd_known) {
-			s->cmd_known = true;
-			s->cmd_exec_id = e->exec_id;
+		if (child && !pt->cmd_known) {
+			pt->cmd_known = true;
+			pt->cmd_exec_id = e->exec_id;
 		}
-		p = line(s, e->tgid, e->pstart, e->exec_id, &added);
+		p = line(pt, e->tgid, e->pstart, e->exec_id, &added);
 		p->ppid = e->ppid;
 		p->uid = e->uid;
-		set_str(&p->comm, comm);
+		proctable_set_str(&p->comm, comm);
 		memcpy(exe, e->filename, CA_PATH_LEN);
 		exe[CA_PATH_LEN] = '\0';
-		set_str(&p->exe, resolve_exe(e, exe, comm, &pi));
+		proctable_set_str(&p->exe, resolve_exe(e, exe, comm, &pi));
 		/* gone already: /proc/self/exe named the image it replaced */
 		parent = !strcmp(p->exe, "/proc/self/exe") && e->exec_id ?
-			record_find_process(&s->rec, e->tgid, p->start_ns, e->exec_id - 1) : NULL;
+			record_find_process(pt->rec, e->tgid, p->start_ns, e->exec_id - 1) : NULL;
 		if (parent && parent->exe)
-			set_str(&p->exe, parent->exe);
-		set_str(&p->build_id, exe_build_id(&s->exes, p->exe, e->tgid, e->exe_dev,
+			proctable_set_str(&p->exe, parent->exe);
+		proctable_set_str(&p->build_id, exe_build_id(&pt->exes, p->exe, e->tgid, e->exe_dev,
 						   e->exe_ino, e->exe_gen));
 		p->secure_exec = e->flags & CA_EVF_SECURE_EXEC;
-		attribute_note(s, p, e->cgroup_id);
+		attribute_note(pt, p, e->cgroup_id);
 		break;
 	case CA_EV_EXIT:
-		p = image(s, e->tgid, e->pstart, alias_exec(s, e->tgid, e->pstart, e->exec_id), comm,
+		p = proctable_image(pt, e->tgid, e->pstart, proctable_alias_exec(pt, e->tgid, e->pstart, e->exec_id), comm,
 			  e->boot_start);
 		p->exited = true;
 		p->exit_code = status_to_exit(e->exit_code);
-		attribute_note(s, p, e->cgroup_id);
-		procset_del(&s->live, e->tgid, e->pstart);
+		attribute_note(pt, p, e->cgroup_id);
+		procset_del(&pt->live, e->tgid, e->pstart);
 		break;
 	case CA_EV_FIRST:
-		if (child && !s->cmd_known) {
-			if (!s->launcher_known) {   /* our own child, before exec */
-				s->launcher_known = true;
-				s->launcher_exec_id = e->exec_id;
+		if (child && !pt->cmd_known) {
+			if (!pt->launcher_known) {   /* our own child, before exec */
+				pt->launcher_known = true;
+				pt->launcher_exec_id = e->exec_id;
 				break;
 			}
-			if (e->exec_id == s->launcher_exec_id)
+			if (e->exec_id == pt->launcher_exec_id)
 				break;
 			/* the command's image checks before its exec event */
-			s->cmd_known = true;
-			s->cmd_exec_id = e->exec_id;
+			pt->cmd_known = true;
+			pt->cmd_exec_id = e->exec_id;
 		}
-		p = image(s, e->tgid, e->pstart, alias_exec(s, e->tgid, e->pstart, e->exec_id), comm,
+		p = proctable_image(pt, e->tgid, e->pstart, proctable_alias_exec(pt, e->tgid, e->pstart, e->exec_id), comm,
 			  e->boot_start);
 		if (!p->ppid)
 			p->ppid = e->ppid;
-		attribute_note(s, p, e->cgroup_id);
+		attribute_note(pt, p, e->cgroup_id);
 		/* its libraries are mapped by now; it may be gone at the end
 		 * (once per program name: under -a thousands of short-lived
 		 * copies of one program map the same files) */
-		ustacks_scan_new(s->us, (pid_t)e->tgid, comm);
+		ustacks_scan_new(pt->us, (pid_t)e->tgid, comm);
 		break;
 	case CA_EV_NEWKEY:
-		if (s->on_newkey)
-			s->on_newkey(s, e);
+		if (pt->on_newkey)
+			pt->on_newkey(pt->newkey_ctx, e);
 		break;
 	case CA_EV_PTRACE:
 		/* (the event's pt_* fields share the place of boot_start) */
-		p = image(s, e->tgid, e->pstart, alias_exec(s, e->tgid, e->pstart, e->exec_id), comm,
+		p = proctable_image(pt, e->tgid, e->pstart, proctable_alias_exec(pt, e->tgid, e->pstart, e->exec_id), comm,
 			  0);
-		ptrace_target_note(p, e, made_by_workload, s);
+		ptrace_target_note(p, e, made_by_workload, pt);
 		break;
 	case CA_EV_CAPSET:
 		/* the sets it asked for: what a recommended set must let it keep */
-		p = image(s, e->tgid, e->pstart, alias_exec(s, e->tgid, e->pstart, e->exec_id), comm,
+		p = proctable_image(pt, e->tgid, e->pstart, proctable_alias_exec(pt, e->tgid, e->pstart, e->exec_id), comm,
 			  0);
 		p->has_capset = true;
 		p->capset_eff |= e->set_effective;
@@ -337,31 +338,31 @@ int on_event(void *ctx, const struct ca_event *e)
 
 /* A process of the snapshot gets its line (what /proc says, if it can be
  * tied to it) and is followed from now on. */
-static void take_process(struct session *s, const struct ca_task *t, const struct ca_task *parent)
+static void take_process(struct proctable *pt, const struct ca_task *t, const struct ca_task *parent)
 {
 	char comm[CA_COMM_LEN + 1];
 	struct rec_process *p;
 
-	if (s->only_uid && t->euid != s->uid)
+	if (pt->only_uid && t->euid != pt->uid)
 		return;   /* another user's: not followed, not named (caller_policy) */
 	memcpy(comm, t->comm, CA_COMM_LEN);
 	comm[CA_COMM_LEN] = '\0';
-	p = image(s, t->tgid, t->pstart, t->exec_id, comm, t->boot_start);
+	p = proctable_image(pt, t->tgid, t->pstart, t->exec_id, comm, t->boot_start);
 	p->ppid = t->ppid;
 	p->uid = t->uid;
 	/* /proc/PID/exe may be unreadable (after the privilege drop, another
 	 * user's process): a child that has not exec'd runs its parent's */
 	if (!p->exe && parent && parent->exec_id == t->exec_id) {
-		const struct rec_process *pp = record_find_process(&s->rec, parent->tgid,
-								   to_epoch(s, parent->pstart),
+		const struct rec_process *pp = record_find_process(pt->rec, parent->tgid,
+								   proctable_to_epoch(pt, parent->pstart),
 								   parent->exec_id);
 
 		if (pp && pp->exe)
-			set_str(&p->exe, pp->exe);
+			proctable_set_str(&p->exe, pp->exe);
 	}
-	procset_add(&s->live, t->tgid, t->pstart);
-	if (s->tr.skel)
-		tracer_follow(&s->tr, t->tgid, t->pstart);
+	procset_add(&pt->live, t->tgid, t->pstart);
+	if (pt->tr->skel)
+		tracer_follow(pt->tr, t->tgid, t->pstart);
 }
 
 /* The snapshot's parent of t, or NULL. */
@@ -377,30 +378,30 @@ static const struct ca_task *parent_of(const struct task_snap *snap, const struc
  * pidfd opened then), and take it and its descendants. A target that has
  * exited since is left out with a warning; none left is an error.
  */
-static int take_targets(struct session *s, const struct task_snap *snap)
+static int take_targets(struct proctable *pt, const struct task_snap *snap)
 {
-	const struct ca_task **roots = xcalloc(s->o->npids + 1, sizeof(*roots)), **desc = NULL;
+	const struct ca_task **roots = xcalloc(pt->o->npids + 1, sizeof(*roots)), **desc = NULL;
 	size_t nroots = 0, nd, k;
 	int rc = -1;
 
-	for (k = 0; k < s->o->npids; k++) {
-		const struct ca_task *t = tasks_find(snap, (uint32_t)s->o->pids[k]);
+	for (k = 0; k < pt->o->npids; k++) {
+		const struct ca_task *t = tasks_find(snap, (uint32_t)pt->o->pids[k]);
 
 		/* alive now, after the snapshot: the snapshot's process with that
 		 * pid is the one the pidfd was opened for (a pid is not given out
 		 * again while its process exists) */
-		if (!t || (t->flags & CA_TASK_EXITING) || pidfd_alive(s->o->pidfds[k]) != 1) {
+		if (!t || (t->flags & CA_TASK_EXITING) || pidfd_alive(pt->o->pidfds[k]) != 1) {
 			/* alive but not in the snapshot: the kernel's task iterator
 			 * does not show it (seen: a sandbox's own PID 1) */
-			fprintf(stderr, "capaudit: -p %d: %s\n", (int)s->o->pids[k],
-				!t && pidfd_alive(s->o->pidfds[k]) == 1 ?
+			fprintf(stderr, "capaudit: -p %d: %s\n", (int)pt->o->pids[k],
+				!t && pidfd_alive(pt->o->pidfds[k]) == 1 ?
 				"the kernel's task iterator (iter/task) does not show this process: it "
 				"cannot be followed" : "the process exited before recording began");
 			continue;
 		}
-		if (s->only_uid && t->euid != s->uid) {
+		if (pt->only_uid && t->euid != pt->uid) {
 			p_err("-p %d: a process of uid %u: only root may follow another user's "
-			      "processes", (int)s->o->pids[k], (unsigned)t->euid);
+			      "processes", (int)pt->o->pids[k], (unsigned)t->euid);
 			goto out;
 		}
 		roots[nroots++] = t;
@@ -410,12 +411,12 @@ static int take_targets(struct session *s, const struct task_snap *snap)
 		goto out;
 	}
 	for (k = 0; k < nroots; k++)
-		take_process(s, roots[k], parent_of(snap, roots[k]));
+		take_process(pt, roots[k], parent_of(snap, roots[k]));
 	nd = tasks_descendants(snap, roots, nroots, &desc);
 	for (k = 0; k < nd; k++)
 		if (!(desc[k]->flags & CA_TASK_EXITING) &&
-		    !procset_has(&s->live, desc[k]->tgid, desc[k]->pstart))
-			take_process(s, desc[k], parent_of(snap, desc[k]));
+		    !procset_has(&pt->live, desc[k]->tgid, desc[k]->pstart))
+			take_process(pt, desc[k], parent_of(snap, desc[k]));
 	rc = 0;
 out:
 	free(roots);
@@ -452,7 +453,7 @@ static bool in_snapshot(void *ctx, uint32_t tgid, uint64_t start)
  * those after); followed processes that exited before the exit hook was
  * attached, whose exit event never comes, are no longer waited for.
  */
-int refresh_followed(struct session *s)
+int proctable_refresh_followed(struct proctable *pt)
 {
 	struct task_snap snap;
 	struct snap_ctx sc = { .snap = &snap };
@@ -464,16 +465,16 @@ int refresh_followed(struct session *s)
 		fprintf(stderr, "capaudit: warning: %s\n", err);
 		return -1;
 	}
-	procset_filter(&s->live, in_snapshot, &sc);
-	roots = xcalloc(s->live.n + 1, sizeof(*roots));
+	procset_filter(&pt->live, in_snapshot, &sc);
+	roots = xcalloc(pt->live.n + 1, sizeof(*roots));
 	sc.roots = roots;
-	procset_foreach(&s->live, add_root, &sc);
+	procset_foreach(&pt->live, add_root, &sc);
 	nroots = sc.nroots;
 	nd = tasks_descendants(&snap, roots, nroots, &desc);
 	for (k = 0; k < nd; k++)
 		if (!(desc[k]->flags & CA_TASK_EXITING) &&
-		    !procset_has(&s->live, desc[k]->tgid, desc[k]->pstart))
-			take_process(s, desc[k], parent_of(&snap, desc[k]));
+		    !procset_has(&pt->live, desc[k]->tgid, desc[k]->pstart))
+			take_process(pt, desc[k], parent_of(&snap, desc[k]));
 	free(roots);
 	free(desc);
 	tasks_free(&snap);
@@ -489,16 +490,16 @@ static bool pid_exists(void *ctx, uint32_t tgid, uint64_t start)
 /* -p, or -- COMMAND's tree: are any followed processes left? Exit events remove them; a pid no
  * process has means one exited unseen; when exit events were lost (ringbuf
  * full), a snapshot says which are still there. */
-bool any_followed(struct session *s)
+bool proctable_any_followed(struct proctable *pt)
 {
 	uint64_t st[CA_STAT_NR];
 
-	procset_filter(&s->live, pid_exists, NULL);
-	tracer_stats(&s->tr, st);
-	if (s->live.n && st[CA_STAT_RINGBUF_FULL] != s->ringbuf_lost_seen &&
-	    !refresh_followed(s))
-		s->ringbuf_lost_seen = st[CA_STAT_RINGBUF_FULL];
-	return s->live.n > 0;
+	procset_filter(&pt->live, pid_exists, NULL);
+	tracer_stats(pt->tr, st);
+	if (pt->live.n && st[CA_STAT_RINGBUF_FULL] != pt->ringbuf_lost_seen &&
+	    !proctable_refresh_followed(pt))
+		pt->ringbuf_lost_seen = st[CA_STAT_RINGBUF_FULL];
+	return pt->live.n > 0;
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -509,33 +510,33 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 /* The scope's ids are sorted (find_scope()). */
-static bool in_scope_ids(const struct session *s, uint64_t id)
+static bool in_scope_ids(const struct proctable *pt, uint64_t id)
 {
-	return s->nscope_ids && bsearch(&id, s->scope_ids, s->nscope_ids, sizeof(id), cmp_u64);
+	return pt->nscope_ids && bsearch(&id, pt->scope_ids, pt->nscope_ids, sizeof(id), cmp_u64);
 }
 
-int name_processes(struct session *s)
+int proctable_name_processes(struct proctable *pt)
 {
 	struct task_snap snap;
 	const struct ca_task *t;
 	char err[512];
 	int rc = 0;
 
-	if (s->o->all || s->scope.kind) {
+	if (pt->o->all || pt->scope->kind) {
 		/* every process, as it comes; after the privilege drop /proc
 		 * no longer shows another user's executable: read them now
 		 * (of a scope, its processes only) */
-		if (tasks_snapshot(&s->before, err, sizeof(err)))
+		if (tasks_snapshot(&pt->before, err, sizeof(err)))
 			fprintf(stderr, "capaudit: warning: %s\n", err);
-		s->before_exe = xcalloc(s->before.n + 1, sizeof(char *));
-		for (size_t i = 0; i < s->before.n; i++) {
+		pt->before_exe = xcalloc(pt->before.n + 1, sizeof(char *));
+		for (size_t i = 0; i < pt->before.n; i++) {
 			struct procinfo pi;
 
-			t = &s->before.t[i];
-			if (s->scope.kind && !in_scope_ids(s, t->cgroup_id))
+			t = &pt->before.t[i];
+			if (pt->scope->kind && !in_scope_ids(pt, t->cgroup_id))
 				continue;
 			if (!procinfo_read_exact((pid_t)t->tgid, t->boot_start, NULL, &pi) && pi.exe[0])
-				s->before_exe[i] = xstrdup(pi.exe);
+				pt->before_exe[i] = xstrdup(pi.exe);
 		}
 		return 0;
 	}
@@ -543,17 +544,17 @@ int name_processes(struct session *s)
 		p_err("cannot list the processes to follow: %s", err);
 		return -1;
 	}
-	if (s->o->npids)
-		rc = take_targets(s, &snap);
-	if (s->child > 0) {
+	if (pt->o->npids)
+		rc = take_targets(pt, &snap);
+	if (pt->child > 0) {
 		/* our child: not reaped, so its pid is its own */
-		t = tasks_find(&snap, (uint32_t)s->child);
+		t = tasks_find(&snap, (uint32_t)pt->child);
 		if (!t) {
-			p_err("cannot find the command's process %d", (int)s->child);
+			p_err("cannot find the command's process %d", (int)pt->child);
 			rc = -1;
 		} else {
-			s->child_start = t->pstart;
-			procset_add(&s->live, t->tgid, t->pstart);
+			pt->child_start = t->pstart;
+			procset_add(&pt->live, t->tgid, t->pstart);
 		}
 	}
 	tasks_free(&snap);
@@ -561,11 +562,25 @@ int name_processes(struct session *s)
 }
 
 /* Once attached: follow what was named, then what was forked meanwhile. */
-void follow_named(void *ctx, uint32_t tgid, uint64_t start)
+void proctable_follow_named(void *ctx, uint32_t tgid, uint64_t start)
 {
-	tracer_follow(&((struct session *)ctx)->tr, tgid, start);
+	tracer_follow(((struct proctable *)ctx)->tr, tgid, start);
 }
 
 /* The first size of each aggregation map: --max-keys (fixed), or under -a
  * room for every live process's active keys between two drains; a command
  * or -p tree starts small (the map grows when drains come fast). */
+
+void proctable_free(struct proctable *pt)
+{
+	size_t k;
+
+	ustacks_free(pt->us);
+	procset_free(&pt->live);
+	free(pt->scope_ids);
+	exe_ids_free(&pt->exes);
+	for (k = 0; k < pt->before.n; k++)
+		free(pt->before_exe[k]);
+	free(pt->before_exe);
+	tasks_free(&pt->before);
+}

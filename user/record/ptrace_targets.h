@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <linux/types.h>
 
-#include "capaudit.h"
+#include "tracer/abi.h"
 #include "recfile/recfile.h"
 
 /* ours(ctx, target, caller): the process target was made by the caller,

@@ -26,7 +26,7 @@
 #include "lib/msg.h"
 #include "lib/util.h"
 #include "record/launch.h"
-#include "record/privs.h"
+#include "tracer/privs.h"
 
 /* systemd's own search path for an ExecStart= without a slash (since
  * v239 the manager's PATH is not used) and the commands' PATH */

@@ -6,6 +6,7 @@
  * collect the maps, write the record.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <grp.h>
 #include <poll.h>
@@ -24,12 +25,54 @@
 #include "facts/syscalls.h"
 #include "lib/msg.h"
 #include "lib/util.h"
-#include "record/ksyms_iter.h"
-#include "record/privs.h"
+#include "tracer/ksyms_iter.h"
+#include "tracer/privs.h"
 #include "record/procinfo.h"
-#include "record/proofranges.h"
+#include "tracer/proofranges.h"
 #include "record/service.h"
-#include "record/session.h"
+#include "lib/cgroup.h"
+#include "lib/ksyms.h"
+#include "lib/outfile.h"
+#include "recfile/recfile.h"
+#include "record/collect.h"
+#include "record/launch.h"
+#include "record/proctable.h"
+#include "record/record.h"
+#include "record/scope.h"
+#include "record/command.h"
+#include "record/symbols.h"
+#include "tracer/probe.h"
+#include "tracer/ptrace_hooks.h"
+#include "tracer/tracer.h"
+
+/* One recording: its own state here, and what its parts keep (the process
+ * table, the kernel's symbols), each in the part's own struct. Only this
+ * file sees it; the monitor goes through record.h. */
+struct session {
+	struct rec_opts *o;
+	struct tracer tr;
+	struct record rec;
+	int64_t real0;            /* when recording began (attached), epoch ns */
+	int child_status;         /* -- COMMAND (pt.child): its wait status, */
+	bool child_done;          /* once reaped */
+	bool tree_announced;     /* said that the command's tree runs on */
+	/* --cgroup, --container, --unit: what is recorded */
+	struct scope scope;
+	/* every process's cgroup path, container and unit (attribute.c) */
+	struct cgroup_names cgn;
+	struct proctable pt;      /* the process images and who is followed */
+	struct rec_symbols sym;   /* the kernel's symbols */
+	/* the phases' own: the command's pipes, perf events opened before the
+	 * drop (kprobe mode), the output file, the exit status so far */
+	int go_fd, exec_err_fd;
+	struct kprobe_events kpe;
+	struct ptrace_hooks pth;  /* the ptrace-access hooks' events (not in monitor) */
+	struct outfile outf;
+	int rc;
+	bool monitor;             /* capaudit monitor's (session_monitor()) */
+};
+
+enum stop_reason { STOP_EXITED, STOP_DURATION, STOP_SIGNAL };
 
 #define GRACE_NS (5LL * 1000000000LL)  /* after a signal, wait this for the command */
 
@@ -66,7 +109,7 @@ int session_keep_outputs(struct session *s, const char *const *more, size_t nmor
 /* Opened before the command runs, so that a bad path fails first
  * (outfile.h: complete or absent, never replacing what it should not);
  * when it cannot be, the message says what to do. */
-int session_open_out(const char *out, struct outfile *o)
+static int open_out(const char *out, struct outfile *o)
 {
 	char err[1024], advice[600];
 
@@ -78,7 +121,7 @@ int session_open_out(const char *out, struct outfile *o)
 }
 
 /* Write r, then put it in place. */
-int session_finish_out(struct outfile *o, const struct record *r)
+static int finish_out(struct outfile *o, const struct record *r)
 {
 	char msg[1200];
 
@@ -118,17 +161,17 @@ static void caller_policy(struct session *s)
 	struct stat st;
 	bool member;
 
-	s->uid = getuid();
-	if (!s->uid)
+	s->pt.uid = getuid();
+	if (!s->pt.uid)
 		return;
 	member = !stat("/proc/self/exe", &st) && st.st_gid && in_group(st.st_gid);
-	s->only_uid = !((s->o->all || s->o->scope_kind) && member);
+	s->pt.only_uid = !((s->o->all || s->o->scope_kind) && member);
 	if ((s->o->all || s->o->scope_kind) && !member) {
 		struct group *g = stat("/proc/self/exe", &st) ? NULL : getgrgid(st.st_gid);
 
 		fprintf(stderr, "capaudit: note: %s records only uid %u's processes: %s needs root "
 			"or membership of the group %s\n",
-			s->o->all ? "-a" : scope_option(s->scope.kind), (unsigned)s->uid,
+			s->o->all ? "-a" : scope_option(s->scope.kind), (unsigned)s->pt.uid,
 			s->o->all ? "the whole system" : "every user's",
 			g ? g->gr_name : "capaudit's executable belongs to");
 	}
@@ -140,7 +183,7 @@ static void status_line(struct session *s, bool final)
 {
 	struct rec_lost lost;
 
-	lost_so_far(s, &lost);
+	collect_lost(&s->tr, &lost);
 	fprintf(stderr, "\rcapaudit: recording (%s): %llu %s, %zu %s, %llu lost\033[K%s",
 		attach_mode_name(s->tr.mode), (unsigned long long)tracer_checks(&s->tr),
 		plural(tracer_checks(&s->tr), "check", "checks"), s->rec.nprocs,
@@ -185,12 +228,12 @@ static void announce_tree(struct session *s)
 	s->tree_announced = true;
 	if (s->o->quiet)
 		return;
-	procset_foreach(&s->live, note_one, &n);
+	procset_foreach(&s->pt.live, note_one, &n);
 	fprintf(stderr, "capaudit: %s exited; %zu process%s it started still run%s (%s%s): "
 		"recording goes on until %s, -d ends, or a signal comes (kill %s stops %s)\n",
-		s->o->cmd[0], s->live.n, s->live.n == 1 ? "" : "es", s->live.n == 1 ? "s" : "",
-		n.names, s->live.n > 3 ? ", ..." : "", s->live.n == 1 ? "it exits" : "they exit",
-		n.pids, s->live.n == 1 ? "it" : "them");
+		s->o->cmd[0], s->pt.live.n, s->pt.live.n == 1 ? "" : "es", s->pt.live.n == 1 ? "s" : "",
+		n.names, s->pt.live.n > 3 ? ", ..." : "", s->pt.live.n == 1 ? "it exits" : "they exit",
+		n.pids, s->pt.live.n == 1 ? "it" : "them");
 }
 
 /* record --container NAME --wait: say what is awaited, and that every
@@ -211,7 +254,7 @@ static void announce_wait(struct session *s)
 
 /* It has started: only it is followed from now on; what the rest did
  * meanwhile is dropped when the record is made (keep_container()). */
-void session_container_started(struct session *s)
+static void container_started(struct session *s)
 {
 	if (s->scope.fd >= 0 && tracer_set_scope(&s->tr, s->scope.fd))
 		fprintf(stderr, "capaudit: warning: cannot narrow the recording to the container's "
@@ -241,13 +284,13 @@ static enum stop_reason run_loop(struct session *s)
 
 		tracer_poll(&s->tr, 100);
 		now = now_monotonic_ns();
-		reap_child(s);
+		reap_child(s->pt.child, &s->child_done, &s->child_status);
 		/* the command has exited: the processes it started may run on
 		 * (a daemon forks into the background), and are recorded until
 		 * the last one exits */
-		if (s->child > 0 && s->child_done && now - last_scan > 100000000LL) {
+		if (s->pt.child > 0 && s->child_done && now - last_scan > 100000000LL) {
 			last_scan = now;
-			if (!any_followed(s))
+			if (!proctable_any_followed(&s->pt))
 				break;
 			if (!s->tree_announced)
 				announce_tree(s);
@@ -258,12 +301,12 @@ static enum stop_reason run_loop(struct session *s)
 		}
 		if (stop_signal) {
 			why = STOP_SIGNAL;
-			if (s->child <= 0 || s->child_done)
+			if (s->pt.child <= 0 || s->child_done)
 				break;
 			/* pass it on and give the command time to end */
 			if (!sig_at) {
 				sig_at = now;
-				kill(s->child, stop_signal);
+				kill(s->pt.child, stop_signal);
 			} else if (now - sig_at > GRACE_NS) {
 				break;
 			}
@@ -278,13 +321,13 @@ static enum stop_reason run_loop(struct session *s)
 		}
 		if (o->npids && now - last_scan > 250000000LL) {
 			last_scan = now;
-			if (!any_followed(s))
+			if (!proctable_any_followed(&s->pt))
 				break;  /* every followed process has exited */
 		}
 		if (s->scope.waiting && now - last_scan > 100000000LL) {
 			last_scan = now;
 			if (scope_wait_poll(&s->scope, o->scope_arg))
-				session_container_started(s);
+				container_started(s);
 		} else if (s->scope.kind && now - last_scan > 250000000LL) {
 			last_scan = now;
 			/* its last process has exited, or its cgroup is gone (a
@@ -302,8 +345,8 @@ static enum stop_reason run_loop(struct session *s)
 	}
 	if (tty)
 		status_line(s, true);
-	reap_child(s);   /* a command that ended on the forwarded signal */
-	if (s->child > 0 && s->child_done)
+	reap_child(s->pt.child, &s->child_done, &s->child_status);   /* a command that ended on the forwarded signal */
+	if (s->pt.child > 0 && s->child_done)
 		why = why == STOP_SIGNAL ? STOP_SIGNAL : STOP_EXITED;
 	return why;
 }
@@ -339,7 +382,7 @@ static uint32_t agg_size(const struct session *s)
 		return s->o->max_keys;
 	if (!s->o->all)
 		return CA_AGG_KEYS_TREE;
-	while (n < (1U << 20) && n < s->before.n * 16)
+	while (n < (1U << 20) && n < s->pt.before.n * 16)
 		n *= 2;
 	return n;
 }
@@ -359,9 +402,9 @@ static int note_scope_id(void *ctx, const char *path, uint64_t id)
 	struct session *s = ctx;
 
 	(void)path;
-	if (!(s->nscope_ids & (s->nscope_ids + 1)) || !s->nscope_ids)
-		s->scope_ids = xrealloc(s->scope_ids, (s->nscope_ids * 2 + 2) * sizeof(uint64_t));
-	s->scope_ids[s->nscope_ids++] = id;
+	if (!(s->pt.nscope_ids & (s->pt.nscope_ids + 1)) || !s->pt.nscope_ids)
+		s->pt.scope_ids = xrealloc(s->pt.scope_ids, (s->pt.nscope_ids * 2 + 2) * sizeof(uint64_t));
+	s->pt.scope_ids[s->pt.nscope_ids++] = id;
 	return 0;
 }
 
@@ -394,8 +437,8 @@ static int find_scope(struct session *s)
 		return -1;
 	}
 	cgroup_walk(s->scope.root, s->scope.path, 100000, note_scope_id, s);
-	if (s->nscope_ids)
-		qsort(s->scope_ids, s->nscope_ids, sizeof(uint64_t), cmp_id);
+	if (s->pt.nscope_ids)
+		qsort(s->pt.scope_ids, s->pt.nscope_ids, sizeof(uint64_t), cmp_id);
 	return 0;
 }
 
@@ -430,9 +473,9 @@ static int start_command(struct session *s)
 
 	if (!o->cmd)
 		return 0;
-	s->child = spawn_stopped(o->cmd, o->launch, !strcmp(o->out, "-") || o->cmd_stdout_to_stderr,
+	s->pt.child = spawn_stopped(o->cmd, o->launch, !strcmp(o->out, "-") || o->cmd_stdout_to_stderr,
 				 &s->go_fd, &s->exec_err_fd);
-	if (s->child < 0) {
+	if (s->pt.child < 0) {
 		p_err("cannot start %s: %s", o->cmd[0], strerror(errno));
 		return -1;
 	}
@@ -444,7 +487,7 @@ static int start_command(struct session *s)
 		/* closed first: a child waiting for "go" then exits */
 		close(s->go_fd);
 		s->go_fd = -1;
-		waitpid(s->child, NULL, 0);
+		waitpid(s->pt.child, NULL, 0);
 		s->child_done = true;
 		return -1;
 	}
@@ -461,22 +504,22 @@ static int read_before_drop(struct session *s)
 {
 	if (privs_raise_memlock() && s->o->verbose)
 		fprintf(stderr, "capaudit: cannot raise RLIMIT_MEMLOCK: %s\n", strerror(errno));
-	if (name_processes(s))
+	if (proctable_name_processes(&s->pt))
 		return -1;
 	if (!ksym_iter_supported())
-		s->ksyms = ksyms_load(s->ksyms_err, sizeof(s->ksyms_err));
+		s->sym.ksyms = ksyms_load(s->sym.ksyms_err, sizeof(s->sym.ksyms_err));
 	if (attach_list_has(&s->o->modes, ATTACH_KPROBE))
 		kprobe_events_open(&s->kpe);
 	/* ptrace access the kernel allows without a check: what a record's
-	 * suggestion needs (record/ptrace_hooks.h); by default for a command
+	 * suggestion needs (tracer/ptrace_hooks.h); by default for a command
 	 * capaudit starts, not for processes it joins (the hooks slow every
 	 * syscall of the host while attached), nor in monitor */
 	if (s->o->ptrace_access == PTRACE_ACCESS_ON ||
 	    (s->o->ptrace_access == PTRACE_ACCESS_DEFAULT && s->o->cmd && !s->monitor))
 		ptrace_hooks_open(&s->pth);
 	/* (from the symbols just read: /proc/kallsyms once, not twice) */
-	s->ranges_read = s->ksyms ? !proof_ranges_from_ksyms(s->ksyms, &s->ranges) :
-			 !proof_ranges_from_kallsyms(&s->ranges);
+	s->sym.ranges_read = s->sym.ksyms ? !proof_ranges_from_ksyms(s->sym.ksyms, &s->sym.ranges) :
+			 !proof_ranges_from_kallsyms(&s->sym.ranges);
 	return 0;
 }
 
@@ -492,7 +535,7 @@ static int drop_privileges(struct session *s)
 		p_err("%s", err);
 		return -1;
 	}
-	return session_open_out(s->o->out, &s->outf);
+	return open_out(s->o->out, &s->outf);
 }
 
 /* Load and attach the first attach mode that works, then follow what was
@@ -511,15 +554,15 @@ static int attach(struct session *s)
 	cfg.cgroup_fd = s->scope.fd;
 	cfg.self_tgid = (uint32_t)getpid();
 	cfg.keeper_tgid = (uint32_t)outfile_keeper_pid();
-	cfg.only_uid = s->only_uid;
-	cfg.uid = (uint32_t)s->uid;
+	cfg.only_uid = s->pt.only_uid;
+	cfg.uid = (uint32_t)s->pt.uid;
 	cfg.verbose = o->verbose;
 	cfg.syscall_results = o->syscall_results;
 	cfg.exact_stacks = o->exact_stacks;
 	cfg.user_stacks = o->user_stacks;
-	cfg.new_keys = s->monitor && s->on_newkey;
+	cfg.new_keys = s->monitor && s->pt.on_newkey;
 	if (o->user_stacks)
-		s->us = ustacks_new();
+		s->pt.us = ustacks_new();
 	cfg.max_keys = agg_size(s);
 	cfg.fixed_keys = o->max_keys != 0;
 	/* -a: every fork, exec and exit of the host goes through it; a loader
@@ -527,7 +570,7 @@ static int attach(struct session *s)
 	cfg.ringbuf_bytes = (o->ringbuf_kb ? o->ringbuf_kb : o->all ? 4096 : 0) * 1024U;
 	cfg.kprobe_events = &s->kpe;
 	cfg.ptrace_hooks = &s->pth;
-	rc = tracer_start(&s->tr, &cfg, on_event, s, err, sizeof(err));
+	rc = tracer_start(&s->tr, &cfg, proctable_on_event, &s->pt, err, sizeof(err));
 	kprobe_events_close(&s->kpe);   /* attached ones live on in their links */
 	ptrace_hooks_close(&s->pth);
 	s->rec.hdr.ptrace_watched = s->tr.ptrace_hooks > 0;
@@ -545,10 +588,10 @@ static int attach(struct session *s)
 			fprintf(stderr, "capaudit: note: %s\n", lines[i]);
 	}
 	s->real0 = now_realtime_ns();
-	procset_foreach(&s->live, follow_named, s);
+	procset_foreach(&s->pt.live, proctable_follow_named, &s->pt);
 	if (o->npids)
-		refresh_followed(s);
-	s->ranges_set = s->ranges_read && !tracer_set_ranges(&s->tr, &s->ranges);
+		proctable_refresh_followed(&s->pt);
+	s->sym.ranges_set = s->sym.ranges_read && !tracer_set_ranges(&s->tr, &s->sym.ranges);
 	return 0;
 }
 
@@ -561,7 +604,7 @@ static int release_command(struct session *s, struct rec_opts *op)
 	sigset_t block, old;
 	bool stopped;
 
-	if (s->child <= 0)
+	if (s->pt.child <= 0)
 		return 0;
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
@@ -584,7 +627,7 @@ static int release_command(struct session *s, struct rec_opts *op)
 	close(s->go_fd);
 	s->go_fd = -1;
 	if (read_report(s->exec_err_fd, &cr) == sizeof(cr)) {
-		waitpid(s->child, NULL, 0);
+		waitpid(s->pt.child, NULL, 0);
 		s->child_done = true;
 		p_err("cannot run %s: %s", o->cmd[0], strerror(cr.err));
 		op->exec_errno = cr.err;
@@ -602,24 +645,24 @@ static void end_recording(struct session *s, enum stop_reason why, int all_argc,
 
 	tracer_stop(&s->tr);
 	tracer_poll(&s->tr, 0);   /* events that raced with the end */
-	if (s->child > 0 && !s->child_done) {
+	if (s->pt.child > 0 && !s->child_done) {
 		/* still running (-d ended the recording, or it outlived the
 		 * forwarded signal): leave it, but say so, in the record and in
 		 * the exit status */
 		fprintf(stderr, "capaudit: %s (pid %d) still runs; recording stopped (%s): the "
-			"record holds only what it did so far\n", o->cmd[0], (int)s->child,
+			"record holds only what it did so far\n", o->cmd[0], (int)s->pt.child,
 			why == STOP_DURATION ? "-d" : "signal");
 		h->command_running = true;
-	} else if (s->child > 0 && why != STOP_EXITED && any_followed(s)) {
+	} else if (s->pt.child > 0 && why != STOP_EXITED && proctable_any_followed(&s->pt)) {
 		/* the command exited, processes it started did not */
 		fprintf(stderr, "capaudit: %zu process%s %s started still run%s; recording stopped "
-			"(%s): the record holds only what they did so far\n", s->live.n,
-			s->live.n == 1 ? "" : "es", o->cmd[0], s->live.n == 1 ? "s" : "",
+			"(%s): the record holds only what they did so far\n", s->pt.live.n,
+			s->pt.live.n == 1 ? "" : "es", o->cmd[0], s->pt.live.n == 1 ? "s" : "",
 			why == STOP_DURATION ? "-d" : "signal");
 		h->command_running = true;
 	}
 	session_header(s, h, stop_names[why], all_argc, all_argv);
-	if (s->child > 0 && s->child_done) {
+	if (s->pt.child > 0 && s->child_done) {
 		h->has_exit_status = true;
 		h->exit_status = status_to_exit(s->child_status);
 	}
@@ -703,7 +746,7 @@ static int collect_record(struct session *s)
 {
 	struct rec_header *h = &s->rec.hdr;
 	char kerr[256] = "", err[1024];
-	struct ksyms *ks = end_symbols(s, kerr, sizeof(kerr));
+	struct ksyms *ks = end_symbols(&s->sym, kerr, sizeof(kerr));
 	struct rusage ru;
 
 	if (privs_drop_all(err, sizeof(err))) {
@@ -711,14 +754,14 @@ static int collect_record(struct session *s)
 		ksyms_free(ks);
 		return -1;
 	}
-	collect(s, ks, kerr);
-	attribute_processes(s);
+	collect_checks(&s->pt, ks, kerr);
+	attribute_processes(&s->pt);
 	keep_container(s);
 	getrusage(RUSAGE_SELF, &ru);
 	h->loader_cpu_s = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
 			  ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 	h->loader_rss_kb = ru.ru_maxrss;
-	h->symbols = xstrdup(s->ksyms_source ? s->ksyms_source : "unavailable");
+	h->symbols = xstrdup(s->sym.ksyms_source ? s->sym.ksyms_source : "unavailable");
 	h->pids_reused = record_count_reused_pids(&s->rec);
 	return 0;
 }
@@ -735,7 +778,7 @@ static void write_record(struct session *s, enum stop_reason why, struct rec_opt
 	sigaddset(&block, SIGTERM);
 	sigaddset(&block, SIGHUP);
 	sigprocmask(SIG_BLOCK, &block, &old);
-	s->rc = session_finish_out(&s->outf, &s->rec) ? 1 : 0;
+	s->rc = finish_out(&s->outf, &s->rec) ? 1 : 0;
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (s->rc)
 		return;
@@ -762,7 +805,7 @@ static void write_record(struct session *s, enum stop_reason why, struct rec_opt
 		s->rc = why == STOP_DURATION ? 124 : 128 + (stop_signal ? stop_signal : SIGTERM);
 }
 
-void session_cleanup(struct session *s)
+static void session_cleanup(struct session *s)
 {
 	size_t k;
 
@@ -770,30 +813,23 @@ void session_cleanup(struct session *s)
 		outfile_discard(&s->outf);
 	kprobe_events_close(&s->kpe);
 	ptrace_hooks_close(&s->pth);
-	ustacks_free(s->us);
 	if (s->go_fd >= 0) {
 		close(s->go_fd);  /* never released: the command exits without running */
-		if (s->child > 0 && !s->child_done)
-			waitpid(s->child, NULL, 0);
+		if (s->pt.child > 0 && !s->child_done)
+			waitpid(s->pt.child, NULL, 0);
 	}
 	if (s->exec_err_fd >= 0)
 		close(s->exec_err_fd);
-	join_symbols(s);   /* before the maps it writes go */
+	join_symbols(&s->sym);   /* before the maps it writes go */
 	tracer_close(&s->tr);
-	ksyms_free(s->ksyms);
-	ksyms_free(s->ksyms_start);
-	free(s->modules_start);
+	ksyms_free(s->sym.ksyms);
+	ksyms_free(s->sym.ksyms_start);
+	free(s->sym.modules_start);
 	record_free(&s->rec);
-	procset_free(&s->live);
+	proctable_free(&s->pt);
 	scope_close(&s->scope);
-	free(s->scope_ids);
 	cgroup_names_free(&s->cgn);
-	exe_ids_free(&s->exes);
 	container_names_free();
-	for (k = 0; k < s->before.n; k++)
-		free(s->before_exe[k]);
-	free(s->before_exe);
-	tasks_free(&s->before);
 	for (k = 0; k < s->o->npids; k++)
 		if (s->o->pidfds[k] >= 0)
 			close(s->o->pidfds[k]);	/* last: a command never released holds the keeper's socket until it
@@ -810,7 +846,14 @@ int session_take_signal(void)
 	return sig;
 }
 
-void session_init(struct session *s, struct rec_opts *o)
+/* the process table's word that the container record --container --wait
+ * awaits has started (attribute.c) */
+static void pt_container_started(struct proctable *pt)
+{
+	container_started((struct session *)((char *)pt - offsetof(struct session, pt)));
+}
+
+static void session_init(struct session *s, struct rec_opts *o)
 {
 	memset(s, 0, sizeof(*s));
 	s->o = o;
@@ -819,7 +862,92 @@ void session_init(struct session *s, struct rec_opts *o)
 	s->kpe.entry = s->kpe.ret = -1;
 	ptrace_hooks_init(&s->pth);
 	s->outf.fd = -1;
-	s->epoch_off = now_realtime_ns() - now_monotonic_ns();
+	s->pt.o = o;
+	s->pt.rec = &s->rec;
+	s->pt.tr = &s->tr;
+	s->pt.scope = &s->scope;
+	s->pt.cgn = &s->cgn;
+	s->pt.container_started = pt_container_started;
+	s->pt.epoch_off = now_realtime_ns() - now_monotonic_ns();
+	s->sym.tr = &s->tr;
+	s->sym.verbose = o->verbose;
+}
+
+struct session *session_new(struct rec_opts *o)
+{
+	struct session *s = xcalloc(1, sizeof(*s));
+
+	session_init(s, o);
+	return s;
+}
+
+void session_free(struct session *s)
+{
+	if (!s)
+		return;
+	session_cleanup(s);
+	free(s);
+}
+
+void session_monitor(struct session *s, void (*on_newkey)(void *ctx, const struct ca_event *e),
+		     void *ctx)
+{
+	s->monitor = true;
+	s->pt.on_newkey = on_newkey;
+	s->pt.newkey_ctx = ctx;
+}
+
+struct tracer *session_tracer(struct session *s)
+{
+	return &s->tr;
+}
+
+struct record *session_record(struct session *s)
+{
+	return &s->rec;
+}
+
+struct outfile *session_outfile(struct session *s)
+{
+	return &s->outf;
+}
+
+int64_t session_to_epoch(const struct session *s, uint64_t mono)
+{
+	return proctable_to_epoch(&s->pt, mono);
+}
+
+int64_t session_real0(const struct session *s)
+{
+	return s->real0;
+}
+
+const struct ksyms *session_ksyms(struct session *s)
+{
+	return symbols_now(&s->sym);
+}
+
+const char *session_ksyms_source(const struct session *s)
+{
+	return s->sym.ksyms_source;
+}
+
+void session_lost_so_far(struct session *s, struct rec_lost *l)
+{
+	collect_lost(&s->tr, l);
+}
+
+const char *session_cgroup_path(struct session *s, uint64_t cgroup_id)
+{
+	return cgroup_names_get(&s->cgn, cgroup_id, 0);
+}
+
+void session_attribute(struct session *s, struct rec_process *p, uint64_t cgroup_id)
+{
+	if (!p->cgroup_id)
+		attribute_note(&s->pt, p, cgroup_id);
+	if (!p->cgroup && p->cgroup_id)
+		attribute(&s->pt, p);
 }
 
 /* The phases up to attached, for a session without a command (monitor):
@@ -830,24 +958,22 @@ int session_start(struct session *s, const char *argv0)
 {
 	if (check_caller(s, argv0) || read_before_drop(s) || drop_privileges(s) || attach(s))
 		return -1;
-	start_symbols(s);
-	join_symbols(s);
+	start_symbols(&s->sym);
+	join_symbols(&s->sym);
 	return 0;
 }
 
 int record_run(struct rec_opts *op, int all_argc, char **all_argv)
 {
 	struct rec_opts o = *op;
-	struct session s = { .o = &o, .go_fd = -1, .exec_err_fd = -1, .rc = 1,
-			     .kpe = { .entry = -1, .ret = -1 }, .outf = { .fd = -1 } };
+	struct session s;
 	enum stop_reason why;
 
-	s.epoch_off = now_realtime_ns() - now_monotonic_ns();
-	ptrace_hooks_init(&s.pth);
+	session_init(&s, &o);
 	if (!check_caller(&s, all_argv[0]) && !session_keep_outputs(&s, NULL, 0) &&
 	    !start_command(&s) && !read_before_drop(&s) &&
 	    !drop_privileges(&s) && !attach(&s) && !release_command(&s, op)) {
-		start_symbols(&s);   /* the command runs already: it never waits for this */
+		start_symbols(&s.sym);   /* the command runs already: it never waits for this */
 		why = run_loop(&s);
 		end_recording(&s, why, all_argc, all_argv);
 		if (s.scope.waiting)

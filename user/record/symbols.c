@@ -18,11 +18,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "record/session.h"
+#include "record/symbols.h"
 #include "lib/util.h"
 #include "facts/callsite.h"
-#include "record/ksyms_iter.h"
-#include "record/proofranges.h"
+#include "tracer/ksyms_iter.h"
+#include "tracer/proofranges.h"
 
 static char *read_modules(void)
 {
@@ -59,16 +59,16 @@ static char *read_modules(void)
  */
 static void *symbols_thread(void *arg)
 {
-	struct session *s = arg;
+	struct rec_symbols *y = arg;
 	struct ca_ranges r;
 	sigset_t all;
 
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, NULL);   /* signals are the main thread's */
-	s->ksyms_start = ksyms_best(&s->ksyms_start_source, s->ksyms_start_err,
-				    sizeof(s->ksyms_start_err));
-	if (!proof_ranges_from_ksyms(s->ksyms_start, &r) && !tracer_set_ranges(&s->tr, &r))
-		s->ranges_set = true;
+	y->ksyms_start = ksyms_best(&y->ksyms_start_source, y->ksyms_start_err,
+				    sizeof(y->ksyms_start_err));
+	if (!proof_ranges_from_ksyms(y->ksyms_start, &r) && !tracer_set_ranges(y->tr, &r))
+		y->ranges_set = true;
 	return NULL;
 }
 
@@ -91,67 +91,78 @@ char **symbolize_kstack(const struct ksyms *ks, const uint64_t *ips, size_t n, s
 	return frames;
 }
 
-void start_symbols(struct session *s)
+void start_symbols(struct rec_symbols *y)
 {
-	if (s->ranges_set)
+	if (y->ranges_set)
 		return;   /* from /proc/kallsyms, before the privilege drop */
-	s->modules_start = read_modules();
-	if (s->ksyms) {   /* read before the drop: no iter/ksym here */
+	y->modules_start = read_modules();
+	if (y->ksyms) {   /* read before the drop: no iter/ksym here */
 		struct ca_ranges r;
 
-		s->ranges_set = !proof_ranges_from_ksyms(s->ksyms, &r) &&
-				!tracer_set_ranges(&s->tr, &r);
+		y->ranges_set = !proof_ranges_from_ksyms(y->ksyms, &r) &&
+				!tracer_set_ranges(y->tr, &r);
 		return;
 	}
-	s->symbols_thread_started = !pthread_create(&s->symbols_tid, NULL, symbols_thread, s);
-	if (!s->symbols_thread_started)
-		symbols_thread(s);
+	y->symbols_thread_started = !pthread_create(&y->symbols_tid, NULL, symbols_thread, y);
+	if (!y->symbols_thread_started)
+		symbols_thread(y);
 }
 
 /* The thread of start_symbols() is done (its table and ranges set). */
-void join_symbols(struct session *s)
+void join_symbols(struct rec_symbols *y)
 {
-	if (!s->symbols_thread_started)
+	if (!y->symbols_thread_started)
 		return;
-	pthread_join(s->symbols_tid, NULL);
-	s->symbols_thread_started = false;
-	if (!s->ranges_set && s->o->verbose)
+	pthread_join(y->symbols_tid, NULL);
+	y->symbols_thread_started = false;
+	if (!y->ranges_set && y->verbose)
 		fprintf(stderr, "capaudit: no call-site proofs (every cached check walked the "
-			"stack): %s\n", s->ksyms_start_err[0] ? s->ksyms_start_err :
+			"stack): %s\n", y->ksyms_start_err[0] ? y->ksyms_start_err :
 			"the capability API's symbols are missing");
 }
 
-struct ksyms *end_symbols(struct session *s, char *kerr, size_t n)
+struct ksyms *end_symbols(struct rec_symbols *y, char *kerr, size_t n)
 {
 	struct ksyms *ks;
 	char *modules = read_modules();
 
-	join_symbols(s);
-	bool same = s->ksyms_start && modules && s->modules_start &&
-		    !strcmp(modules, s->modules_start);
+	join_symbols(y);
+	bool same = y->ksyms_start && modules && y->modules_start &&
+		    !strcmp(modules, y->modules_start);
 
 	free(modules);
 	if (!same) {   /* not needed any more: never two tables at once */
-		ksyms_free(s->ksyms_start);
-		s->ksyms_start = NULL;
+		ksyms_free(y->ksyms_start);
+		y->ksyms_start = NULL;
 	}
 	if (same) {   /* the symbols read at the start still hold */
-		ks = s->ksyms_start;
-		s->ksyms_start = NULL;
-		s->ksyms_source = s->ksyms_start_source;
+		ks = y->ksyms_start;
+		y->ksyms_start = NULL;
+		y->ksyms_source = y->ksyms_start_source;
 		return ks;
 	}
-	ks = ksyms_best(&s->ksyms_source, kerr, n);
+	ks = ksyms_best(&y->ksyms_source, kerr, n);
 
-	if (!ks && s->ksyms) {
-		ks = s->ksyms;   /* read at the start, while we could */
-		s->ksyms = NULL;
-		s->ksyms_source = "/proc/kallsyms (at start)";
+	if (!ks && y->ksyms) {
+		ks = y->ksyms;   /* read at the start, while we could */
+		y->ksyms = NULL;
+		y->ksyms_source = "/proc/kallsyms (at start)";
 	}
 	if (!ks)
 		fprintf(stderr, "capaudit: warning: stacks left unsymbolized: %s\n", kerr);
 	return ks;
 }
 
-/* Into s->rec: the maps are read through their descriptors, and the
+/* Into the record: the maps are read through their descriptors, and the
  * executables symbolized (libdwfl), with no capability left. */
+
+const struct ksyms *symbols_now(struct rec_symbols *y)
+{
+	/* root read /proc/kallsyms before the drop for the proofs only: the
+	 * call sites need the table, from the kernel (iter/ksym) now */
+	if (!y->ksyms_start && !y->ksyms)
+		y->ksyms_start = ksyms_best(&y->ksyms_start_source, y->ksyms_start_err,
+					    sizeof(y->ksyms_start_err));
+	y->ksyms_source = y->ksyms_start ? y->ksyms_start_source : y->ksyms ? "/proc/kallsyms" : NULL;
+	return y->ksyms_start ? y->ksyms_start : y->ksyms;
+}

@@ -9,7 +9,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "record/tracer.h"
+#include "tracer/tracer.h"
 #include "lib/usym.h"
 #include "lib/util.h"
 

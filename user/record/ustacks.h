@@ -18,7 +18,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "capaudit.h"
+#include "tracer/abi.h"
 #include "recfile/recfile.h"
 
 struct tracer;

@@ -4,8 +4,8 @@
  * (monfold.c), and the checkpoint record they make. Plain data: the
  * session and the kernel's maps are monitor.c's.
  */
-#ifndef CA_RECORD_MONFOLD_H
-#define CA_RECORD_MONFOLD_H
+#ifndef CA_MONITOR_MONFOLD_H
+#define CA_MONITOR_MONFOLD_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -13,7 +13,7 @@
 
 #include <linux/types.h>
 
-#include "capaudit.h"
+#include "tracer/abi.h"
 #include "lib/hindex.h"
 #include "recfile/recfile.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "record/tracer.h"
+#include "tracer/tracer.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -16,8 +16,8 @@
 
 #include "capaudit.skel.h"
 #include "facts/kfeat.h"
-#include "record/privs.h"
-#include "record/ptrace_hooks.h"
+#include "tracer/privs.h"
+#include "tracer/ptrace_hooks.h"
 #include "lib/util.h"
 
 /* The kernel's ENOTSUPP (include/linux/errno.h): what a map type without

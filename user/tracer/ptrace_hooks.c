@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "record/ptrace_hooks.h"
+#include "tracer/ptrace_hooks.h"
 
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -8,7 +8,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "record/probe.h"
+#include "tracer/probe.h"
 
 /* the SEC names of bpf/ptrace_access.bpf.h, after "tracepoint/syscalls/";
  * open and readlink do not exist on arm64 (their tracepoints neither) */

@@ -4,15 +4,15 @@
  * unprivileged tracer may do, which attach modes really load and attach
  * (with the privileges `record` keeps), kernel symbols, privileges.
  */
-#include "record/doctor.h"
+#include "engines/doctor.h"
 
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "record/ksyms_iter.h"
-#include "record/tracer.h"
+#include "tracer/ksyms_iter.h"
+#include "tracer/tracer.h"
 
 static void read_lockdown(char *buf, size_t len)
 {

@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "record/session.h"
+#include "record/command.h"
 #include "lib/util.h"
 #include "record/launch.h"
 #include "record/service.h"
@@ -125,13 +125,13 @@ ssize_t read_report(int fd, struct child_report *r)
 	return n;
 }
 
-void reap_child(struct session *s)
+void reap_child(pid_t child, bool *done, int *status)
 {
 	int st;
 
-	if (s->child > 0 && !s->child_done && waitpid(s->child, &st, WNOHANG) == s->child) {
-		s->child_done = true;
-		s->child_status = st;
+	if (child > 0 && !*done && waitpid(child, &st, WNOHANG) == child) {
+		*done = true;
+		*status = st;
 	}
 }
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "record/privs.h"
+#include "tracer/privs.h"
 
 #include <errno.h>
 #include <stdio.h>

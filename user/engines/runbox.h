@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A cgroup of its own for each run verify makes (record/verify.c): the
+ * A cgroup of its own for each run verify makes (engines/verify.c): the
  * run starts inside it, so whatever it leaves behind (a daemon that
  * forked away, a process of another session) is still found there,
  * named, and stopped before the next run. Without a writable cgroup v2
  * hierarchy a run is followed by its process group only, and that is
  * said.
  */
-#ifndef CA_RECORD_RUNBOX_H
-#define CA_RECORD_RUNBOX_H
+#ifndef CA_ENGINES_RUNBOX_H
+#define CA_ENGINES_RUNBOX_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The monitor's tables (record/monfold.h): program identities, kernel
+ * The monitor's tables (monitor/monfold.h): program identities, kernel
  * stacks by their key, rows of (identity, capability, verdict, call site
  * function, syscall, flags), and the checkpoint record made of them. No
  * libbpf here: the unit tests fold by hand what the kernel would give.
@@ -13,8 +13,8 @@
 #include "facts/callsite.h"
 #include "facts/syscalls.h"
 #include "lib/util.h"
-#include "record/keyflags.h"
-#include "record/monfold.h"
+#include "tracer/keyflags.h"
+#include "monitor/monfold.h"
 
 static uint64_t ident_hash(const char *exe, const char *build_id, const char *comm,
 			   const char *cgroup, uint32_t uid)

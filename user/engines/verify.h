@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* capaudit verify's engine (docs/verify.md). */
-#ifndef CA_RECORD_VERIFY_H
-#define CA_RECORD_VERIFY_H
+#ifndef CA_ENGINES_VERIFY_H
+#define CA_ENGINES_VERIFY_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "record/tasks_iter.h"
+#include "tracer/tasks_iter.h"
 
 #include <bpf/libbpf.h>
 #include <errno.h>
@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "record/bpfiter.h"
-#include "record/probe.h"
+#include "tracer/bpfiter.h"
+#include "tracer/probe.h"
 #include "tasks.skel.h"
 #include "lib/util.h"
 

@@ -24,8 +24,8 @@
 #include "lib/msg.h"
 #include "lib/outfile.h"
 #include "lib/util.h"
-#include "record/monstate.h"
-#include "record/session.h"
+#include "monitor/monstate.h"
+#include "record/record.h"
 
 static int open_path(struct mon_events *ev)
 {
@@ -166,7 +166,7 @@ static void program_fields(json_t *o, const struct mon_ident *id)
 static json_t *use_line(struct mon_events *ev, const char *kind, const struct ca_event *e,
 			uint32_t ident, const char *site)
 {
-	json_t *o = line(kind, to_epoch(ev->m->s, e->ts_ns));
+	json_t *o = line(kind, session_to_epoch(ev->m->sess, e->ts_ns));
 	char cbuf[CAP_NAME_LEN];
 	const char *sc = e->syscall >= 0 ? syscall_name(e->syscall) : NULL;
 
@@ -245,10 +245,10 @@ static bool first_time(struct mon_events *ev, const struct mon_seen *k)
  * once that event is in (mon_events_flush()). */
 static bool defer(struct mon_events *ev, const struct ca_event *e)
 {
-	struct session *s = ev->m->s;
+	struct session *s = ev->m->sess;
 
-	const struct rec_process *p = record_find_process(&s->rec, e->tgid,
-							  to_epoch(s, e->pstart), e->exec_id);
+	const struct rec_process *p = record_find_process(ev->m->live, e->tgid,
+							  session_to_epoch(s, e->pstart), e->exec_id);
 
 	/* an image announced by its first check has no executable until its
 	 * exec event comes */
@@ -329,7 +329,7 @@ void mon_events_losses(struct mon_events *ev)
 	struct rec_lost now;
 	size_t i;
 
-	lost_so_far(ev->m->s, &now);
+	session_lost_so_far(ev->m->sess, &now);
 	for (i = 0; i < rec_lost_nkinds; i++) {
 		uint64_t was = rec_lost_count(&ev->lost, &rec_lost_kinds[i]);
 		uint64_t is = rec_lost_count(&now, &rec_lost_kinds[i]);

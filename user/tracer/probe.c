@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "record/probe.h"
+#include "tracer/probe.h"
 
 #include <bpf/libbpf.h>
 #include <errno.h>
@@ -170,7 +170,7 @@ void kprobe_events_open(struct kprobe_events *k)
 		return;
 	}
 	/* the return probe first: its entry handler then runs after the
-	 * entry probe (record/tracer.c attach_kprobes() says why) */
+	 * entry probe (tracer/tracer.c attach_kprobes() says why) */
 	k->ret = open_probe(type, bit, true);
 	if (k->ret < 0) {
 		k->err = errno;

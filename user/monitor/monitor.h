@@ -4,8 +4,8 @@
  * memory. Checks are folded per program identity, a checkpoint record is
  * written every interval, first uses go to an event stream.
  */
-#ifndef CA_RECORD_MONITOR_H
-#define CA_RECORD_MONITOR_H
+#ifndef CA_MONITOR_MONITOR_H
+#define CA_MONITOR_MONITOR_H
 
 #include <stdint.h>
 

@@ -4,8 +4,8 @@
  * (bpf/ptrace_access.bpf.h), opened as perf events before capaudit drops
  * to CAP_BPF + CAP_PERFMON: Debian's kernels default to
  * kernel.perf_event_paranoid=3, where only CAP_SYS_ADMIN opens perf events
- * (as for kprobe mode's, record/probe.h). The programs are attached to
- * these fds later (record/tracer.c).
+ * (as for kprobe mode's, tracer/probe.h). The programs are attached to
+ * these fds later (tracer/tracer.c).
  */
 #ifndef CA_PTRACE_HOOKS_H
 #define CA_PTRACE_HOOKS_H

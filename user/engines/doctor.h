@@ -8,8 +8,8 @@
 #include <stdint.h>
 
 #include "analyze/views.h"
-#include "record/privs.h"
-#include "record/probe.h"
+#include "tracer/privs.h"
+#include "tracer/probe.h"
 
 
 

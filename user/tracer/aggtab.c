@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "record/aggtab.h"
+#include "tracer/aggtab.h"
 
 #include <stdlib.h>
 #include <string.h>

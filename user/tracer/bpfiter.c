@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "record/bpfiter.h"
+#include "tracer/bpfiter.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>

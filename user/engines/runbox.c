@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* A cgroup of its own for each verify run (runbox.h). */
-#include "record/runbox.h"
+#include "engines/runbox.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -3,8 +3,8 @@
  * capaudit monitor's state, shared by monitor.c (folding, checkpoints,
  * the loop) and monevents.c (the event stream).
  */
-#ifndef CA_RECORD_MONSTATE_H
-#define CA_RECORD_MONSTATE_H
+#ifndef CA_MONITOR_MONSTATE_H
+#define CA_MONITOR_MONSTATE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -12,20 +12,23 @@
 
 #include <linux/types.h>
 
-#include "capaudit.h"
+#include "tracer/abi.h"
 #include "lib/hindex.h"
 #include "lib/ksyms.h"
 #include "lib/msg.h"
 #include "recfile/recfile.h"
-#include "record/monfold.h"
-#include "record/monitor.h"
+#include "monitor/monfold.h"
+#include "monitor/monitor.h"
+#include "tracer/tracer.h"
 
 struct session;
 struct mon_events;
 
 struct monitor {
 	const struct mon_opts *o;
-	struct session *s;
+	struct session *sess;     /* the recording (record/record.h) */
+	struct tracer *tr;        /* its tracer, attached */
+	struct record *live;      /* its live process table */
 	int argc;
 	char **argv;
 	const struct ksyms *ks;   /* the session's kernel symbols (borrowed) */

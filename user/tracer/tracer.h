@@ -10,9 +10,9 @@
 #include <linux/bpf.h>
 #include <linux/types.h>
 
-#include "record/aggtab.h"
+#include "tracer/aggtab.h"
 #include "capaudit.h"
-#include "record/probe.h"
+#include "tracer/probe.h"
 
 struct capaudit_bpf;
 struct ptrace_hooks;
@@ -41,7 +41,7 @@ struct tracer_cfg {
 	int cgroup_fd;
 	/* kprobe mode: perf events opened before the privilege drop, or NULL */
 	const struct kprobe_events *kprobe_events;
-	/* the ptrace-access hooks' perf events (record/ptrace_hooks.h), or
+	/* the ptrace-access hooks' perf events (tracer/ptrace_hooks.h), or
 	 * NULL: none */
 	const struct ptrace_hooks *ptrace_hooks;
 };

@@ -22,11 +22,11 @@
 #include "facts/callsite.h"
 #include "lib/hindex.h"
 #include "lib/msg.h"
+#include "lib/outfile.h"
 #include "lib/util.h"
-#include "record/monitor.h"
-#include "record/ksyms_iter.h"
-#include "record/monstate.h"
-#include "record/session.h"
+#include "monitor/monitor.h"
+#include "tracer/ksyms_iter.h"
+#include "monitor/monstate.h"
 
 /* ---- folding: identities, stacks, rows ------------------------------- */
 
@@ -39,22 +39,19 @@
 uint32_t mon_identity(struct monitor *m, uint32_t tgid, uint64_t pstart, uint32_t exec_id,
 		      const struct ca_meta *meta, bool count)
 {
-	struct session *s = m->s;
-	struct rec_process *p = record_find_process(&s->rec, tgid, to_epoch(s, pstart), exec_id);
+	struct session *s = m->sess;
+	struct rec_process *p = record_find_process(m->live, tgid, session_to_epoch(s, pstart), exec_id);
 	char comm[CA_COMM_LEN + 1];
 	uint32_t at;
 
 	if (!p) {
 		memcpy(comm, meta->comm, CA_COMM_LEN);
 		comm[CA_COMM_LEN] = '\0';
-		return fold_ident(&m->f, NULL, NULL, comm, NULL, cgroup_names_get(&s->cgn, meta->cgroup_id, 0),
-				 meta->uid, to_epoch(s, meta->first_ns));
+		return fold_ident(&m->f, NULL, NULL, comm, NULL, session_cgroup_path(s, meta->cgroup_id),
+				 meta->uid, session_to_epoch(s, meta->first_ns));
 	}
-	if (!p->cgroup_id)
-		attribute_note(s, p, meta->cgroup_id);
-	if (!p->cgroup && p->cgroup_id)
-		attribute(s, p);
-	at = fold_ident(&m->f, p->exe, p->build_id, p->comm, p, p->cgroup, p->uid, to_epoch(s, meta->first_ns));
+	session_attribute(s, p, meta->cgroup_id);
+	at = fold_ident(&m->f, p->exe, p->build_id, p->comm, p, p->cgroup, p->uid, session_to_epoch(s, meta->first_ns));
 	if (count && !p->pids) {
 		p->pids = 1;   /* in the live table: "counted" */
 		m->f.ids[at].pids++;
@@ -74,7 +71,7 @@ static int forget_stack(struct monitor *m, int at)
 
 	if (st->forgot_gen != m->gen) {
 		st->forgot_gen = m->gen;
-		tracer_forget_stack(&m->s->tr, st->kstack);
+		tracer_forget_stack(m->tr, st->kstack);
 	}
 	return at;
 }
@@ -89,7 +86,7 @@ int mon_stack(struct monitor *m, uint64_t kstack)
 
 	if (at >= 0)
 		return forget_stack(m, at);
-	if (!kstack || (n = tracer_stack(&m->s->tr, kstack, ips)) < 0)
+	if (!kstack || (n = tracer_stack(m->tr, kstack, ips)) < 0)
 		return -1;
 	frames = symbolize_kstack(m->ks, ips, (size_t)n, &nf);
 	return forget_stack(m, fold_add_stack(&m->f, kstack, frames, nf));
@@ -103,10 +100,10 @@ static struct mon_row *row_of(struct monitor *m, const struct ca_key *k, const s
 	uint32_t ident = mon_identity(m, k->tgid, k->pstart, k->exec_id, &v->meta, true);
 	struct mon_row *r;
 
-	*first = to_epoch(m->s, v->meta.first_ns ? v->meta.first_ns : v->last_ns);
+	*first = session_to_epoch(m->sess, v->meta.first_ns ? v->meta.first_ns : v->last_ns);
 	r = fold_row(&m->f, ident, k, mon_stack(m, k->kstack), *first);
-	if (to_epoch(m->s, v->last_ns) > r->last_ns)
-		r->last_ns = to_epoch(m->s, v->last_ns);
+	if (session_to_epoch(m->sess, v->last_ns) > r->last_ns)
+		r->last_ns = session_to_epoch(m->sess, v->last_ns);
 	return r;
 }
 
@@ -146,9 +143,9 @@ static void peek_one(void *ctx, const struct ca_key *k, const struct ca_val *v)
  * in the ringbuf (made between the last poll and the swap). */
 static void fold_table(struct monitor *m)
 {
-	tracer_poll(&m->s->tr, 0);
-	tracer_foreach_check(&m->s->tr, fold_one, m);
-	aggtab_free(&m->s->tr.tab);
+	tracer_poll(m->tr, 0);
+	tracer_foreach_check(m->tr, fold_one, m);
+	aggtab_free(&m->tr->tab);
 }
 
 /* ---- forgetting exited processes ---------------------------------------- */
@@ -166,7 +163,7 @@ static int cmp_image(const void *a, const void *b)
 /* An exit event may be lost (ringbuf full): a pid no process has is gone. */
 static void sweep_gone(struct monitor *m)
 {
-	struct record *r = &m->s->rec;
+	struct record *r = m->live;
 	size_t i;
 
 	for (i = 0; i < r->nprocs; i++)
@@ -181,7 +178,7 @@ static void sweep_gone(struct monitor *m)
  */
 static void prune(struct monitor *m)
 {
-	struct record *r = &m->s->rec;
+	struct record *r = m->live;
 	const struct rec_process **v = xcalloc(r->nprocs + 1, sizeof(*v));
 	bool *keep = xcalloc(r->nprocs + 1, sizeof(bool));
 	size_t i, j, k, gone = 0;
@@ -214,7 +211,7 @@ static void prune(struct monitor *m)
 
 static void fill_header(struct monitor *m, struct record *cp, bool final)
 {
-	struct session *s = m->s;
+	struct session *s = m->sess;
 	struct rec_header *h = &cp->hdr;
 	uint64_t ov[CA_OVERFLOW_SLOTS];
 	struct rusage ru;
@@ -224,16 +221,16 @@ static void fill_header(struct monitor *m, struct record *cp, bool final)
 	h->has_monitor = true;
 	h->monitor_interval = m->o->interval;
 	h->monitor_checkpoint = m->checkpoint;
-	h->monitor_since_ns = s->real0;
-	lost_so_far(s, &h->lost);
-	h->symbols = xstrdup(s->ksyms_source ? s->ksyms_source : m->ks ? "kernel" : "unavailable");
-	h->agg_drains = s->tr.drains;
-	h->agg_keys = s->tr.agg_max_used;
+	h->monitor_since_ns = session_real0(s);
+	session_lost_so_far(s, &h->lost);
+	h->symbols = xstrdup(session_ksyms_source(s) ? session_ksyms_source(s) : m->ks ? "kernel" : "unavailable");
+	h->agg_drains = m->tr->drains;
+	h->agg_keys = m->tr->agg_max_used;
 	getrusage(RUSAGE_SELF, &ru);
 	h->loader_cpu_s = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
 			  ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 	h->loader_rss_kb = ru.ru_maxrss;
-	tracer_overflow(&s->tr, ov);
+	tracer_overflow(m->tr, ov);
 	for (i = 0; i < CA_OVERFLOW_SLOTS; i++) {
 		struct rec_overflow *o;
 
@@ -265,7 +262,7 @@ static void export_counters(struct monitor *m, const struct record *cp)
 	c.checks = m->checks;
 	c.identities = m->f.nids;
 	c.rows = m->f.nrows;
-	c.live_images = m->s->rec.nprocs;
+	c.live_images = m->live->nprocs;
 	c.pruned_images = m->pruned;
 	c.events = m->ev ? m->ev->lines : 0;
 	c.findings = m->ev ? m->ev->findings : 0;
@@ -281,7 +278,7 @@ static void export_counters(struct monitor *m, const struct record *cp)
  * monitor's). 0, or -1 with msg. */
 static int write_checkpoint(struct monitor *m, const struct record *cp, char *msg, size_t len)
 {
-	struct outfile *o = &m->s->outf;
+	struct outfile *o = session_outfile(m->sess);
 	char err[1024];
 
 	if (!o->f && outfile_open(o, m->o->rec.out, OUTFILE_REWRITTEN, err, sizeof(err))) {
@@ -308,7 +305,7 @@ static int checkpoint(struct monitor *m, bool final)
 	size_t i;
 	int rc;
 
-	if (!final && tracer_drain_grow(&m->s->tr, false))
+	if (!final && tracer_drain_grow(m->tr, false))
 		fprintf(stderr, "capaudit: warning: draining the aggregation map: %s\n",
 			strerror(errno));
 	m->gen++;
@@ -316,7 +313,7 @@ static int checkpoint(struct monitor *m, bool final)
 	for (i = 0; i < m->f.nrows; i++)
 		m->f.rows[i].pending = 0;
 	if (!final)
-		tracer_peek_pending(&m->s->tr, peek_one, m);
+		tracer_peek_pending(m->tr, peek_one, m);
 	prune(m);
 	m->checkpoint++;
 	fill_header(m, &cp, final);
@@ -351,8 +348,8 @@ static void status(struct monitor *m, bool final)
 	fprintf(stderr, "\rcapaudit: monitoring: checkpoint %llu, %llu %s, %zu %s, "
 		"%zu live %s, rss %ld KiB\033[K%s", (unsigned long long)m->checkpoint,
 		(unsigned long long)m->checks, plural(m->checks, "check", "checks"), m->f.nids,
-		plural(m->f.nids, "program", "programs"), m->s->rec.nprocs,
-		plural(m->s->rec.nprocs, "image", "images"), rss_kb_now(), final ? "\n" : "");
+		plural(m->f.nids, "program", "programs"), m->live->nprocs,
+		plural(m->live->nprocs, "image", "images"), rss_kb_now(), final ? "\n" : "");
 }
 
 static int run_loop(struct monitor *m)
@@ -363,7 +360,7 @@ static int run_loop(struct monitor *m)
 	int sig;
 
 	for (;;) {
-		tracer_poll(&m->s->tr, 100);
+		tracer_poll(m->tr, 100);
 		if (m->ev)
 			mon_events_flush(m->ev, false);
 		now = now_monotonic_ns();
@@ -376,7 +373,7 @@ static int run_loop(struct monitor *m)
 		 * kernel's map is fixed: draining keeps it from filling) */
 		if (now - last_drain > 50000000LL) {
 			last_drain = now;
-			if (tracer_drain_if_full(&m->s->tr) > 0)
+			if (tracer_drain_if_full(m->tr) > 0)
 				fold_table(m);
 			if (m->ev)
 				mon_events_losses(m->ev);
@@ -402,9 +399,9 @@ static void free_monitor(struct monitor *m)
 	mon_events_close(m->ev);
 }
 
-static void on_newkey(struct session *s, const struct ca_event *e)
+static void on_newkey(void *ctx, const struct ca_event *e)
 {
-	struct monitor *m = s->mon;
+	struct monitor *m = ctx;
 
 	if (m->ev)
 		mon_events_newkey(m->ev, e);
@@ -413,14 +410,13 @@ static void on_newkey(struct session *s, const struct ca_event *e)
 int monitor_run(struct mon_opts *op, int all_argc, char **all_argv)
 {
 	struct rec_opts o = op->rec;
-	struct session s;
-	struct monitor m = { .o = op, .s = &s, .argc = all_argc, .argv = all_argv,
+	struct session *s = session_new(&o);
+	struct monitor m = { .o = op, .sess = s, .tr = session_tracer(s), .live = session_record(s),
+			     .argc = all_argc, .argv = all_argv,
 			     .ckpt_trouble = { .what = "checkpoint" } };
 	int rc = 1;
 
-	session_init(&s, &o);
-	s.monitor = true;
-	s.mon = &m;
+	session_monitor(s, NULL, NULL);
 	/* a restarted monitor (its unit's Restart=) keeps what the last run
 	 * wrote: report can merge the two (report -i OLD -i NEW) */
 	{
@@ -435,31 +431,25 @@ int monitor_run(struct mon_opts *op, int all_argc, char **all_argv)
 	{
 		const char *more[] = { op->events, op->outputs[0], op->outputs[1] };
 
-		if (session_keep_outputs(&s, more, ARRAY_SIZE(more)))
+		if (session_keep_outputs(s, more, ARRAY_SIZE(more)))
 			goto out;
 	}
 	if (op->events && !(m.ev = mon_events_open(&m, op->events)))
 		goto out;
 	if (m.ev)
-		s.on_newkey = on_newkey;
-	if (session_start(&s, all_argv[0]))
+		session_monitor(s, on_newkey, &m);
+	if (session_start(s, all_argv[0]))
 		goto out;
-	/* root read /proc/kallsyms before the drop for the proofs only: the
-	 * call sites need the table, from the kernel (iter/ksym) now */
-	if (!s.ksyms_start && !s.ksyms)
-		s.ksyms_start = ksyms_best(&s.ksyms_start_source, s.ksyms_start_err,
-					   sizeof(s.ksyms_start_err));
-	m.ks = s.ksyms_start ? s.ksyms_start : s.ksyms;
-	s.ksyms_source = s.ksyms_start ? s.ksyms_start_source : s.ksyms ? "/proc/kallsyms" : NULL;
+	m.ks = session_ksyms(s);
 	if (op->started && op->started(op->ctx))
 		goto out;
 	if (!o.quiet)
 		fprintf(stderr, "capaudit: monitoring (%s); a checkpoint every %g s in %s\n",
-			attach_mode_name(s.tr.mode), op->interval, o.out);
+			attach_mode_name(m.tr->mode), op->interval, o.out);
 	if (run_loop(&m))
 		goto out;
-	tracer_stop(&s.tr);   /* drains, and takes every CPU's pending counts */
-	tracer_poll(&s.tr, 0);
+	tracer_stop(m.tr);   /* drains, and takes every CPU's pending counts */
+	tracer_poll(m.tr, 0);
 	if (m.ev)
 		mon_events_flush(m.ev, true);
 	if (checkpoint(&m, true))
@@ -472,6 +462,6 @@ int monitor_run(struct mon_opts *op, int all_argc, char **all_argv)
 	rc = 0;
 out:
 	free_monitor(&m);
-	session_cleanup(&s);
+	session_free(s);
 	return rc;
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Kernel symbols from the iter/ksym BPF iterator, or /proc/kallsyms. */
-#include "record/ksyms_iter.h"
+#include "tracer/ksyms_iter.h"
 
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
@@ -11,9 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "record/bpfiter.h"
+#include "tracer/bpfiter.h"
 #include "ksyms.skel.h"
-#include "record/probe.h"
+#include "tracer/probe.h"
 #include "lib/util.h"
 
 bool ksym_iter_supported(void)

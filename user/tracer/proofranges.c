@@ -5,7 +5,7 @@
  * ranges from the running kernel's symbols, and the kernel's own text
  * (_stext.._etext). capaudit.bpf.c explains the proofs.
  */
-#include "record/proofranges.h"
+#include "tracer/proofranges.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -12,7 +12,7 @@
  * caller's whole set): a recording drops the recorder's privileges, and
  * verify must keep them to set the next run's.
  */
-#include "record/verify.h"
+#include "engines/verify.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -31,7 +31,7 @@
 #include "lib/util.h"
 #include "recfile/recfile.h"
 #include "record/launch.h"
-#include "record/runbox.h"
+#include "engines/runbox.h"
 
 struct vrun {
 	uint64_t caps;
