@@ -794,7 +794,7 @@ static void minimise(struct suggestion *s)
 /* The site name a CAP_SYS_PTRACE requirement of the subset rule is kept
  * under (a function of security/commoncap.c; one pointer, as interned
  * names are compared). */
-const char sg_ptrace_site[] = "cap_ptrace_access_check";
+static const char sg_ptrace_site[] = "cap_ptrace_access_check";
 
 /*
  * Ptrace access the kernel let through without a check. A program that

@@ -183,18 +183,3 @@ int json_get_i64(json_t *o, const char *key, bool required, int64_t min, int64_t
 	*out = x;
 	return 0;
 }
-
-int json_get_bool(json_t *o, const char *key, bool required, bool *out, char *err, size_t n)
-{
-	int rc;
-	json_t *v = field(o, key, required, &rc, err, n);
-
-	if (!v)
-		return rc;
-	if (!json_is_boolean(v)) {
-		snprintf(err, n, "field '%s' must be true or false", key);
-		return -1;
-	}
-	*out = json_is_true(v);
-	return 0;
-}

@@ -49,6 +49,5 @@ int json_stream_close(FILE *f, struct json_stream *s, const json_t *tail);
 int json_get_str(json_t *o, const char *key, bool required, const char **out, char *err, size_t n);
 int json_get_i64(json_t *o, const char *key, bool required, int64_t min, int64_t max,
 		 int64_t *out, char *err, size_t n);
-int json_get_bool(json_t *o, const char *key, bool required, bool *out, char *err, size_t n);
 
 #endif
