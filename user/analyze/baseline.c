@@ -288,7 +288,7 @@ int baseline_load(const char *path, struct baseline *b, bool *missing, char *err
 		*missing = errno == ENOENT;
 		return -1;
 	}
-	rc = baseline_read(f, strcmp(path, "-") ? path : "standard input", b, err, n);
+	rc = baseline_read(f, infile_name(path), b, err, n);
 	infile_close(f);
 	return rc;
 }

@@ -258,17 +258,12 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 	return CLI_GO_ON;
 }
 
-static const char *input_name(const char *path)
-{
-	return strcmp(path, "-") ? path : "standard input";
-}
-
 /* Record i, only the workload --container and --unit choose; 0, or -1
  * (said). Each record must have it: a record without is the wrong one. */
 static int load_one(const struct check_args *a, struct check_files *cf, size_t i,
 		    struct record *rec)
 {
-	const char *name = input_name(a->records[i]);
+	const char *name = infile_name(a->records[i]);
 	char err[1024];
 
 	if (load_record_file(cf->rec[i], name, a->lenient, rec))
@@ -310,8 +305,8 @@ static int observe(const struct check_args *a, struct check_files *cf, struct ob
 			observation_free(obs);
 			return -1;
 		}
-		warn_lost(input_name(a->records[i]), &rec);
-		warn_partial(input_name(a->records[i]), &rec);
+		warn_lost(infile_name(a->records[i]), &rec);
+		warn_partial(infile_name(a->records[i]), &rec);
 		suggest_build(&rec, &a->so, &sg);
 		observation_add(obs, &sg);
 		observation_add_user_sites(obs, &rec);
@@ -353,7 +348,7 @@ static int compare(const struct check_args *a, const struct observation *obs,
 	if (a->match >= MATCH_SYSCALL && check_entries_without_syscalls(base))
 		fprintf(stderr, "capaudit: note: %s lists no syscalls for %zu entr%s (a version 1 "
 			"baseline): only their capabilities%s are compared; %s adds them\n",
-			input_name(a->bpath), check_entries_without_syscalls(base),
+			infile_name(a->bpath), check_entries_without_syscalls(base),
 			check_entries_without_syscalls(base) == 1 ? "y" : "ies",
 			a->match == MATCH_CALLSITE ? " and call sites" : "",
 			*upd ? upd : "check --update");
@@ -391,7 +386,7 @@ int do_check(int argc, char **argv, int all_argc, char **all_argv)
 		close_files(&cf);
 		return EXIT_USAGE;
 	}
-	have_base = cf.base && !baseline_read(cf.base, input_name(a.bpath), &base, err, sizeof(err));
+	have_base = cf.base && !baseline_read(cf.base, infile_name(a.bpath), &base, err, sizeof(err));
 	if (cf.base && !have_base) {
 		p_err("%s", err);   /* never overwritten: its notes would be lost */
 		close_files(&cf);

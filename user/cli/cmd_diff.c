@@ -64,11 +64,6 @@ struct diff_args {
 	const char *path[2];     /* OLD, NEW */
 };
 
-static const char *input_name(const char *path)
-{
-	return strcmp(path, "-") ? path : "standard input";
-}
-
 /* CLI_GO_ON, or the exit status (EXIT_OK after --help). */
 static int parse_args(int argc, char **argv, struct diff_args *a)
 {
@@ -125,7 +120,7 @@ static int load_both(const struct diff_args *a, struct record rec[2])
 		rc = EXIT_USAGE;   /* every error is 2: 1 means "added" here */
 	}
 	for (i = 0; i < 2 && !rc; i++) {
-		if (load_record_file(f[i], input_name(a->path[i]), a->lenient, &rec[i])) {
+		if (load_record_file(f[i], infile_name(a->path[i]), a->lenient, &rec[i])) {
 			rc = EXIT_USAGE;
 			if (i)
 				record_free(&rec[0]);
@@ -164,7 +159,7 @@ static int filter_both(const struct diff_args *a, struct record rec[2])
 		}
 	}
 	if (none[0] && none[1]) {
-		p_err("%s: %s", input_name(a->path[0]), err[0]);
+		p_err("%s: %s", infile_name(a->path[0]), err[0]);
 		return -1;
 	}
 	for (i = 0; i < 2; i++) {
@@ -172,7 +167,7 @@ static int filter_both(const struct diff_args *a, struct record rec[2])
 
 		if (!none[i])
 			continue;
-		snprintf(msg, sizeof(msg), "%s: %s: compared as empty", input_name(a->path[i]),
+		snprintf(msg, sizeof(msg), "%s: %s: compared as empty", infile_name(a->path[i]),
 			 err[i]);
 		fprintf(stderr, "capaudit: note: %s\n", text_sanitize(msg, safe, sizeof(safe)));
 	}
@@ -182,7 +177,7 @@ static int filter_both(const struct diff_args *a, struct record rec[2])
 	none[1] = !record_keep_program(&rec[1], a->program);
 	if (none[0] && none[1]) {
 		p_err("--program %s: no program of that name in %s or %s", a->program,
-		      input_name(a->path[0]), input_name(a->path[1]));
+		      infile_name(a->path[0]), infile_name(a->path[1]));
 		return -1;
 	}
 	return 0;
@@ -190,8 +185,8 @@ static int filter_both(const struct diff_args *a, struct record rec[2])
 
 static int compare(const struct diff_args *a, struct record rec[2])
 {
-	struct diff_view v = { .old_name = input_name(a->path[0]),
-			       .new_name = input_name(a->path[1]),
+	struct diff_view v = { .old_name = infile_name(a->path[0]),
+			       .new_name = infile_name(a->path[1]),
 			       .old = &rec[0], .new = &rec[1], .noaudit = a->o.noaudit };
 	struct diff d;
 	int rc;
