@@ -429,14 +429,11 @@ int baseline_write(FILE *f, const struct baseline *cb)
 {
 	struct baseline *b = (struct baseline *)cb;   /* sorted in place */
 	json_t *root = json_object();
-	int rc;
 
 	json_set(root, "format", json_string(BASELINE_FORMAT));
 	json_set(root, "version", json_integer(BASELINE_VERSION));
 	json_set_bytes(root, "note", b->note);
 	json_set(root, "capabilities", entries_json(b->caps, b->ncaps));
 	json_set(root, "denied", entries_json(b->denied, b->ndenied));
-	rc = json_write_pretty(f, root);
-	json_decref(root);
-	return rc;
+	return json_write_pretty_free(f, root);
 }

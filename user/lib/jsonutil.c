@@ -134,6 +134,14 @@ int json_stream_close(FILE *f, struct json_stream *s, const json_t *tail)
 }
 int json_write_pretty(FILE *f, const json_t *v) { return write_ascii(f, v, JSON_INDENT(2)); }
 
+int json_write_pretty_free(FILE *f, json_t *v)
+{
+	int rc = json_write_pretty(f, v);
+
+	json_decref(v);
+	return rc;
+}
+
 static json_t *field(json_t *o, const char *key, bool required, int *rc, char *err, size_t n)
 {
 	json_t *v = json_object_get(o, key);

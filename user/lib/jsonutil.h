@@ -23,6 +23,9 @@ void json_set(json_t *obj, const char *key, json_t *v);
 int json_write_line(FILE *f, const json_t *v);
 /* Same, indented, for reports. */
 int json_write_pretty(FILE *f, const json_t *v);
+/* json_write_pretty(), then the reference to v dropped (a command's whole
+ * JSON, built to be written once). */
+int json_write_pretty_free(FILE *f, json_t *v);
 
 /*
  * An indented report whose one member is a long array, written as it is

@@ -420,7 +420,6 @@ static int json_suggest(FILE *f, const struct suggestion *s, const char *source)
 	json_t *root = json_object(), *a, *names;
 	char name[CAP_NAME_LEN];
 	size_t i;
-	int rc;
 
 	json_set(root, "record", header_json(s->rec, source));
 	json_set(root, "inputs", inputs_json(s->rec));   /* NULL: no key */
@@ -600,9 +599,7 @@ static int json_suggest(FILE *f, const struct suggestion *s, const char *source)
 		json_array_append_new(a, o);
 	}
 	json_set(root, "programs", a);
-	rc = json_write_pretty(f, root);
-	json_decref(root);
-	return rc;
+	return json_write_pretty_free(f, root);
 }
 
 /* ---- doctor ------------------------------------------------------------ */
@@ -654,7 +651,6 @@ static int json_doctor(FILE *f, const struct doctor *d)
 	json_t *root = json_object(), *sys = json_object(), *modes = json_array();
 	json_t *ks = json_object(), *pv = json_object();
 	size_t i;
-	int rc;
 
 	json_set(root, "kernel", json_string(d->kernel));
 	json_set(root, "machine", json_string(d->machine));
@@ -693,9 +689,7 @@ static int json_doctor(FILE *f, const struct doctor *d)
 		json_set(pv, "problem", json_string(d->priv_err));
 	json_set(root, "privileges", pv);
 	json_set(root, "record_works", json_boolean(d->chosen >= 0 && !d->priv_err[0]));
-	rc = json_write_pretty(f, root);
-	json_decref(root);
-	return rc;
+	return json_write_pretty_free(f, root);
 }
 
 /* ---- run --caps ---------------------------------------------------------- */
@@ -704,7 +698,6 @@ static int json_run(FILE *f, const struct run_result *r)
 {
 	json_t *root = json_object(), *cmd = json_array();
 	size_t i, blocking = 0;
-	int rc;
 
 	for (i = 0; r->cmd[i]; i++)
 		json_array_append_new(cmd, json_bytes(r->cmd[i]));
@@ -722,9 +715,7 @@ static int json_run(FILE *f, const struct run_result *r)
 	json_set(root, "blocking_denials", json_uint(blocking));
 	json_set(root, "enough", json_boolean(r->enough));
 	json_set_bytes(root, "record", r->record);
-	rc = json_write_pretty(f, root);
-	json_decref(root);
-	return rc;
+	return json_write_pretty_free(f, root);
 }
 
 /* ---- check ----------------------------------------------------------------- */
@@ -736,7 +727,6 @@ static int json_check(FILE *f, const struct check_view *v)
 	json_t *root = json_object(), *fa = json_array(), *recs = json_array();
 	char name[CAP_NAME_LEN];
 	size_t i;
-	int rc;
 
 	json_set(root, "result", json_string(r->nfail ? "fail" : "pass"));
 	json_set_bytes(root, "baseline", v->baseline);
@@ -783,9 +773,7 @@ static int json_check(FILE *f, const struct check_view *v)
 		json_array_append_new(fa, o);
 	}
 	json_set(root, "findings", fa);
-	rc = json_write_pretty(f, root);
-	json_decref(root);
-	return rc;
+	return json_write_pretty_free(f, root);
 }
 
 /* ---- verify ------------------------------------------------------------- */
@@ -802,7 +790,6 @@ static int json_verify(FILE *f, const struct verify_result *v)
 	json_t *root = json_object(), *cmd = json_array(), *a;
 	char nb[CAP_NAME_LEN];
 	size_t i;
-	int rc;
 
 	for (i = 0; v->cmd[i]; i++)
 		json_array_append_new(cmd, json_bytes(v->cmd[i]));
@@ -868,9 +855,7 @@ static int json_verify(FILE *f, const struct verify_result *v)
 		}
 		json_set(root, "snippets", sn);
 	}
-	rc = json_write_pretty(f, root);
-	json_decref(root);
-	return rc;
+	return json_write_pretty_free(f, root);
 }
 
 
