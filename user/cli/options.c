@@ -465,3 +465,14 @@ int cli_exit_status(int c)
 {
 	return c == CLI_DONE ? EXIT_OK : EXIT_USAGE;
 }
+
+int cli_attach_arg(const char *arg, struct attach_list *l)
+{
+	char bad[256];
+
+	if (attach_list_parse(arg, l, bad, sizeof(bad))) {
+		p_err("%s", bad);
+		return -1;
+	}
+	return 0;
+}
