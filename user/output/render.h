@@ -40,7 +40,8 @@ int json_verify(FILE *f, const struct verify_result *v);
 void text_capset(FILE *f, uint64_t mask);
 /* One record: "Record FILE" and what it says; a merged one's inputs. */
 void text_header(FILE *f, const struct record *r, const char *source);
-/* The suggestion's denials and what each did (report --suggest, run). */
+/* Denied checks with no granted alternative, blocking first, and what each
+ * did (report --suggest, run). */
 void text_denials(FILE *f, const struct suggestion *s, struct terms *t);
 /* The "record" object: what one record says about itself. */
 json_t *json_header(const struct record *r, const char *source);

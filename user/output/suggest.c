@@ -58,7 +58,6 @@ static const char *effect_meaning(const char *effect, char *buf, size_t len)
 	return buf;
 }
 
-/* Denied checks with no granted alternative, blocking first. */
 /* CAP_SYS_PTRACE added for ptrace access the kernel allowed unasked. */
 static void print_ptrace(FILE *f, const struct suggestion *s)
 {
@@ -82,6 +81,7 @@ static void print_ptrace(FILE *f, const struct suggestion *s)
 			pt->example->ptrace_ex_pid, ESC(pt->example->ptrace_ex_via, esc3));
 }
 
+/* Denied checks with no granted alternative, blocking first. */
 void text_denials(FILE *f, const struct suggestion *s, struct terms *t)
 {
 	const struct rec_header *h = &s->rec->hdr;
