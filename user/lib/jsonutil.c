@@ -132,7 +132,7 @@ int json_stream_close(FILE *f, struct json_stream *s, const json_t *tail)
 	s->rc |= fputs("\n}\n", f) == EOF ? -1 : 0;
 	return s->rc;
 }
-int json_write_pretty(FILE *f, const json_t *v) { return write_ascii(f, v, JSON_INDENT(2)); }
+static int json_write_pretty(FILE *f, const json_t *v) { return write_ascii(f, v, JSON_INDENT(2)); }
 
 int json_write_pretty_free(FILE *f, json_t *v)
 {
