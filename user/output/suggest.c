@@ -455,6 +455,23 @@ json_t *json_denials(const struct suggestion *s)
 	return a;
 }
 
+/* One entry of "keep", or of "covered" (cover: what covers it, no reason). */
+static json_t *keep_json(const struct suggestion *s, const struct sg_keep *k, bool cover)
+{
+	char name[CAP_NAME_LEN];
+	json_t *o = json_object(), *names, *d;
+
+	json_set(o, "cap", json_string(cap_name(k->cap, name)));
+	if (cover)
+		json_set(o, "covered_by", json_capset(k->covered_by));
+	d = sites_json(s, k->sites, k->nsites, &names);
+	json_set(o, "callsites", names);
+	json_set(o, "details", d);
+	if (!cover && k->why)
+		json_set(o, "reason", json_string(k->why->source));
+	return o;
+}
+
 int json_suggest(FILE *f, const struct suggestion *s, const char *source)
 {
 	json_t *root = json_object(), *a, *names;
@@ -526,32 +543,13 @@ int json_suggest(FILE *f, const struct suggestion *s, const char *source)
 	json_set(root, "suggestions", a);
 
 	a = json_array();
-	for (i = 0; i < s->nkeep; i++) {
-		const struct sg_keep *k = &s->keep[i];
-		json_t *o = json_object(), *d;
-
-		json_set(o, "cap", json_string(cap_name(k->cap, name)));
-		d = sites_json(s, k->sites, k->nsites, &names);
-		json_set(o, "callsites", names);
-		json_set(o, "details", d);
-		if (k->why)
-			json_set(o, "reason", json_string(k->why->source));
-		json_array_append_new(a, o);
-	}
+	for (i = 0; i < s->nkeep; i++)
+		json_array_append_new(a, keep_json(s, &s->keep[i], false));
 	json_set(root, "keep", a);
 
 	a = json_array();
-	for (i = 0; i < s->ncover; i++) {
-		const struct sg_keep *k = &s->cover[i];
-		json_t *o = json_object(), *d;
-
-		json_set(o, "cap", json_string(cap_name(k->cap, name)));
-		json_set(o, "covered_by", json_capset(k->covered_by));
-		d = sites_json(s, k->sites, k->nsites, &names);
-		json_set(o, "callsites", names);
-		json_set(o, "details", d);
-		json_array_append_new(a, o);
-	}
+	for (i = 0; i < s->ncover; i++)
+		json_array_append_new(a, keep_json(s, &s->cover[i], true));
 	json_set(root, "covered", a);
 
 	a = json_array();
