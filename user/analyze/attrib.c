@@ -160,11 +160,6 @@ static void list_or_none(char *err, size_t errlen, const struct record *r, size_
 
 /* ---- --container --------------------------------------------------------- */
 
-static bool is_hex(const char *s)
-{
-	return s[strspn(s, "0123456789abcdef")] == '\0';
-}
-
 /* How x named the containers it marked. */
 enum ctr_match { CM_NONE, CM_ID, CM_NAME, CM_PREFIX };
 
@@ -185,7 +180,7 @@ static enum ctr_match mark_containers(const struct ctr *c, size_t n, const char 
 		*nm += hit[i] = c[i].name && !strcmp(c[i].name, x);
 	if (*nm)
 		return CM_NAME;
-	if (len < 3 || !is_hex(x))
+	if (len < 3 || !is_lower_hex(x))
 		return CM_NONE;
 	for (i = 0; i < n; i++)
 		*nm += hit[i] = !strncmp(c[i].id, x, len);
@@ -201,7 +196,7 @@ static void container_error(const struct record *r, const struct ctr *c, size_t 
 
 	if (none) {
 		snprintf(err, errlen, "--container %s: no container has that id or name%s", x,
-			 *x && strlen(x) < 3 && is_hex(x) ? " (an id prefix has 3 hex digits or more)" : "");
+			 *x && strlen(x) < 3 && is_lower_hex(x) ? " (an id prefix has 3 hex digits or more)" : "");
 		list_or_none(err, errlen, r, n);
 	} else {
 		snprintf(err, errlen, "--container %s: ambiguous, the id prefix of: ", x);
@@ -291,13 +286,6 @@ static int match_unit(const struct record *r, const char *x, bool *keep, char *e
 }
 
 /* ---- --pid ------------------------------------------------------------- */
-
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
-}
 
 /* The pids the record's processes have (as their files give them),
  * sorted, each once; a monitor's program lines have none. */

@@ -150,6 +150,34 @@ void baseline_free(struct baseline *b)
 
 /* ---- reading ------------------------------------------------------------ */
 
+/* One item of a list of callsites or syscalls: a name, or {field: name,
+ * "note": ...}. 0 with *name and *note (NULL: none); -1 with why when the
+ * object's fields are wrong; 1 when the item is neither. */
+static int read_named(json_t *s, const char *field, const char **name, const char **note,
+		      char *why, size_t wlen)
+{
+	*name = *note = NULL;
+	if (json_is_string(s)) {
+		*name = json_string_value(s);
+		return 0;
+	}
+	if (!json_is_object(s))
+		return 1;
+	if (json_get_str(s, field, true, name, why, wlen) ||
+	    json_get_str(s, "note", false, note, why, wlen))
+		return -1;
+	return 0;
+}
+
+/* note, when there is one, as the note of bs */
+static void set_note(struct bl_site *bs, const char *note)
+{
+	if (note) {
+		free(bs->note);
+		bs->note = xstrdup(note);
+	}
+}
+
 /* An entry's "syscalls" (version 2): names, or {"syscall", "note"}. */
 static int read_syscalls(json_t *e, const char *key, size_t i, struct bl_entry *be, char *why,
 			 size_t wlen)
@@ -165,16 +193,12 @@ static int read_syscalls(json_t *e, const char *key, size_t i, struct bl_entry *
 	}
 	be->has_sys = true;
 	json_array_foreach(arr, j, s) {
-		const char *name = NULL, *note = NULL;
-		struct bl_site *bs;
+		const char *name, *note;
+		int rc = read_named(s, "syscall", &name, &note, why, wlen);
 
-		if (json_is_string(s)) {
-			name = json_string_value(s);
-		} else if (json_is_object(s)) {
-			if (json_get_str(s, "syscall", true, &name, why, wlen) ||
-			    json_get_str(s, "note", false, &note, why, wlen))
-				return -1;
-		} else {
+		if (rc < 0)
+			return -1;
+		if (rc > 0) {
 			snprintf(why, wlen, "syscalls[%zu] must be a syscall name or {\"syscall\": ..., "
 				 "\"note\": ...}", j);
 			return -1;
@@ -183,11 +207,7 @@ static int read_syscalls(json_t *e, const char *key, size_t i, struct bl_entry *
 			snprintf(why, wlen, "syscalls[%zu] is empty", j);
 			return -1;
 		}
-		bs = bl_add_sys(be, name);
-		if (note) {
-			free(bs->note);
-			bs->note = xstrdup(note);
-		}
+		set_note(bl_add_sys(be, name), note);
 	}
 	(void)key;
 	(void)i;
@@ -238,16 +258,12 @@ static int read_entries(json_t *arr, const char *key, struct bl_entry **list, si
 			return -1;
 		}
 		json_array_foreach(sites, j, s) {
-			const char *fn = NULL, *snote = NULL;
-			struct bl_site *bs;
+			const char *fn, *snote;
+			int rc = read_named(s, "function", &fn, &snote, why, wlen);
 
-			if (json_is_string(s)) {
-				fn = json_string_value(s);
-			} else if (json_is_object(s)) {
-				if (json_get_str(s, "function", true, &fn, why, wlen) ||
-				    json_get_str(s, "note", false, &snote, why, wlen))
-					goto bad;
-			} else {
+			if (rc < 0)
+				goto bad;
+			if (rc > 0) {
 				snprintf(why, wlen, "%s[%zu].callsites[%zu] must be a function name "
 					 "or {\"function\": ..., \"note\": ...}", key, i, j);
 				return -1;
@@ -256,11 +272,7 @@ static int read_entries(json_t *arr, const char *key, struct bl_entry **list, si
 				snprintf(why, wlen, "%s[%zu].callsites[%zu] is empty", key, i, j);
 				return -1;
 			}
-			bs = bl_add_site(be, fn);
-			if (snote) {
-				free(bs->note);
-				bs->note = xstrdup(snote);
-			}
+			set_note(bl_add_site(be, fn), snote);
 		}
 		if (read_syscalls(e, key, i, be, why, wlen))
 			goto bad;
@@ -288,7 +300,7 @@ int baseline_load(const char *path, struct baseline *b, bool *missing, char *err
 		*missing = errno == ENOENT;
 		return -1;
 	}
-	rc = baseline_read(f, strcmp(path, "-") ? path : "standard input", b, err, n);
+	rc = baseline_read(f, infile_name(path), b, err, n);
 	infile_close(f);
 	return rc;
 }
@@ -429,14 +441,11 @@ int baseline_write(FILE *f, const struct baseline *cb)
 {
 	struct baseline *b = (struct baseline *)cb;   /* sorted in place */
 	json_t *root = json_object();
-	int rc;
 
 	json_set(root, "format", json_string(BASELINE_FORMAT));
 	json_set(root, "version", json_integer(BASELINE_VERSION));
 	json_set_bytes(root, "note", b->note);
 	json_set(root, "capabilities", entries_json(b->caps, b->ncaps));
 	json_set(root, "denied", entries_json(b->denied, b->ndenied));
-	rc = json_write_pretty(f, root);
-	json_decref(root);
-	return rc;
+	return json_write_pretty_free(f, root);
 }

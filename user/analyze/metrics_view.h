@@ -14,8 +14,6 @@
 #include "analyze/check.h"
 #include "recfile/recfile.h"
 
-/* One row of checks: a program identity's count for a capability and verdict.
- * NULL strings are empty labels. */
 /* At most this many distinct exe label values; the checks of further
  * programs are counted under METRICS_EXE_OTHER (and in exe_overflow). */
 #define METRICS_EXE_MAX 1000
@@ -26,6 +24,8 @@
  * (and METRICS_EXE_OTHER's too). */
 #define METRICS_EXE_TRANSIENT "(transient)"
 
+/* One row of checks: a program identity's count for a capability and verdict.
+ * NULL strings are empty labels. */
 struct metrics_check_row {
 	const char *exe;             /* executable path ("" when unknown), folded */
 	const char *comm;

@@ -1,7 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "analyze/service.h"
 
-bool service_granted(const struct rec_header *h, uint64_t *granted)
+/*
+ * What the unit grants its commands after execve(): as root, the bounding
+ * set (an exec as root gets it all); as another user, the ambient set
+ * (within the bounding set), which is all that user's exec keeps. false
+ * when the record is not of a unit file.
+ */
+static bool service_granted(const struct rec_header *h, uint64_t *granted)
 {
 	if (!h->has_service_caps)
 		return false;
@@ -10,7 +16,9 @@ bool service_granted(const struct rec_header *h, uint64_t *granted)
 	return true;
 }
 
-uint64_t record_caps_asked(const struct record *r)
+/* Every capability the record's audited checks asked for, granted or
+ * denied, and the checks counted only per capability (map full). */
+static uint64_t record_caps_asked(const struct record *r)
 {
 	uint64_t asked = 0;
 	size_t i;

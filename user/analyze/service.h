@@ -12,18 +12,6 @@
 
 #include "recfile/recfile.h"
 
-/*
- * What the unit grants its commands after execve(): as root, the bounding
- * set (an exec as root gets it all); as another user, the ambient set
- * (within the bounding set), which is all that user's exec keeps. false
- * when the record is not of a unit file.
- */
-bool service_granted(const struct rec_header *h, uint64_t *granted);
-
-/* Every capability the record's audited checks asked for, granted or
- * denied, and the checks counted only per capability (map full). */
-uint64_t record_caps_asked(const struct record *r);
-
 /* The unit's granted set and, of it, what no check asked for: the
  * capabilities the unit could stop granting. false when the record is
  * not of a unit file. */

@@ -794,7 +794,7 @@ static void minimise(struct suggestion *s)
 /* The site name a CAP_SYS_PTRACE requirement of the subset rule is kept
  * under (a function of security/commoncap.c; one pointer, as interned
  * names are compared). */
-const char sg_ptrace_site[] = "cap_ptrace_access_check";
+static const char sg_ptrace_site[] = "cap_ptrace_access_check";
 
 /*
  * Ptrace access the kernel let through without a check. A program that
@@ -967,6 +967,23 @@ static void free_sites(struct sg_site *sites, size_t n)
 	free(sites);
 }
 
+/* Of the n keeps of v, those whose capability is in caps stay (in order);
+ * the others are freed. How many stay. */
+static size_t keep_only(struct sg_keep *v, size_t n, uint64_t caps)
+{
+	size_t i, kept = 0;
+
+	for (i = 0; i < n; i++) {
+		if (capset_has(caps, v[i].cap)) {
+			v[kept++] = v[i];
+			continue;
+		}
+		free_sites(v[i].sites, v[i].nsites);
+		hindex_free(&v[i].site_idx);
+	}
+	return kept;
+}
+
 void suggest_free(struct suggestion *s)
 {
 	size_t i;
@@ -976,15 +993,9 @@ void suggest_free(struct suggestion *s)
 		hindex_free(&s->repl[i].site_idx);
 	}
 	free(s->repl);
-	for (i = 0; i < s->nkeep; i++) {
-		free_sites(s->keep[i].sites, s->keep[i].nsites);
-		hindex_free(&s->keep[i].site_idx);
-	}
+	keep_only(s->keep, s->nkeep, 0);
 	free(s->keep);
-	for (i = 0; i < s->ncover; i++) {
-		free_sites(s->cover[i].sites, s->cover[i].nsites);
-		hindex_free(&s->cover[i].site_idx);
-	}
+	keep_only(s->cover, s->ncover, 0);
 	free(s->cover);
 	free(s->undecided);
 	free(s->ksmemo);
@@ -1016,28 +1027,8 @@ void suggest_keep_caps(struct suggestion *s, uint64_t caps)
 		hindex_free(&r->site_idx);
 	}
 	s->nrepl = n;
-	for (i = n = 0; i < s->nkeep; i++) {
-		struct sg_keep *k = &s->keep[i];
-
-		if (capset_has(caps, k->cap)) {
-			s->keep[n++] = *k;
-			continue;
-		}
-		free_sites(k->sites, k->nsites);
-		hindex_free(&k->site_idx);
-	}
-	s->nkeep = n;
-	for (i = n = 0; i < s->ncover; i++) {
-		struct sg_keep *k = &s->cover[i];
-
-		if (capset_has(caps, k->cap)) {
-			s->cover[n++] = *k;
-			continue;
-		}
-		free_sites(k->sites, k->nsites);
-		hindex_free(&k->site_idx);
-	}
-	s->ncover = n;
+	s->nkeep = keep_only(s->keep, s->nkeep, caps);
+	s->ncover = keep_only(s->cover, s->ncover, caps);
 	for (i = n = 0; i < s->nundecided; i++)
 		if (capset_has(caps, s->undecided[i].cap))
 			s->undecided[n++] = s->undecided[i];

@@ -199,9 +199,6 @@ struct suggestion {
 	struct ks_memo *ksmemo;     /* private: capability-site lookups */
 };
 
-/* The site a CAP_SYS_PTRACE of struct sg_ptrace is kept under. */
-extern const char sg_ptrace_site[];
-
 int suggest_build(const struct record *r, const struct suggest_opts *o, struct suggestion *s);
 void suggest_free(struct suggestion *s);
 /*

@@ -259,11 +259,6 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 	return CLI_GO_ON;
 }
 
-static const char *input_name(const char *path)
-{
-	return strcmp(path, "-") ? path : "standard input";
-}
-
 /* Record i into rec, and into workload the view of it that --container,
  * --unit and --pid choose (rec itself is never filtered); 0, or -1 (said;
  * nothing left to free). Each record must have that workload: a record
@@ -271,7 +266,7 @@ static const char *input_name(const char *path)
 static int load_one(const struct check_args *a, struct check_files *cf, size_t i,
 		    struct record *rec, struct rec_view *workload)
 {
-	const char *name = input_name(a->records[i]);
+	const char *name = infile_name(a->records[i]);
 	char err[1024];
 
 	if (load_record_file(cf->rec[i], name, a->lenient, rec))
@@ -307,7 +302,7 @@ static int observe(const struct check_args *a, struct check_files *cf, struct ob
 	size_t i;
 
 	for (i = 0; i < a->nrecords; i++) {
-		const char *name = input_name(a->records[i]);
+		const char *name = infile_name(a->records[i]);
 		const struct record *seen;
 		struct rec_view workload;
 		struct record rec;
@@ -362,7 +357,7 @@ static int compare(const struct check_args *a, const struct observation *obs,
 	if (a->match >= MATCH_SYSCALL && check_entries_without_syscalls(base))
 		fprintf(stderr, "capaudit: note: %s lists no syscalls for %zu entr%s (a version 1 "
 			"baseline): only their capabilities%s are compared; %s adds them\n",
-			input_name(a->bpath), check_entries_without_syscalls(base),
+			infile_name(a->bpath), check_entries_without_syscalls(base),
 			check_entries_without_syscalls(base) == 1 ? "y" : "ies",
 			a->match == MATCH_CALLSITE ? " and call sites" : "",
 			*upd ? upd : "check --update");
@@ -400,7 +395,7 @@ int do_check(int argc, char **argv, int all_argc, char **all_argv)
 		close_files(&cf);
 		return EXIT_USAGE;
 	}
-	have_base = cf.base && !baseline_read(cf.base, input_name(a.bpath), &base, err, sizeof(err));
+	have_base = cf.base && !baseline_read(cf.base, infile_name(a.bpath), &base, err, sizeof(err));
 	if (cf.base && !have_base) {
 		p_err("%s", err);   /* never overwritten: its notes would be lost */
 		close_files(&cf);

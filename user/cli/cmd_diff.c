@@ -65,11 +65,6 @@ struct diff_args {
 	const char *path[2];     /* OLD, NEW */
 };
 
-static const char *input_name(const char *path)
-{
-	return strcmp(path, "-") ? path : "standard input";
-}
-
 /* CLI_GO_ON, or the exit status (EXIT_OK after --help). */
 static int parse_args(int argc, char **argv, struct diff_args *a)
 {
@@ -126,7 +121,7 @@ static int load_both(const struct diff_args *a, struct record rec[2])
 		rc = EXIT_USAGE;   /* every error is 2: 1 means "added" here */
 	}
 	for (i = 0; i < 2 && !rc; i++) {
-		if (load_record_file(f[i], input_name(a->path[i]), a->lenient, &rec[i])) {
+		if (load_record_file(f[i], infile_name(a->path[i]), a->lenient, &rec[i])) {
 			rc = EXIT_USAGE;
 			if (i)
 				record_free(&rec[0]);
@@ -168,7 +163,7 @@ static int filter_both(const struct diff_args *a, const struct record rec[2],
 		none[i] = record_view_workload(&side[i].workload, &rec[i], &a->wf, err[i],
 					       sizeof(err[i])) != 0;
 	if (none[0] && none[1]) {
-		p_err("%s: %s", input_name(a->path[0]), err[0]);
+		p_err("%s: %s", infile_name(a->path[0]), err[0]);
 		return -1;
 	}
 	for (i = 0; i < 2; i++) {
@@ -176,7 +171,7 @@ static int filter_both(const struct diff_args *a, const struct record rec[2],
 
 		if (!none[i])
 			continue;
-		snprintf(msg, sizeof(msg), "%s: %s: compared as empty", input_name(a->path[i]),
+		snprintf(msg, sizeof(msg), "%s: %s: compared as empty", infile_name(a->path[i]),
 			 err[i]);
 		fprintf(stderr, "capaudit: note: %s\n", text_sanitize(msg, safe, sizeof(safe)));
 	}
@@ -190,7 +185,7 @@ static int filter_both(const struct diff_args *a, const struct record rec[2],
 	}
 	if (a->program && none[0] && none[1]) {
 		p_err("--program %s: no program of that name in %s or %s", a->program,
-		      input_name(a->path[0]), input_name(a->path[1]));
+		      infile_name(a->path[0]), infile_name(a->path[1]));
 		return -1;
 	}
 	return 0;
@@ -199,8 +194,8 @@ static int filter_both(const struct diff_args *a, const struct record rec[2],
 static int compare(const struct diff_args *a, const struct diff_side side[2])
 {
 	const struct record *old = side_record(&side[0]), *new = side_record(&side[1]);
-	struct diff_view v = { .old_name = input_name(a->path[0]),
-			       .new_name = input_name(a->path[1]),
+	struct diff_view v = { .old_name = infile_name(a->path[0]),
+			       .new_name = infile_name(a->path[1]),
 			       .old = old, .new = new, .noaudit = a->o.noaudit };
 	struct diff d;
 	int rc;

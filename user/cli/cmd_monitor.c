@@ -107,7 +107,6 @@ struct exporters {
 static int monitor_opt(struct mon_opts *m, struct exporters *x, int c)
 {
 	struct rec_opts *o = &m->rec;
-	char bad[256];
 
 	switch (c) {
 	case 'a':
@@ -151,11 +150,7 @@ static int monitor_opt(struct mon_opts *m, struct exporters *x, int c)
 		x->listen = optarg;
 		return 0;
 	case O_ATTACH:
-		if (attach_list_parse(optarg, &o->modes, bad, sizeof(bad))) {
-			p_err("%s", bad);
-			return -1;
-		}
-		return 0;
+		return cli_attach_arg(optarg, &o->modes);
 	case O_NOAUDIT:
 		x->noaudit = m->keep_noaudit = true;
 		return 0;

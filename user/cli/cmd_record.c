@@ -106,8 +106,6 @@ static const char *service_file;
 /* One option of the table; 0, or -1 after saying what is wrong. */
 static int record_opt(struct rec_opts *o, int c)
 {
-	char bad_mode[256];
-
 	switch (c) {
 	case 'p':
 		return parse_pid_list(o, optarg);
@@ -138,10 +136,8 @@ static int record_opt(struct rec_opts *o, int c)
 		}
 		break;
 	case O_ATTACH:
-		if (attach_list_parse(optarg, &o->modes, bad_mode, sizeof(bad_mode))) {
-			p_err("%s", bad_mode);
+		if (cli_attach_arg(optarg, &o->modes))
 			return -1;
-		}
 		break;
 	case O_SYSCALL_RESULTS:
 		o->syscall_results = true;

@@ -293,11 +293,6 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 	return CLI_GO_ON;
 }
 
-static const char *input_name(const char *path)
-{
-	return strcmp(path, "-") ? path : "standard input";   /* its name in messages */
-}
-
 /* Every input opened with the caller's rights, then every capability
  * dropped before a byte is parsed: records are untrusted input. files[]
  * gets one stream per input. 0, or the exit status after saying why (all
@@ -337,7 +332,7 @@ static int load_input(const struct report_args *a, FILE *f, size_t i, struct rec
 	char err[1200];
 	int rc;
 
-	rc = load_record_file(f, input_name(a->in[i]), a->lenient, i ? &more : rec);
+	rc = load_record_file(f, infile_name(a->in[i]), a->lenient, i ? &more : rec);
 	infile_close(f);
 	if (rc) {
 		if (i)
@@ -379,12 +374,12 @@ static char *source_name(const struct report_args *a)
 	char *s;
 
 	for (i = 0; i < a->nin; i++)
-		len += strlen(input_name(a->in[i])) + 2;
+		len += strlen(infile_name(a->in[i])) + 2;
 	s = xcalloc(len, 1);
 	for (i = 0; i < a->nin; i++) {
 		if (i)
 			strcat(s, ", ");
-		strcat(s, input_name(a->in[i]));
+		strcat(s, infile_name(a->in[i]));
 	}
 	return s;
 }

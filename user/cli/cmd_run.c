@@ -91,10 +91,8 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 		case O_CHECK: a->check = optarg; break;
 		case 'q': a->o.quiet = true; break;
 		case O_ATTACH:
-			if (attach_list_parse(optarg, &a->o.modes, bad, sizeof(bad))) {
-				p_err("%s", bad);
+			if (cli_attach_arg(optarg, &a->o.modes))
 				return EXIT_USAGE;
-			}
 			break;
 		}
 	}

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-#ifndef CA_RUN_CMD_H
-#define CA_RUN_CMD_H
+#ifndef CA_CMD_RUN_H
+#define CA_CMD_RUN_H
 
 #include <stdbool.h>
 #include <stdint.h>

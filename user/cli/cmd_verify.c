@@ -94,7 +94,6 @@ static int parse_args(int argc, char **argv, struct verify_args *a)
 	struct attach_list modes;
 	struct cli_getopt g;
 	struct launch l = { 0 };
-	char bad[256];
 	long runs;
 	int c;
 
@@ -108,10 +107,8 @@ static int parse_args(int argc, char **argv, struct verify_args *a)
 		case 'k': a->v.keep_dir = optarg; break;
 		case 'q': a->v.quiet = true; break;
 		case 'A':
-			if (attach_list_parse(optarg, &modes, bad, sizeof(bad))) {
-				p_err("%s", bad);
+			if (cli_attach_arg(optarg, &modes))
 				return EXIT_USAGE;
-			}
 			a->v.attach = optarg;
 			break;
 		case 'e':

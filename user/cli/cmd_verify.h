@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-#ifndef CA_VERIFY_CMD_H
-#define CA_VERIFY_CMD_H
+#ifndef CA_CMD_VERIFY_H
+#define CA_CMD_VERIFY_H
 
 /* capaudit verify [OPTIONS] -- COMMAND: prove a capability set by running
  * COMMAND under it (docs/verify.md). */

@@ -359,47 +359,6 @@ static void bad_option(const struct cli_getopt *g, int c, int argc, char **argv)
 	}
 }
 
-int cli_next(struct cli_getopt *g, int argc, char **argv)
-{
-	int c;
-
-	if (!g->scanned) {
-		g->scanned = true;
-		scan_format(g, argc, argv);
-	}
-	opterr = 0;   /* bad_option() says it */
-	c = getopt_long(argc, argv, g->shorts, g->longs, NULL);
-
-	switch (c) {
-	case -1:
-		return CLI_END;
-	case 'h':
-		cli_usage(stdout, g->cmd);
-		return CLI_DONE;
-	case LIST_OPTIONS:
-		if (!optarg) {
-			list_options(g->cmd);
-		} else if (!strcmp(optarg, "full")) {
-			list_full(g->cmd);
-		} else {
-			p_err("--list-options=%s: only --list-options=full", optarg);
-			return CLI_BAD;
-		}
-		return CLI_DONE;
-	case '?':
-	case ':':
-		bad_option(g, c, argc, argv);
-		return CLI_BAD;
-	default:
-		return c;
-	}
-}
-
-int cli_exit_status(int c)
-{
-	return c == CLI_DONE ? EXIT_OK : EXIT_USAGE;
-}
-
 /* The words of s from column col on, wrapped at WIDTH to HELP_COL; the
  * column it ends at. A word after col > HELP_COL gets a space first. */
 static int put_words(FILE *f, const char *s, int col)
@@ -443,7 +402,8 @@ static void put_opt(FILE *f, const struct cli_opt *o)
 	fputc('\n', f);
 }
 
-void cli_usage(FILE *f, const struct cli_cmd *cmd)
+/* The whole --help text of cmd. */
+static void cli_usage(FILE *f, const struct cli_cmd *cmd)
 {
 	const struct cli_opt *o;
 	const char *s;
@@ -463,4 +423,56 @@ void cli_usage(FILE *f, const struct cli_cmd *cmd)
 	put_opt(f, &help_opt);
 	if (cmd->tail)
 		fputs(cmd->tail, f);
+}
+
+int cli_next(struct cli_getopt *g, int argc, char **argv)
+{
+	int c;
+
+	if (!g->scanned) {
+		g->scanned = true;
+		scan_format(g, argc, argv);
+	}
+	opterr = 0;   /* bad_option() says it */
+	c = getopt_long(argc, argv, g->shorts, g->longs, NULL);
+
+	switch (c) {
+	case -1:
+		return CLI_END;
+	case 'h':
+		cli_usage(stdout, g->cmd);
+		return CLI_DONE;
+	case LIST_OPTIONS:
+		if (!optarg) {
+			list_options(g->cmd);
+		} else if (!strcmp(optarg, "full")) {
+			list_full(g->cmd);
+		} else {
+			p_err("--list-options=%s: only --list-options=full", optarg);
+			return CLI_BAD;
+		}
+		return CLI_DONE;
+	case '?':
+	case ':':
+		bad_option(g, c, argc, argv);
+		return CLI_BAD;
+	default:
+		return c;
+	}
+}
+
+int cli_exit_status(int c)
+{
+	return c == CLI_DONE ? EXIT_OK : EXIT_USAGE;
+}
+
+int cli_attach_arg(const char *arg, struct attach_list *l)
+{
+	char bad[256];
+
+	if (attach_list_parse(arg, l, bad, sizeof(bad))) {
+		p_err("%s", bad);
+		return -1;
+	}
+	return 0;
 }

@@ -103,7 +103,8 @@ int cli_next(struct cli_getopt *g, int argc, char **argv);
 /* CLI_DONE or CLI_BAD as the process exit status (EXIT_OK, EXIT_USAGE). */
 int cli_exit_status(int c);
 
-/* The whole --help text of cmd. */
-void cli_usage(FILE *f, const struct cli_cmd *cmd);
+struct attach_list;
+/* --attach MODE[,MODE...] into l: 0, or -1 (said). */
+int cli_attach_arg(const char *arg, struct attach_list *l);
 
 #endif

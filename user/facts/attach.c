@@ -21,7 +21,8 @@ const char *attach_mode_name(enum attach_mode m)
 	return (unsigned)m < ATTACH_NR ? names[m] : "?";
 }
 
-int attach_mode_parse(const char *s)
+/* -1 if s names no mode. */
+static int attach_mode_parse(const char *s)
 {
 	int i;
 
@@ -89,9 +90,4 @@ int attach_list_has(const struct attach_list *l, enum attach_mode m)
 		if (r.m[i] == m)
 			return 1;
 	return 0;
-}
-
-int attach_mode_has_opts(enum attach_mode m)
-{
-	return m == ATTACH_FEXIT || m == ATTACH_KPROBE;
 }

@@ -22,8 +22,6 @@ struct attach_list {
 };
 
 const char *attach_mode_name(enum attach_mode m);
-/* -1 if s names no mode. */
-int attach_mode_parse(const char *s);
 /* "auto" or a comma-separated list of distinct modes; -1 on anything else,
  * with one line in err naming the offending word. */
 int attach_list_parse(const char *s, struct attach_list *l, char *err, unsigned long errlen);
@@ -31,7 +29,5 @@ int attach_list_parse(const char *s, struct attach_list *l, char *err, unsigned 
 int attach_list_has(const struct attach_list *l, enum attach_mode m);
 /* The modes to try, auto expanded. */
 struct attach_list attach_list_resolve(const struct attach_list *l);
-/* Whether the mode gives cap_capable()'s opts argument (NOAUDIT bit). */
-int attach_mode_has_opts(enum attach_mode m);
 
 #endif

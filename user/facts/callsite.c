@@ -150,14 +150,11 @@ size_t callsite_hook_frames(char *const *frames, size_t n)
 	return i;
 }
 
+/* Is function fn (a base name: no ".isra.0") part of the capability API
+ * or of the tracer's plumbing, i.e. never a call site? */
 static bool skip_frame(const char *fn)
 {
 	return in_list(fn, cap_api) || plumbing_function(fn);
-}
-
-bool callsite_skipped_function(const char *fn)
-{
-	return skip_frame(fn);
 }
 
 void callsite_skipped_names(const char *const **api, const char *const **plumb)

@@ -12,10 +12,8 @@
 /* The function name of frame "func+0x1a [mod]" into buf ("func"). */
 const char *frame_function(const char *frame, char *buf, size_t len);
 
-/* Is function fn (a base name: no ".isra.0") part of the capability API
- * or of the tracer's plumbing, i.e. never a call site? */
-bool callsite_skipped_function(const char *fn);
-/* The two lists behind it (NULL-terminated); names made by the tracer
+/* The two lists of functions that are never a call site (NULL-terminated):
+ * the capability API and the tracer's plumbing; names made by the tracer
  * (bpf_prog_<tag>_..., bpf_trampoline_N, bpf_trace_runN) match by pattern. */
 void callsite_skipped_names(const char *const **api, const char *const **plumbing);
 

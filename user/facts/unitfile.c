@@ -95,13 +95,6 @@ static void push_str(char ***v, size_t *n, char *s)
 	(*v)[*n] = NULL;
 }
 
-static void free_strv(char **v, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
 /* ---- values ------------------------------------------------------------- */
 
 /*
@@ -420,7 +413,7 @@ static int env_assign(struct parser *p, const char *v)
 	long j;
 
 	if (!*v) {
-		free_strv(u->env, u->nenv);
+		strv_free(u->env, u->nenv);
 		u->env = NULL;
 		u->nenv = 0;
 		hindex_free(&p->envx);
@@ -610,7 +603,7 @@ static int add_command(struct parser *p, unsigned line, struct word *w, size_t n
 		if (no_env ? add_arg(p, line, &e.argv, &e.argc, xstrdup(w[i].s)) :
 		    expand_word(p, line, w[i].s, &e.argv, &e.argc)) {
 			free(e.path);
-			free_strv(e.argv, e.argc);
+			strv_free(e.argv, e.argc);
 			return -1;
 		}
 	}
@@ -722,7 +715,7 @@ static int service_key(struct parser *p, const char *key, const char *v, uint64_
 		size_t n, i;
 
 		if (!*v) {
-			free_strv(u->groups, u->ngroups);
+			strv_free(u->groups, u->ngroups);
 			u->groups = NULL;
 			u->ngroups = 0;
 			return 0;
@@ -971,13 +964,13 @@ void unitfile_free(struct unit_file *u)
 	free(u->type);
 	for (i = 0; i < u->nexec; i++) {
 		free(u->exec[i].path);
-		free_strv(u->exec[i].argv, u->exec[i].argc);
+		strv_free(u->exec[i].argv, u->exec[i].argc);
 	}
 	free(u->exec);
 	free(u->user);
 	free(u->group);
-	free_strv(u->groups, u->ngroups);
-	free_strv(u->env, u->nenv);
-	free_strv(u->notes, u->nnotes);
+	strv_free(u->groups, u->ngroups);
+	strv_free(u->env, u->nenv);
+	strv_free(u->notes, u->nnotes);
 	memset(u, 0, sizeof(*u));
 }

@@ -26,9 +26,14 @@ static int wait_writer(int fd, const char *path, char *err, size_t errlen)
 	return -1;
 }
 
+const char *infile_name(const char *path)
+{
+	return strcmp(path, "-") ? path : "standard input";
+}
+
 FILE *infile_open(const char *path, char *err, size_t errlen)
 {
-	const char *name = strcmp(path, "-") ? path : "standard input";
+	const char *name = infile_name(path);
 	struct stat st;
 	FILE *f;
 	int fd, e;

@@ -13,6 +13,8 @@
 
 #define INFILE_FIFO_WAIT_S 10
 
+/* path's name in messages: "standard input" for "-". */
+const char *infile_name(const char *path);
 /* The stream, or NULL with "PATH: why" in err and errno set (ENOENT when
  * there is no such file). */
 FILE *infile_open(const char *path, char *err, size_t errlen);

@@ -132,7 +132,15 @@ int json_stream_close(FILE *f, struct json_stream *s, const json_t *tail)
 	s->rc |= fputs("\n}\n", f) == EOF ? -1 : 0;
 	return s->rc;
 }
-int json_write_pretty(FILE *f, const json_t *v) { return write_ascii(f, v, JSON_INDENT(2)); }
+static int json_write_pretty(FILE *f, const json_t *v) { return write_ascii(f, v, JSON_INDENT(2)); }
+
+int json_write_pretty_free(FILE *f, json_t *v)
+{
+	int rc = json_write_pretty(f, v);
+
+	json_decref(v);
+	return rc;
+}
 
 static json_t *field(json_t *o, const char *key, bool required, int *rc, char *err, size_t n)
 {
@@ -181,20 +189,5 @@ int json_get_i64(json_t *o, const char *key, bool required, int64_t min, int64_t
 		return -1;
 	}
 	*out = x;
-	return 0;
-}
-
-int json_get_bool(json_t *o, const char *key, bool required, bool *out, char *err, size_t n)
-{
-	int rc;
-	json_t *v = field(o, key, required, &rc, err, n);
-
-	if (!v)
-		return rc;
-	if (!json_is_boolean(v)) {
-		snprintf(err, n, "field '%s' must be true or false", key);
-		return -1;
-	}
-	*out = json_is_true(v);
 	return 0;
 }

@@ -21,13 +21,14 @@ void json_set(json_t *obj, const char *key, json_t *v);
 /* Dump v compactly on one line, pure printable ASCII (every control byte,
  * DEL and non-ASCII escaped), then a newline. Returns 0 or -1. */
 int json_write_line(FILE *f, const json_t *v);
-/* Same, indented, for reports. */
-int json_write_pretty(FILE *f, const json_t *v);
+/* Same, indented, for reports; then the reference to v dropped (a
+ * command's whole JSON, built to be written once). */
+int json_write_pretty_free(FILE *f, json_t *v);
 
 /*
  * An indented report whose one member is a long array, written as it is
  * made, never held whole (the JSON of an -a record of a busy host is
- * hundreds of MB): the text is what json_write_pretty() would write for
+ * hundreds of MB): the text is what json_write_pretty_free() would write for
  * the same object.
  *   json_stream_open(f, head, "processes"): head's members, then the key
  *   json_stream_item(f, s, item): one array element (a new reference: taken)
@@ -49,6 +50,5 @@ int json_stream_close(FILE *f, struct json_stream *s, const json_t *tail);
 int json_get_str(json_t *o, const char *key, bool required, const char **out, char *err, size_t n);
 int json_get_i64(json_t *o, const char *key, bool required, int64_t min, int64_t max,
 		 int64_t *out, char *err, size_t n);
-int json_get_bool(json_t *o, const char *key, bool required, bool *out, char *err, size_t n);
 
 #endif

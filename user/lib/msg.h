@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* Error reporting shared by every subcommand. */
-#ifndef CA_CLI_H
-#define CA_CLI_H
+#ifndef CA_MSG_H
+#define CA_MSG_H
 
 #include <stdbool.h>
 

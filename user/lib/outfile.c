@@ -1050,7 +1050,12 @@ static void close_out(struct outfile *o)
 	o->path = o->target = o->base = o->tmpname = NULL;
 }
 
-int outfile_commit(struct outfile *o, char *msg, size_t msglen)
+/*
+ * Flush and put the file in place. 0, or -1 with one line in msg saying
+ * what failed and, when the data was kept, where it is. The outfile is
+ * closed either way.
+ */
+static int outfile_commit(struct outfile *o, char *msg, size_t msglen)
 {
 	int rc = 0;
 

@@ -78,15 +78,10 @@ struct outfile {
 int outfile_open(struct outfile *o, const char *path, unsigned int flags, char *err,
 		 size_t errlen);
 /*
- * Flush and put the file in place. 0, or -1 with one line in msg saying
- * what failed and, when the data was kept, where it is. The outfile is
- * closed either way.
- */
-int outfile_commit(struct outfile *o, char *msg, size_t msglen);
-/*
  * The end of every write: write_rc is what the writer returned (non-zero:
  * it failed, errno says why), then the file is discarded, or committed.
- * 0, or -1 with one line in msg ("cannot write PATH: why", or commit's).
+ * 0, or -1 with one line in msg ("cannot write PATH: why", or what putting
+ * the file in place said).
  */
 int outfile_finish(struct outfile *o, int write_rc, char *msg, size_t msglen);
 /* Drop an unfinished output: nothing of it stays. */

@@ -284,6 +284,25 @@ void sort_array(void *base, size_t n, size_t size, int (*cmp)(const void *, cons
 		qsort(base, n, size, cmp);
 }
 
+int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void strv_free(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+bool is_lower_hex(const char *s)
+{
+	return s[strspn(s, "0123456789abcdef")] == '\0';
+}
+
 int self_usage(uint64_t *rss_bytes, double *cpu_seconds)
 {
 	struct rusage ru;

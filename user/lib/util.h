@@ -76,11 +76,17 @@ void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t size);
 char *xstrdup(const char *s);
 
-/* Grow *arr (of *cap elements of size sz) to hold at least need elements. */
 /* qsort() that takes an empty array as NULL (qsort's pointer must not be
  * NULL even when n is 0). */
 void sort_array(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
+/* Grow *arr (of *cap elements of size sz) to hold at least need elements. */
 void grow_array(void **arr, size_t *cap, size_t need, size_t sz);
+/* The qsort()/bsearch() order of uint32_t values, ascending. */
+int cmp_u32(const void *a, const void *b);
+/* Free the n strings of v, then v. */
+void strv_free(char **v, size_t n);
+/* Whether s is all lower-case hex digits (true for ""). */
+bool is_lower_hex(const char *s);
 
 /* The calling process's resident bytes (/proc/self/statm) and user + system
  * CPU seconds (getrusage): the monitor's own cost, for its metrics. 0, or -1

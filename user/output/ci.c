@@ -120,7 +120,6 @@ static int sarif_check(FILE *f, const struct check_view *v)
 	json_t *ra = json_array(), *results = json_array(), *tool = json_object(), *runs;
 	char msg[MSG_LEN];
 	size_t i;
-	int rc;
 
 	for (i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
 		json_t *rule = json_object(), *sd = json_object(), *cfg = json_object();
@@ -220,9 +219,7 @@ static int sarif_check(FILE *f, const struct check_view *v)
 	runs = json_array();
 	json_array_append_new(runs, run);
 	json_set(root, "runs", runs);
-	rc = json_write_pretty(f, root);
-	json_decref(root);
-	return rc;
+	return json_write_pretty_free(f, root);
 }
 
 const struct formatter output_sarif = { .name = "sarif", .check = sarif_check };

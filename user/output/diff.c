@@ -192,7 +192,6 @@ int diff_json(FILE *f, const struct diff_view *v)
 	const struct diff *d = v->d;
 	json_t *root = json_object(), *progs = json_array();
 	size_t i, j;
-	int rc;
 
 	json_set(root, "old", side_json(v->old_name, v->old, d->old_programs));
 	json_set(root, "new", side_json(v->new_name, v->new, d->new_programs));
@@ -218,7 +217,5 @@ int diff_json(FILE *f, const struct diff_view *v)
 		json_array_append_new(progs, po);
 	}
 	json_set(root, "programs", progs);
-	rc = json_write_pretty(f, root);
-	json_decref(root);
-	return rc;
+	return json_write_pretty_free(f, root);
 }

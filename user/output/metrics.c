@@ -92,7 +92,8 @@ static const enum finding_kind written_findings[] = { FK_NEW_CAP, FK_NEW_SYSCALL
 /* metrics_snapshot.write_failures, in order */
 static const char *const write_outputs[] = { "checkpoint", "metrics", "events" };
 
-int metrics_write(FILE *f, const struct metrics_snapshot *m)
+/* The exposition text of m to f. 0, or -1 (errno) when writing failed. */
+static int metrics_write(FILE *f, const struct metrics_snapshot *m)
 {
 	struct series *s = xcalloc(m->nchecks, sizeof(*s));
 	size_t i, n = 0;

@@ -28,9 +28,8 @@
 
 #include "analyze/metrics_view.h"
 
-/* The exposition text of m to f. 0, or -1 (errno) when writing failed. */
-int metrics_write(FILE *f, const struct metrics_snapshot *m);
-/* The same text in a malloc'd buffer (NUL-terminated; *len its length), or NULL. */
+/* The exposition text of m in a malloc'd buffer (NUL-terminated; *len its
+ * length), or NULL. */
 char *metrics_text(const struct metrics_snapshot *m, size_t *len);
 /*
  * --metrics FILE: the text written beside FILE and renamed over it, so a

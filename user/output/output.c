@@ -6,6 +6,32 @@
 #include <string.h>
 
 #include "lib/msg.h"
+#include "output/diff.h"
+#include "output/render.h"
+
+/* Plain text for people; every string from the record is escaped. */
+const struct formatter output_text = {
+	.name = "text",
+	.report = text_report,
+	.suggest = text_suggest,
+	.doctor = text_doctor,
+	.run = text_run,
+	.verify = text_verify,
+	.check = text_check,
+	.diff = diff_text,
+};
+
+/* JSON for programs: one object, pure ASCII, every control byte escaped. */
+const struct formatter output_json = {
+	.name = "json",
+	.report = json_report,
+	.suggest = json_suggest,
+	.doctor = json_doctor,
+	.run = json_run,
+	.verify = json_verify,
+	.check = json_check,
+	.diff = diff_json,
+};
 
 static const struct formatter *const all[] = {
 	&output_text, &output_json, &output_html, &output_junit, &output_sarif, &output_github, NULL,

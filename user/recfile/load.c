@@ -22,7 +22,7 @@ int load_record(const char *path, bool lenient, struct record *r)
 		p_err("%s", err);
 		return -1;
 	}
-	rc = load_record_file(f, strcmp(path, "-") ? path : "standard input", lenient, r);
+	rc = load_record_file(f, infile_name(path), lenient, r);
 	infile_close(f);
 	return rc;
 }

@@ -84,13 +84,6 @@ static const char *first_name(const struct record *dst)
 	return dst->ninputs ? dst->inputs[0].name : name_of(dst);
 }
 
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* The distinct pids of r's processes, sorted; their number in *n. */
 static uint32_t *sorted_pids(const struct record *r, size_t *n)
 {

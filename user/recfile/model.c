@@ -493,15 +493,6 @@ uint64_t record_count_reused_pids(const struct record *r)
 	return n;
 }
 
-static void free_strv(char **v, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
 /* The one list of loss kinds, in the order the "lost" object has always
  * had in records and in report --format json. */
 #define LOST(key, what) { #key, what, offsetof(struct rec_lost, key) }
@@ -561,9 +552,9 @@ void record_clear_header(struct rec_header *h)
 	free(h->target_unit);
 	free(h->target_service);
 	free(h->symbols);
-	free_strv(h->degraded, h->ndegraded);
+	strv_free(h->degraded, h->ndegraded);
 	free(h->stop);
-	free_strv(h->argv, h->argc);
+	strv_free(h->argv, h->argc);
 	free(h->overflow);
 	memset(h, 0, sizeof(*h));
 }
@@ -583,7 +574,7 @@ void record_free(struct record *r)
 	free(r->strtab);
 	free(r->checks);
 	for (i = 0; i < r->nstacks; i++)
-		free_strv(r->stacks[i].frames, r->stacks[i].n);
+		strv_free(r->stacks[i].frames, r->stacks[i].n);
 	free(r->stacks);
 	for (i = 0; i < r->nustacks; i++) {
 		size_t k;
