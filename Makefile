@@ -195,9 +195,17 @@ $(EXAMPLES): $(BUILD)/%: examples/%.c | $(BUILD)
 $(BUILD)/privops: EXAMPLE_CFLAGS := -g -fno-omit-frame-pointer
 
 # monfold.o: the monitor's tables, proofranges.o: the proofs' text ranges,
-# both libbpf-free (monitor/monfold.h, tracer/proofranges.h)
+# both libbpf-free (monitor/monfold.h, tracer/proofranges.h). The record
+# layer's process table and collect step are tested against a fake tracer
+# (tests/unit/fake_tracer.h): their objects, linked with it instead of
+# tracer.o and tasks_iter.o, need no libbpf.
+UNIT_RECORD_OBJS := $(addprefix $(BUILD)/user/,record/proctable.o record/attribute.o \
+	record/collect.o record/procinfo.o record/procset.o record/exeid.o record/containers.o \
+	record/ustacks.o record/ptrace_targets.o record/command.o record/symbols.o \
+	record/launch.o record/service.o record/scope.o \
+	tracer/tasks.o tracer/aggtab.o tracer/privs.o)
 $(BUILD)/unit-tests: $(UNIT_OBJS) $(ANALYSIS_OBJS) $(BUILD)/user/monitor/monfold.o \
-		$(BUILD)/user/tracer/proofranges.o
+		$(BUILD)/user/tracer/proofranges.o $(UNIT_RECORD_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CXX) $(CFLAGS) $^ $(ANALYSIS_LIBS) -o $@
 

@@ -23,6 +23,8 @@ struct task_snap {
 
 /* Every live process, now. 0, or -1 with one line in err. */
 int tasks_snapshot(struct task_snap *s, char *err, size_t errlen);
+/* Sort s->t by tgid, as tasks_find() needs it (tasks_snapshot() does). */
+void tasks_sort(struct task_snap *s);
 /* The process with this tgid in the snapshot, or NULL. */
 const struct ca_task *tasks_find(const struct task_snap *s, uint32_t tgid);
 /*
