@@ -144,6 +144,21 @@ static struct rec_process *img(struct fx *f, uint32_t pid, uint64_t pstart, uint
 	return record_find_process(&f->rec, pid, EPOCH + (int64_t)pstart, exec_id);
 }
 
+/* its exe and comm ("(no line)" without one; NULL: none) */
+static const char *exe_of(struct fx *f, uint32_t pid, uint64_t pstart, uint32_t exec_id)
+{
+	const struct rec_process *p = img(f, pid, pstart, exec_id);
+
+	return p ? p->exe : "(no line)";
+}
+
+static const char *comm_of(struct fx *f, uint32_t pid, uint64_t pstart, uint32_t exec_id)
+{
+	const struct rec_process *p = img(f, pid, pstart, exec_id);
+
+	return p ? p->comm : "(no line)";
+}
+
 static uint64_t checks_of(struct fx *f, const struct rec_process *p, int cap)
 {
 	uint64_t n = 0;
@@ -180,7 +195,8 @@ TEST(proctable_pid_reused_at_the_same_exec_depth)
 	ASSERT_EQ(f->rec.nprocs, 5);
 	ASSERT_U64(record_count_reused_pids(&f->rec), 1);
 	p = img(f, PID(2), 200, 2);   /* the fork: a copy of its parent's image */
-	ASSERT_TRUE(p && !strcmp(p->exe, "/usr/bin/churn") && p->ppid == PID(1) && !p->exited);
+	ASSERT_STR(exe_of(f, PID(2), 200, 2), "/usr/bin/churn");
+	ASSERT_TRUE(p && p->ppid == PID(1) && !p->exited);
 	p = img(f, PID(2), 200, 3);
 	ASSERT_TRUE(p != NULL);
 	if (p) {
@@ -263,7 +279,8 @@ TEST(proctable_command_image_known_by_its_first_check)
 	exec_ev(f, PID(1), 100, 1, 2, "churn", "/usr/bin/churn");
 	ASSERT_EQ(f->rec.nprocs, 1);
 	p = img(f, PID(1), 100, 2);
-	ASSERT_TRUE(p && !strcmp(p->exe, "/usr/bin/churn") && p->ppid == 1);
+	ASSERT_STR(exe_of(f, PID(1), 100, 2), "/usr/bin/churn");
+	ASSERT_TRUE(p && p->ppid == 1);
 	ASSERT_EQ(proctable_alias_exec(&f->pt, PID(1), 100, 1), 2);
 	fx_free(f);
 }
@@ -302,15 +319,15 @@ TEST(proctable_exec_images_of_one_process)
 		ASSERT_EQ(f->rec.procs[i].pid, PID(1));
 		ASSERT_U64(f->rec.procs[i].start_ns, EPOCH + 100);
 	}
-	ASSERT_STR(img(f, PID(1), 100, 2)->exe, "/bin/a");
-	ASSERT_STR(img(f, PID(1), 100, 4)->comm, "c");
+	ASSERT_STR(exe_of(f, PID(1), 100, 2), "/bin/a");
+	ASSERT_STR(comm_of(f, PID(1), 100, 4), "c");
 	p = img(f, PID(1), 100, 5);
-	ASSERT_STR(p->exe, "/bin/d");
-	ASSERT_TRUE(p->secure_exec);
-	ASSERT_FALSE(img(f, PID(1), 100, 4)->secure_exec);
-	ASSERT_STR(img(f, PID(1), 100, 6)->exe, "/bin/d");
-	ASSERT_STR(img(f, PID(1), 100, 7)->exe, "./no-such-program");
-	ASSERT_STR(img(f, PID(1), 100, 8)->exe, "/memfd:payload (deleted)");
+	ASSERT_STR(exe_of(f, PID(1), 100, 5), "/bin/d");
+	ASSERT_TRUE(p && p->secure_exec);
+	ASSERT_TRUE(img(f, PID(1), 100, 4) && !img(f, PID(1), 100, 4)->secure_exec);
+	ASSERT_STR(exe_of(f, PID(1), 100, 6), "/bin/d");
+	ASSERT_STR(exe_of(f, PID(1), 100, 7), "./no-such-program");
+	ASSERT_STR(exe_of(f, PID(1), 100, 8), "/memfd:payload (deleted)");
 
 	/* 5 checks in each of the first four images, on their own lines */
 	for (i = 2; i <= 5; i++)
@@ -485,15 +502,16 @@ TEST(proctable_all_processes_from_before_recording)
 	/* the pid given to another process since the snapshot: not its exe */
 	first_ev(f, PID(10), 70, 99, 1, "daemon");
 	p = img(f, PID(10), 70, 1);
-	ASSERT_TRUE(p && !p->exe && p->ppid == 99 && !strcmp(p->comm, "daemon"));
+	ASSERT_TRUE(p && !p->exe && p->ppid == 99);
+	ASSERT_STR(comm_of(f, PID(10), 70, 1), "daemon");
 	/* children: of a parent with a line, of one with none yet */
 	fork_ev(f, PID(11), 60, PID(10), 50, 1, "daemon");
-	ASSERT_STR(img(f, PID(11), 60, 1)->exe, "/usr/sbin/daemon");
+	ASSERT_STR(exe_of(f, PID(11), 60, 1), "/usr/sbin/daemon");
 	fork_ev(f, PID(13), 65, PID(12), 55, 4, "sleeper");
-	ASSERT_STR(img(f, PID(13), 65, 4)->exe, "/usr/bin/sleeper");
+	ASSERT_STR(exe_of(f, PID(13), 65, 4), "/usr/bin/sleeper");
 	/* a parent exec'd since (another exec id): its program is not known */
 	fork_ev(f, PID(14), 66, PID(12), 55, 5, "sleeper");
-	ASSERT_TRUE(img(f, PID(14), 66, 5)->exe == NULL);
+	ASSERT_TRUE(img(f, PID(14), 66, 5) && !img(f, PID(14), 66, 5)->exe);
 	ASSERT_EQ(f->rec.nprocs, 5);
 	/* -a follows no set of processes: no end to wait for */
 	ASSERT_EQ(f->pt.live.n, 0);
@@ -545,8 +563,8 @@ TEST(proctable_followed_set_after_lost_events)
 	ASSERT_EQ(fake_kernel.nfollowed, 1);
 	ASSERT_EQ(fake_kernel.followed[0].tgid, PID(8));
 	ASSERT_U64(fake_kernel.followed[0].pstart, 800);
-	ASSERT_TRUE(img(f, PID(8), 800, 1) && !strcmp(img(f, PID(8), 800, 1)->comm, "kid") &&
-		    img(f, PID(8), 800, 1)->ppid == self);
+	ASSERT_STR(comm_of(f, PID(8), 800, 1), "kid");
+	ASSERT_TRUE(img(f, PID(8), 800, 1) && img(f, PID(8), 800, 1)->ppid == self);
 	ASSERT_TRUE(img(f, PID(9), 900, 1) == NULL);
 
 	/* the same count again: no snapshot; PID(8) has no process now */
@@ -659,7 +677,8 @@ TEST(proctable_image_named_by_proc_when_it_is_the_same_process)
 	e.boot_start = self_boot_ns();
 	send(f, &e);
 	p = img(f, self, 100, 2);
-	ASSERT_TRUE(p && !p->exe && !strcmp(p->comm, "before-exec") && p->ppid == (uint32_t)getppid());
+	ASSERT_STR(comm_of(f, self, 100, 2), "before-exec");
+	ASSERT_TRUE(p && !p->exe && p->ppid == (uint32_t)getppid());
 	/* another boot time: another process, /proc not taken */
 	e = ev(CA_EV_FIRST, self, 100, 3, pi.comm);
 	e.boot_start = self_boot_ns() + 3600ULL * 1000000000ULL;
