@@ -29,36 +29,62 @@
 
 enum { O_STRICT = CLI_LONG_ONLY, O_UPDATE, O_LENIENT, O_SOURCE_ROOT, O_CONTAINER, O_UNIT, O_MATCH };
 
+/* What the command line asked for. */
+struct check_args {
+	const char *bpath, *source_root;
+	const char *fmt_name;    /* --format, until formatter_select() */
+	const struct formatter *fmt;
+	struct suggest_opts so;
+	struct workload_filter wf;
+	enum check_match match;
+	bool strict, update, lenient;
+	bool given_records;      /* records named (else DEFAULT_RECORD) */
+	char **records;
+	size_t nrecords;
+};
+
+#define A struct check_args
+
 static const struct cli_opt check_opts[] = {
 	{ "baseline", 'b', required_argument, "FILE",
-	  "the baseline: what the records may use (required)", NULL, CLI_ARG_FILE },
+	  "the baseline: what the records may use (required)", NULL, CLI_ARG_FILE,
+	  CLI_STRING(A, bpath) },
 	{ "format", 'f', required_argument, "FORMAT",
-	  "text (default), json, junit, sarif or github", NULL, CLI_ARG_FORMAT },
+	  "text (default), json, junit, sarif or github", NULL, CLI_ARG_FORMAT,
+	  CLI_STRING(A, fmt_name) },
 	{ "match", O_MATCH, required_argument, "LEVEL",
 	  "what must match the baseline: capability, syscall or callsite",
 	  "(default syscall: the capability and the syscalls that led to it; callsite: also "
 	  "the kernel call sites, which differ between kernels, a function inlined or renamed)",
-	  CLI_ARG_MATCH },
+	  CLI_ARG_MATCH,
+	  CLI_MATCH(A, match, "invalid --match '%s': capability, syscall or callsite") },
 	{ "strict", O_STRICT, no_argument, NULL,
-	  "capabilities the baseline allows but nothing used fail too", NULL, CLI_ARG_ANY },
+	  "capabilities the baseline allows but nothing used fail too", NULL, CLI_ARG_ANY,
+	  CLI_FLAG(A, strict) },
 	{ "update", O_UPDATE, no_argument, NULL,
-	  "rewrite the baseline from the records, keeping notes", NULL, CLI_ARG_ANY },
+	  "rewrite the baseline from the records, keeping notes", NULL, CLI_ARG_ANY,
+	  CLI_FLAG(A, update) },
 	{ "program", 'p', required_argument, "NAME",
-	  "judge only program images whose name or executable is NAME", NULL, CLI_ARG_ANY },
+	  "judge only program images whose name or executable is NAME", NULL, CLI_ARG_ANY,
+	  CLI_STRING(A, so.program) },
 	{ "container", O_CONTAINER, required_argument, "X",
 	  "judge only the processes of the container X: its id, a unique id prefix",
-	  "(3 hex digits or more) or its name, in every record", CLI_ARG_ANY },
+	  "(3 hex digits or more) or its name, in every record", CLI_ARG_ANY,
+	  CLI_STRING(A, wf.container) },
 	{ "unit", O_UNIT, required_argument, "NAME",
 	  "judge only the processes of the systemd unit NAME (cron: cron.service)",
-	  "in every record", CLI_ARG_ANY },
+	  "in every record", CLI_ARG_ANY, CLI_STRING(A, wf.unit) },
 	{ "lenient", O_LENIENT, no_argument, NULL,
-	  "read what is valid in damaged records, warn what was skipped", NULL, CLI_ARG_ANY },
+	  "read what is valid in damaged records, warn what was skipped", NULL, CLI_ARG_ANY,
+	  CLI_FLAG(A, lenient) },
 	{ "source-root", O_SOURCE_ROOT, required_argument, "DIR",
 	  "name user-space places relative to DIR in sarif and github output",
 	  "(places of records made with --user-stacks; default: the current directory, a "
-	  "checkout's root in CI)", CLI_ARG_DIR },
+	  "checkout's root in CI)", CLI_ARG_DIR, CLI_STRING(A, source_root) },
 	{ 0 },
 };
+
+#undef A
 
 static const struct cli_cmd check_cmd = {
 	.name = "check",
@@ -85,18 +111,6 @@ static int write_baseline(struct outfile *out, const struct baseline *b)
 	return 0;
 }
 
-/* What the command line asked for. */
-struct check_args {
-	const char *bpath, *source_root;
-	const struct formatter *fmt;
-	struct suggest_opts so;
-	struct workload_filter wf;
-	enum check_match match;
-	bool strict, update, lenient;
-	bool given_records;      /* records named (else DEFAULT_RECORD) */
-	char **records;
-	size_t nrecords;
-};
 
 /* The check --update that takes what this check found into the baseline,
  * as one command to paste: the same baseline, records and choices of what
@@ -218,35 +232,16 @@ static int open_files(struct check_files *cf, const struct check_args *a, bool *
 static int parse_args(int argc, char **argv, struct check_args *a)
 {
 	static char *default_records[] = { DEFAULT_RECORD, NULL };
-	const char *fmt_name = "text";
 	struct cli_getopt g;
-	int c, m;
+	int c;
 
+	a->fmt_name = "text";
 	a->match = MATCH_SYSCALL;
-	cli_getopt_init(&g, &check_cmd);
-	while ((c = cli_next(&g, argc, argv)) >= 0) {
-		switch (c) {
-		case 'b': a->bpath = optarg; break;
-		case 'f': fmt_name = optarg; break;
-		case O_STRICT: a->strict = true; break;
-		case O_UPDATE: a->update = true; break;
-		case 'p': a->so.program = optarg; break;
-		case O_LENIENT: a->lenient = true; break;
-		case O_SOURCE_ROOT: a->source_root = optarg; break;
-		case O_CONTAINER: a->wf.container = optarg; break;
-		case O_UNIT: a->wf.unit = optarg; break;
-		case O_MATCH:
-			if ((m = check_match_parse(optarg)) < 0) {
-				p_err("invalid --match '%s': capability, syscall or callsite", optarg);
-				return EXIT_USAGE;
-			}
-			a->match = (enum check_match)m;
-			break;
-		}
-	}
+	cli_getopt_init(&g, &check_cmd, a);
+	c = cli_next(&g, argc, argv);   /* every option goes into a */
 	if (c != CLI_END)
 		return cli_exit_status(c);
-	a->fmt = formatter_select(fmt_name, FOR_CHECK);
+	a->fmt = formatter_select(a->fmt_name, FOR_CHECK);
 	if (!a->fmt)
 		return EXIT_USAGE;
 	if (!a->bpath) {

@@ -24,23 +24,41 @@
 
 enum { O_NOAUDIT = CLI_LONG_ONLY, O_CONTAINER, O_UNIT, O_LENIENT };
 
+/* What the command line asked for. */
+struct diff_args {
+	const char *fmt_name;    /* --format, until formatter_select() */
+	const struct formatter *fmt;
+	const char *program;
+	struct workload_filter wf;
+	struct diff_opts o;
+	bool lenient;
+	const char *path[2];     /* OLD, NEW */
+};
+
+#define A struct diff_args
+
 static const struct cli_opt diff_opts[] = {
 	{ "format", 'f', required_argument, "FORMAT", "text (default) or json", NULL,
-	  CLI_ARG_FORMAT },
+	  CLI_ARG_FORMAT, CLI_STRING(A, fmt_name) },
 	{ "noaudit", O_NOAUDIT, no_argument, NULL,
-	  "compare noaudit checks too (kernel probing, never required)", NULL, CLI_ARG_ANY },
+	  "compare noaudit checks too (kernel probing, never required)", NULL, CLI_ARG_ANY,
+	  CLI_FLAG(A, o.noaudit) },
 	{ "program", 'p', required_argument, "NAME",
-	  "compare only program images whose name or executable is NAME", NULL, CLI_ARG_ANY },
+	  "compare only program images whose name or executable is NAME", NULL, CLI_ARG_ANY,
+	  CLI_STRING(A, program) },
 	{ "container", O_CONTAINER, required_argument, "X",
 	  "compare only the processes of the container X: its id, a unique id prefix",
-	  "(3 hex digits or more) or its name", CLI_ARG_ANY },
+	  "(3 hex digits or more) or its name", CLI_ARG_ANY, CLI_STRING(A, wf.container) },
 	{ "unit", O_UNIT, required_argument, "NAME",
 	  "compare only the processes of the systemd unit NAME (cron: cron.service)", NULL,
-	  CLI_ARG_ANY },
+	  CLI_ARG_ANY, CLI_STRING(A, wf.unit) },
 	{ "lenient", O_LENIENT, no_argument, NULL,
-	  "read what is valid in damaged records, warn what was skipped", NULL, CLI_ARG_ANY },
+	  "read what is valid in damaged records, warn what was skipped", NULL, CLI_ARG_ANY,
+	  CLI_FLAG(A, lenient) },
 	{ 0 },
 };
+
+#undef A
 
 static const struct cli_cmd diff_cmd = {
 	.name = "diff",
@@ -56,36 +74,19 @@ static const struct cli_cmd diff_cmd = {
 		"  2 errors\n",
 };
 
-struct diff_args {
-	const struct formatter *fmt;
-	const char *program;
-	struct workload_filter wf;
-	struct diff_opts o;
-	bool lenient;
-	const char *path[2];     /* OLD, NEW */
-};
 
 /* CLI_GO_ON, or the exit status (EXIT_OK after --help). */
 static int parse_args(int argc, char **argv, struct diff_args *a)
 {
-	const char *fmt_name = "text";
 	struct cli_getopt g;
 	int c;
 
-	cli_getopt_init(&g, &diff_cmd);
-	while ((c = cli_next(&g, argc, argv)) >= 0) {
-		switch (c) {
-		case 'f': fmt_name = optarg; break;
-		case O_NOAUDIT: a->o.noaudit = true; break;
-		case 'p': a->program = optarg; break;
-		case O_CONTAINER: a->wf.container = optarg; break;
-		case O_UNIT: a->wf.unit = optarg; break;
-		case O_LENIENT: a->lenient = true; break;
-		}
-	}
+	a->fmt_name = "text";
+	cli_getopt_init(&g, &diff_cmd, a);
+	c = cli_next(&g, argc, argv);   /* every option goes into a */
 	if (c != CLI_END)
 		return cli_exit_status(c);
-	a->fmt = formatter_select(fmt_name, FOR_DIFF);
+	a->fmt = formatter_select(a->fmt_name, FOR_DIFF);
 	if (!a->fmt)
 		return EXIT_USAGE;
 	if (argc - optind != 2) {

@@ -9,9 +9,14 @@
 #include "cli/cmd_doctor.h"
 #include "engines/doctor.h"
 
+/* What the command line asked for. */
+struct doctor_args {
+	const char *fmt_name;
+};
+
 static const struct cli_opt doctor_opts[] = {
 	{ "format", 'f', required_argument, "FORMAT", "text (default) or json", NULL,
-	  CLI_ARG_FORMAT },
+	  CLI_ARG_FORMAT, CLI_STRING(struct doctor_args, fmt_name) },
 	{ 0 },
 };
 
@@ -26,19 +31,17 @@ static const struct cli_cmd doctor_cmd = {
 
 int do_doctor(int argc, char **argv, int all_argc, char **all_argv)
 {
-	const char *fmt_name = "text";
+	struct doctor_args a = { .fmt_name = "text" };
 	const struct formatter *fmt;
 	struct cli_getopt g;
 	struct doctor d = { 0 };
 	int c, rc;
 
-	cli_getopt_init(&g, &doctor_cmd);
-	while ((c = cli_next(&g, argc, argv)) >= 0)
-		if (c == 'f')
-			fmt_name = optarg;
+	cli_getopt_init(&g, &doctor_cmd, &a);
+	c = cli_next(&g, argc, argv);   /* every option goes into a */
 	if (c != CLI_END)
 		return cli_exit_status(c);
-	fmt = formatter_select(fmt_name, FOR_DOCTOR);
+	fmt = formatter_select(a.fmt_name, FOR_DOCTOR);
 	if (!fmt)
 		return EXIT_USAGE;
 	if (optind < argc) {

@@ -26,47 +26,80 @@ enum {
 	O_BASELINE, O_MATCH, O_METRICS, O_LISTEN, O_NOAUDIT,
 };
 
+/* What the command line asked of the exporters, and their state. */
+struct exporters {
+	const char *baseline_path;
+	struct baseline baseline;
+	const char *metrics;       /* --metrics FILE */
+	const char *listen;        /* --listen ADDR:PORT */
+	struct httpd *httpd;
+	unsigned int port;         /* the port --listen asked for (0: any) */
+	enum check_match match;    /* --match */
+	bool quiet;
+	bool noaudit;              /* --noaudit: keep the kernel's probing (m.keep_noaudit) */
+	struct trouble metrics_trouble;  /* --metrics writes that failed */
+};
+
+/* What the command line asked for: the monitor's options, the exporters'. */
+struct monitor_args {
+	struct mon_opts m;
+	struct exporters x;
+};
+
+#define A struct monitor_args
+
 static const struct cli_opt monitor_opts[] = {
 	{ "all", 'a', no_argument, NULL, "monitor every process on the system (the default)",
-	  NULL, CLI_ARG_ANY },
+	  NULL, CLI_ARG_ANY, CLI_FLAG(A, m.rec.all) },
 	{ "pid", 'p', required_argument, "PID[,PID...]",
-	  "monitor these processes and every descendant", NULL, CLI_ARG_PIDS },
+	  "monitor these processes and every descendant", NULL, CLI_ARG_PIDS, CLI_CUSTOM },
 	{ "cgroup", O_CGROUP, required_argument, "PATH",
-	  "monitor every process in this cgroup v2 subtree", NULL, CLI_ARG_ANY },
+	  "monitor every process in this cgroup v2 subtree", NULL, CLI_ARG_ANY, CLI_CUSTOM },
 	{ "container", O_CONTAINER, required_argument, "NAME|ID", "monitor a running container",
-	  NULL, CLI_ARG_ANY },
+	  NULL, CLI_ARG_ANY, CLI_CUSTOM },
 	{ "unit", O_UNIT, required_argument, "NAME[.service]", "monitor a systemd unit's processes",
-	  NULL, CLI_ARG_ANY },
+	  NULL, CLI_ARG_ANY, CLI_CUSTOM },
 	{ "output", 'o', required_argument, "FILE",
 	  "checkpoint record (default " DEFAULT_MONITOR ")",
 	  "rewritten in place every interval; report, check and --suggest read it while the "
-	  "monitor runs", CLI_ARG_FILE },
+	  "monitor runs", CLI_ARG_FILE, CLI_STRING(A, m.rec.out) },
 	{ "interval", O_INTERVAL, required_argument, "SECONDS",
-	  "between checkpoints (default 60)", NULL, CLI_ARG_ANY },
+	  "between checkpoints (default 60)", NULL, CLI_ARG_ANY,
+	  CLI_SECONDS(A, m.interval, 0.1, 86400,
+		      "invalid --interval '%s': seconds from 0.1 to 86400 expected") },
 	{ "events", O_EVENTS, required_argument, "FILE|-",
 	  "one JSON line per first use, loss or finding (docs/monitor.md)",
-	  "appended and flushed line by line; SIGHUP reopens FILE", CLI_ARG_FILE },
+	  "appended and flushed line by line; SIGHUP reopens FILE", CLI_ARG_FILE,
+	  CLI_STRING(A, m.events) },
 	{ "baseline", O_BASELINE, required_argument, "FILE",
 	  "findings: uses this baseline does not allow (the format check --baseline reads)",
-	  "an event line each (--events), counted in the metrics", CLI_ARG_FILE },
+	  "an event line each (--events), counted in the metrics", CLI_ARG_FILE,
+	  CLI_STRING(A, x.baseline_path) },
 	{ "match", O_MATCH, required_argument, "LEVEL",
 	  "what a use must match in --baseline: capability, syscall (default) or callsite",
-	  "as check --match", CLI_ARG_MATCH },
+	  "as check --match", CLI_ARG_MATCH,
+	  CLI_MATCH(A, m.match, "invalid --match '%s': capability, syscall or callsite") },
 	{ "metrics", O_METRICS, required_argument, "FILE",
 	  "Prometheus text format, replaced at each checkpoint",
-	  "node_exporter's textfile collector reads FILE.prom files", CLI_ARG_FILE },
+	  "node_exporter's textfile collector reads FILE.prom files", CLI_ARG_FILE,
+	  CLI_STRING(A, x.metrics) },
 	{ "listen", O_LISTEN, required_argument, "ADDR:PORT",
 	  "serve the metrics at http://ADDR:PORT/metrics",
-	  ":PORT is 127.0.0.1; 0.0.0.0:PORT or [::]:PORT every address", CLI_ARG_ANY },
+	  ":PORT is 127.0.0.1; 0.0.0.0:PORT or [::]:PORT every address", CLI_ARG_ANY,
+	  CLI_STRING(A, x.listen) },
 	{ "attach", O_ATTACH, required_argument, "MODE[,MODE...]",
-	  "auto, or the attach modes to try, in order", NULL, CLI_ARG_ATTACH },
+	  "auto, or the attach modes to try, in order", NULL, CLI_ARG_ATTACH,
+	  CLI_ATTACH(A, m.rec.modes) },
 	{ "noaudit", O_NOAUDIT, no_argument, NULL,
 	  "keep noaudit checks (the kernel probing) in events and metrics",
-	  "(left out by default: they are no program's use of a capability)", CLI_ARG_ANY },
-	{ "quiet", 'q', no_argument, NULL, "no status line", NULL, CLI_ARG_ANY },
-	{ "verbose", 'v', no_argument, NULL, "show libbpf's log", NULL, CLI_ARG_ANY },
+	  "(left out by default: they are no program's use of a capability)", CLI_ARG_ANY,
+	  CLI_FLAG(A, m.keep_noaudit) },
+	{ "quiet", 'q', no_argument, NULL, "no status line", NULL, CLI_ARG_ANY, CLI_FLAG(A, m.rec.quiet) },
+	{ "verbose", 'v', no_argument, NULL, "show libbpf's log", NULL, CLI_ARG_ANY, CLI_FLAG(A, m.rec.verbose) },
 	{ 0 },
 };
+
+#undef A
 
 static const struct cli_cmd monitor_cmd = {
 	.name = "monitor",
@@ -79,112 +112,45 @@ static const struct cli_cmd monitor_cmd = {
 	.opts = monitor_opts,
 };
 
-static int set_scope(struct rec_opts *o, int kind)
+
+/* -p, --cgroup, --container, --unit; 0, or -1 (said). */
+static int scope_opt(struct rec_opts *o, int c)
 {
+	if (c == 'p')
+		return parse_pid_list(o, optarg);
 	if (o->scope_kind) {
 		p_err("give only one of --cgroup, --container and --unit");
 		return -1;
 	}
-	o->scope_kind = kind;
+	o->scope_kind = c == O_CGROUP ? SCOPE_CGROUP : c == O_CONTAINER ? SCOPE_CONTAINER :
+			SCOPE_UNIT;
 	o->scope_arg = optarg;
 	return 0;
 }
 
-/* What the command line asked of the exporters, and their state. */
-struct exporters {
-	const char *baseline_path;
-	struct baseline baseline;
-	const char *metrics;       /* --metrics FILE */
-	const char *listen;        /* --listen ADDR:PORT */
-	struct httpd *httpd;
-	unsigned int port;         /* the port --listen asked for (0: any) */
-	enum check_match match;    /* --match */
-	bool quiet;
-	bool noaudit;              /* --noaudit: keep the kernel's probing */
-	struct trouble metrics_trouble;  /* --metrics writes that failed */
-};
-
-static int monitor_opt(struct mon_opts *m, struct exporters *x, int c)
-{
-	struct rec_opts *o = &m->rec;
-
-	switch (c) {
-	case 'a':
-		o->all = true;
-		return 0;
-	case 'p':
-		return parse_pid_list(o, optarg);
-	case O_CGROUP:
-		return set_scope(o, SCOPE_CGROUP);
-	case O_CONTAINER:
-		return set_scope(o, SCOPE_CONTAINER);
-	case O_UNIT:
-		return set_scope(o, SCOPE_UNIT);
-	case 'o':
-		o->out = optarg;
-		return 0;
-	case O_INTERVAL:
-		if (parse_seconds(optarg, &m->interval) || m->interval < 0.1 ||
-		    m->interval > 86400) {
-			p_err("invalid --interval '%s': seconds from 0.1 to 86400 expected", optarg);
-			return -1;
-		}
-		return 0;
-	case O_EVENTS:
-		m->events = optarg;
-		return 0;
-	case O_BASELINE:
-		x->baseline_path = optarg;
-		return 0;
-	case O_MATCH:
-		if (check_match_parse(optarg) < 0) {
-			p_err("invalid --match '%s': capability, syscall or callsite", optarg);
-			return -1;
-		}
-		m->match = (enum check_match)check_match_parse(optarg);
-		return 0;
-	case O_METRICS:
-		x->metrics = optarg;
-		return 0;
-	case O_LISTEN:
-		x->listen = optarg;
-		return 0;
-	case O_ATTACH:
-		return cli_attach_arg(optarg, &o->modes);
-	case O_NOAUDIT:
-		x->noaudit = m->keep_noaudit = true;
-		return 0;
-	case 'q':
-		o->quiet = true;
-		return 0;
-	case 'v':
-		o->verbose = true;
-		return 0;
-	}
-	return 0;
-}
-
 /* -1 to go on, else the exit status (0 after --help). */
-static int parse_opts(int argc, char **argv, struct mon_opts *m, struct exporters *x)
+static int parse_opts(int argc, char **argv, struct monitor_args *a)
 {
+	struct mon_opts *m = &a->m;
+	struct exporters *x = &a->x;
 	struct rec_opts *o = &m->rec;
 	struct cli_getopt g;
 	struct httpd_addr addr;
 	char err[1024];
 	int c, scopes;
 
-	memset(m, 0, sizeof(*m));
-	memset(x, 0, sizeof(*x));
+	memset(a, 0, sizeof(*a));
 	x->metrics_trouble.what = "metrics file";
 	o->out = DEFAULT_MONITOR;
 	m->interval = 60;
 	m->match = MATCH_SYSCALL;
-	cli_getopt_init(&g, &monitor_cmd);
+	cli_getopt_init(&g, &monitor_cmd, a);
 	while ((c = cli_next(&g, argc, argv)) >= 0)
-		if (monitor_opt(m, x, c))
+		if (scope_opt(o, c))
 			return EXIT_USAGE;
 	if (c != CLI_END)
 		return cli_exit_status(c);
+	x->noaudit = m->keep_noaudit;
 	if (optind < argc) {
 		p_err("monitor runs no command ('%s'): record -- COMMAND does", argv[optind]);
 		return EXIT_USAGE;
@@ -302,32 +268,31 @@ static void exporters_checkpointed(const struct mon_counters *c, const struct re
 
 int do_monitor(int argc, char **argv, int all_argc, char **all_argv)
 {
-	struct mon_opts m;
-	struct exporters x;
+	struct monitor_args a;
 	char err[1200];
 	bool missing = false;
-	int rc = parse_opts(argc, argv, &m, &x);
+	int rc = parse_opts(argc, argv, &a);
 
 	if (rc >= 0)
 		return rc;
-	if (x.baseline_path) {
-		if (baseline_load(x.baseline_path, &x.baseline, &missing, err, sizeof(err))) {
+	if (a.x.baseline_path) {
+		if (baseline_load(a.x.baseline_path, &a.x.baseline, &missing, err, sizeof(err))) {
 			p_err("%s", err);
 			return EXIT_FAIL;
 		}
-		m.baseline = &x.baseline;
+		a.m.baseline = &a.x.baseline;
 	}
-	x.quiet = m.rec.quiet;
-	x.match = m.match;
-	m.outputs[0] = x.metrics;
-	if (x.metrics || x.listen) {
-		m.started = exporters_start;
-		m.checkpointed = exporters_checkpointed;
-		m.ctx = &x;
+	a.x.quiet = a.m.rec.quiet;
+	a.x.match = a.m.match;
+	a.m.outputs[0] = a.x.metrics;
+	if (a.x.metrics || a.x.listen) {
+		a.m.started = exporters_start;
+		a.m.checkpointed = exporters_checkpointed;
+		a.m.ctx = &a.x;
 	}
-	rc = monitor_run(&m, all_argc, all_argv);
-	httpd_stop(x.httpd);
-	if (x.baseline_path)
-		baseline_free(&x.baseline);
+	rc = monitor_run(&a.m, all_argc, all_argv);
+	httpd_stop(a.x.httpd);
+	if (a.x.baseline_path)
+		baseline_free(&a.x.baseline);
 	return rc;
 }

@@ -25,51 +25,80 @@
 enum { O_NOAUDIT = CLI_LONG_ONLY, O_SUGGEST, O_EMIT, O_PROGRAM, O_LENIENT, O_BY, O_CONTAINER,
        O_UNIT, O_CAP, O_PID };
 
+/* What the command line asks for. */
+struct report_args {
+	const char **in;         /* the record files, in the order given */
+	size_t nin;
+	const char *emit;
+	const char *fmt_name;    /* --format, until formatter_select() */
+	const struct formatter *fmt;
+	bool suggest, lenient;
+	struct report_opts ro;
+	struct suggest_opts so;
+	struct workload_filter wf;
+	uint32_t *pids;          /* --pid, as given (wf.pids) */
+	uint64_t caps;           /* --cap: 0, every capability */
+	bool by_set;             /* a --by other than user-site was given */
+	bool defaulted;          /* no record named: DEFAULT_RECORD */
+};
+
+#define A struct report_args
+
 static const struct cli_opt report_opts[] = {
 	{ "input", 'i', required_argument, "FILE", "record file (default " DEFAULT_RECORD ");",
 	  "given again, or as operands, several records merge into one report (records "
-	  "copied from many nodes; - is standard input, once)", CLI_ARG_FILE },
+	  "copied from many nodes; - is standard input, once)", CLI_ARG_FILE,
+	  CLI_LIST(A, in, nin) },
 	{ "format", 'f', required_argument, "FORMAT", "text (default), json or html",
 	  "(html: one self-contained page with the report, the suggestion and the call "
-	  "paths)", CLI_ARG_FORMAT },
+	  "paths)", CLI_ARG_FORMAT, CLI_STRING(A, fmt_name) },
 	{ "noaudit", O_NOAUDIT, no_argument, NULL,
-	  "include noaudit checks (kernel probing, never required)", NULL, CLI_ARG_ANY },
+	  "include noaudit checks (kernel probing, never required)", NULL, CLI_ARG_ANY,
+	  CLI_FLAG(A, ro.noaudit) },
 	/* its old name: record --all means the whole system */
-	{ "all", 'a', no_argument, NULL, "deprecated alias of --noaudit", NULL, CLI_ARG_ANY },
+	{ "all", 'a', no_argument, NULL, "deprecated alias of --noaudit", NULL, CLI_ARG_ANY,
+	  CLI_FLAG(A, ro.noaudit) },
 	{ "by", O_BY, required_argument, "MODE",
 	  "process (the default: a block per process image), program (a block per "
 	  "executable), container, unit or cgroup",
 	  "(per workload, in it per program: its processes and checks); user-site, also "
 	  "given, groups the checks by the place in the program's own code that led to them "
-	  "(a record made with --user-stacks)", CLI_ARG_BY },
+	  "(a record made with --user-stacks)", CLI_ARG_BY, CLI_CUSTOM },
 	{ "container", O_CONTAINER, required_argument, "X",
 	  "only the processes of the container X: its id, a unique id prefix",
-	  "(3 hex digits or more) or its name; with --suggest and --emit too", CLI_ARG_ANY },
+	  "(3 hex digits or more) or its name; with --suggest and --emit too", CLI_ARG_ANY,
+	  CLI_STRING(A, wf.container) },
 	{ "unit", O_UNIT, required_argument, "NAME",
 	  "only the processes of the systemd unit NAME (cron: cron.service);",
-	  "with --suggest and --emit too", CLI_ARG_ANY },
+	  "with --suggest and --emit too", CLI_ARG_ANY, CLI_STRING(A, wf.unit) },
 	{ "pid", O_PID, required_argument, "PID",
 	  "only the process PID (each of its images: after execve too);",
-	  "given again, or PID,PID..., several; with --suggest and --emit too", CLI_ARG_ANY },
+	  "given again, or PID,PID..., several; with --suggest and --emit too", CLI_ARG_ANY,
+	  CLI_CUSTOM },
 	{ "cap", O_CAP, required_argument, "CAP",
 	  "only checks of the capability CAP (CAP_SYS_ADMIN, sys_admin or 21);",
 	  "given again, or CAP,CAP..., several, and only the processes that made one; with "
 	  "--suggest, what is about them (a replacement of CAP_SYS_ADMIN with both)",
-	  CLI_ARG_CAPNAMES },
+	  CLI_ARG_CAPNAMES, CLI_CUSTOM },
 	{ "suggest", O_SUGGEST, no_argument, NULL,
 	  "least privilege: the required set, CAP_SYS_ADMIN's replacements",
-	  "(and the sites that keep CAP_SYS_ADMIN, the denials)", CLI_ARG_ANY },
+	  "(and the sites that keep CAP_SYS_ADMIN, the denials)", CLI_ARG_ANY,
+	  CLI_FLAG(A, suggest) },
 	{ "emit", O_EMIT, required_argument, "KIND",
 	  "only a ready snippet granting the required set",
-	  "(KIND: setcap, systemd, docker, compose, kubernetes or capsh)", CLI_ARG_EMIT },
+	  "(KIND: setcap, systemd, docker, compose, kubernetes or capsh)", CLI_ARG_EMIT,
+	  CLI_STRING(A, emit) },
 	{ "program", O_PROGRAM, required_argument, "NAME",
 	  "only program images whose name or executable is NAME", "(with --suggest or --emit)",
-	  CLI_ARG_ANY },
+	  CLI_ARG_ANY, CLI_STRING(A, so.program) },
 	{ "lenient", O_LENIENT, no_argument, NULL,
 	  "read what is valid in a damaged record file",
-	  "and say what was skipped (default: any fault is an error)", CLI_ARG_ANY },
+	  "and say what was skipped (default: any fault is an error)", CLI_ARG_ANY,
+	  CLI_FLAG(A, lenient) },
 	{ 0 },
 };
+
+#undef A
 
 static const struct cli_cmd report_cmd = {
 	.name = "report",
@@ -91,21 +120,6 @@ static const struct cli_cmd report_cmd = {
 	.operands = CLI_ARG_FILE,
 };
 
-/* What the command line asks for. */
-struct report_args {
-	const char **in;         /* the record files, in the order given */
-	size_t nin;
-	const char *emit;
-	const struct formatter *fmt;
-	bool suggest, lenient;
-	struct report_opts ro;
-	struct suggest_opts so;
-	struct workload_filter wf;
-	uint32_t *pids;          /* --pid, as given (wf.pids) */
-	uint64_t caps;           /* --cap: 0, every capability */
-	bool by_set;             /* a --by other than user-site was given */
-	bool defaulted;          /* no record named: DEFAULT_RECORD */
-};
 
 /* --by MODE: one roll-up (process, program, container, unit, cgroup), and user-site
  * besides it. 0, or -1 after saying what is wrong. */
@@ -203,41 +217,16 @@ static int finish_inputs(struct report_args *a, int argc, char **argv)
 	return 0;
 }
 
-/* One option of the table; 0, or -1 after saying what is wrong. */
-static int report_opt(struct report_args *a, int c, const char **fmt_name)
+/* The options of the table with a parser of their own, and operands (the
+ * inputs -i FILE also names); 0, or -1 after saying what is wrong. */
+static int report_opt(struct report_args *a, int c)
 {
 	switch (c) {
-	case 'i':
 	case CLI_OPERAND:
 		add_input(a, optarg);
-		break;
-	case 'f':
-		*fmt_name = optarg;
-		break;
-	case O_NOAUDIT:
-	case 'a':
-		a->ro.noaudit = true;
-		break;
-	case O_SUGGEST:
-		a->suggest = true;
-		break;
-	case O_EMIT:
-		a->emit = optarg;
-		break;
-	case O_PROGRAM:
-		a->so.program = optarg;
-		break;
-	case O_LENIENT:
-		a->lenient = true;
-		break;
+		return 0;
 	case O_BY:
 		return by_opt(a, optarg);
-	case O_CONTAINER:
-		a->wf.container = optarg;
-		break;
-	case O_UNIT:
-		a->wf.unit = optarg;
-		break;
 	case O_PID:
 		return pid_opt(a, optarg);
 	case O_CAP:
@@ -249,19 +238,19 @@ static int report_opt(struct report_args *a, int c, const char **fmt_name)
 /* CLI_GO_ON to go on and report, else the exit status (0 after --help). */
 static int parse_args(int argc, char **argv, struct report_args *a)
 {
-	const char *fmt_name = "text";
 	struct cli_getopt g;
 	size_t k;
 	int c;
 
 	memset(a, 0, sizeof(*a));
-	cli_getopt_init(&g, &report_cmd);
+	a->fmt_name = "text";
+	cli_getopt_init(&g, &report_cmd, a);
 	while ((c = cli_next(&g, argc, argv)) >= 0)
-		if (report_opt(a, c, &fmt_name))
+		if (report_opt(a, c))
 			return EXIT_USAGE;
 	if (c != CLI_END)
 		return cli_exit_status(c);
-	a->fmt = formatter_select(fmt_name, FOR_REPORT);
+	a->fmt = formatter_select(a->fmt_name, FOR_REPORT);
 	if (!a->fmt)
 		return EXIT_USAGE;
 	if (finish_inputs(a, argc, argv))

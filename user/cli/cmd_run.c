@@ -28,27 +28,45 @@
 
 enum { O_ATTACH = CLI_LONG_ONLY, O_CHECK };
 
+/* What the command line asked for. */
+struct run_args {
+	struct launch l;
+	struct rec_opts o;
+	struct suggest_opts so;
+	const char *user, *check;
+	const char *caps;        /* --caps, parsed once the options are read */
+	const char *fmt_name;    /* --format, until formatter_select() */
+	const struct formatter *fmt;
+};
+
+#define A struct run_args
+
 static const struct cli_opt run_opts[] = {
 	{ "caps", 'c', required_argument, "SET",
-	  "the set: capability names or numbers, comma-separated, or none", NULL, CLI_ARG_CAPS },
+	  "the set: capability names or numbers, comma-separated, or none", NULL, CLI_ARG_CAPS,
+	  CLI_STRING(A, caps) },
 	{ "user", 'u', required_argument, "USER", "run as USER (name or uid) with exactly that set",
-	  NULL, CLI_ARG_USER },
+	  NULL, CLI_ARG_USER, CLI_STRING(A, user) },
 	{ "check", O_CHECK, required_argument, "TEST",
 	  "the set is enough when sh -c TEST exits 0 too",
 	  "(run as the caller after the command; for programs whose status says little)",
-	  CLI_ARG_ANY },
+	  CLI_ARG_ANY, CLI_STRING(A, check) },
 	{ "output", 'o', required_argument, "FILE", "record file (default " DEFAULT_RUN_RECORD ")",
-	  NULL, CLI_ARG_FILE },
+	  NULL, CLI_ARG_FILE, CLI_STRING(A, o.out) },
 	{ "format", 'f', required_argument, "FORMAT", "text (default) or json",
-	  "(with json the command's standard output goes to standard error)", CLI_ARG_FORMAT },
+	  "(with json the command's standard output goes to standard error)", CLI_ARG_FORMAT,
+	  CLI_STRING(A, fmt_name) },
 	{ "program", 'p', required_argument, "NAME",
-	  "judge the denials of that program only (comm or exe)", NULL, CLI_ARG_ANY },
+	  "judge the denials of that program only (comm or exe)", NULL, CLI_ARG_ANY,
+	  CLI_STRING(A, so.program) },
 	{ "attach", O_ATTACH, required_argument, "MODE[,MODE...]", "as record --attach", NULL,
-	  CLI_ARG_ATTACH },
+	  CLI_ARG_ATTACH, CLI_ATTACH(A, o.modes) },
 	{ "quiet", 'q', no_argument, NULL, "no status line while recording", NULL,
-	  CLI_ARG_ANY },
+	  CLI_ARG_ANY, CLI_FLAG(A, o.quiet) },
 	{ 0 },
 };
+
+#undef A
 
 static const struct cli_cmd run_cmd = {
 	.name = "run",
@@ -62,43 +80,23 @@ static const struct cli_cmd run_cmd = {
 	.in_order = 1,
 };
 
-/* What the command line asked for. */
-struct run_args {
-	struct launch l;
-	struct rec_opts o;
-	struct suggest_opts so;
-	const char *user, *check;
-	const struct formatter *fmt;
-};
 
 /* Options and operands: CLI_GO_ON, or the exit status (EXIT_OK after --help). */
 static int parse_args(int argc, char **argv, struct run_args *a)
 {
-	const char *caps = NULL, *fmt_name = "text";
+	const char *caps;
 	struct cli_getopt g;
 	char bad[256], near[CAP_NAME_LEN];
 	int c;
 
 	a->o.out = DEFAULT_RUN_RECORD;
-	cli_getopt_init(&g, &run_cmd);
-	while ((c = cli_next(&g, argc, argv)) >= 0) {
-		switch (c) {
-		case 'c': caps = optarg; break;
-		case 'u': a->user = optarg; break;
-		case 'o': a->o.out = optarg; break;
-		case 'f': fmt_name = optarg; break;
-		case 'p': a->so.program = optarg; break;
-		case O_CHECK: a->check = optarg; break;
-		case 'q': a->o.quiet = true; break;
-		case O_ATTACH:
-			if (cli_attach_arg(optarg, &a->o.modes))
-				return EXIT_USAGE;
-			break;
-		}
-	}
+	a->fmt_name = "text";
+	cli_getopt_init(&g, &run_cmd, a);
+	c = cli_next(&g, argc, argv);   /* every option goes into a */
 	if (c != CLI_END)
 		return cli_exit_status(c);
-	a->fmt = formatter_select(fmt_name, FOR_RUN);
+	caps = a->caps;
+	a->fmt = formatter_select(a->fmt_name, FOR_RUN);
 	if (!a->fmt)
 		return EXIT_USAGE;
 	if (!caps) {

@@ -17,32 +17,51 @@
 
 #define MAX_EMIT 6   /* every kind once */
 
+/* What the command line asked for. */
+struct verify_args {
+	struct verify_opts v;
+	const char *fmt_name;    /* --format, until formatter_select() */
+	const struct formatter *fmt;
+	const char *emit[MAX_EMIT];
+	size_t nemit;
+};
+
+#define A struct verify_args
+
 static const struct cli_opt verify_opts[] = {
 	{ "user", 'u', required_argument, "USER", "run every time as USER (name or uid)", NULL,
-	  CLI_ARG_USER },
+	  CLI_ARG_USER, CLI_STRING(A, v.user) },
 	{ "check", 'C', required_argument, "TEST",
 	  "success is COMMAND exiting 0 and sh -c TEST exiting 0",
-	  "(TEST runs as the caller after each run)", CLI_ARG_ANY },
+	  "(TEST runs as the caller after each run)", CLI_ARG_ANY, CLI_STRING(A, v.check) },
 	{ "emit", 'e', required_argument, "KIND",
 	  "also print a snippet of KIND for the proven set",
-	  "(setcap, systemd, docker, compose, kubernetes or capsh; may be repeated)", CLI_ARG_EMIT },
+	  "(setcap, systemd, docker, compose, kubernetes or capsh; may be repeated)", CLI_ARG_EMIT,
+	  CLI_CUSTOM },
 	{ "program", 'p', required_argument, "NAME",
-	  "start from what that program of the tree needs (comm or exe)", NULL, CLI_ARG_ANY },
+	  "start from what that program of the tree needs (comm or exe)", NULL, CLI_ARG_ANY,
+	  CLI_STRING(A, v.program) },
 	{ "format", 'f', required_argument, "FORMAT", "text (default) or json",
-	  "(the command's output goes to standard error)", CLI_ARG_FORMAT },
-	{ "attach", 'A', required_argument, "MODE[,MODE...]", "as record --attach", NULL, CLI_ARG_ATTACH },
+	  "(the command's output goes to standard error)", CLI_ARG_FORMAT,
+	  CLI_STRING(A, fmt_name) },
+	{ "attach", 'A', required_argument, "MODE[,MODE...]", "as record --attach", NULL, CLI_ARG_ATTACH,
+	  CLI_CUSTOM },
 	{ "max-runs", 'm', required_argument, "N",
 	  "give up after N runs (default 10 and 2 per capability the caller holds)", NULL,
-	  CLI_ARG_ANY },
+	  CLI_ARG_ANY, CLI_INT(A, v.max_runs, 2, 1000, "--max-runs '%s': a number from 2 to 1000") },
 	{ "timeout", 't', required_argument, "SECONDS",
 	  "stop a run that takes longer, with all it started (default 120)",
-	  "(the run counts as failed)", CLI_ARG_ANY },
+	  "(the run counts as failed)", CLI_ARG_ANY,
+	  CLI_SECONDS(A, v.timeout, 0, 86400, "--timeout '%s': seconds, more than 0 and at most 86400") },
 	{ "keep", 'k', required_argument, "DIR",
-	  "keep every run's record in DIR (created; default: removed)", NULL, CLI_ARG_DIR },
+	  "keep every run's record in DIR (created; default: removed)", NULL, CLI_ARG_DIR,
+	  CLI_STRING(A, v.keep_dir) },
 	{ "quiet", 'q', no_argument, NULL, "no progress lines on standard error", NULL,
-	  CLI_ARG_ANY },
+	  CLI_ARG_ANY, CLI_FLAG(A, v.quiet) },
 	{ 0 },
 };
+
+#undef A
 
 static const struct cli_cmd verify_cmd = {
 	.name = "verify",
@@ -59,13 +78,6 @@ static const struct cli_cmd verify_cmd = {
 	.in_order = 1,
 };
 
-/* What the command line asked for. */
-struct verify_args {
-	struct verify_opts v;
-	const struct formatter *fmt;
-	const char *emit[MAX_EMIT];
-	size_t nemit;
-};
 
 /* --emit KIND, once more. */
 static int add_emit(struct verify_args *a, const char *kind)
@@ -90,23 +102,16 @@ static int add_emit(struct verify_args *a, const char *kind)
 /* Options and operands: CLI_GO_ON, or the exit status (EXIT_OK after --help). */
 static int parse_args(int argc, char **argv, struct verify_args *a)
 {
-	const char *fmt_name = "text";
 	struct attach_list modes;
 	struct cli_getopt g;
 	struct launch l = { 0 };
-	long runs;
 	int c;
 
-	cli_getopt_init(&g, &verify_cmd);
+	a->fmt_name = "text";
+	cli_getopt_init(&g, &verify_cmd, a);
 	while ((c = cli_next(&g, argc, argv)) >= 0) {
 		switch (c) {
-		case 'u': a->v.user = optarg; break;
-		case 'C': a->v.check = optarg; break;
-		case 'p': a->v.program = optarg; break;
-		case 'f': fmt_name = optarg; break;
-		case 'k': a->v.keep_dir = optarg; break;
-		case 'q': a->v.quiet = true; break;
-		case 'A':
+		case 'A':   /* checked, and handed on as given */
 			if (cli_attach_arg(optarg, &modes))
 				return EXIT_USAGE;
 			a->v.attach = optarg;
@@ -115,24 +120,11 @@ static int parse_args(int argc, char **argv, struct verify_args *a)
 			if (add_emit(a, optarg))
 				return EXIT_USAGE;
 			break;
-		case 'm':
-			if (parse_int_range(optarg, 2, 1000, &runs)) {
-				p_err("--max-runs '%s': a number from 2 to 1000", optarg);
-				return EXIT_USAGE;
-			}
-			a->v.max_runs = (int)runs;
-			break;
-		case 't':
-			if (parse_seconds(optarg, &a->v.timeout) || a->v.timeout > 86400) {
-				p_err("--timeout '%s': seconds, more than 0 and at most 86400", optarg);
-				return EXIT_USAGE;
-			}
-			break;
 		}
 	}
 	if (c != CLI_END)
 		return cli_exit_status(c);
-	a->fmt = formatter_select(fmt_name, FOR_VERIFY);
+	a->fmt = formatter_select(a->fmt_name, FOR_VERIFY);
 	if (!a->fmt)
 		return EXIT_USAGE;
 	if (optind >= argc) {

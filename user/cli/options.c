@@ -12,6 +12,7 @@
 #include "facts/capnames.h"
 #include "lib/msg.h"
 #include "lib/spell.h"
+#include "lib/util.h"
 #include "output/output.h"
 
 #define HELP_COL 26    /* where an option's explanation starts */
@@ -22,7 +23,7 @@
 
 /* every command has -h, --help; it is listed like the table's own */
 static const struct cli_opt help_opt = {
-	"help", 'h', no_argument, NULL, "print this help and exit", NULL, CLI_ARG_ANY,
+	"help", 'h', no_argument, NULL, "print this help and exit", NULL, CLI_ARG_ANY, CLI_CUSTOM,
 };
 
 static void add_opt(struct cli_getopt *g, size_t *n, const struct cli_opt *o)
@@ -30,6 +31,12 @@ static void add_opt(struct cli_getopt *g, size_t *n, const struct cli_opt *o)
 	if (*n == CLI_MAX_OPTS) {
 		/* a table that outgrew CLI_MAX_OPTS: a programming error */
 		p_err("internal error: more than %d options", CLI_MAX_OPTS);
+		abort();
+	}
+	/* a value stored takes an argument, a flag none: else a programming error */
+	if (o->to.how != CLI_TO_CUSTOM &&
+	    (o->to.how == CLI_TO_TRUE) != (o->has_arg == no_argument)) {
+		p_err("internal error: --%s: its argument and where it goes disagree", o->lng);
 		abort();
 	}
 	g->longs[(*n)++] = (struct option){ o->lng, o->has_arg, NULL, o->shrt };
@@ -43,13 +50,14 @@ static void add_opt(struct cli_getopt *g, size_t *n, const struct cli_opt *o)
 	}
 }
 
-void cli_getopt_init(struct cli_getopt *g, const struct cli_cmd *cmd)
+void cli_getopt_init(struct cli_getopt *g, const struct cli_cmd *cmd, void *args)
 {
 	const struct cli_opt *o;
 	size_t n = 0;
 
 	memset(g, 0, sizeof(*g));
 	g->cmd = cmd;
+	g->args = args;
 	/* '+': what follows the first operand is the audited command's */
 	if (cmd->in_order)
 		g->shorts[0] = '+';
@@ -425,8 +433,78 @@ static void cli_usage(FILE *f, const struct cli_cmd *cmd)
 		fputs(cmd->tail, f);
 }
 
+/* Whether x is in the row's range (none when hi is 0). */
+static bool in_range(const struct cli_to *to, double x)
+{
+	return to->hi == 0 || (x >= to->lo && x <= to->hi);
+}
+
+/* optarg (or true) into the field of args that to names; 0, or -1 after
+ * saying what is wrong with the argument. */
+static int store(const struct cli_to *to, void *args)
+{
+	void *f = (char *)args + to->off;
+	uint32_t u;
+	double d;
+	long l;
+	size_t k;
+
+	switch (to->how) {
+	case CLI_TO_TRUE:
+		*(bool *)f = true;
+		return 0;
+	case CLI_TO_STR:
+		*(const char **)f = optarg;
+		return 0;
+	case CLI_TO_LIST: {
+		size_t *n = (size_t *)((char *)args + to->off_n);
+		const char ***v = f;
+
+		*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+		(*v)[(*n)++] = optarg;
+		return 0;
+	}
+	case CLI_TO_SECONDS:
+		if (parse_seconds(optarg, &d) || !in_range(to, d))
+			break;
+		*(double *)f = d;
+		return 0;
+	case CLI_TO_U32:
+	case CLI_TO_U32_POW2:
+		if (parse_u32(optarg, &u) || !in_range(to, u) ||
+		    (to->how == CLI_TO_U32_POW2 && (u & (u - 1))))
+			break;
+		*(uint32_t *)f = u;
+		return 0;
+	case CLI_TO_INT:
+		if (parse_int_range(optarg, (long)to->lo, (long)to->hi, &l))
+			break;
+		*(int *)f = (int)l;
+		return 0;
+	case CLI_TO_ENUM:
+		for (k = 0; to->names[k] && strcmp(to->names[k], optarg); k++)
+			;
+		if (!to->names[k])
+			break;
+		*(int *)f = (int)to->lo + (int)k;
+		return 0;
+	case CLI_TO_MATCH:
+		if (check_match_parse(optarg) < 0)
+			break;
+		*(int *)f = check_match_parse(optarg);
+		return 0;
+	case CLI_TO_ATTACH:
+		return cli_attach_arg(optarg, f);
+	case CLI_TO_CUSTOM:
+		return 0;
+	}
+	p_err(to->bad, optarg);
+	return -1;
+}
+
 int cli_next(struct cli_getopt *g, int argc, char **argv)
 {
+	const struct cli_opt *o;
 	int c;
 
 	if (!g->scanned) {
@@ -435,6 +513,13 @@ int cli_next(struct cli_getopt *g, int argc, char **argv)
 	}
 	opterr = 0;   /* bad_option() says it */
 	c = getopt_long(argc, argv, g->shorts, g->longs, NULL);
+	/* an option of the table that goes into the args: the next one */
+	while (c >= 0 && c != CLI_OPERAND && g->args && (o = opt_of(g, c)) &&
+	       o->to.how != CLI_TO_CUSTOM) {
+		if (store(&o->to, g->args))
+			return CLI_BAD;
+		c = getopt_long(argc, argv, g->shorts, g->longs, NULL);
+	}
 
 	switch (c) {
 	case -1:

@@ -10,6 +10,8 @@
 
 #include <getopt.h>
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* shrt of an option with no short form: getopt_long returns these */
@@ -34,6 +36,62 @@ enum cli_arg_kind {
 			       * CLI_ARG_CAPS's, for a set to grant) */
 };
 
+/* How cli_next() stores an option into the command's arguments (the
+ * args given to cli_getopt_init()), instead of returning it. */
+enum cli_to_how {
+	CLI_TO_CUSTOM = 0,    /* returned: the command's switch acts on it */
+	CLI_TO_TRUE,          /* bool: true (no argument) */
+	CLI_TO_STR,           /* const char *: the argument */
+	CLI_TO_LIST,          /* const char **, size_t: appended (xrealloc; the
+			       * command frees the array) */
+	CLI_TO_SECONDS,       /* double: parse_seconds() (> 0), in lo..hi */
+	CLI_TO_U32,           /* uint32_t: parse_u32(), in lo..hi */
+	CLI_TO_U32_POW2,      /* uint32_t: the same, and a power of two */
+	CLI_TO_INT,           /* int: parse_int_range(lo, hi) */
+	CLI_TO_ENUM,          /* an enum (int-sized): lo + the index of the
+			       * argument in names */
+	CLI_TO_MATCH,         /* enum check_match: check_match_parse() */
+	CLI_TO_ATTACH,        /* struct attach_list: cli_attach_arg() */
+};
+
+struct cli_to {
+	enum cli_to_how how;
+	size_t off;           /* offsetof the field in the command's args */
+	size_t off_n;         /* CLI_TO_LIST: offsetof its count (size_t) */
+	double lo, hi;        /* numbers: the range (hi 0: none); CLI_TO_ENUM: lo
+			       * is the value of names[0] */
+	const char *const *names;  /* CLI_TO_ENUM: the words, NULL-terminated */
+	const char *bad;      /* what is said of a bad argument: a format with
+			       * one %s, the argument (CLI_TO_ATTACH: its own) */
+};
+
+/* offsetof(T, f), checked at compile time to be of type 'type' */
+#define CLI_OFF(T, f, type)                                                               \
+	(offsetof(T, f) +                                                                 \
+	 0 * sizeof(char[1 - 2 * !__builtin_types_compatible_p(__typeof__(((T *)0)->f), type)]))
+/* offsetof(T, f), checked to be of an int-sized type (an enum) */
+#define CLI_OFF_INT(T, f) (offsetof(T, f) + 0 * sizeof(char[1 - 2 * (sizeof(((T *)0)->f) != sizeof(int))]))
+
+/* The last member of a table's row (struct cli_opt.to): where its value
+ * goes. T is the command's args type, f a field of it (a.b for nested). */
+#define CLI_CUSTOM                 .to = { CLI_TO_CUSTOM }
+#define CLI_FLAG(T, f)             .to = { CLI_TO_TRUE, CLI_OFF(T, f, bool) }
+#define CLI_STRING(T, f)           .to = { CLI_TO_STR, CLI_OFF(T, f, const char *) }
+#define CLI_LIST(T, f, n)                                                                 \
+	.to = { CLI_TO_LIST, CLI_OFF(T, f, const char **), CLI_OFF(T, n, size_t) }
+#define CLI_SECONDS(T, f, lo, hi, msg)                                                    \
+	.to = { CLI_TO_SECONDS, CLI_OFF(T, f, double), 0, lo, hi, NULL, msg }
+#define CLI_U32(T, f, lo, hi, msg)                                                        \
+	.to = { CLI_TO_U32, CLI_OFF(T, f, uint32_t), 0, lo, hi, NULL, msg }
+#define CLI_U32_POW2(T, f, lo, hi, msg)                                                   \
+	.to = { CLI_TO_U32_POW2, CLI_OFF(T, f, uint32_t), 0, lo, hi, NULL, msg }
+#define CLI_INT(T, f, lo, hi, msg)                                                        \
+	.to = { CLI_TO_INT, CLI_OFF(T, f, int), 0, lo, hi, NULL, msg }
+#define CLI_ENUM(T, f, names, first, msg)                                                 \
+	.to = { CLI_TO_ENUM, CLI_OFF_INT(T, f), 0, first, 0, names, msg }
+#define CLI_MATCH(T, f, msg)       .to = { CLI_TO_MATCH, CLI_OFF_INT(T, f), .bad = msg }
+#define CLI_ATTACH(T, f)           .to = { CLI_TO_ATTACH, CLI_OFF(T, f, struct attach_list) }
+
 struct cli_opt {
 	const char *lng;      /* long name without "--"; NULL ends a table */
 	int shrt;             /* its letter (-x), or a value >= CLI_LONG_ONLY */
@@ -42,6 +100,7 @@ struct cli_opt {
 	const char *help;     /* one line: what it does */
 	const char *more;     /* NULL, or what else --help says about it */
 	int kind;             /* enum cli_arg_kind of the argument */
+	struct cli_to to;     /* where cli_next() puts it: CLI_FLAG(...) etc. */
 };
 
 struct cli_cmd {
@@ -62,6 +121,7 @@ struct cli_cmd {
 /* getopt_long's inputs for one command, built from its table */
 struct cli_getopt {
 	const struct cli_cmd *cmd;
+	void *args;           /* where the table's CLI_TO_* options go */
 	char shorts[3 * CLI_MAX_OPTS + 3];   /* '+' or '-', ':', the options, NUL */
 	struct option longs[CLI_MAX_OPTS + 3];
 	bool scanned;         /* the command line was read for --format json */
@@ -78,10 +138,13 @@ enum {
 	CLI_OPERAND = 1,      /* an operand (cli_cmd.operands_inline) */
 };
 
-/* Build g from cmd and restart getopt (optind = 1). */
-void cli_getopt_init(struct cli_getopt *g, const struct cli_cmd *cmd);
+/* Build g from cmd and restart getopt (optind = 1); args: the command's
+ * arguments, where the options of the table with a CLI_TO_* go. */
+void cli_getopt_init(struct cli_getopt *g, const struct cli_cmd *cmd, void *args);
 
-/* The next option's shrt (optarg set), or CLI_END, CLI_DONE, CLI_BAD.
+/* The next CLI_CUSTOM option's shrt (optarg set), or CLI_END, CLI_DONE,
+ * CLI_BAD. The others are stored into g's args as their row says, in the
+ * order given; a bad argument is said (the row's message) and CLI_BAD.
  * --help (-h) and the hidden --list-options (one long option per line, for
  * tests) are every command's and handled here; --list-options=full prints
  * the whole table, for the generated manual pages and completions:
