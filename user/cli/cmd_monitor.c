@@ -113,7 +113,7 @@ static const struct cli_cmd monitor_cmd = {
 };
 
 
-/* -p, --cgroup, --container, --unit; 0, or -1 (said). */
+/* -p, --cgroup, --container, --unit (one of the last three); 0, or -1 (said). */
 static int scope_opt(struct rec_opts *o, int c)
 {
 	if (c == 'p')

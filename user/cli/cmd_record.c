@@ -123,9 +123,11 @@ static const struct cli_cmd record_cmd = {
 	.in_order = 1,
 };
 
-/* --cgroup, --container, --unit: one of them; 0, or -1 (said). */
+/* -p, --cgroup, --container, --unit (one of the last three); 0, or -1 (said). */
 static int scope_opt(struct rec_opts *o, int c)
 {
+	if (c == 'p')
+		return parse_pid_list(o, optarg);
 	if (o->scope_kind) {
 		p_err("give only one of --cgroup, --container and --unit");
 		return -1;
@@ -147,7 +149,7 @@ static int parse_opts(int argc, char **argv, struct record_args *a)
 	o->out = DEFAULT_RECORD;
 	cli_getopt_init(&g, &record_cmd, a);
 	while ((c = cli_next(&g, argc, argv)) >= 0)
-		if (c == 'p' ? parse_pid_list(o, optarg) : scope_opt(o, c))
+		if (scope_opt(o, c))
 			return EXIT_USAGE;
 	if (c != CLI_END)
 		return cli_exit_status(c);
