@@ -9,7 +9,7 @@
 #include "analyze/metrics_view.h"
 #include "cli/cmd_monitor.h"
 #include "cli/options.h"
-#include "cli/pid_opts.h"
+#include "cli/scope_opts.h"
 #include "facts/attach.h"
 #include "lib/httpd.h"
 #include "lib/msg.h"
@@ -22,7 +22,7 @@
 #define DEFAULT_MONITOR "capaudit-monitor.jsonl"
 
 enum {
-	O_ATTACH = CLI_LONG_ONLY, O_CGROUP, O_CONTAINER, O_UNIT, O_INTERVAL, O_EVENTS,
+	O_ATTACH = CLI_LONG_ONLY, O_INTERVAL, O_EVENTS,
 	O_BASELINE, O_MATCH, O_METRICS, O_LISTEN, O_NOAUDIT,
 };
 
@@ -53,11 +53,11 @@ static const struct cli_opt monitor_opts[] = {
 	  NULL, CLI_ARG_ANY, CLI_FLAG(A, m.rec.all) },
 	{ "pid", 'p', required_argument, "PID[,PID...]",
 	  "monitor these processes and every descendant", NULL, CLI_ARG_PIDS, CLI_CUSTOM },
-	{ "cgroup", O_CGROUP, required_argument, "PATH",
+	{ "cgroup", O_SCOPE_CGROUP, required_argument, "PATH",
 	  "monitor every process in this cgroup v2 subtree", NULL, CLI_ARG_ANY, CLI_CUSTOM },
-	{ "container", O_CONTAINER, required_argument, "NAME|ID", "monitor a running container",
+	{ "container", O_SCOPE_CONTAINER, required_argument, "NAME|ID", "monitor a running container",
 	  NULL, CLI_ARG_ANY, CLI_CUSTOM },
-	{ "unit", O_UNIT, required_argument, "NAME[.service]", "monitor a systemd unit's processes",
+	{ "unit", O_SCOPE_UNIT, required_argument, "NAME[.service]", "monitor a systemd unit's processes",
 	  NULL, CLI_ARG_ANY, CLI_CUSTOM },
 	{ "output", 'o', required_argument, "FILE",
 	  "checkpoint record (default " DEFAULT_MONITOR ")",
@@ -113,20 +113,6 @@ static const struct cli_cmd monitor_cmd = {
 };
 
 
-/* -p, --cgroup, --container, --unit (one of the last three); 0, or -1 (said). */
-static int scope_opt(struct rec_opts *o, int c)
-{
-	if (c == 'p')
-		return parse_pid_list(o, optarg);
-	if (o->scope_kind) {
-		p_err("give only one of --cgroup, --container and --unit");
-		return -1;
-	}
-	o->scope_kind = c == O_CGROUP ? SCOPE_CGROUP : c == O_CONTAINER ? SCOPE_CONTAINER :
-			SCOPE_UNIT;
-	o->scope_arg = optarg;
-	return 0;
-}
 
 /* -1 to go on, else the exit status (0 after --help). */
 static int parse_opts(int argc, char **argv, struct monitor_args *a)
@@ -146,7 +132,7 @@ static int parse_opts(int argc, char **argv, struct monitor_args *a)
 	m->match = MATCH_SYSCALL;
 	cli_getopt_init(&g, &monitor_cmd, a);
 	while ((c = cli_next(&g, argc, argv)) >= 0)
-		if (scope_opt(o, c))
+		if (scope_opt(o, c, optarg))
 			return EXIT_USAGE;
 	if (c != CLI_END)
 		return cli_exit_status(c);

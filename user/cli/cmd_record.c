@@ -12,7 +12,7 @@
 #include "record/procinfo.h"
 #include "cli/cmd_record.h"
 #include "cli/options.h"
-#include "cli/pid_opts.h"
+#include "cli/scope_opts.h"
 #include "recfile/recfile.h"
 #include "record/launch.h"
 #include "record/record.h"
@@ -23,7 +23,7 @@
 
 enum {
 	O_ATTACH = CLI_LONG_ONLY, O_SYSCALL_RESULTS, O_EXACT_STACKS, O_USER_STACKS,
-	O_MAX_KEYS, O_RINGBUF_KB, O_CGROUP, O_CONTAINER, O_UNIT, O_SERVICE, O_PTRACE_ACCESS,
+	O_MAX_KEYS, O_RINGBUF_KB, O_SERVICE, O_PTRACE_ACCESS,
 	O_WAIT,
 };
 
@@ -43,11 +43,11 @@ static const struct cli_opt record_opts[] = {
 	  "follow these processes and every descendant", NULL, CLI_ARG_PIDS, CLI_CUSTOM },
 	{ "all", 'a', no_argument, NULL, "record every process on the system", NULL,
 	  CLI_ARG_ANY, CLI_FLAG(A, o.all) },
-	{ "cgroup", O_CGROUP, required_argument, "PATH",
+	{ "cgroup", O_SCOPE_CGROUP, required_argument, "PATH",
 	  "record every process in this cgroup v2 subtree",
 	  "(below the v2 mount point, or a full path), also those that join later; stops "
 	  "when it is empty", CLI_ARG_ANY, CLI_CUSTOM },
-	{ "container", O_CONTAINER, required_argument, "NAME|ID",
+	{ "container", O_SCOPE_CONTAINER, required_argument, "NAME|ID",
 	  "record a running container (podman, docker, containerd, CRI-O, Kubernetes)",
 	  "by name, id or unique id prefix; stops when it exits", CLI_ARG_ANY, CLI_CUSTOM },
 	{ "wait", O_WAIT, no_argument, NULL,
@@ -55,7 +55,7 @@ static const struct cli_opt record_opts[] = {
 	  "(start it in another shell; every process is followed until it has started, "
 	  "then only it; -d bounds the wait and the recording)", CLI_ARG_ANY,
 	  CLI_FLAG(A, o.scope_wait) },
-	{ "unit", O_UNIT, required_argument, "NAME[.service]",
+	{ "unit", O_SCOPE_UNIT, required_argument, "NAME[.service]",
 	  "record a systemd unit's processes (its cgroup);", "stops when they have exited",
 	  CLI_ARG_ANY, CLI_CUSTOM },
 	{ "output", 'o', required_argument, "FILE", "record file (default " DEFAULT_RECORD ")",
@@ -123,20 +123,6 @@ static const struct cli_cmd record_cmd = {
 	.in_order = 1,
 };
 
-/* -p, --cgroup, --container, --unit (one of the last three); 0, or -1 (said). */
-static int scope_opt(struct rec_opts *o, int c)
-{
-	if (c == 'p')
-		return parse_pid_list(o, optarg);
-	if (o->scope_kind) {
-		p_err("give only one of --cgroup, --container and --unit");
-		return -1;
-	}
-	o->scope_kind = c == O_CGROUP ? SCOPE_CGROUP : c == O_CONTAINER ? SCOPE_CONTAINER :
-			SCOPE_UNIT;
-	o->scope_arg = optarg;
-	return 0;
-}
 
 /* -1 to go on and record, else the exit status (0 after --help). */
 static int parse_opts(int argc, char **argv, struct record_args *a)
@@ -149,7 +135,7 @@ static int parse_opts(int argc, char **argv, struct record_args *a)
 	o->out = DEFAULT_RECORD;
 	cli_getopt_init(&g, &record_cmd, a);
 	while ((c = cli_next(&g, argc, argv)) >= 0)
-		if (scope_opt(o, c))
+		if (scope_opt(o, c, optarg))
 			return EXIT_USAGE;
 	if (c != CLI_END)
 		return cli_exit_status(c);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* -p PID[,PID...] (pid_opts.h). */
-#include "cli/pid_opts.h"
+/* -p PID[,PID...], --cgroup, --container, --unit (scope_opts.h). */
+#include "cli/scope_opts.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -9,6 +9,7 @@
 #include "lib/msg.h"
 #include "lib/util.h"
 #include "record/procinfo.h"
+#include "record/scope.h"
 
 int parse_pid_list(struct rec_opts *o, const char *arg)
 {
@@ -39,4 +40,18 @@ int parse_pid_list(struct rec_opts *o, const char *arg)
 	}
 	free(copy);
 	return rc;
+}
+
+int scope_opt(struct rec_opts *o, int c, const char *arg)
+{
+	if (c == 'p')
+		return parse_pid_list(o, arg);
+	if (o->scope_kind) {
+		p_err("give only one of --cgroup, --container and --unit");
+		return -1;
+	}
+	o->scope_kind = c == O_SCOPE_CGROUP ? SCOPE_CGROUP : c == O_SCOPE_CONTAINER ?
+			SCOPE_CONTAINER : SCOPE_UNIT;
+	o->scope_arg = arg;
+	return 0;
 }
