@@ -467,7 +467,7 @@ void record_keep_processes(struct record *r, const bool *keep)
 		rehash(r, r->pidcap);   /* the indexes moved */
 }
 
-static int cmp_pid_start(const void *a, const void *b)
+int rec_process_ptr_cmp(const void *a, const void *b)
 {
 	const struct rec_process *x = *(const struct rec_process *const *)a;
 	const struct rec_process *y = *(const struct rec_process *const *)b;
@@ -485,7 +485,7 @@ uint64_t record_count_reused_pids(const struct record *r)
 
 	for (i = 0; i < r->nprocs; i++)
 		v[i] = &r->procs[i];
-	sort_array(v, r->nprocs, sizeof(*v), cmp_pid_start);
+	sort_array(v, r->nprocs, sizeof(*v), rec_process_ptr_cmp);
 	/* lines of one process (its images) are next to each other */
 	for (i = 1; i < r->nprocs; i++)
 		n += v[i]->pid == v[i - 1]->pid && v[i]->start_ns != v[i - 1]->start_ns;

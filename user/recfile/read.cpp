@@ -702,7 +702,7 @@ extern "C" int recfile_load_opts(const char *path, struct record *r, struct rec_
 
 	if (!f)
 		return -1;
-	rc = recfile_read_opts(f, strcmp(path, "-") ? path : "standard input", r, rd, err, errlen);
+	rc = recfile_read_opts(f, infile_name(path), r, rd, err, errlen);
 	infile_close(f);
 	return rc;
 }

@@ -354,6 +354,10 @@ const char *rec_process_input(const struct record *r, const struct rec_process *
  * what kernel facts with a first version are judged against, since what
  * the report proposes must hold on every node. */
 const char *record_oldest_kernel(const struct record *r);
+/* qsort order of two struct rec_process pointers: by pid, then start
+ * time (one process's images next to each other, a pid given out again
+ * after the earlier process). */
+int rec_process_ptr_cmp(const void *a, const void *b);
 /* Pids that more than one process had (each pid counted once per extra
  * process), from the process lines. */
 uint64_t record_count_reused_pids(const struct record *r);
