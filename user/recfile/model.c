@@ -205,7 +205,7 @@ const struct rec_ustack *check_ustack(const struct record *r, const struct rec_c
  * A check's identity: what the recorder aggregates by (the BPF map key,
  * once exec ids are aliased and stack ids replaced by record stacks).
  */
-uint64_t rec_check_key_hash(const struct rec_check *c)
+static uint64_t rec_check_key_hash(const struct rec_check *c)
 {
 	uint64_t h = ((uint64_t)c->pid << 32 | c->exec_id) ^ (uint64_t)c->start_ns;
 
@@ -220,7 +220,7 @@ uint64_t rec_check_key_hash(const struct rec_check *c)
 	return h ^ (h >> 33);
 }
 
-bool rec_check_same_key(const struct rec_check *a, const struct rec_check *b)
+static bool rec_check_same_key(const struct rec_check *a, const struct rec_check *b)
 {
 	const char *ea = a->stack_error ? a->stack_error : "";
 	const char *eb = b->stack_error ? b->stack_error : "";
@@ -425,7 +425,8 @@ static void free_process(struct rec_process *p)
 	free(p->unit);
 }
 
-void record_keep_checks(struct record *r, const bool *keep)
+/* Keep only the checks whose keep[i] (parallel to r->checks) is true. */
+static void record_keep_checks(struct record *r, const bool *keep)
 {
 	size_t i, n = 0;
 

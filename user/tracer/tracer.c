@@ -609,7 +609,7 @@ static int new_agg_map(uint32_t max)
  * old inner map has finished (kernel/bpf/syscall.c maybe_wait_bpf_programs,
  * commit 1ae80cf31938): no count is ever added to a map being drained.
  */
-int tracer_drain(struct tracer *t)
+static int tracer_drain(struct tracer *t)
 {
 	return tracer_drain_grow(t, true);
 }
@@ -677,7 +677,8 @@ static struct ca_cache *read_caches(struct tracer *t, int *ncpu)
 	return c;
 }
 
-uint64_t tracer_pending(struct tracer *t)
+/* Checks counted in the per-task caches, not yet in the agg map. */
+static uint64_t tracer_pending(struct tracer *t)
 {
 	struct ca_cache *c;
 	uint64_t n = 0;
