@@ -1463,7 +1463,7 @@ static __always_inline void entry_leaf(struct kp_args *a, const bool find_vma)
 	if (!CA_LEAF_AT_ENTRY || !find_vma || !HAVE(CA_KF_FIND_VMA) || !cfg_user_stacks)
 		return;
 	/* a kernel with bpf_find_vma() has a BTF task pointer
-	 * (record/probe.c kfeat_use()); its registers may still be the
+	 * (tracer/probe.c kfeat_use()); its registers may still be the
 	 * task stack's copy (CAPAUDIT_WITHOUT=task_pt_regs) */
 	t = cur_task();
 	c = bpf_map_lookup_elem(&cache, &zero);

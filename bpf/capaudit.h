@@ -315,9 +315,9 @@ struct ca_ranges {
 
 /*
  * What the kernel's BPF offers the hooks (the program's kfeat, set by the
- * loader from its probes: record/kfeat.c). Where one is missing the
- * program takes another path (capaudit.bpf.c), and facts/kfeat.c says
- * what that costs. The same bits as facts/kfeat.h's KF_*.
+ * loader from its probes: tracer/probe.c kfeat_probe()). Where one is
+ * missing the program takes another path (capaudit.bpf.c), and
+ * facts/kfeat.c says what that costs. The same bits as facts/kfeat.h's KF_*.
  */
 #define CA_KF_TASK_BTF     0x01 /* bpf_get_current_task_btf(): Linux 5.11 */
 #define CA_KF_TASK_PT_REGS 0x02 /* bpf_task_pt_regs(): 5.15 */

@@ -6,7 +6,7 @@
  * and name. /proc cannot give the start time to the nanosecond (stat's
  * field 22 is in clock ticks), and without it a pid that was given out
  * again cannot be told from the process that had it. Binary records
- * (struct ca_task), read by user/record/tasks_iter.c. A separate object: the
+ * (struct ca_task), read by user/tracer/tasks_iter.c. A separate object: the
  * loader runs it before the capability hook is loaded.
  */
 #include "vmlinux.h"

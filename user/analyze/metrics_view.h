@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What capaudit monitor's metrics show, as plain data: filled by the
- * monitor (record/ may include analyze/, not output/), written in the
+ * monitor (monitor/ may include analyze/, not output/), written in the
  * Prometheus text format by output/metrics.c.
  */
 #ifndef CA_METRICS_VIEW_H

@@ -2,8 +2,8 @@
 /*
  * Results that do not come from a record, as plain data for output/: what
  * `doctor` found out about the host, one `run`'s verdict, one `verify`'s
- * proof. Filled in record/ and cli/, printed by output/ (which never
- * includes either).
+ * proof. Filled in tracer/, record/, engines/ and cli/, printed by
+ * output/ (which includes none of them).
  */
 #ifndef CA_ANALYZE_VIEWS_H
 #define CA_ANALYZE_VIEWS_H
@@ -16,7 +16,7 @@
 
 struct suggestion;
 
-/* A process's capability sets and ids (record/privs.c reads them). */
+/* A process's capability sets and ids (tracer/privs.c reads them). */
 struct privs {
 	uint32_t uid, euid;
 	uint64_t eff, prm, inh, bnd, amb;

@@ -63,7 +63,14 @@ void runbox_enter(const struct runbox *b)
 		setpgid(0, 0);
 }
 
-size_t runbox_list(const struct runbox *b, struct runbox_proc *p, size_t max)
+/* The processes still in the box (pid and comm): at most max, their
+ * count. */
+struct runbox_proc {
+	pid_t pid;
+	char comm[17];
+};
+
+static size_t runbox_list(const struct runbox *b, struct runbox_proc *p, size_t max)
 {
 	char path[600], line[64];
 	size_t n = 0;

@@ -27,14 +27,6 @@ int runbox_open(struct runbox *b, const char *tag, int n);
  * process group of its own when there is no box). */
 void runbox_enter(const struct runbox *b);
 
-/* The processes still in the box (pid and comm): at most max, their
- * count. */
-struct runbox_proc {
-	pid_t pid;
-	char comm[17];
-};
-size_t runbox_list(const struct runbox *b, struct runbox_proc *p, size_t max);
-
 /* "PID (COMM), ..." of the processes in the box but skip (0: none), at
  * most eight, into buf; how many there are. */
 size_t runbox_names(const struct runbox *b, pid_t skip, char *buf, size_t len);

@@ -4,7 +4,7 @@
  * kernel without one (Linux 5.10 lacks all four): their names in records
  * and in doctor, the version and commit that added each
  * (docs/kernel-facts.md), the path taken instead, and what a record then
- * lacks. Pure: the record layer probes for them (record/probe.h), the
+ * lacks. Pure: the tracer probes for them (tracer/probe.h), the
  * BPF side takes the paths (bpf/capaudit.bpf.c, CA_KF_* in capaudit.h:
  * the same bits).
  */

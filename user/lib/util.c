@@ -339,6 +339,17 @@ const char *sig_name(int sig)
 	return buf;
 }
 
+void block_stop_signals(sigset_t *old)
+{
+	sigset_t block;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, old);
+}
+
 bool exec_name_is_fd(const char *path)
 {
 	return !strncmp(path, "/proc/", 6) || !strncmp(path, "/dev/fd/", 8);

@@ -3,6 +3,7 @@
 #ifndef CA_UTIL_H
 #define CA_UTIL_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -30,6 +31,10 @@ void pause_ms(long ms);
 /* "SIGINT" for SIGINT ("signal N" if it has no name); a buffer of this
  * thread's, valid until the next call. */
 const char *sig_name(int sig);
+/* Block SIGINT, SIGTERM and SIGHUP, the old mask into *old (put it back
+ * with sigprocmask(SIG_SETMASK, old, NULL)): a stop asked for while a file
+ * is written waits until the file is whole. */
+void block_stop_signals(sigset_t *old);
 
 /* Wall clock in ns since the epoch, and monotonic ns. */
 int64_t now_realtime_ns(void);

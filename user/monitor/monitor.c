@@ -150,16 +150,6 @@ static void fold_table(struct monitor *m)
 
 /* ---- forgetting exited processes ---------------------------------------- */
 
-static int cmp_image(const void *a, const void *b)
-{
-	const struct rec_process *x = *(const struct rec_process *const *)a;
-	const struct rec_process *y = *(const struct rec_process *const *)b;
-
-	if (x->pid != y->pid)
-		return x->pid < y->pid ? -1 : 1;
-	return x->start_ns < y->start_ns ? -1 : x->start_ns > y->start_ns;
-}
-
 /* An exit event may be lost (ringbuf full): a pid no process has is gone. */
 static void sweep_gone(struct monitor *m)
 {
@@ -190,11 +180,11 @@ static void prune(struct monitor *m)
 		if (r->procs[i].exited && !r->procs[i].mon_gen)
 			r->procs[i].mon_gen = (uint32_t)m->gen;
 	}
-	qsort(v, r->nprocs, sizeof(*v), cmp_image);
+	qsort(v, r->nprocs, sizeof(*v), rec_process_ptr_cmp);
 	for (i = 0; i < r->nprocs; i = j) {
 		bool drop = false;
 
-		for (j = i; j < r->nprocs && !cmp_image(&v[i], &v[j]); j++)
+		for (j = i; j < r->nprocs && !rec_process_ptr_cmp(&v[i], &v[j]); j++)
 			drop |= v[j]->exited && m->gen >= (uint64_t)v[j]->mon_gen + 2;
 		for (k = i; k < j; k++)
 			keep[v[k] - r->procs] = !drop;
@@ -300,7 +290,7 @@ static int write_checkpoint(struct monitor *m, const struct record *cp, char *ms
 static int checkpoint(struct monitor *m, bool final)
 {
 	struct record cp = { 0 };
-	sigset_t block, old;
+	sigset_t old;
 	char msg[1200];
 	size_t i;
 	int rc;
@@ -319,11 +309,7 @@ static int checkpoint(struct monitor *m, bool final)
 	fill_header(m, &cp, final);
 	cp.hdr.checks += fold_to_record(&m->f, &cp);
 	export_counters(m, &cp);
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
-	sigprocmask(SIG_BLOCK, &block, &old);
+	block_stop_signals(&old);
 	rc = write_checkpoint(m, &cp, msg, sizeof(msg));
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (rc && final)

@@ -275,7 +275,7 @@ static const struct rec_field container_rows[] = {
 	ROW("name", RF_STR, container_name, .since = 4),
 	ROW("runtime", RF_STR, container_runtime, .since = 4),
 };
-TABLE(rec_container_table, RT_CONTAINER, NULL, container_rows);
+static TABLE(rec_container_table, RT_CONTAINER, NULL, container_rows);
 
 static const struct rec_field process_rows[] = {
 	TYPE_ROW,

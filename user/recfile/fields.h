@@ -106,7 +106,7 @@ struct rec_table {
 
 extern const struct rec_table rec_header_table, rec_process_table, rec_stack_table,
 	rec_ustack_table, rec_check_table, rec_end_table, rec_lost_table, rec_target_table,
-	rec_kernel_bpf_table, rec_uframe_table, rec_container_table;
+	rec_kernel_bpf_table, rec_uframe_table;
 
 /* A stack or ustack line as the tables see it. */
 struct rec_stack_line {
@@ -122,13 +122,7 @@ struct rec_end_line {
 	int64_t processes, stacks, checks, ustacks;
 };
 
-/* Whether obj's row f is written (its when); r: the record written. */
-bool rec_field_written(const struct rec_field *f, const void *obj, const struct record *r);
 /* Free what the rows of t own in obj (strings, string arrays, arrays). */
 void rec_fields_free(const struct rec_table *t, void *obj);
-/* obj as a JSON object by t's rows (jansson; the writer's and the json
- * report's view of an object) */
-struct json_t *rec_fields_json(const struct rec_table *t, const void *obj,
-			       const struct record *r);
 
 #endif

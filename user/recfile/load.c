@@ -7,25 +7,8 @@
 #include <string.h>
 
 #include "lib/msg.h"
-#include "lib/infile.h"
 #include "lib/util.h"
 #include "recfile/kind.h"
-
-int load_record(const char *path, bool lenient, struct record *r)
-{
-	char err[1024];
-	FILE *f = infile_open(path, err, sizeof(err));
-	int rc;
-
-	if (!f) {
-		memset(r, 0, sizeof(*r));
-		p_err("%s", err);
-		return -1;
-	}
-	rc = load_record_file(f, infile_name(path), lenient, r);
-	infile_close(f);
-	return rc;
-}
 
 int load_record_file(FILE *f, const char *path, bool lenient, struct record *r)
 {

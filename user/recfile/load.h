@@ -8,13 +8,11 @@
 #include "recfile/recfile.h"
 
 /*
- * Load path into r. Strict: any fault is one "capaudit: FILE:LINE: why"
- * line and -1. Lenient: what is valid is kept and one warning line says
- * how much was left out; only an unusable file (no header, unreadable)
- * fails.
+ * Load the record open in f into r (name for messages). Strict: any fault
+ * is one "capaudit: FILE:LINE: why" line and -1. Lenient: what is valid is
+ * kept and one warning line says how much was left out; only an unusable
+ * file (no header, unreadable) fails.
  */
-int load_record(const char *path, bool lenient, struct record *r);
-/* The same from an open stream (name for messages). */
 int load_record_file(FILE *f, const char *name, bool lenient, struct record *r);
 /* A verdict from a record that lost checks (rec_lost_total()) may miss
  * what they used: one warning line on stderr saying what was lost. */

@@ -205,7 +205,7 @@ const struct rec_ustack *check_ustack(const struct record *r, const struct rec_c
  * A check's identity: what the recorder aggregates by (the BPF map key,
  * once exec ids are aliased and stack ids replaced by record stacks).
  */
-uint64_t rec_check_key_hash(const struct rec_check *c)
+static uint64_t rec_check_key_hash(const struct rec_check *c)
 {
 	uint64_t h = ((uint64_t)c->pid << 32 | c->exec_id) ^ (uint64_t)c->start_ns;
 
@@ -220,7 +220,7 @@ uint64_t rec_check_key_hash(const struct rec_check *c)
 	return h ^ (h >> 33);
 }
 
-bool rec_check_same_key(const struct rec_check *a, const struct rec_check *b)
+static bool rec_check_same_key(const struct rec_check *a, const struct rec_check *b)
 {
 	const char *ea = a->stack_error ? a->stack_error : "";
 	const char *eb = b->stack_error ? b->stack_error : "";
@@ -425,7 +425,8 @@ static void free_process(struct rec_process *p)
 	free(p->unit);
 }
 
-void record_keep_checks(struct record *r, const bool *keep)
+/* Keep only the checks whose keep[i] (parallel to r->checks) is true. */
+static void record_keep_checks(struct record *r, const bool *keep)
 {
 	size_t i, n = 0;
 
@@ -467,7 +468,7 @@ void record_keep_processes(struct record *r, const bool *keep)
 		rehash(r, r->pidcap);   /* the indexes moved */
 }
 
-static int cmp_pid_start(const void *a, const void *b)
+int rec_process_ptr_cmp(const void *a, const void *b)
 {
 	const struct rec_process *x = *(const struct rec_process *const *)a;
 	const struct rec_process *y = *(const struct rec_process *const *)b;
@@ -485,7 +486,7 @@ uint64_t record_count_reused_pids(const struct record *r)
 
 	for (i = 0; i < r->nprocs; i++)
 		v[i] = &r->procs[i];
-	sort_array(v, r->nprocs, sizeof(*v), cmp_pid_start);
+	sort_array(v, r->nprocs, sizeof(*v), rec_process_ptr_cmp);
 	/* lines of one process (its images) are next to each other */
 	for (i = 1; i < r->nprocs; i++)
 		n += v[i]->pid == v[i - 1]->pid && v[i]->start_ns != v[i - 1]->start_ns;

@@ -694,15 +694,15 @@ extern "C" int recfile_read(FILE *f, const char *name, struct record *r, char *e
 	return recfile_read_opts(f, name, r, nullptr, err, errlen);
 }
 
-extern "C" int recfile_load_opts(const char *path, struct record *r, struct rec_read *rd,
-				 char *err, size_t errlen)
+static int recfile_load_opts(const char *path, struct record *r, struct rec_read *rd,
+			     char *err, size_t errlen)
 {
 	FILE *f = infile_open(path, err, errlen);
 	int rc;
 
 	if (!f)
 		return -1;
-	rc = recfile_read_opts(f, strcmp(path, "-") ? path : "standard input", r, rd, err, errlen);
+	rc = recfile_read_opts(f, infile_name(path), r, rd, err, errlen);
 	infile_close(f);
 	return rc;
 }

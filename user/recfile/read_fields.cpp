@@ -254,7 +254,7 @@ bool read_kfeat(const rec_field &f, ondemand::value v, uint32_t *out, Line &l)
 			ok = l.fail("field 'kernel_bpf': unknown feature '%s' in '%s'", feat[i], f.name);
 		*out |= b;
 	}
-	free_strv(feat, n);
+	strv_free(feat, n);
 	return ok;
 }
 

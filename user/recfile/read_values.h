@@ -189,13 +189,6 @@ inline bool get_strv(ondemand::value v, const char *key, char ***out, size_t *n,
 	return true;
 }
 
-inline void free_strv(char **v, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
 /* "ENODEV" -> 19 (glibc's names), or -1; a number is taken as it is.
  * The table is made once (thread-safe static), not searched per line. */
 inline int errno_number(std::string_view name)

@@ -326,8 +326,6 @@ struct rec_process *check_process(const struct record *r, const struct rec_check
  * and the checks they made; a check without a process goes too. The
  * header (its lost counters and overflow) stays the whole record's. */
 void record_keep_processes(struct record *r, const bool *keep);
-/* Keep only the checks whose keep[i] (parallel to r->checks) is true. */
-void record_keep_checks(struct record *r, const bool *keep);
 /*
  * Merge src (a record as read, not itself merged) into dst, so that
  * records copied from many nodes or runs read as one: src's processes,
@@ -354,6 +352,10 @@ const char *rec_process_input(const struct record *r, const struct rec_process *
  * what kernel facts with a first version are judged against, since what
  * the report proposes must hold on every node. */
 const char *record_oldest_kernel(const struct record *r);
+/* qsort order of two struct rec_process pointers: by pid, then start
+ * time (one process's images next to each other, a pid given out again
+ * after the earlier process). */
+int rec_process_ptr_cmp(const void *a, const void *b);
 /* Pids that more than one process had (each pid counted once per extra
  * process), from the process lines. */
 uint64_t record_count_reused_pids(const struct record *r);
@@ -361,9 +363,6 @@ void record_free(struct record *r);
 /* Move src's checks (appended in order) and interned strings into r;
  * src keeps nothing of them. */
 void record_take_checks(struct record *r, struct record *src);
-/* A check's identity (what the recorder aggregates by): hash and equality. */
-uint64_t rec_check_key_hash(const struct rec_check *c);
-bool rec_check_same_key(const struct rec_check *a, const struct rec_check *b);
 /*
  * Checks with the same identity: DEDUP_MERGE adds later ones into the
  * first (the recorder, when aliased exec ids meet), DEDUP_DROP removes
@@ -434,7 +433,5 @@ int recfile_read(FILE *f, const char *name, struct record *r, char *err, size_t 
 int recfile_load(const char *path, struct record *r, char *err, size_t errlen);
 int recfile_read_opts(FILE *f, const char *name, struct record *r, struct rec_read *rd,
 		      char *err, size_t errlen);
-int recfile_load_opts(const char *path, struct record *r, struct rec_read *rd, char *err,
-		      size_t errlen);
 
 #endif

@@ -17,7 +17,11 @@
 #include "facts/kfeat.h"
 #include "lib/jsonutil.h"
 
-bool rec_field_written(const struct rec_field *f, const void *obj, const struct record *r)
+static json_t *rec_fields_json(const struct rec_table *t, const void *obj,
+			       const struct record *r);
+
+/* Whether obj's row f is written (its when); r: the record written. */
+static bool rec_field_written(const struct rec_field *f, const void *obj, const struct record *r)
 {
 	const char *m = (const char *)obj + f->off;
 
@@ -125,7 +129,10 @@ static json_t *field_json(const struct rec_field *f, const void *obj, const stru
 	return NULL;
 }
 
-json_t *rec_fields_json(const struct rec_table *t, const void *obj, const struct record *r)
+/* obj as a JSON object by t's rows (jansson; the writer's and the json
+ * report's view of an object) */
+static json_t *rec_fields_json(const struct rec_table *t, const void *obj,
+			       const struct record *r)
 {
 	json_t *o = json_object();
 	size_t i;

@@ -214,11 +214,6 @@ static int note_container(void *ctx, const char *path, uint64_t id)
 	return 0;
 }
 
-static bool is_hex(const char *s)
-{
-	return s[strspn(s, "0123456789abcdef")] == '\0';
-}
-
 /* The running containers, for the error message: "591d49a5940b (web), ..." */
 static void list_running(const struct found *f, char *buf, size_t n)
 {
@@ -257,7 +252,7 @@ ssize_t container_match(const struct container_ref *c, size_t n, const char *arg
 	for (i = 0; i < n; i++)
 		if (!strcmp(c[i].name, arg))
 			return (ssize_t)i;
-	if (strlen(arg) >= 3 && is_hex(arg))
+	if (strlen(arg) >= 3 && is_lower_hex(arg))
 		for (i = 0; i < n; i++)
 			if (!strncmp(c[i].id, arg, strlen(arg)))
 				hits++, at = i;

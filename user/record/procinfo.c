@@ -71,7 +71,8 @@ int procinfo_read(pid_t pid, struct procinfo *out)
 	return 0;
 }
 
-uint64_t proc_boot_ticks(uint64_t ns)
+/* The clock ticks /proc shows for a start_boottime of ns. */
+static uint64_t proc_boot_ticks(uint64_t ns)
 {
 	static long hz;
 

@@ -18,8 +18,6 @@ struct procinfo {
 
 /* 0 and *out filled, or -1 (errno ENOENT/ESRCH when it does not exist). */
 int procinfo_read(pid_t pid, struct procinfo *out);
-/* The clock ticks /proc shows for a start_boottime of ns. */
-uint64_t proc_boot_ticks(uint64_t ns);
 /*
  * The same, for one process only: 0 when /proc/PID is the process that
  * started at boot_ns (start_boottime) with name comm (NULL: any), -1 when

@@ -19,7 +19,8 @@ static const char *const proc_entries[] = { CA_PROC_ENTRY_NAMES };
 _Static_assert(sizeof(proc_entries) / sizeof(proc_entries[0]) == CA_PROC_ENTRIES,
 	       "capaudit.h's count matches its list");
 
-const char *ptrace_via_name(const struct ca_event *e, char *buf, size_t n)
+/* "ptrace", "/proc/PID/mem", ...: how an event reached its target. */
+static const char *ptrace_via_name(const struct ca_event *e, char *buf, size_t n)
 {
 	switch (e->pt_via) {
 	case CA_PT_PTRACE:

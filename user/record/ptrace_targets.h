@@ -22,7 +22,4 @@
 void ptrace_target_note(struct rec_process *p, const struct ca_event *e,
 			bool (*ours)(void *ctx, uint32_t target, uint32_t caller), void *ctx);
 
-/* "ptrace", "/proc/PID/mem", ...: how an event reached its target. */
-const char *ptrace_via_name(const struct ca_event *e, char *buf, size_t n);
-
 #endif

@@ -72,7 +72,9 @@ struct session {
 	bool monitor;             /* capaudit monitor's (session_monitor()) */
 };
 
+/* Why the recording ended (the record header's "stop"). */
 enum stop_reason { STOP_EXITED, STOP_DURATION, STOP_SIGNAL };
+static const char *const stop_names[] = { "exited", "duration", "signal" };
 
 #define GRACE_NS (5LL * 1000000000LL)  /* after a signal, wait this for the command */
 
@@ -191,9 +193,6 @@ static void status_line(struct session *s, bool final)
 		(unsigned long long)rec_lost_total(&lost), final ? "\n" : "");
 }
 
-/* Why the recording ended (the record header's "stop"). */
-
-
 /* For announce_tree(): the first few of the processes still followed. */
 struct tree_note {
 	struct session *s;
@@ -216,8 +215,6 @@ static void note_one(void *ctx, uint32_t tgid, uint64_t start)
 	len = strlen(n->pids);
 	snprintf(n->pids + len, sizeof(n->pids) - len, "%s%u", n->n > 1 ? " " : "", tgid);
 }
-
-static const char *const stop_names[] = { "exited", "duration", "signal" };
 
 /* Say once that the command exited while processes it started run on,
  * which, and how to end the recording. */
@@ -601,16 +598,12 @@ static int release_command(struct session *s, struct rec_opts *op)
 {
 	const struct rec_opts *o = s->o;
 	struct child_report cr = { 0 };
-	sigset_t block, old;
+	sigset_t old;
 	bool stopped;
 
 	if (s->pt.child <= 0)
 		return 0;
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
-	sigprocmask(SIG_BLOCK, &block, &old);
+	block_stop_signals(&old);
 	stopped = stop_signal != 0;
 	if (!stopped && write(s->go_fd, "g", 1) != 1) {
 		sigprocmask(SIG_SETMASK, &old, NULL);
@@ -771,13 +764,9 @@ static int collect_record(struct session *s)
 static void write_record(struct session *s, enum stop_reason why, struct rec_opts *op)
 {
 	const struct rec_opts *o = s->o;
-	sigset_t block, old;
+	sigset_t old;
 
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
-	sigprocmask(SIG_BLOCK, &block, &old);
+	block_stop_signals(&old);
 	s->rc = finish_out(&s->outf, &s->rec) ? 1 : 0;
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (s->rc)
@@ -832,7 +821,8 @@ static void session_cleanup(struct session *s)
 	container_names_free();
 	for (k = 0; k < s->o->npids; k++)
 		if (s->o->pidfds[k] >= 0)
-			close(s->o->pidfds[k]);	/* last: a command never released holds the keeper's socket until it
+			close(s->o->pidfds[k]);
+	/* last: a command never released holds the keeper's socket until it
 	 * exits (it was forked after the keeper, and exits instead of exec) */
 	outfile_keeper_stop();
 }

@@ -80,16 +80,6 @@ void aggtab_add(struct aggtab *t, const struct ca_key *k, const struct ca_val *v
 	merge_meta(&o->meta, &v->meta);
 }
 
-const struct ca_val *aggtab_find(const struct aggtab *t, const struct ca_key *k)
-{
-	size_t i;
-
-	if (!t->idxcap)
-		return NULL;
-	i = slot(t, k);
-	return t->idx[i] ? &t->e[t->idx[i] - 1].val : NULL;
-}
-
 void aggtab_free(struct aggtab *t)
 {
 	free(t->e);

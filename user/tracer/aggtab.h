@@ -31,8 +31,6 @@ struct aggtab {
 
 /* Add (merge) one key's counts. */
 void aggtab_add(struct aggtab *t, const struct ca_key *k, const struct ca_val *v);
-/* The entry for k, or NULL. */
-const struct ca_val *aggtab_find(const struct aggtab *t, const struct ca_key *k);
 void aggtab_free(struct aggtab *t);
 
 #endif

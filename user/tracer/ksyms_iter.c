@@ -21,7 +21,8 @@ bool ksym_iter_supported(void)
 	return btf_has_name("bpf_iter__ksym") > 0;
 }
 
-struct ksyms *ksyms_from_iter(char *err, size_t errlen)
+/* Symbols through iter/ksym: needs only CAP_BPF and CAP_PERFMON. */
+static struct ksyms *ksyms_from_iter(char *err, size_t errlen)
 {
 	struct ksyms_bpf *skel;
 	struct ksyms *ks = NULL;

@@ -10,8 +10,6 @@
 
 /* Does this kernel have the iter/ksym BPF iterator (Linux 6.0+)? */
 bool ksym_iter_supported(void);
-/* Symbols through iter/ksym: needs only CAP_BPF and CAP_PERFMON. */
-struct ksyms *ksyms_from_iter(char *err, size_t errlen);
 /* iter/ksym, else /proc/kallsyms; *source names the one used. NULL with
  * both reasons in err when neither gives addresses. */
 struct ksyms *ksyms_best(const char **source, char *err, size_t errlen);

@@ -71,17 +71,9 @@ int privs_check(const char *argv0, char *err, size_t errlen)
 	return -1;
 }
 
-int privs_drop(char *err, size_t errlen)
-{
-	return privs_reduce(PRIVS_NEEDED, err, errlen);
-}
-
-int privs_drop_all(char *err, size_t errlen)
-{
-	return privs_reduce(0, err, errlen);
-}
-
-int privs_reduce(uint64_t keep_mask, char *err, size_t errlen)
+/* The same as privs_drop(), keeping the capabilities of keep_mask (bit n:
+ * capability n). */
+static int privs_reduce(uint64_t keep_mask, char *err, size_t errlen)
 {
 	cap_value_t keep[64];
 	cap_t caps = cap_get_proc();
@@ -134,6 +126,16 @@ int privs_reduce(uint64_t keep_mask, char *err, size_t errlen)
 		return -1;
 	}
 	return 0;
+}
+
+int privs_drop(char *err, size_t errlen)
+{
+	return privs_reduce(PRIVS_NEEDED, err, errlen);
+}
+
+int privs_drop_all(char *err, size_t errlen)
+{
+	return privs_reduce(0, err, errlen);
 }
 
 int privs_raise_memlock(void)

@@ -37,8 +37,6 @@ int privs_drop(char *err, size_t errlen);
 /* The same, keeping nothing: for the subcommands that read files and load
  * no BPF (report, check), before they read any input. */
 int privs_drop_all(char *err, size_t errlen);
-/* The same, keeping the capabilities of keep_mask (bit n: capability n). */
-int privs_reduce(uint64_t keep_mask, char *err, size_t errlen);
 
 /*
  * Before the drop: RLIMIT_MEMLOCK raised to unlimited while CAP_SYS_RESOURCE

@@ -247,7 +247,17 @@ static bool kretprobe_stack_ok(void)
 	return kallsyms_has(names);
 }
 
-int kfeat_probe(uint32_t *out)
+/*
+ * The hooks' preferred BPF features this kernel has (facts/kfeat.h KF_*)
+ * into *have: 0, or -1 (none) when not even a bare kprobe program loads,
+ * each helper probed once with libbpf_probe_bpf_helper() in a kprobe
+ * program: the helpers at stake are offered to every tracing program type
+ * alike (kernel/trace/bpf_trace.c bpf_tracing_func_proto()). The three
+ * that take a task need the BTF pointer of bpf_get_current_task_btf(), so
+ * without it none is used. Loads small programs (CAP_BPF and CAP_PERFMON);
+ * cached for the process.
+ */
+static int kfeat_probe(uint32_t *out)
 {
 	static int probed = -2;   /* -2: not yet */
 	static uint32_t have;

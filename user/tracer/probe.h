@@ -39,17 +39,6 @@ void kprobe_events_open(struct kprobe_events *k);
 void kprobe_events_close(struct kprobe_events *k);
 
 /*
- * The hooks' preferred BPF features this kernel has (facts/kfeat.h KF_*)
- * into *have: 0, or -1 (none) when not even a bare kprobe program loads,
- * each helper probed once with libbpf_probe_bpf_helper() in a kprobe
- * program: the helpers at stake are offered to every tracing program type
- * alike (kernel/trace/bpf_trace.c bpf_tracing_func_proto()). The three
- * that take a task need the BTF pointer of bpf_get_current_task_btf(), so
- * without it none is used. Loads small programs (CAP_BPF and CAP_PERFMON);
- * cached for the process.
- */
-int kfeat_probe(uint32_t *have);
-/*
  * What the hooks use: kfeat_probe(), with kprobe (kprobe mode) whether a
  * stack can be walked past a kretprobe (KF_KRETPROBE_STACK, from
  * /proc/kallsyms; left clear otherwise), less the features named in

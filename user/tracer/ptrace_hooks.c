@@ -10,9 +10,9 @@
 
 #include "tracer/probe.h"
 
-/* the SEC names of bpf/ptrace_access.bpf.h, after "tracepoint/syscalls/";
- * open and readlink do not exist on arm64 (their tracepoints neither) */
-const char *const ptrace_hook_names[] = {
+/* the SEC names of bpf/ptrace_access.bpf.h, after "tracepoint/syscalls/"
+ * (the tracepoints' names), NULL-terminated; open and readlink do not exist on arm64 (their tracepoints neither) */
+static const char *const ptrace_hook_names[] = {
 	"sys_enter_ptrace", "sys_enter_process_vm_readv", "sys_enter_process_vm_writev",
 	"sys_enter_kcmp", "sys_enter_get_robust_list", "sys_enter_perf_event_open",
 	"sys_enter_pidfd_getfd", "sys_enter_openat", "sys_enter_openat2",

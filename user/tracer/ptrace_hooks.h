@@ -15,12 +15,9 @@
 #define PTRACE_HOOKS_MAX 12
 
 struct ptrace_hooks {
-	int fd[PTRACE_HOOKS_MAX];   /* by ptrace_hook_names' order; -1: not open */
+	int fd[PTRACE_HOOKS_MAX];   /* by ptrace_hooks.c's list; -1: not open */
 	int err;                    /* the first refusal's errno, 0 if none */
 };
-
-/* The tracepoints' names ("sys_enter_openat"), NULL-terminated. */
-extern const char *const ptrace_hook_names[];
 
 /* Every slot closed (-1): before open, or for a session without them. */
 void ptrace_hooks_init(struct ptrace_hooks *h);

@@ -609,7 +609,7 @@ static int new_agg_map(uint32_t max)
  * old inner map has finished (kernel/bpf/syscall.c maybe_wait_bpf_programs,
  * commit 1ae80cf31938): no count is ever added to a map being drained.
  */
-int tracer_drain(struct tracer *t)
+static int tracer_drain(struct tracer *t)
 {
 	return tracer_drain_grow(t, true);
 }
@@ -677,7 +677,8 @@ static struct ca_cache *read_caches(struct tracer *t, int *ncpu)
 	return c;
 }
 
-uint64_t tracer_pending(struct tracer *t)
+/* Checks counted in the per-task caches, not yet in the agg map. */
+static uint64_t tracer_pending(struct tracer *t)
 {
 	struct ca_cache *c;
 	uint64_t n = 0;
@@ -819,23 +820,34 @@ int tracer_foreach_check(struct tracer *t,
 	return 0;
 }
 
-int tracer_stack(struct tracer *t, uint64_t kstack, uint64_t ips[CA_STACK_DEPTH])
+/* One stack map's entry key into out (size bytes, zeroed first): from the
+ * copy taken at stop once the tracer is stopped, else from the map itself.
+ * False when key is 0 or there is no such entry. */
+static bool stack_lookup(const struct tracer *t, struct bpf_map *map, const struct map_copy *c,
+			 uint64_t key, void *out, size_t size)
 {
-	__u64 key = kstack;
-	int n;
-
+	__u64 k = key;
 	const void *copy;
 
-	if (!kstack)
-		return -1;
-	memset(ips, 0, CA_STACK_DEPTH * sizeof(*ips));
+	if (!key)
+		return false;
+	memset(out, 0, size);
 	if (t->stopped) {
-		if (!(copy = map_copy_find(&t->kstacks, key)))
-			return -1;
-		memcpy(ips, copy, sizeof(struct ca_kstack));
-	} else if (bpf_map_lookup_elem(bpf_map__fd(t->skel->maps.kstacks), &key, ips)) {
-		return -1;
+		if (!(copy = map_copy_find(c, k)))
+			return false;
+		memcpy(out, copy, size);
+		return true;
 	}
+	return !bpf_map_lookup_elem(bpf_map__fd(map), &k, out);
+}
+
+int tracer_stack(struct tracer *t, uint64_t kstack, uint64_t ips[CA_STACK_DEPTH])
+{
+	int n;
+
+	if (!stack_lookup(t, t->skel->maps.kstacks, &t->kstacks, kstack, ips,
+			  sizeof(struct ca_kstack)))
+		return -1;
 	for (n = 0; n < CA_STACK_DEPTH && ips[n]; n++)
 		;
 	return n;
@@ -851,21 +863,11 @@ void tracer_forget_stack(struct tracer *t, uint64_t kstack)
 
 int tracer_ustack(struct tracer *t, uint64_t ustack, struct bpf_stack_build_id *out)
 {
-	__u64 key = ustack;
 	int n;
 
-	const void *copy;
-
-	if (!ustack)
+	if (!stack_lookup(t, t->skel->maps.ustacks, &t->ustacks, ustack, out,
+			  sizeof(struct ca_ustack)))
 		return -1;
-	memset(out, 0, CA_USTACK_DEPTH * sizeof(*out));
-	if (t->stopped) {
-		if (!(copy = map_copy_find(&t->ustacks, key)))
-			return -1;
-		memcpy(out, copy, sizeof(struct ca_ustack));
-	} else if (bpf_map_lookup_elem(bpf_map__fd(t->skel->maps.ustacks), &key, out)) {
-		return -1;
-	}
 	for (n = 0; n < CA_USTACK_DEPTH && out[n].status != BPF_STACK_BUILD_ID_EMPTY; n++)
 		;
 	return n;

@@ -111,10 +111,8 @@ int tracer_poll(struct tracer *t, int timeout_ms);
 /* Drain the aggregation map into t->tab when it is half full (swapping in
  * the spare, grown if the last drain was recent). 1 if it drained. */
 int tracer_drain_if_full(struct tracer *t);
-/* Swap and drain now. */
-int tracer_drain(struct tracer *t);
-/* ... and grow the spare only if may_grow: a drain on a clock (monitor's
- * interval) says nothing of how fast keys come */
+/* Swap and drain now, and grow the spare only if may_grow: a drain on a
+ * clock (monitor's interval) says nothing of how fast keys come */
 int tracer_drain_grow(struct tracer *t, bool may_grow);
 /* Checks counted so far, wherever they are (table, map, caches, overflow). */
 uint64_t tracer_checks(struct tracer *t);
@@ -122,8 +120,6 @@ void tracer_stats(struct tracer *t, uint64_t out[CA_STAT_NR]);
 /* Checks the kernel ran no program for (recursion_misses), so far; after
  * tracer_stop(), all of them (t->skipped). */
 uint64_t tracer_skipped(struct tracer *t);
-/* Checks counted in the per-task caches, not yet in the agg map. */
-uint64_t tracer_pending(struct tracer *t);
 /*
  * End of recording: detach every hook, let programs in flight finish,
  * drain the aggregation map and add every CPU's pending cache counts to
