@@ -34,7 +34,7 @@ void attribute_note(struct proctable *pt, struct rec_process *p, uint64_t cgroup
 	/* record --container NAME --wait: is this its start? */
 	if (pt->scope->waiting &&
 	    scope_wait_saw(pt->scope, pt->o->scope_arg, path, cgroup_id, &w, name))
-		pt->container_started(pt);
+		pt->container_started(pt->started_ctx);
 }
 
 void attribute(struct proctable *pt, struct rec_process *p)

@@ -102,7 +102,7 @@ struct rec_process *proctable_image(struct proctable *pt, uint32_t pid, uint64_t
 
 /* The command capaudit started (-- COMMAND): its pid alone is enough, as
  * it is not reaped before the end. */
-bool proctable_is_child(const struct proctable *pt, uint32_t pid, uint64_t pstart)
+static bool proctable_is_child(const struct proctable *pt, uint32_t pid, uint64_t pstart)
 {
 	return pt->child > 0 && pid == (uint32_t)pt->child && pstart == pt->child_start;
 }

@@ -59,7 +59,8 @@ struct proctable {
 	 * with the start of the container record --container --wait awaits */
 	void (*on_newkey)(void *ctx, const struct ca_event *e);
 	void *newkey_ctx;
-	void (*container_started)(struct proctable *pt);
+	void (*container_started)(void *ctx);
+	void *started_ctx;
 };
 
 /* proctable.c */
@@ -76,7 +77,6 @@ int proctable_refresh_followed(struct proctable *pt);
 bool proctable_any_followed(struct proctable *pt);
 int proctable_name_processes(struct proctable *pt);
 void proctable_follow_named(void *ctx, uint32_t tgid, uint64_t start);
-bool proctable_is_child(const struct proctable *pt, uint32_t pid, uint64_t pstart);
 void proctable_free(struct proctable *pt);
 
 /* attribute.c */

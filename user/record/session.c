@@ -838,9 +838,9 @@ int session_take_signal(void)
 
 /* the process table's word that the container record --container --wait
  * awaits has started (attribute.c) */
-static void pt_container_started(struct proctable *pt)
+static void pt_container_started(void *ctx)
 {
-	container_started((struct session *)((char *)pt - offsetof(struct session, pt)));
+	container_started(ctx);
 }
 
 static void session_init(struct session *s, struct rec_opts *o)
@@ -858,6 +858,7 @@ static void session_init(struct session *s, struct rec_opts *o)
 	s->pt.scope = &s->scope;
 	s->pt.cgn = &s->cgn;
 	s->pt.container_started = pt_container_started;
+	s->pt.started_ctx = s;
 	s->pt.epoch_off = now_realtime_ns() - now_monotonic_ns();
 	s->sym.tr = &s->tr;
 	s->sym.verbose = o->verbose;
