@@ -99,7 +99,7 @@ static void analyse(const struct record *r)
 	{
 		/* the CI formats with user places */
 		const struct formatter *ci[] = { &output_text, &output_sarif, &output_github };
-		struct check_view view = { &res, "fuzz", NULL, 0, "/src" };
+		struct check_view view = { .r = &res, .baseline = "fuzz", .source_root = "/src" };
 
 		for (i = 0; i < 3; i++)
 			ci[i]->check(null_out(), &view);
@@ -320,7 +320,7 @@ int fuzz_baseline(const uint8_t *data, size_t size)
 		/* compared with an empty observation: every entry is unused */
 		struct observation obs = { 0 };
 		struct check_result res;
-		struct check_view view = { &res, "fuzz", NULL, 0, "/src" };
+		struct check_view view = { .r = &res, .baseline = "fuzz", .source_root = "/src" };
 		const struct formatter *fmts[] = { &output_text, &output_json, &output_junit,
 						   &output_sarif, &output_github };
 		size_t i;

@@ -20,11 +20,11 @@
 #include "lib/util.h"
 
 static const struct metrics_check_row small_rows[] = {
-	{ "/usr/bin/chown", "chown", "", "", "", "CAP_CHOWN", false, 3 },
+	{ "/usr/bin/chown", "chown", "", "", "", "CAP_CHOWN", false, 3, false },
 	/* the same labels as the first (another uid or call site): one series */
-	{ "/usr/bin/chown", "chown", "", "", "", "CAP_CHOWN", false, 2 },
-	{ "/usr/sbin/nginx", "nginx", "4f2a9c", "web", "", "CAP_NET_BIND_SERVICE", true, 1 },
-	{ "/usr/sbin/sshd", "sshd", NULL, NULL, "ssh.service", "CAP_SETUID", false, 7 },
+	{ "/usr/bin/chown", "chown", "", "", "", "CAP_CHOWN", false, 2, false },
+	{ "/usr/sbin/nginx", "nginx", "4f2a9c", "web", "", "CAP_NET_BIND_SERVICE", true, 1, false },
+	{ "/usr/sbin/sshd", "sshd", NULL, NULL, "ssh.service", "CAP_SETUID", false, 7, false },
 };
 
 static const char small_text[] =
@@ -144,7 +144,7 @@ TEST(metrics_exe_label_folds_transient)
 TEST(metrics_label_escaping)
 {
 	static const struct metrics_check_row rows[] = {
-		{ "/opt/a\\b \"q\"\nx", "c\xff", "", "caf\xc3\xa9", "u", "CAP_KILL", false, 1 },
+		{ "/opt/a\\b \"q\"\nx", "c\xff", "", "caf\xc3\xa9", "u", "CAP_KILL", false, 1, false },
 	};
 	struct metrics_snapshot m = { .checks = rows, .nchecks = 1 };
 	char *t = metrics_text(&m, NULL);
@@ -160,10 +160,10 @@ TEST(metrics_label_escaping)
 TEST(metrics_rows_merge_after_escaping)
 {
 	static const struct metrics_check_row rows[] = {
-		{ "/x\xff", "x", "", "", "", "CAP_KILL", false, 1 },
-		{ "/x\\xff", "x", "", "", "", "CAP_KILL", false, 2 },
+		{ "/x\xff", "x", "", "", "", "CAP_KILL", false, 1, false },
+		{ "/x\\xff", "x", "", "", "", "CAP_KILL", false, 2, false },
 		{ "/x", "x", "", "", "", "CAP_KILL", true, UINT64_MAX },
-		{ "/x", "x", "", "", "", "CAP_KILL", true, 5 },
+		{ "/x", "x", "", "", "", "CAP_KILL", true, 5, false },
 	};
 	struct metrics_snapshot m = { .checks = rows, .nchecks = ARRAY_SIZE(rows) };
 	char *t = metrics_text(&m, NULL);
@@ -198,8 +198,8 @@ static void promtool_check(const char *text)
 TEST(metrics_promtool)
 {
 	static const struct metrics_check_row rows[] = {
-		{ "/opt/a\\b \"q\"\nx", "c\xff", "", "caf\xc3\xa9", "u", "CAP_KILL", false, 1 },
-		{ "/usr/bin/ping", "ping", "", "", "", "CAP_NET_RAW", true, 2 },
+		{ "/opt/a\\b \"q\"\nx", "c\xff", "", "caf\xc3\xa9", "u", "CAP_KILL", false, 1, false },
+		{ "/usr/bin/ping", "ping", "", "", "", "CAP_NET_RAW", true, 2, false },
 	};
 	struct metrics_snapshot m = small_snapshot(), e = { 0 };
 	char *t;
