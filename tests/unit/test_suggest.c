@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdlib.h>
 
+#include <string.h>
+
 #include "facts/capnames.h"
+#include "facts/capsites.h"
 #include "output/output.h"
 #include "analyze/suggest.h"
 #include "test.h"
@@ -1035,4 +1038,60 @@ TEST(suggest_ptrace_access_the_kernel_did_not_check)
 	ASSERT_EQ(s.undecided[0].count, 3);
 	ASSERT_U64(s.progs[0].undecided, CAP_BIT(CAP_SYS_PTRACE));
 	suggest_free(&s);
+}
+
+/* The capsites lookup by name (a sorted index of every table) answers as
+ * the scan of the table does (a copy of it, which has no index): for every
+ * row, by its function and each caller it may be inlined into, for every
+ * capability it asks, and for a name no row has. */
+static void same_answer(const struct ktable *t, const struct ktable *copy, const char *fn,
+			int cap)
+{
+	struct ks_answer a, b;
+
+	ksite_lookup(t, fn, cap, &a);
+	ksite_lookup(copy, fn, cap, &b);
+	ASSERT_EQ(a.nsites, b.nsites);
+	ASSERT_TRUE(a.first == b.first);
+	ASSERT_U64(a.alts, b.alts);
+	ASSERT_EQ(a.asked_first, b.asked_first);
+	ASSERT_EQ(a.noaudit_all, b.noaudit_all);
+	ASSERT_TRUE(a.effect == b.effect);
+	ASSERT_TRUE(a.allowed_without == b.allowed_without);
+	ASSERT_EQ(a.all_needed, b.all_needed);
+}
+
+TEST(capsites_index_answers_as_the_scan)
+{
+	size_t nt, t, i, looked = 0;
+	const struct ktable *all = ktable_all(&nt);
+
+	for (t = 0; t < nt; t++) {
+		struct ktable copy = all[t];
+
+		for (i = 0; i < all[t].n; i++) {
+			const struct ksite *k = &all[t].sites[i];
+			char name[256];
+			const char *p;
+			int j;
+
+			for (j = 0; j < KS_MAXCAPS && k->caps[j] != -1; j++) {
+				if (k->caps[j] < 0)
+					continue;
+				same_answer(&all[t], &copy, k->func, k->caps[j]);
+				looked++;
+				for (p = k->inlined_into; p && *p;) {
+					const char *end = strchr(p, ',');
+					size_t n = end ? (size_t)(end - p) : strlen(p);
+
+					snprintf(name, sizeof(name), "%.*s", (int)n, p);
+					same_answer(&all[t], &copy, name, k->caps[j]);
+					p = end ? end + 1 : NULL;
+				}
+			}
+		}
+		same_answer(&all[t], &copy, "no_such_function_anywhere", CAP_CHOWN);
+		same_answer(&all[t], &copy, "", CAP_CHOWN);
+	}
+	ASSERT_TRUE(looked > 4000);
 }

@@ -191,6 +191,48 @@ static struct obs_sys *sx(struct observation *o, int cap, bool denied, const cha
 	return x;
 }
 
+struct sxsite_key {
+	const struct observation *o;
+	size_t sx;
+	const char *site;
+};
+
+static bool sxsite_eq(const void *ctx, size_t pos)
+{
+	const struct sxsite_key *k = ctx;
+	const struct obs_sx_site *e = &k->o->sxsite[pos];
+
+	return e->sx == k->sx && !strcmp(e->site, k->site);
+}
+
+/* Add site to the list "a, b" of o->sx[at] unless it is there: a hash
+ * lookup, and the list grown in place (amortized), never searched. */
+static void sx_add_site(struct observation *o, size_t at, const char *site)
+{
+	struct sxsite_key k = { o, at, site };
+	uint64_t h = hash_str(hash_u64((uint64_t)at, 0x5173), site);
+	struct obs_sys *x = &o->sx[at];
+	size_t l = strlen(site), need;
+
+	if (hindex_find(&o->sxsite_idx, h, sxsite_eq, &k) >= 0)
+		return;
+	grow_array((void **)&o->sxsite, &o->capsxsite, o->nsxsite + 1, sizeof(*o->sxsite));
+	o->sxsite[o->nsxsite].sx = at;
+	o->sxsite[o->nsxsite].site = xstrdup(site);
+	hindex_add(&o->sxsite_idx, h, o->nsxsite++);
+	need = x->sites_len + (x->sites_len ? 2 : 0) + l + 1;
+	if (need > x->sites_cap) {
+		x->sites_cap = need * 2;
+		x->sites = xrealloc(x->sites, x->sites_cap);
+	}
+	if (x->sites_len) {
+		memcpy(x->sites + x->sites_len, ", ", 2);
+		x->sites_len += 2;
+	}
+	memcpy(x->sites + x->sites_len, site, l + 1);
+	x->sites_len += l;
+}
+
 /* The syscalls of one (cap, site): into the entry and their extras. */
 static void add_sys(struct observation *o, struct bl_entry *e, bool denied, const char *func,
 		    const struct sys_count *sys, size_t n, bool replaces, enum denial_kind kind)
@@ -207,7 +249,7 @@ static void add_sys(struct observation *o, struct bl_entry *e, bool denied, cons
 		x->replaces |= replaces;
 		if (denial_kind_rank(kind) > denial_kind_rank(x->kind))
 			x->kind = kind;
-		append_name(&x->sites, func);
+		sx_add_site(o, (size_t)(x - o->sx), func);
 	}
 }
 
@@ -287,6 +329,10 @@ void observation_free(struct observation *o)
 	}
 	free(o->sx);
 	hindex_free(&o->sx_idx);
+	for (i = 0; i < o->nsxsite; i++)
+		free(o->sxsite[i].site);
+	free(o->sxsite);
+	hindex_free(&o->sxsite_idx);
 	memset(o, 0, sizeof(*o));
 }
 

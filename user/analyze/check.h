@@ -87,6 +87,7 @@ struct observation {
 		char *name;           /* check_syscall_label() */
 		uint64_t count;
 		char *sites;          /* "alloc_pid, ..." */
+		size_t sites_len, sites_cap;
 		bool replaces;
 		enum denial_kind kind;
 		char *usrc, *ufunc;
@@ -94,6 +95,14 @@ struct observation {
 	} *sx;
 	size_t nsx, capsx;
 	struct hindex sx_idx;
+	/* the sites already in each sx[].sites: (sx position, site) pairs, so
+	 * that a syscall reached from 100,000 sites is listed in linear time */
+	struct obs_sx_site {
+		size_t sx;
+		char *site;
+	} *sxsite;
+	size_t nsxsite, capsxsite;
+	struct hindex sxsite_idx;
 };
 
 struct check_result {
