@@ -254,6 +254,20 @@ static const char *arg_words(const struct cli_opt *o, char *buf, size_t len)
 	return buf;
 }
 
+/* The long option nearest to word (lib/spell.h: itself when it is one),
+ * or NULL when none is near. */
+static const char *nearest_long(const struct cli_getopt *g, const char *word)
+{
+	struct spell sp;
+	size_t k;
+
+	spell_init(&sp, word);
+	for (k = 0; g->longs[k].name; k++)
+		if (g->longs[k].val != LIST_OPTIONS)
+			spell_try(&sp, g->longs[k].name);
+	return spell_best(&sp);
+}
+
 /*
  * A long option typed with one dash ("-suggest") reaches getopt as a
  * cluster of short ones and is refused at its first letter; the element
@@ -268,20 +282,11 @@ static const char *one_dash_long(const struct cli_getopt *g, int argc, char **ar
 	for (i = optind - 1; i <= optind && i < argc; i++) {
 		const char *w = i > 0 ? argv[i] : NULL;
 		const char *best;
-		struct spell sp;
-		size_t k;
 
 		if (!w || w[0] != '-' || w[1] == '-' || strlen(w) < 3 ||
 		    strlen(w + 1) > SPELL_MAX_LEN || !strchr(w + 1, optopt))
 			continue;
-		spell_init(&sp, w + 1);
-		for (k = 0; g->longs[k].name; k++)
-			if (g->longs[k].val != LIST_OPTIONS) {
-				if (!strcmp(g->longs[k].name, w + 1))
-					break;
-				spell_try(&sp, g->longs[k].name);
-			}
-		best = g->longs[k].name ? g->longs[k].name : spell_best(&sp);
+		best = nearest_long(g, w + 1);
 		if (best) {
 			snprintf(out, outsz, " (did you mean --%s?)", best);
 			return out;
@@ -347,14 +352,9 @@ static void bad_option(const struct cli_getopt *g, int c, int argc, char **argv)
 	{
 		char typed[SPELL_MAX_LEN + 1];
 		const char *best;
-		struct spell sp;
 
 		snprintf(typed, sizeof(typed), "%.*s", (int)(len - 2), arg + 2);
-		spell_init(&sp, typed);
-		for (k = 0; g->longs[k].name; k++)
-			if (g->longs[k].val != LIST_OPTIONS)
-				spell_try(&sp, g->longs[k].name);
-		best = len - 2 <= SPELL_MAX_LEN ? spell_best(&sp) : NULL;
+		best = len - 2 <= SPELL_MAX_LEN ? nearest_long(g, typed) : NULL;
 		/* getopt found it a prefix of the hidden --list-options too */
 		if (n == 1 && lo)
 			best = lo->name;

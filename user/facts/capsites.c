@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "facts/kfacts.h"
+#include "lib/util.h"
 
 /* generated from user/facts/capsites/linux-*.tsv by tools/capsites/tsv2c.awk */
 #include "capsites_data.h"
@@ -153,12 +154,7 @@ static int cmp_ks_name(const void *a, const void *b)
 static void ks_name_add(struct ks_names *ix, size_t *cap, const char *name, size_t len,
 			uint32_t row)
 {
-	if (ix->n == *cap) {
-		*cap = *cap ? *cap * 2 : 2048;
-		ix->v = realloc(ix->v, *cap * sizeof(*ix->v));
-		if (!ix->v)
-			abort();
-	}
+	grow_array((void **)&ix->v, cap, ix->n + 1, sizeof(*ix->v));
 	ix->v[ix->n++] = (struct ks_name){ name, len, row };
 }
 
