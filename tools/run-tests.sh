@@ -17,6 +17,11 @@
 #   check  needs no root, no kernel and no waiting (record files, options,
 #          documents): make check, and both passes of make test
 #   root   records on the real kernel as root: both passes of make test
+#   scoped root, and it records only processes it starts (-- COMMAND, -p of
+#          its own, run, verify), changes no setting of the whole host, and
+#          asks for no pid a fork could take: its ASan pass runs in lane 2,
+#          beside lane 1, as the standards ask of every test (pass on a
+#          host where other work runs)
 #   plain  the plain pass of make test only, for the reason its line gives
 #          (a soak, packaging, real containers): run once, where it means
 #          the most
@@ -29,7 +34,9 @@
 #   lane 2: the kernel matrix (tools/vmtest.sh: qemu guests, whose CPU the
 #           first lane's waits leave idle), then the ASan pass's unit
 #           tests, fuzz replay and check files (record files only: nothing
-#           of the host is shared with lane 1).
+#           of the host is shared with lane 1), then its scoped files (their
+#           recordings see only their own processes; lane 1's whole-system
+#           recordings see theirs as the unrelated work any host has).
 # Settings that are the whole host's are taken in turns by the tests that
 # change them (helper.bash host_lock, the matrix's host run).
 set -u
@@ -146,14 +153,14 @@ else
 	(
 		sections=()
 		add vmtest "kernel matrix (tools/vmtest.sh)" env BUILD="$BUILD" tools/vmtest.sh
-		[ "$SANITIZE" != 0 ] && pass "$ASAN_BUILD" asan check
+		[ "$SANITIZE" != 0 ] && pass "$ASAN_BUILD" asan check scoped
 		# (none when T= selects none of them: an empty line would be
 		# counted as a section that never ran)
 		[ "${#sections[@]}" -eq 0 ] || printf '%s\n' "${sections[@]}" >"$tmp/lane2"
 	) &
 	lane2=$!
 	# lane 1
-	pass "$BUILD" plain check root plain
+	pass "$BUILD" plain check root scoped plain
 	[ "$SANITIZE" != 0 ] && pass "$ASAN_BUILD" asan root
 	wait "$lane2"
 	[ -s "$tmp/lane2" ] && mapfile -t -O "${#sections[@]}" sections <"$tmp/lane2"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # Every attach mode records the same call sites; a mode this kernel cannot
 # attach is skipped with the reason capaudit gives.
+# tier: scoped (records only the processes it starts; its ASan pass runs beside lane 1)
 
 load helper
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env bats
 # capaudit check (baselines, CI formats) and capaudit run --caps.
+# tier: scoped (records only the processes it starts; its ASan pass runs beside lane 1)
 
 load helper
 

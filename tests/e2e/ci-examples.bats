@@ -6,6 +6,7 @@
 # (tests/fixtures/kernels, README there) copied in as caps.jsonl. GitHub
 # annotations have the ::error file=... shape; the JUnit report is valid
 # XML with the expected test cases.
+# tier: scoped (records only the processes it starts; its ASan pass runs beside lane 1)
 
 load helper
 

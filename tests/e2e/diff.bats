@@ -4,6 +4,7 @@
 # program gained (+) and lost (-) among capabilities, syscalls, call sites
 # and denials; exit 0 when nothing was added, 1 when something was, 2 on
 # errors (one line naming the file, JSON too with --format json).
+# tier: scoped (records only the processes it starts; its ASan pass runs beside lane 1)
 
 load helper
 

@@ -9,6 +9,7 @@
 # the page must log nothing, request nothing but itself, run no script of
 # the record's, and leave a screenshot in build/html/. Without a browser
 # the tests that need one skip and say so; the others read the file.
+# tier: scoped (records only the processes it starts; its ASan pass runs beside lane 1)
 
 load helper
 

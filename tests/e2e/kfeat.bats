@@ -4,6 +4,7 @@
 # away, and the record must say the same as with all of them (the kernel
 # matrix runs them for real on Debian 11's 5.10). Also what a record and
 # doctor say of a missing feature, and RLIMIT_MEMLOCK around the command.
+# tier: scoped (records only the processes it starts; its ASan pass runs beside lane 1)
 
 load helper
 

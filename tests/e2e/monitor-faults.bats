@@ -4,6 +4,7 @@
 # SIGHUP. The monitor goes on (one warning line per kind, a counter in the
 # metrics), writes again at the next interval, and a restarted monitor
 # keeps what the last run wrote.
+# tier: scoped (records only the processes it starts; its ASan pass runs beside lane 1)
 
 load helper
 

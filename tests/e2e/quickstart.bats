@@ -1,5 +1,4 @@
 #!/usr/bin/env bats
-# tier: root
 # The README's quick start, run as it is written (tests/e2e/transcript.py
 # reads its block): each "$ " command in an empty directory, capaudit
 # found on PATH as the README calls it, standard output and error together
@@ -7,6 +6,7 @@
 # lines left out where it says "...", pids, times and the directory aside.
 # A newcomer copies these lines first: when capaudit's output changes, this
 # test fails until the README shows the new output.
+# tier: scoped (records only the processes it starts; its ASan pass runs beside lane 1)
 
 load helper
 

@@ -6,6 +6,7 @@
 # answer could not matter, netlink requests that fail in their ack, needs
 # a privileged recording cannot see, run's own work, programs that probe
 # and carry on, and an image of a program hiding another's need.
+# tier: scoped (records only the processes it starts; its ASan pass runs beside lane 1)
 
 load helper
 

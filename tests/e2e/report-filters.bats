@@ -3,6 +3,7 @@
 # privops: chown then sethostname, chown) made here, in every mode where
 # they mean something: text, JSON, --by, --suggest, --emit (--pid). A pid
 # the record lacks, an unknown capability: one line, exit 2.
+# tier: scoped (records only the processes it starts; its ASan pass runs beside lane 1)
 
 load helper
 

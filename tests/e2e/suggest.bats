@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # report --suggest on real recordings: the CAP_RESTORE seed operations
 # (clone3 set_tid, ns_last_pid), a real CAP_SYS_ADMIN need, denials.
+# tier: scoped (records only the processes it starts; its ASan pass runs beside lane 1)
 
 load helper
 

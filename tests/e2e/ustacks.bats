@@ -3,6 +3,7 @@
 # (built with -g) calls chown() and sethostname() on lines marked
 # "LINE:chown" and "LINE:sethostname"; the report, --by user-site, SARIF and
 # GitHub annotations must name exactly those file:line pairs.
+# tier: scoped (records only the processes it starts; its ASan pass runs beside lane 1)
 
 load helper
 

@@ -1,11 +1,11 @@
 #!/usr/bin/env bats
-# tier: root
 # verify and run you can trust (docs/verify.md), on real programs: the
 # search goes down an order by power (CAP_SYS_ADMIN is never the answer
 # for what CAP_BPF and CAP_PERFMON do), a daemon is verified with a
 # readiness script and nothing it starts outlives its run, every run has
 # a time limit, a signal stops verify and run cleanly at any moment, and
 # --user gives the program its user's environment.
+# tier: scoped (records only the processes it starts; its ASan pass runs beside lane 1)
 
 load helper
 

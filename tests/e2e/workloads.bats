@@ -9,6 +9,7 @@
 #   host: cron.service (cron pids 301, 302), ip in a login session (5
 #     noaudit checks), true with no cgroup recorded
 # No kernel needed: these run without root.
+# tier: scoped (records only the processes it starts; its ASan pass runs beside lane 1)
 
 load helper
 

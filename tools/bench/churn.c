@@ -15,10 +15,13 @@
  *                            that are denied  -> "granted=K denied=K"
  *   churn at-pid PID K       a child with exactly pid PID (clone3 set_tid),
  *                            K calls          -> "pid=PID calls=K"
- *   churn load SECONDS JOBS [PER_SEC]
+ *   churn load SECONDS JOBS [PER_SEC [PROCS]]
  *                            JOBS forkers making children for SECONDS, child
  *                            i making 1 + i % 50 calls, each forker at most
- *                            PER_SEC children a second -> "processes= calls="
+ *                            PER_SEC children a second (0: no limit); with
+ *                            PROCS, each stops after PROCS/JOBS children (a
+ *                            soak sized by processes, not by this host's
+ *                            fork rate)      -> "processes= calls="
  *   churn calls K            K calls (what reuse-exec execs)
  *   churn reuse-exec K       a child execs "churn calls K" and exits; then
  *                            /usr/bin/true runs with its pid (set_tid):
@@ -393,7 +396,7 @@ static double now(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-static int load(long seconds, long jobs, long per_sec)
+static int load(long seconds, long jobs, long per_sec, long max_procs)
 {
 	/* per forker: processes, calls (shared with the parent) */
 	long *tot = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -411,7 +414,7 @@ static int load(long seconds, long jobs, long per_sec)
 			prctl(PR_SET_PDEATHSIG, SIGKILL);
 			if (getppid() == 1)
 				_exit(1);
-			for (i = 0; now() < end; i++) {
+			for (i = 0; now() < end && (!max_procs || i < max_procs / jobs); i++) {
 				long k = 1 + i % 50;
 				pid_t c;
 				int st;
@@ -455,9 +458,11 @@ int main(int argc, char **argv)
 	if (argc == 4 && !strcmp(argv[1], "at-pid"))
 		return at_pid(num(argv[2]), num(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "load") && num(argv[3]) >= 1)
-		return load(num(argv[2]), num(argv[3]), 0);
+		return load(num(argv[2]), num(argv[3]), 0, 0);
 	if (argc == 5 && !strcmp(argv[1], "load") && num(argv[3]) >= 1)
-		return load(num(argv[2]), num(argv[3]), num(argv[4]));
+		return load(num(argv[2]), num(argv[3]), num(argv[4]), 0);
+	if (argc == 6 && !strcmp(argv[1], "load") && num(argv[3]) >= 1 && num(argv[5]) >= 1)
+		return load(num(argv[2]), num(argv[3]), num(argv[4]), num(argv[5]));
 	if (argc == 3 && !strcmp(argv[1], "calls"))
 		return calls(num(argv[2])) == num(argv[2]) ? 0 : 1;
 	if (argc == 3 && !strcmp(argv[1], "reuse-exec"))
@@ -471,7 +476,7 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "thread"))
 		return thread_mode(num(argv[2]));
 	fprintf(stderr, "usage: churn forks N K [JOBS] | exec N K | setuid K | at-pid PID K |"
-		" load SECONDS JOBS [PER_SEC] | programs DIR P N JOBS | calls K | reuse-exec K |"
+		" load SECONDS JOBS [PER_SEC [PROCS]] | programs DIR P N JOBS | calls K | reuse-exec K |"
 		" tid-reuse K |"
 		" thread SECONDS\n");
 	return 2;
