@@ -162,7 +162,7 @@ TEST(metrics_rows_merge_after_escaping)
 	static const struct metrics_check_row rows[] = {
 		{ "/x\xff", "x", "", "", "", "CAP_KILL", false, 1, false },
 		{ "/x\\xff", "x", "", "", "", "CAP_KILL", false, 2, false },
-		{ "/x", "x", "", "", "", "CAP_KILL", true, UINT64_MAX },
+		{ "/x", "x", "", "", "", "CAP_KILL", true, UINT64_MAX, false },
 		{ "/x", "x", "", "", "", "CAP_KILL", true, 5, false },
 	};
 	struct metrics_snapshot m = { .checks = rows, .nchecks = ARRAY_SIZE(rows) };
