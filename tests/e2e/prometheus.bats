@@ -207,7 +207,7 @@ used_names() {
 	start_monitor --interval 0.5 -p "$SH_PID" --metrics "$T/m.prom" --baseline "$T/empty.json"
 	touch "$T/go"
 	wait_for 20 test -e "$T/done"
-	wait_for 20 grep -qF "exe=\"$CHOWN\",comm=\"chown\",container=\"\",container_name=\"\",unit=\"\",cap=\"CAP_CHOWN\",verdict=\"denied\"} 2" "$T/m.prom"
+	wait_for 20 grep -sqF "exe=\"$CHOWN\",comm=\"chown\",container=\"\",container_name=\"\",unit=\"\",cap=\"CAP_CHOWN\",verdict=\"denied\"} 2" "$T/m.prom"
 	wait_for 10 grep -q '^capaudit_last_checkpoint_timestamp_seconds ' "$T/m.prom"
 	emitted_names "$T/m.prom" >"$T/emitted"
 	cat "$T/emitted"
