@@ -16,7 +16,8 @@
 # check (make check: unit tests, fuzz corpus replay, the end-to-end files
 #   that need no kernel): bats and jq run the end-to-end files; prometheus
 #   is promtool, which checks the metrics text (tests/unit/test_metrics.c;
-#   the package is the Prometheus server too, and on a host that runs
+#   the package is the Prometheus server too, which tests/e2e/prometheus.bats
+#   runs on a port of its own to scrape a monitor, and on a host that runs
 #   systemd its postinst starts prometheus.service); mandoc, man-db and
 #   groff-base check and find the generated manual pages, bash-completion
 #   and zsh run the generated completions (tests/e2e/docs-sync.bats);
