@@ -6,6 +6,7 @@
 # (examples/prometheus/capaudit-rules.yml), loaded into it, fire the alert
 # for a capability the monitor's baseline lacks. The example rules pass
 # promtool's checks and tests, and name only metrics a monitor writes.
+# tier: scoped (records only the processes it starts; its ASan pass runs beside lane 1)
 
 load helper
 
