@@ -30,8 +30,10 @@ static bool id_eq(const void *ctx, size_t pos)
 	const struct id_key *k = ctx;
 	const struct fleet_ident *id = &k->f->ids[pos];
 
+	/* comm is part of the key only without an exe (else it is a name
+	 * to show: a program may rename its thread) */
 	return !strcmp(id->exe, k->exe) && !strcmp(id->build_id, k->build_id) &&
-	       !strcmp(id->comm, k->comm);
+	       (*k->exe || !strcmp(id->comm, k->comm));
 }
 
 /* A process line's build: exe and build id; without an exe, its name. */
