@@ -37,7 +37,10 @@ static void text_ident(FILE *f, const struct fleet *v, const struct fleet_ident 
 	char a[40], b[40], buf[2048], names[CAPSET_STR_LEN];
 	size_t i;
 
-	fprintf(f, "\n%s", safe(*id->exe ? id->exe : id->comm, buf, sizeof(buf)));
+	if (*id->exe)
+		fprintf(f, "\n%s", safe(id->exe, buf, sizeof(buf)));
+	else   /* the monitor saw it start before it could read its file */
+		fprintf(f, "\n%s (executable not known)", safe(id->comm, buf, sizeof(buf)));
 	fprintf(f, "  build %s\n", *id->build_id ? safe(id->build_id, buf, sizeof(buf)) :
 		"not known");
 	if (id->nbuilds > 1)
