@@ -133,3 +133,37 @@ TEST(fleet_counts_hosts_runs_and_dates_the_set_over_records_out_of_order)
 	ASSERT_EQ(f.last_ns, 6000);
 	fleet_free(&f);
 }
+
+/* CAP_SYS_ADMIN at alloc_pid (clone3 with set_tid), which the kernel also
+ * accepts CAP_CHECKPOINT_RESTORE for: the build's replacement */
+static const char c1[] = MON(HOST_A, 1000, 2000)
+	"{\"type\":\"process\",\"pid\":9,\"start_ns\":1,\"exec_id\":0,\"ppid\":0,\"uid\":0,"
+	"\"comm\":\"y\",\"exe\":\"/bin/y\",\"build_id\":\"cc\",\"pids\":1}\n"
+	"{\"type\":\"stack\",\"id\":0,\"frames\":[\"cap_capable+0x83\",\"security_capable+0x3b\","
+	"\"ns_capable+0x2d\",\"alloc_pid+0x1bc\",\"copy_process+0x1234\",\"kernel_clone+0x99\","
+	"\"__do_sys_clone3+0x1f0\",\"do_syscall_64+0x71\"]}\n"
+	"{\"type\":\"stack\",\"id\":1,\"frames\":[\"cap_capable+0x5\"]}\n"
+	CHECK(9, 21, 0, 1500, 1600) END(1, 1);
+
+TEST(fleet_names_a_builds_narrower_replacement)
+{
+	const struct fleet_ident *cc;
+	struct fleet f;
+
+	fleet_init(&f);
+	if (fold(&f, "c1.jsonl", c1)) {
+		FAIL_AT("fixture record does not read");
+		fleet_free(&f);
+		return;
+	}
+	fleet_finish(&f);
+	cc = build(&f, "cc");
+	ASSERT_TRUE(cc != NULL);
+	if (cc) {
+		ASSERT_U64(cc->required, CAP_BIT(40));
+		ASSERT_EQ(cc->nrepl, 1);
+		ASSERT_EQ(cc->nrepl ? cc->repl[0].replace : -1, 21);
+		ASSERT_EQ(cc->nrepl ? cc->repl[0].with : -1, 40);
+	}
+	fleet_free(&f);
+}

@@ -122,7 +122,7 @@ static json_t *ident_json(const struct fleet *v, const struct fleet_ident *id)
 	char name[CAP_NAME_LEN];
 	size_t i;
 
-	json_set_bytes(o, "exe", *id->exe ? id->exe : NULL);
+	json_set(o, "exe", *id->exe ? json_bytes(id->exe) : json_null());
 	json_set(o, "build_id", *id->build_id ? json_bytes(id->build_id) : json_null());
 	json_set_bytes(o, "program", id->comm);
 	json_set(o, "builds_of_path", json_uint(id->nbuilds));
