@@ -117,35 +117,73 @@ static void add_repl(struct fleet_ident *id, int replace, int with)
 	id->repl[id->nrepl++] = (struct fleet_repl){ replace, with };
 }
 
-/* The replacements of the record's suggestion that this check's call site
- * took part in: its build's uses of the broad capability are covered. */
-static void note_repl(struct fleet_ident *id, const struct suggestion *sg,
+/* A replacement's call site: the broad capability asked there (func is
+ * interned in the record, as a stack's site_func is: compared by pointer). */
+struct repl_site {
+	int replace, with;
+	const char *func;
+};
+
+static int by_site(const void *a, const void *b)
+{
+	const struct repl_site *x = a, *y = b;
+
+	if (x->replace != y->replace)
+		return x->replace < y->replace ? -1 : 1;
+	return x->func < y->func ? -1 : x->func > y->func;
+}
+
+/* Every site of every replacement of the suggestion, sorted for lookups
+ * by (capability, site): a record of many programs has many sites, and
+ * each check looks up its own. */
+static struct repl_site *repl_sites(const struct suggestion *sg, size_t *n)
+{
+	struct repl_site *rs;
+	size_t i, k, total = 0;
+
+	for (i = 0; i < sg->nrepl; i++)
+		total += sg->repl[i].nsites;
+	rs = xcalloc(total + 1, sizeof(*rs));
+	*n = 0;
+	for (i = 0; i < sg->nrepl; i++)
+		for (k = 0; k < sg->repl[i].nsites; k++)
+			rs[(*n)++] = (struct repl_site){ sg->repl[i].replace, sg->repl[i].with,
+							 sg->repl[i].sites[k].func };
+	qsort(rs, *n, sizeof(*rs), by_site);
+	return rs;
+}
+
+/* The replacements whose call sites this granted check was at: its
+ * build's uses of the broad capability there are covered. */
+static void note_repl(struct fleet_ident *id, const struct repl_site *rs, size_t n,
 		      const struct record *r, const struct rec_check *c)
 {
 	const struct rec_stack *st;
-	size_t i, k;
+	struct repl_site key;
+	size_t lo = 0, hi = n;
 
-	if (c->ret || !(st = check_stack(r, c)) || !st->site_func)
+	if (c->ret || !n || !(st = check_stack(r, c)) || !st->site_func)
 		return;
-	for (i = 0; i < sg->nrepl; i++) {
-		const struct sg_replace *rp = &sg->repl[i];
+	key = (struct repl_site){ c->cap, 0, st->site_func };
+	while (lo < hi) {   /* the first entry not below key */
+		size_t mid = lo + (hi - lo) / 2;
 
-		if (rp->replace != c->cap)
-			continue;
-		for (k = 0; k < rp->nsites; k++)
-			if (rp->sites[k].func && !strcmp(rp->sites[k].func, st->site_func)) {
-				add_repl(id, rp->replace, rp->with);
-				break;
-			}
+		if (by_site(&rs[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
+	for (; lo < n && !by_site(&rs[lo], &key); lo++)
+		add_repl(id, rs[lo].replace, rs[lo].with);
 }
 
 void fleet_add(struct fleet *f, const struct record *r, const char *file)
 {
 	struct suggest_opts so = { 0 };
 	struct fleet_ident **of;
+	struct repl_site *rs;
 	struct suggestion sg;
-	size_t i, host, fi = f->nfiles;
+	size_t i, nrs, host, fi = f->nfiles;
 
 	grow_array((void **)&f->files, &f->capfiles, f->nfiles + 1, sizeof(*f->files));
 	f->files[f->nfiles++] = xstrdup(file);
@@ -155,6 +193,7 @@ void fleet_add(struct fleet *f, const struct record *r, const char *file)
 	if (r->hdr.end_ns > f->last_ns)
 		f->last_ns = r->hdr.end_ns;
 	suggest_build(r, &so, &sg);
+	rs = repl_sites(&sg, &nrs);
 	/* process line -> its build, for the checks below (NULL: the
 	 * runtime's container setup, never a program's requirement) */
 	of = xcalloc(r->nprocs + 1, sizeof(*of));
@@ -184,9 +223,9 @@ void fleet_add(struct fleet *f, const struct record *r, const char *file)
 			id->first_ns = c->first_ns;
 		if (c->last_ns > id->last_ns)
 			id->last_ns = c->last_ns;
-		if (sg.nrepl)
-			note_repl(id, &sg, r, c);
+		note_repl(id, rs, nrs, r, c);
 	}
+	free(rs);
 	free(of);
 	suggest_free(&sg);
 }
