@@ -8,6 +8,7 @@
  */
 #include "analyze/fleet.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -130,7 +131,8 @@ static int by_site(const void *a, const void *b)
 
 	if (x->replace != y->replace)
 		return x->replace < y->replace ? -1 : 1;
-	return x->func < y->func ? -1 : x->func > y->func;
+	/* any order of the pointers will do: one that is total */
+	return (uintptr_t)x->func < (uintptr_t)y->func ? -1 : (uintptr_t)x->func > (uintptr_t)y->func;
 }
 
 /* Every site of every replacement of the suggestion, sorted for lookups
@@ -180,7 +182,7 @@ static void note_repl(struct fleet_ident *id, const struct repl_site *rs, size_t
 void fleet_add(struct fleet *f, const struct record *r, const char *file)
 {
 	struct suggest_opts so = { 0 };
-	struct fleet_ident **of;
+	size_t *of;   /* process line -> 1 + its build's index; 0: none */
 	struct repl_site *rs;
 	struct suggestion sg;
 	size_t i, nrs, host, fi = f->nfiles;
@@ -194,31 +196,31 @@ void fleet_add(struct fleet *f, const struct record *r, const char *file)
 		f->last_ns = r->hdr.end_ns;
 	suggest_build(r, &so, &sg);
 	rs = repl_sites(&sg, &nrs);
-	/* process line -> its build, for the checks below (NULL: the
-	 * runtime's container setup, never a program's requirement) */
+	/* each process line's build, for the checks below (by index:
+	 * f->ids moves as it grows); none for the runtime's container
+	 * setup, never a program's requirement */
 	of = xcalloc(r->nprocs + 1, sizeof(*of));
 	for (i = 0; i < r->nprocs; i++) {
 		const struct rec_process *p = &r->procs[i];
+		struct fleet_ident *id;
 		struct fleet_obs *o;
 
 		if (!sg.progs[i].matched)
 			continue;
-		/* ident_of may move f->ids: look each one up again below */
-		of[i] = ident_of(f, p);
-		o = obs_of(of[i], r, host, fi);
+		id = ident_of(f, p);
+		of[i] = 1 + (size_t)(id - f->ids);
+		o = obs_of(id, r, host, fi);
 		o->required |= sg.progs[i].required;
 		o->pids += p->pids ? p->pids : 1;
 	}
-	for (i = 0; i < r->nprocs; i++)
-		if (of[i])
-			of[i] = ident_of(f, &r->procs[i]);
 	for (i = 0; i < r->nchecks; i++) {
 		const struct rec_check *c = &r->checks[i];
 		const struct rec_process *p = check_process(r, c);
-		struct fleet_ident *id = p ? of[p - r->procs] : NULL;
+		struct fleet_ident *id;
 
-		if (!id)
+		if (!p || !of[p - r->procs])
 			continue;
+		id = &f->ids[of[p - r->procs] - 1];
 		if (c->first_ns && c->first_ns < id->first_ns)
 			id->first_ns = c->first_ns;
 		if (c->last_ns > id->last_ns)
