@@ -18,12 +18,13 @@
 #include "recfile/recfile.h"
 #include "recfile/load.h"
 #include "analyze/attrib.h"
+#include "analyze/fleet.h"
 #include "analyze/recview.h"
 #include "analyze/report.h"
 #include "analyze/suggest.h"
 
 enum { O_NOAUDIT = CLI_LONG_ONLY, O_SUGGEST, O_EMIT, O_PROGRAM, O_LENIENT, O_BY, O_CONTAINER,
-       O_UNIT, O_CAP, O_PID };
+       O_UNIT, O_CAP, O_PID, O_FLEET };
 
 /* What the command line asks for. */
 struct report_args {
@@ -33,6 +34,7 @@ struct report_args {
 	const char *fmt_name;    /* --format, until formatter_select() */
 	const struct formatter *fmt;
 	bool suggest, lenient;
+	bool fleet;              /* --fleet: per program build over the records */
 	struct report_opts ro;
 	struct suggest_opts so;
 	struct workload_filter wf;
@@ -91,6 +93,11 @@ static const struct cli_opt report_opts[] = {
 	{ "program", O_PROGRAM, required_argument, "NAME",
 	  "only program images whose name or executable is NAME", "(with --suggest or --emit)",
 	  CLI_ARG_ANY, CLI_STRING(A, so.program) },
+	{ "fleet", O_FLEET, no_argument, NULL,
+	  "per program build (executable and build id) over records of many hosts:",
+	  "on how many hosts and in how many processes it ran, first and last seen, its "
+	  "required set and since when that set has not changed (a host's records taken at "
+	  "different times are ordered by time)", CLI_ARG_ANY, CLI_FLAG(A, fleet) },
 	{ "lenient", O_LENIENT, no_argument, NULL,
 	  "read what is valid in a damaged record file",
 	  "and say what was skipped (default: any fault is an error)", CLI_ARG_ANY,
@@ -111,7 +118,8 @@ static const struct cli_cmd report_cmd = {
 		    "                [FILE...]\n"
 		    "capaudit report --emit setcap|systemd|docker|compose|kubernetes|capsh\n"
 		    "                [-i FILE]... [--container X] [--unit NAME] [--pid PID]\n"
-		    "                [FILE...]",
+		    "                [FILE...]\n"
+		    "capaudit report --fleet [-i FILE]... [--format text|json|html] [FILE...]",
 	.about = "  every record given (-i FILE, or FILE) is read; several merge into one report\n"
 		 "  (docs/report.md: counts add up, each file's header is listed, processes\n"
 		 "  are marked with their file).\n",
@@ -268,6 +276,12 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 	if (a->caps && a->emit) {
 		p_err("--cap goes with the report and --suggest, not --emit: a snippet grants "
 		      "the whole required set");
+		return EXIT_USAGE;
+	}
+	if (a->fleet && (a->suggest || a->by_set || a->ro.by_user_site || a->wf.container ||
+			 a->wf.unit || a->wf.npids || a->caps || a->so.program || a->ro.noaudit)) {
+		p_err("--fleet goes alone with --format and --lenient: it gives each program "
+		      "build's required set itself (a filter or a roll-up goes with one report)");
 		return EXIT_USAGE;
 	}
 	if (a->so.program && !a->suggest) {
@@ -465,13 +479,53 @@ static int report_record(const struct report_args *a, const struct record *rec)
 	return EXIT_OK;
 }
 
+/* --fleet: each input read, folded and freed in turn (never merged: a
+ * fleet's records together would not fit), then the view printed. The
+ * exit status. */
+static int report_fleet(const struct report_args *a)
+{
+	FILE **files = xcalloc(a->nin, sizeof(*files));
+	char *in = source_name(a);
+	struct fleet fl;
+	size_t i;
+	int rc = open_inputs(a, files);
+
+	fleet_init(&fl);
+	for (i = 0; !rc && i < a->nin; i++) {
+		const char *name = infile_name(a->in[i]);
+		struct record r;
+
+		rc = load_record_file(files[i], name, a->lenient, &r) ? EXIT_USAGE : 0;
+		infile_close(files[i]);
+		if (rc)
+			break;
+		fleet_add(&fl, &r, name);
+		record_free(&r);
+	}
+	while (rc && ++i < a->nin)   /* the ones not read yet */
+		infile_close(files[i]);
+	free(files);
+	if (!rc) {
+		fleet_finish(&fl);
+		if (a->fmt->fleet(stdout, &fl, in) || fflush(stdout)) {
+			p_err("cannot write the report: output error");
+			rc = EXIT_FAIL;
+		}
+	}
+	fleet_free(&fl);
+	free(in);
+	return rc;
+}
+
 int do_report(int argc, char **argv, int all_argc, char **all_argv)
 {
 	struct report_args a;
 	struct record rec;
 	int rc = parse_args(argc, argv, &a);
 
-	if (rc == CLI_GO_ON) {
+	if (rc == CLI_GO_ON && a.fleet) {
+		rc = report_fleet(&a);
+	} else if (rc == CLI_GO_ON) {
 		rc = load_inputs(&a, &rec);
 		if (!rc) {
 			rc = report_record(&a, &rec);

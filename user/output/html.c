@@ -504,22 +504,31 @@ static void programs_section(FILE *f, const struct report *rep, struct terms *t)
 
 /* ---- the page ------------------------------------------------------------- */
 
-static int html_page(FILE *f, const struct report *rep, const struct suggestion *s,
-		     const char *source)
+/* The page's head and header, up to the subtitle naming source: the
+ * report's page and the fleet view's (html_fleet.c) share them. */
+void html_head(FILE *f, const char *title, const char *source)
 {
-	struct terms t = { 0 };
-
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      /* nothing may load: not even if a string slipped through */
 	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
 	      "style-src 'unsafe-inline'\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-	      "<meta name=\"generator\" content=\"capaudit " CAPAUDIT_VERSION "\">\n<title>"
-	      "capaudit report: ", f);
+	      "<meta name=\"generator\" content=\"capaudit " CAPAUDIT_VERSION "\">\n<title>", f);
+	html_text(f, title);
+	fputs(": ", f);
 	html_text(f, source);
-	fprintf(f, "</title>\n<style>%s</style>\n</head>\n<body>\n<header><h1>capaudit report"
-		"</h1><p class=\"small\" id=\"source\">", style);
+	fprintf(f, "</title>\n<style>%s</style>\n</head>\n<body>\n<header><h1>", style);
+	html_text(f, title);
+	fputs("</h1><p class=\"small\" id=\"source\">", f);
 	html_text(f, source);
+}
+
+static int html_page(FILE *f, const struct report *rep, const struct suggestion *s,
+		     const char *source)
+{
+	struct terms t = { 0 };
+
+	html_head(f, "capaudit report", source);
 	fputs("</p>\n<nav class=\"small\"><a href=\"#answer\">Least privilege</a> &middot; "
 	      "<a href=\"#programs\">Programs</a> &middot; <a href=\"#suggest\">Details</a> "
 	      "&middot; <a href=\"#record\">Record</a> &middot; <a href=\"#paths\">Call "
@@ -537,4 +546,5 @@ static int html_page(FILE *f, const struct report *rep, const struct suggestion 
 const struct formatter output_html = {
 	.name = "html",
 	.page = html_page,
+	.fleet = html_fleet,
 };

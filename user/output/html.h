@@ -16,6 +16,11 @@ struct terms;
 
 /* s escaped for element text and quoted attributes; NULL as "". */
 void html_text(FILE *f, const char *s);
+/* The page's head, style and header up to the subtitle (left open). */
+void html_head(FILE *f, const char *title, const char *source);
+struct fleet;
+/* report --fleet --format html (html_fleet.c) */
+int html_fleet(FILE *f, const struct fleet *v, const char *source);
 /* <span class="caps" id=ID> with a <span class="cap"> per member, or
  * "none"; id NULL: no id. */
 void html_capset(FILE *f, const char *id, uint64_t mask);

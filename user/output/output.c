@@ -19,6 +19,7 @@ const struct formatter output_text = {
 	.verify = text_verify,
 	.check = text_check,
 	.diff = diff_text,
+	.fleet = text_fleet,
 };
 
 /* JSON for programs: one object, pure ASCII, every control byte escaped. */
@@ -31,6 +32,7 @@ const struct formatter output_json = {
 	.verify = json_verify,
 	.check = json_check,
 	.diff = diff_json,
+	.fleet = json_fleet,
 };
 
 static const struct formatter *const all[] = {

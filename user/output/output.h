@@ -15,6 +15,7 @@ struct run_result;
 struct verify_result;
 struct check_view;
 struct diff_view;
+struct fleet;
 
 struct formatter {
 	const char *name;
@@ -29,6 +30,8 @@ struct formatter {
 	int (*verify)(FILE *f, const struct verify_result *v);
 	int (*check)(FILE *f, const struct check_view *v);
 	int (*diff)(FILE *f, const struct diff_view *v);
+	/* report --fleet: per program build over many hosts' records */
+	int (*fleet)(FILE *f, const struct fleet *v, const char *source);
 };
 
 extern const struct formatter output_text;

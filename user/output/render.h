@@ -15,6 +15,7 @@
 
 struct check_view;
 struct doctor;
+struct fleet;
 struct record;
 struct report;
 struct run_result;
@@ -34,6 +35,8 @@ int text_check(FILE *f, const struct check_view *v);
 int json_check(FILE *f, const struct check_view *v);
 int text_verify(FILE *f, const struct verify_result *v);
 int json_verify(FILE *f, const struct verify_result *v);
+int text_fleet(FILE *f, const struct fleet *v, const char *source);
+int json_fleet(FILE *f, const struct fleet *v, const char *source);
 
 /* Shared by the commands (report.c, suggest.c). */
 /* The names of mask, then a newline. */

@@ -447,6 +447,7 @@ json_t *json_inputs(const struct record *r)
 
 		json_set(o, "version", json_integer(in->hdr.version));
 		json_set_bytes(o, "machine", in->hdr.machine);
+		json_set_bytes(o, "host", in->hdr.host);
 		json_set(o, "checks", json_uint(in->hdr.checks));
 		json_set(o, "process_lines", json_uint(in->nprocs));
 		json_set(o, "check_lines", json_uint(in->nchecks));

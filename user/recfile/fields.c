@@ -208,6 +208,7 @@ static const struct rec_field header_rows[] = {
 	ROW("capaudit", RF_STR, capaudit_version, .since = 1),
 	ROW("kernel", RF_STR, kernel, .since = 1, .required = 1),
 	ROW("machine", RF_STR, machine, .since = 1),
+	ROW("host", RF_STR, host, .since = 5),
 	ROW("arch", RF_STR, arch, .since = 5, .shape = RS_ARCH),
 	ROW("attach", RF_STR, attach, .since = 1, .required = 1),
 	ROW("scope", RF_STR, scope, .since = 1),

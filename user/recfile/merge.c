@@ -31,6 +31,7 @@ static void header_copy(struct rec_header *to, const struct rec_header *from)
 	to->capaudit_version = dup_or_null(from->capaudit_version);
 	to->kernel = dup_or_null(from->kernel);
 	to->machine = dup_or_null(from->machine);
+	to->host = dup_or_null(from->host);
 	to->arch = dup_or_null(from->arch);
 	to->attach = dup_or_null(from->attach);
 	to->scope = dup_or_null(from->scope);

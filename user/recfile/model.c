@@ -544,6 +544,7 @@ void record_clear_header(struct rec_header *h)
 	free(h->capaudit_version);
 	free(h->kernel);
 	free(h->machine);
+	free(h->host);
 	free(h->arch);
 	free(h->attach);
 	free(h->scope);

@@ -64,6 +64,9 @@ struct rec_header {
 	char *capaudit_version;
 	char *kernel;           /* uname -r of the recording machine */
 	char *machine;          /* uname -m */
+	/* uname -n of the recording machine (version 5, optional: older
+	 * records lack it; report --fleet then names the host by the file) */
+	char *host;
 	/* version 5: the architecture whose syscall table numbers the
 	 * checks' syscalls (facts/syscalls.h: "x86_64", "arm64"); NULL in
 	 * older records, which were all x86_64; REC_ARCH_MIXED: a merge of

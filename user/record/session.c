@@ -691,6 +691,7 @@ void session_header(struct session *s, struct rec_header *h, const char *stop, i
 	h->capaudit_version = xstrdup(CAPAUDIT_VERSION);
 	h->kernel = xstrdup(uts.release);
 	h->machine = xstrdup(uts.machine);
+	h->host = xstrdup(uts.nodename);
 	h->arch = xstrdup(syscall_arch_native());
 	h->attach = xstrdup(attach_mode_name(s->tr.mode));
 	kernel_bpf_header(h, s->tr.kfeat, o->user_stacks, s->tr.mode == ATTACH_KPROBE);
