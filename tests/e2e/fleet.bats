@@ -8,6 +8,7 @@
 # a setgid bit on a file of a group root is not in (CAP_FSETID). The fleet
 # view must count hosts and processes per build, and date the tool's set
 # from hostB's second checkpoint, the chown's from its first record.
+# tier: scoped (each monitor watches a cgroup of its own; its ASan pass runs beside lane 1)
 
 load helper
 
