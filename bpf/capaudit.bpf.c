@@ -402,6 +402,32 @@ static __always_inline bool followed(__u32 tgid, __u64 pstart)
 	return start && *start == pstart;
 }
 
+/*
+ * Outside the scope: the first thing each check program decides when the
+ * scope is not the whole system (-p, record -- COMMAND, --cgroup,
+ * --container, --unit and the monitor's scopes), so that the rest of the
+ * host pays one hash lookup in procs (inlined by the verifier: htab
+ * map_gen_lookup(), kernel/bpf/hashtab.c) or one cgroup ancestry test
+ * (bpf_current_task_under_cgroup(), kernel/trace/bpf_trace.c, a walk up
+ * cgroup_is_descendant()), not the credential reads, register loads and
+ * hashing of a check. A process let through is still asked followed() on
+ * a cache miss (its start time against a reused pid, capaudit's own
+ * processes, the uid), as before. A process outside never takes a cache
+ * slot, so this changes nothing for followed ones; what it changes: a
+ * process moved out of a --cgroup scope stops counting at once, where its
+ * cached slots used to go on counting its hits. -a alone lets every
+ * process through (only capaudit's own are left out, on a miss).
+ */
+static __always_inline bool outside_scope(void)
+{
+	__u32 tgid;
+
+	if (cfg_all)
+		return cfg_cgroup && bpf_current_task_under_cgroup(&scope_cgroup, 0) != 1;
+	tgid = (__u32)(bpf_get_current_pid_tgid() >> 32);
+	return !bpf_map_lookup_elem(&procs, &tgid);
+}
+
 /* A task's process start time (its thread-group leader's). */
 static __always_inline __u64 proc_start(struct task_struct *t)
 {
@@ -1404,6 +1430,8 @@ SEC("tp_btf/cap_capable")
 int BPF_PROG(tp_btf_cap_capable, const struct cred *cred, struct user_namespace *target_ns,
 	     const struct user_namespace *capable_ns, int cap, int ret)
 {
+	if (outside_scope())
+		return 0;
 	return on_check(ctx, cap, ret, ns_flags_btf(cred, target_ns) | cred_flags(cred), true, NULL);
 }
 
@@ -1422,6 +1450,8 @@ struct trace_event_raw_cap_capable___ca {
 SEC("tracepoint/capability/cap_capable")
 int tp_cap_capable(struct trace_event_raw_cap_capable___ca *ctx)
 {
+	if (outside_scope())
+		return 0;
 	return on_check(ctx, ctx->cap, ctx->ret,
 			ns_flags(ctx->cred, ctx->target_ns) | cred_flags(ctx->cred), true, NULL);
 }
@@ -1431,8 +1461,9 @@ int tp_cap_capable(struct trace_event_raw_cap_capable___ca *ctx)
  * leaf frame (user_stack()); the loader loads the one the kernel takes.
  * The trace event is 6.14+: one copy. */
 #define FEXIT_BODY(find_vma)								\
-	on_check(ctx, cap, ret, ns_flags_btf(cred, ns) | opts_flags(opts) | cred_flags(cred),	\
-		 find_vma, NULL)
+	(outside_scope() ? 0 :								\
+	 on_check(ctx, cap, ret, ns_flags_btf(cred, ns) | opts_flags(opts) | cred_flags(cred),	\
+		  find_vma, NULL))
 
 SEC("fexit/cap_capable")
 int BPF_PROG(fexit_cap_capable, const struct cred *cred, struct user_namespace *ns, int cap,
@@ -1479,13 +1510,16 @@ static __always_inline int kprobe_entry(struct pt_regs *ctx, const struct cred *
 					const bool find_vma)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct kp_args a = { .cap = cap,
-			     .flags = ns_flags(cred, ns) | opts_flags(opts) | cred_flags(cred) };
-	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	struct kp_args a = { .cap = cap };
+	struct task_struct *task;
 
+	if (outside_scope())
+		return 0;
+	task = (struct task_struct *)bpf_get_current_task();
 	if (!followed((__u32)(bpf_get_current_pid_tgid() >> 32), proc_start(task)) ||
 	    !uid_allowed(task))
 		return 0;
+	a.flags = ns_flags(cred, ns) | opts_flags(opts) | cred_flags(cred);
 	/* the return probe's walk would end at kretprobe_trampoline */
 	if (!HAVE(CA_KF_KRETPROBE_STACK))
 		a.kstack = kernel_stack(ctx, &a.serr);
