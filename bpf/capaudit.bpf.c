@@ -227,6 +227,34 @@ struct {
 	__type(value, __u64);
 } procs SEC(".maps");
 
+/*
+ * procs' tgids again, one byte a pid (eight to a word), read first by
+ * outside_scope(): an array map's lookup is a few instructions the
+ * verifier inlines (array_map_gen_lookup(), kernel/bpf/arraymap.c) where
+ * the hash map's is a call and a jhash. Bytes, not bits: a plain store
+ * sets one without disturbing its neighbours (BPF's atomic OR is 5.12+),
+ * and user space sets its own through a mapping of the map (BPF_F_MMAPABLE,
+ * 5.5+), never a copy of a whole word that could undo a fork hook's store
+ * beside it. The loader sizes it from kernel.pid_max; a pid beyond it is
+ * looked up in procs. 1 entry with -a (unused).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} procbytes SEC(".maps");
+
+static __always_inline void mark_followed(__u32 tgid, __u8 on)
+{
+	__u32 w = tgid / 8;
+	__u8 *b = bpf_map_lookup_elem(&procbytes, &w);
+
+	if (b)
+		b[tgid & 7] = on;
+}
+
 /* Program images already announced with CA_EV_FIRST, by tgid. */
 struct seen_img {
 	__u64 pstart;
@@ -406,11 +434,10 @@ static __always_inline bool followed(__u32 tgid, __u64 pstart)
  * Outside the scope: the first thing each check program decides when the
  * scope is not the whole system (-p, record -- COMMAND, --cgroup,
  * --container, --unit and the monitor's scopes), so that the rest of the
- * host pays one hash lookup in procs (inlined by the verifier: htab
- * map_gen_lookup(), kernel/bpf/hashtab.c) or one cgroup ancestry test
- * (bpf_current_task_under_cgroup(), kernel/trace/bpf_trace.c, a walk up
- * cgroup_is_descendant()), not the credential reads, register loads and
- * hashing of a check. A process let through is still asked followed() on
+ * host pays one byte read in procbytes (no call) or one cgroup ancestry
+ * test (bpf_current_task_under_cgroup(), kernel/trace/bpf_trace.c, a walk
+ * up cgroup_is_descendant()), not the credential reads, register loads
+ * and hashing of a check. A process let through is still asked followed() on
  * a cache miss (its start time against a reused pid, capaudit's own
  * processes, the uid), as before. A process outside never takes a cache
  * slot, so this changes nothing for followed ones; what it changes: a
@@ -420,11 +447,16 @@ static __always_inline bool followed(__u32 tgid, __u64 pstart)
  */
 static __always_inline bool outside_scope(void)
 {
-	__u32 tgid;
+	__u32 tgid, w;
+	__u8 *b;
 
 	if (cfg_all)
 		return cfg_cgroup && bpf_current_task_under_cgroup(&scope_cgroup, 0) != 1;
 	tgid = (__u32)(bpf_get_current_pid_tgid() >> 32);
+	w = tgid / 8;
+	b = bpf_map_lookup_elem(&procbytes, &w);
+	if (b)
+		return !b[tgid & 7];
 	return !bpf_map_lookup_elem(&procs, &tgid);
 }
 
@@ -1665,6 +1697,8 @@ int BPF_PROG(sched_process_fork, struct task_struct *parent, struct task_struct 
 		stat_add(CA_STAT_PROC_FULL, 1);
 		return 0;
 	}
+	if (!cfg_all)
+		mark_followed(ctgid, 1);
 	e = new_event(CA_EV_FORK, child);
 	if (e) {
 		/* the forking process (real_parent may differ: CLONE_PARENT) */
@@ -1727,8 +1761,10 @@ int BPF_PROG(sched_process_exit, struct task_struct *p)
 		bpf_ringbuf_submit(e, 0);
 	}
 	bpf_map_delete_elem(&seen, &tgid);
-	if (!cfg_all)
+	if (!cfg_all) {
 		bpf_map_delete_elem(&procs, &tgid);
+		mark_followed(tgid, 0);
+	}
 	return 0;
 }
 #include "ptrace_access.bpf.h"

@@ -58,15 +58,59 @@
  *     spread = (max - min) / 2 / median,
  * and the rounds stop once it is within SETTLE_PCT percent for the
  * recorded workload and for both outside-scope rows, after at least the
- * usual number of rounds (7, quick: 5), at most twice that.
+ * usual number of rounds (9, quick: 5), at most 20 (quick: 12) and no new
+ * round after SETTLE_SECONDS (quick: a fifth of it) of rounds.
  */
 #define SETTLE_K   5
 #define SETTLE_PCT 10.0
+#define SETTLE_SECONDS 900
 
 /* the round being run (run_once() keeps program times per round); -1:
  * a run outside the rounds */
 static int cur_round = -1;
 static bool have_stats;   /* bpf_stats could be turned on */
+/*
+ * A paired run: the empty program attached beside capaudit's on the same
+ * hook, so that both run on every check, one after the other, under the
+ * same conditions at the same moment (the state of the caches, the clock,
+ * a hypervisor's steal); their ratio is the program-time ratio of the
+ * round. Its wall clock is not kept (it carries both programs): each
+ * round runs those variants once plain (the wall clock) and once paired.
+ */
+static bool pairing;
+
+/* The empty program beside a paired run, and its readings. */
+struct companion {
+	struct bench_empty_bpf *skel;
+	struct progset ps;
+	struct progtime before, after;
+};
+
+static void companion_start(struct companion *c)
+{
+	memset(c, 0, sizeof(*c));
+	if (!pairing || cur_round < 0)
+		return;
+	c->skel = bench_empty_bpf__open_and_load();
+	if (!c->skel || bench_empty_bpf__attach(c->skel) ||
+	    progset_add_fd(&c->ps, bpf_program__fd(c->skel->progs.empty))) {
+		bench_empty_bpf__destroy(c->skel);
+		c->skel = NULL;
+	}
+}
+
+static void companion_read(struct companion *c, struct progtime *t)
+{
+	if (c->ps.n && progset_read(&c->ps, t))
+		*t = (struct progtime){ 0 };
+}
+
+static void companion_stop(struct companion *c)
+{
+	progset_close(&c->ps);
+	bench_empty_bpf__destroy(c->skel);
+	c->skel = NULL;
+}
 
 static const char *capaudit = "build/capaudit";
 static const char *workload = "build/bench-workload";
@@ -98,6 +142,10 @@ struct variant {
 	 * accounting (-1: not read), and how many runs */
 	double prog[MAX_ROUNDS];
 	uint64_t runs[MAX_ROUNDS];
+	/* paired runs (pairing, above): the empty program's ns per run beside
+	 * it, the same round (-1: not paired) */
+	double eprog[MAX_ROUNDS];
+	bool pair;   /* this variant is also run paired in each round */
 	/* capaudit only: from the last round's record */
 	uint64_t seen, made;
 	double loader_cpu_s, wall_s;
@@ -225,14 +273,17 @@ static int count_seen(const char *path, uint64_t *seen, double *cpu, long *rss)
 
 static int links_of(pid_t pid);
 
-/* This round's program time of v, from two readings. */
+/* This round's program time of v, from two readings, and of the empty
+ * program beside it in a paired run (c). */
 static void keep_prog(struct variant *v, const struct progtime *before,
-		      const struct progtime *after)
+		      const struct progtime *after, const struct companion *c)
 {
 	if (cur_round < 0 || cur_round >= MAX_ROUNDS)
 		return;
 	v->prog[cur_round] = progtime_per_run(before, after);
 	v->runs[cur_round] = after->cnt - before->cnt;
+	if (c && c->ps.n)
+		v->eprog[cur_round] = progtime_per_run(&c->before, &c->after);
 }
 
 /* Has pid ended (a zombie, or gone)? */
@@ -295,7 +346,7 @@ static int run_once(struct variant *v, long calls, int jobs, double *rate)
 			progset_read(&ps, &before);
 		rc = run_capture(argv, out, sizeof(out), &ru);
 		if (ps.n && !progset_read(&ps, &after))
-			keep_prog(v, &before, &after);
+			keep_prog(v, &before, &after, NULL);
 		progset_close(&ps);
 		bench_empty_bpf__destroy(s);
 		break;
@@ -307,18 +358,26 @@ static int run_once(struct variant *v, long calls, int jobs, double *rate)
 				 "-o", rec, "--", (char *)workload, ncalls, njobs, NULL };
 		struct progset ps = { .n = 0 };
 		struct progtime zero = { 0 }, after;
+		struct companion comp;
 		struct job j;
 
-		if (job_start(&j, argv))
+		companion_start(&comp);
+		if (job_start(&j, argv)) {
+			companion_stop(&comp);
 			return -1;
+		}
 		/* its check program, held open to be read after the recorder
-		 * has ended: loaded by this recorder, its totals are this run's */
+		 * has ended: loaded by this recorder, its totals are this run's
+		 * (the companion's count from the same moment) */
 		if (have_stats && cur_round >= 0)
 			catch_progs(&ps, j.pid);
+		companion_read(&comp, &comp.before);
 		rc = job_finish(&j, out, sizeof(out), &ru);
+		companion_read(&comp, &comp.after);
 		if (ps.n && !progset_read(&ps, &after))
-			keep_prog(v, &zero, &after);
+			keep_prog(v, &zero, &after, &comp);
 		progset_close(&ps);
+		companion_stop(&comp);
 		v->wall_s = now_s() - t0;
 		v->made = (uint64_t)calls * (uint64_t)jobs;
 		if (!rc && count_seen(rec, &v->seen, &v->loader_cpu_s, &v->loader_rss_kb))
@@ -333,6 +392,7 @@ static int run_once(struct variant *v, long calls, int jobs, double *rate)
 		char ignored[256];
 		struct progset ps = { .n = 0 };
 		struct progtime before = { 0 }, after;
+		struct companion comp;
 		struct job rj;
 		int waited;
 
@@ -347,12 +407,16 @@ static int run_once(struct variant *v, long calls, int jobs, double *rate)
 		/* attached: the check hook and fork, exec, exit */
 		for (waited = 0; links_of(rj.pid) < 4 && waited < 1000; waited++)
 			usleep(10000);
+		companion_start(&comp);
 		if (have_stats && waited < 1000 && progset_of_pid(&ps, rj.pid))
 			progset_read(&ps, &before);
+		companion_read(&comp, &comp.before);
 		rc = waited < 1000 ? run_capture(argv, out, sizeof(out), &ru) : -1;
+		companion_read(&comp, &comp.after);
 		if (ps.n && !progset_read(&ps, &after))
-			keep_prog(v, &before, &after);
+			keep_prog(v, &before, &after, &comp);
 		progset_close(&ps);
+		companion_stop(&comp);
 		kill(rj.pid, SIGINT);
 		job_finish(&rj, ignored, sizeof(ignored), NULL);
 		break;
@@ -373,7 +437,7 @@ static int run_once(struct variant *v, long calls, int jobs, double *rate)
 	}
 	if (rc || parse_workload(out, &ns, rate))
 		return -1;
-	if (v->n < MAX_ROUNDS)
+	if (v->n < MAX_ROUNDS && !pairing)
 		v->ns[v->n++] = ns;
 	return 0;
 }
@@ -1113,10 +1177,13 @@ static struct progfig prog_figure(const struct variant *v, const struct variant 
 	int n = 0, i;
 
 	for (i = end - 1; i >= 0 && n < SETTLE_K; i--)
-		if (v->prog[i] > 0 && e->prog[i] > 0) {
-			ratio[n] = v->prog[i] / e->prog[i];
+		if (v->prog[i] > 0 && (v->eprog[i] > 0 || e->prog[i] > 0)) {
+			/* paired: against the empty program beside it */
+			double floor = v->eprog[i] > 0 ? v->eprog[i] : e->prog[i];
+
+			ratio[n] = v->prog[i] / floor;
 			ns[n] = v->prog[i];
-			ens[n++] = e->prog[i];
+			ens[n++] = floor;
 		}
 	if (n < SETTLE_K)
 		return f;
@@ -1188,15 +1255,17 @@ int main(int argc, char **argv)
 	struct variant vs[] = {
 		{ .name = "bare (nothing attached)", .kind = BARE },
 		{ .name = "empty tp_btf program", .kind = EMPTY },
-		{ .name = "capaudit --attach tp_btf", .kind = CAPAUDIT, .mode = "tp_btf" },
+		{ .name = "capaudit --attach tp_btf", .kind = CAPAUDIT, .mode = "tp_btf",
+		  .pair = true },
 		{ .name = "capaudit --attach tp_btf --user-stacks", .kind = CAPAUDIT, .mode = "tp_btf",
 		  .extra = "--user-stacks" },
 		{ .name = "capaudit --attach tracepoint", .kind = CAPAUDIT, .mode = "tracepoint" },
 		{ .name = "capaudit --attach fexit", .kind = CAPAUDIT, .mode = "fexit" },
 		{ .name = "capaudit --attach kprobe", .kind = CAPAUDIT, .mode = "kprobe" },
-		{ .name = "capaudit -p (idle), the workload outside it", .kind = OUTSIDE_PID },
+		{ .name = "capaudit -p (idle), the workload outside it", .kind = OUTSIDE_PID,
+		  .pair = true },
 		{ .name = "capaudit --cgroup (idle), the workload outside it",
-		  .kind = OUTSIDE_CGROUP },
+		  .kind = OUTSIDE_CGROUP, .pair = true },
 		{ .name = "bpftrace count (pid,cap,ret)", .kind = BPFTRACE },
 		{ .name = "bpftrace count + kstack", .kind = BPFTRACE_STACK },
 		/* what record -- COMMAND costs by default: the ptrace-access
@@ -1207,7 +1276,7 @@ int main(int argc, char **argv)
 		  .ptrace_access = true },
 	};
 	int nv = (int)(sizeof(vs) / sizeof(vs[0]));
-	double bare, empty, rate, t0 = now_s(), med[16], pre[3];
+	double bare, empty, rate, t0 = now_s(), med[16], pre[3], t_rounds;
 	struct variant *best = NULL;
 	struct variant two = { .name = "capaudit tp_btf, 2 jobs", .kind = CAPAUDIT, .mode = "tp_btf" };
 	char old_restrict[16] = "", synth[128];
@@ -1293,12 +1362,19 @@ int main(int argc, char **argv)
 		probe(&vs[i]);
 	for (i = 0; i < nv; i++)
 		for (r = 0; r < MAX_ROUNDS; r++)
-			vs[i].prog[r] = -1;
+			vs[i].prog[r] = vs[i].eprog[r] = -1;
+	t_rounds = now_s();
 	for (r = 0; r < max_rounds; r++) {
 		cur_round = r;
-		for (i = 0; i < nv; i++)
+		for (i = 0; i < nv; i++) {
 			if (vs[i].available && run_once(&vs[i], calls, 1, &rate))
 				fprintf(stderr, "bench: %s: a round failed\n", vs[i].name);
+			/* the headline rows again, the empty program beside them */
+			pairing = have_stats && vs[i].pair;
+			if (pairing && vs[i].available && run_once(&vs[i], calls, 1, &rate))
+				fprintf(stderr, "bench: %s: a paired round failed\n", vs[i].name);
+			pairing = false;
+		}
 		rounds = r + 1;
 		/* vs[2]: the recorded workload; vs[7], vs[8]: outside a scope */
 		pf = prog_figure(&vs[2], &vs[1], rounds);
@@ -1307,7 +1383,8 @@ int main(int argc, char **argv)
 		settled = pf.rounds && pf.spread_pct <= SETTLE_PCT &&
 			  (!vs[7].available || (pf_pid.rounds && pf_pid.spread_pct <= SETTLE_PCT)) &&
 			  (!vs[8].available || (pf_cg.rounds && pf_cg.spread_pct <= SETTLE_PCT));
-		if (rounds >= min_rounds && (!have_stats || settled))
+		if (rounds >= min_rounds && (!have_stats || settled ||
+					     now_s() - t_rounds > (quick ? SETTLE_SECONDS / 5 : SETTLE_SECONDS)))
 			break;
 	}
 	cur_round = -1;
@@ -1340,7 +1417,8 @@ int main(int argc, char **argv)
 		if (i == 1 && f.rounds)
 			printf(" | %.1f | 1 (itself)", f.empty_ns);
 		else if (f.rounds)
-			printf(" | %.1f | %.2f (±%.0f%%)", f.ns, f.ratio, f.spread_pct);
+			printf(" | %.1f | %.2f (±%.0f%%%s)", f.ns, f.ratio, f.spread_pct,
+			       v->pair ? ", paired" : "");
 		else
 			printf(" | - | -");
 		if (v->kind == CAPAUDIT)
