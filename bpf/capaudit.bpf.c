@@ -1157,15 +1157,15 @@ static __always_inline void newkey_event(struct task_struct *task, const struct 
 }
 
 /*
- * One capability check. find_vma: a constant of the calling program
+ * One capability check by task, the current one (cur_task(): the hook
+ * takes it once for cred_flags() and this). find_vma: a constant of the calling program
  * (user_stack()); entry: kprobe mode's entry probe's arguments (NULL in
  * the other modes), read in place in their map, with the stack it walked
  * (before 5.15) and the leaf it found (CA_LEAF_AT_ENTRY).
  */
-static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags, const bool find_vma,
-				    const struct kp_args *entry)
+static __always_inline int on_check(void *ctx, struct task_struct *task, int cap, int ret,
+				    __u16 flags, const bool find_vma, const struct kp_args *entry)
 {
-	struct task_struct *task = cur_task();
 	__u32 zero = 0, tgid, tid, exec_id, idx;
 	struct ca_cache *c;
 	struct ca_slot *s;
@@ -1435,9 +1435,8 @@ static __always_inline __u16 ns_flags(const struct cred *cred, const struct user
  * as its mounter: fs/overlayfs ovl_override_creds()) is not. kernel_cap_t
  * is 8 bytes on every kernel (one u64 since 6.3, two u32 before).
  */
-static __always_inline __u16 cred_flags(const struct cred *cred)
+static __always_inline __u16 cred_flags(const struct cred *cred, struct task_struct *task)
 {
-	struct task_struct *task = cur_task();
 	const struct cred *real = HAVE(CA_KF_TASK_BTF) ? task->real_cred :
 				  BPF_CORE_READ(task, real_cred);
 	__u64 eff = 0, prm = 0;
@@ -1462,9 +1461,13 @@ SEC("tp_btf/cap_capable")
 int BPF_PROG(tp_btf_cap_capable, const struct cred *cred, struct user_namespace *target_ns,
 	     const struct user_namespace *capable_ns, int cap, int ret)
 {
+	struct task_struct *task;
+
 	if (outside_scope())
 		return 0;
-	return on_check(ctx, cap, ret, ns_flags_btf(cred, target_ns) | cred_flags(cred), true, NULL);
+	task = cur_task();
+	return on_check(ctx, task, cap, ret, ns_flags_btf(cred, target_ns) | cred_flags(cred, task),
+			true, NULL);
 }
 
 /* The event's record (include/trace/events/capability.h, Linux 6.14),
@@ -1482,10 +1485,13 @@ struct trace_event_raw_cap_capable___ca {
 SEC("tracepoint/capability/cap_capable")
 int tp_cap_capable(struct trace_event_raw_cap_capable___ca *ctx)
 {
+	struct task_struct *task;
+
 	if (outside_scope())
 		return 0;
-	return on_check(ctx, ctx->cap, ctx->ret,
-			ns_flags(ctx->cred, ctx->target_ns) | cred_flags(ctx->cred), true, NULL);
+	task = cur_task();
+	return on_check(ctx, task, ctx->cap, ctx->ret,
+			ns_flags(ctx->cred, ctx->target_ns) | cred_flags(ctx->cred, task), true, NULL);
 }
 
 /* fexit and kretprobe also run on kernels older than bpf_find_vma()
@@ -1493,9 +1499,12 @@ int tp_cap_capable(struct trace_event_raw_cap_capable___ca *ctx)
  * leaf frame (user_stack()); the loader loads the one the kernel takes.
  * The trace event is 6.14+: one copy. */
 #define FEXIT_BODY(find_vma)								\
-	(outside_scope() ? 0 :								\
-	 on_check(ctx, cap, ret, ns_flags_btf(cred, ns) | opts_flags(opts) | cred_flags(cred),	\
-		  find_vma, NULL))
+	({										\
+		struct task_struct *task = outside_scope() ? NULL : cur_task();		\
+											\
+		task ? on_check(ctx, task, cap, ret, ns_flags_btf(cred, ns) |		\
+				opts_flags(opts) | cred_flags(cred, task), find_vma, NULL) : 0; \
+	})
 
 SEC("fexit/cap_capable")
 int BPF_PROG(fexit_cap_capable, const struct cred *cred, struct user_namespace *ns, int cap,
@@ -1551,7 +1560,9 @@ static __always_inline int kprobe_entry(struct pt_regs *ctx, const struct cred *
 	if (!followed((__u32)(bpf_get_current_pid_tgid() >> 32), proc_start(task)) ||
 	    !uid_allowed(task))
 		return 0;
-	a.flags = ns_flags(cred, ns) | opts_flags(opts) | cred_flags(cred);
+	/* cur_task(): a BTF pointer where the kernel has one (task above is
+	 * read with BPF_CORE_READ) */
+	a.flags = ns_flags(cred, ns) | opts_flags(opts) | cred_flags(cred, cur_task());
 	/* the return probe's walk would end at kretprobe_trampoline */
 	if (!HAVE(CA_KF_KRETPROBE_STACK))
 		a.kstack = kernel_stack(ctx, &a.serr);
@@ -1589,7 +1600,7 @@ static __always_inline int kretprobe_check(struct pt_regs *ctx, int ret, const b
 
 	if (!a)
 		return 0;
-	r = on_check(ctx, a->cap, ret, (__u16)a->flags, find_vma, a);
+	r = on_check(ctx, cur_task(), a->cap, ret, (__u16)a->flags, find_vma, a);
 	bpf_map_delete_elem(&kprobe_args, &tid);
 	return r;
 }

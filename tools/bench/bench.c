@@ -148,6 +148,7 @@ struct variant {
 	bool pair;   /* this variant is also run paired in each round */
 	/* capaudit only: from the last round's record */
 	uint64_t seen, made;
+	uint64_t walks;   /* stacks walked: cache misses and re-checked hits */
 	double loader_cpu_s, wall_s;
 	long loader_rss_kb;
 };
@@ -244,6 +245,8 @@ static int parse_workload(const char *out, double *ns, double *rate)
 }
 
 /* CAP_SYSLOG checks the record counted for the workload processes. */
+static uint64_t last_walks;   /* count_seen(): the record's stack walks */
+
 static int count_seen(const char *path, uint64_t *seen, double *cpu, long *rss)
 {
 	struct record r;
@@ -267,6 +270,7 @@ static int count_seen(const char *path, uint64_t *seen, double *cpu, long *rss)
 			*seen += r.hdr.overflow[i].count;
 	*cpu = r.hdr.loader_cpu_s;
 	*rss = r.hdr.loader_rss_kb;
+	last_walks = r.hdr.cache_misses + r.hdr.cache_hit_walks;
 	record_free(&r);
 	return 0;
 }
@@ -382,6 +386,7 @@ static int run_once(struct variant *v, long calls, int jobs, double *rate)
 		v->made = (uint64_t)calls * (uint64_t)jobs;
 		if (!rc && count_seen(rec, &v->seen, &v->loader_cpu_s, &v->loader_rss_kb))
 			rc = -1;
+		v->walks = last_walks;
 		break;
 	}
 	case OUTSIDE_PID:
@@ -1259,6 +1264,10 @@ int main(int argc, char **argv)
 		  .pair = true },
 		{ .name = "capaudit --attach tp_btf --user-stacks", .kind = CAPAUDIT, .mode = "tp_btf",
 		  .extra = "--user-stacks" },
+		/* where the time goes: every check walks the stack (the cache's
+		 * hits are re-checked, none counted on its proof alone) */
+		{ .name = "capaudit --attach tp_btf --exact-stacks", .kind = CAPAUDIT,
+		  .mode = "tp_btf", .extra = "--exact-stacks" },
 		{ .name = "capaudit --attach tracepoint", .kind = CAPAUDIT, .mode = "tracepoint" },
 		{ .name = "capaudit --attach fexit", .kind = CAPAUDIT, .mode = "fexit" },
 		{ .name = "capaudit --attach kprobe", .kind = CAPAUDIT, .mode = "kprobe" },
@@ -1376,13 +1385,13 @@ int main(int argc, char **argv)
 			pairing = false;
 		}
 		rounds = r + 1;
-		/* vs[2]: the recorded workload; vs[7], vs[8]: outside a scope */
+		/* vs[2]: the recorded workload; vs[8], vs[9]: outside a scope */
 		pf = prog_figure(&vs[2], &vs[1], rounds);
-		pf_pid = prog_figure(&vs[7], &vs[1], rounds);
-		pf_cg = prog_figure(&vs[8], &vs[1], rounds);
+		pf_pid = prog_figure(&vs[8], &vs[1], rounds);
+		pf_cg = prog_figure(&vs[9], &vs[1], rounds);
 		settled = pf.rounds && pf.spread_pct <= SETTLE_PCT &&
-			  (!vs[7].available || (pf_pid.rounds && pf_pid.spread_pct <= SETTLE_PCT)) &&
-			  (!vs[8].available || (pf_cg.rounds && pf_cg.spread_pct <= SETTLE_PCT));
+			  (!vs[8].available || (pf_pid.rounds && pf_pid.spread_pct <= SETTLE_PCT)) &&
+			  (!vs[9].available || (pf_cg.rounds && pf_cg.spread_pct <= SETTLE_PCT));
 		if (rounds >= min_rounds && (!have_stats || settled ||
 					     now_s() - t_rounds > (quick ? SETTLE_SECONDS / 5 : SETTLE_SECONDS)))
 			break;
@@ -1445,6 +1454,23 @@ int main(int argc, char **argv)
 		printf("Runs of capaudit's check program in the last round: %" PRIu64 " for %ld "
 		       "calls (the rest: other processes' checks while it was attached)\n",
 		       vs[2].runs[rounds - 1], calls);
+	if (pf.rounds && vs[2].made) {
+		/* vs[4] walks the stack on every check: the walk's share */
+		struct progfig ex = prog_figure(&vs[4], &vs[1], rounds);
+		double walked = (double)vs[2].walks / (double)vs[2].made;
+		double walk = ex.rounds && walked < 1 ? (ex.ns - pf.ns) / (1 - walked) : -1;
+
+		printf("Where the time goes (ns per run, the kernel's accounting): the empty program "
+		       "%.1f (the accounting's own clock reads; any program pays them); capaudit %.1f, "
+		       "of which stack walks (cache misses and re-checks, %.2f%% of checks here: %"
+		       PRIu64 " of %" PRIu64 ") take %.1f at %.0f a walk (--exact-stacks walks every "
+		       "check: %.1f), the hit path %.1f over the empty program; outside a -p scope %+.1f, "
+		       "the empty program, outside a --cgroup scope %+.1f\n", pf.empty_ns, pf.ns,
+		       100 * walked, vs[2].walks, vs[2].made, walk > 0 ? walked * walk : -1, walk,
+		       ex.ns, walk > 0 ? pf.ns - pf.empty_ns - walked * walk : -1,
+		       pf_pid.rounds ? pf_pid.ns - pf_pid.empty_ns : -1,
+		       pf_cg.rounds ? pf_cg.ns - pf_cg.empty_ns : -1);
+	}
 	if (pf.rounds)
 		printf("Targets: the recorded workload within 1.5x the empty program's time "
 		       "(%s), outside a scope within 1.2x (-p %s, --cgroup %s)\n",
@@ -1519,13 +1545,13 @@ last_line:
 		 * re-checks walk the user stack too */
 		double uadded = vs[3].available ? median(vs[3].ns, vs[3].n) - bare : -1;
 		/* an unrelated process under a --cgroup recording, and under a -p
-		 * one (vs[7], vs[8] above) */
-		double cg_out = vs[8].available ? median(vs[8].ns, vs[8].n) - bare : -1;
-		double pid_out = vs[7].available ? median(vs[7].ns, vs[7].n) - bare : -1;
-		/* the ptrace-access hooks' own share, per syscall (vs[11] less
+		 * one (vs[8], vs[9] above) */
+		double cg_out = vs[9].available ? median(vs[9].ns, vs[9].n) - bare : -1;
+		double pid_out = vs[8].available ? median(vs[8].ns, vs[8].n) - bare : -1;
+		/* the ptrace-access hooks' own share, per syscall (vs[12] less
 		 * the hook alone) */
-		double pt_added = vs[11].available && best == &vs[2] ?
-				  median(vs[11].ns, vs[11].n) - median(vs[2].ns, vs[2].n) : -1;
+		double pt_added = vs[12].available && best == &vs[2] ?
+				  median(vs[12].ns, vs[12].n) - median(vs[2].ns, vs[2].n) : -1;
 
 		printf("bench: added_ns=%.0f empty_added_ns=%.0f ratio=%.2f lost=%" PRId64
 		       " load_lost=%" PRId64 " load_misattributed=%" PRId64
