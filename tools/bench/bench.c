@@ -1465,7 +1465,7 @@ int main(int argc, char **argv)
 		       "of which stack walks (cache misses and re-checks, %.2f%% of checks here: %"
 		       PRIu64 " of %" PRIu64 ") take %.1f at %.0f a walk (--exact-stacks walks every "
 		       "check: %.1f), the hit path %.1f over the empty program; outside a -p scope %+.1f, "
-		       "the empty program, outside a --cgroup scope %+.1f\n", pf.empty_ns, pf.ns,
+		       "outside a --cgroup scope %+.1f\n", pf.empty_ns, pf.ns,
 		       100 * walked, vs[2].walks, vs[2].made, walk > 0 ? walked * walk : -1, walk,
 		       ex.ns, walk > 0 ? pf.ns - pf.empty_ns - walked * walk : -1,
 		       pf_pid.rounds ? pf_pid.ns - pf_pid.empty_ns : -1,
