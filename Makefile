@@ -324,7 +324,10 @@ $(BUILD)/shapes: tools/bench/shapes.c | $(BUILD)
 	$(Q)$(CC) $(CFLAGS) $< -o $@
 
 $(BUILD)/tools/bench/bench.o: $(BUILD)/bench_empty.skel.h
-$(BUILD)/bench: $(BUILD)/tools/bench/bench.o $(ANALYSIS_OBJS)
+# progstats: the kernel's accounting of the check programs; machine: the
+# header's CPU, kernel and mitigations
+$(BUILD)/bench: $(BUILD)/tools/bench/bench.o $(BUILD)/tools/bench/progstats.o \
+		$(BUILD)/tools/bench/machine.o $(ANALYSIS_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CXX) $(CFLAGS) $^ $(LDLIBS) -o $@
 

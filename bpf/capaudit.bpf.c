@@ -227,6 +227,34 @@ struct {
 	__type(value, __u64);
 } procs SEC(".maps");
 
+/*
+ * procs' tgids again, one byte a pid (eight to a word), read first by
+ * outside_scope(): an array map's lookup is a few instructions the
+ * verifier inlines (array_map_gen_lookup(), kernel/bpf/arraymap.c) where
+ * the hash map's is a call and a jhash. Bytes, not bits: a plain store
+ * sets one without disturbing its neighbours (BPF's atomic OR is 5.12+),
+ * and user space sets its own through a mapping of the map (BPF_F_MMAPABLE,
+ * 5.5+), never a copy of a whole word that could undo a fork hook's store
+ * beside it. The loader sizes it from kernel.pid_max; a pid beyond it is
+ * looked up in procs. 1 entry with -a (unused).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} procbytes SEC(".maps");
+
+static __always_inline void mark_followed(__u32 tgid, __u8 on)
+{
+	__u32 w = tgid / 8;
+	__u8 *b = bpf_map_lookup_elem(&procbytes, &w);
+
+	if (b)
+		b[tgid & 7] = on;
+}
+
 /* Program images already announced with CA_EV_FIRST, by tgid. */
 struct seen_img {
 	__u64 pstart;
@@ -400,6 +428,36 @@ static __always_inline bool followed(__u32 tgid, __u64 pstart)
 		return !cfg_cgroup || bpf_current_task_under_cgroup(&scope_cgroup, 0) == 1;
 	start = bpf_map_lookup_elem(&procs, &tgid);
 	return start && *start == pstart;
+}
+
+/*
+ * Outside the scope: the first thing each check program decides when the
+ * scope is not the whole system (-p, record -- COMMAND, --cgroup,
+ * --container, --unit and the monitor's scopes), so that the rest of the
+ * host pays one byte read in procbytes (no call) or one cgroup ancestry
+ * test (bpf_current_task_under_cgroup(), kernel/trace/bpf_trace.c, a walk
+ * up cgroup_is_descendant()), not the credential reads, register loads
+ * and hashing of a check. A process let through is still asked followed() on
+ * a cache miss (its start time against a reused pid, capaudit's own
+ * processes, the uid), as before. A process outside never takes a cache
+ * slot, so this changes nothing for followed ones; what it changes: a
+ * process moved out of a --cgroup scope stops counting at once, where its
+ * cached slots used to go on counting its hits. -a alone lets every
+ * process through (only capaudit's own are left out, on a miss).
+ */
+static __always_inline bool outside_scope(void)
+{
+	__u32 tgid, w;
+	__u8 *b;
+
+	if (cfg_all)
+		return cfg_cgroup && bpf_current_task_under_cgroup(&scope_cgroup, 0) != 1;
+	tgid = (__u32)(bpf_get_current_pid_tgid() >> 32);
+	w = tgid / 8;
+	b = bpf_map_lookup_elem(&procbytes, &w);
+	if (b)
+		return !b[tgid & 7];
+	return !bpf_map_lookup_elem(&procs, &tgid);
 }
 
 /* A task's process start time (its thread-group leader's). */
@@ -1099,15 +1157,15 @@ static __always_inline void newkey_event(struct task_struct *task, const struct 
 }
 
 /*
- * One capability check. find_vma: a constant of the calling program
+ * One capability check by task, the current one (cur_task(): the hook
+ * takes it once for cred_flags() and this). find_vma: a constant of the calling program
  * (user_stack()); entry: kprobe mode's entry probe's arguments (NULL in
  * the other modes), read in place in their map, with the stack it walked
  * (before 5.15) and the leaf it found (CA_LEAF_AT_ENTRY).
  */
-static __always_inline int on_check(void *ctx, int cap, int ret, __u16 flags, const bool find_vma,
-				    const struct kp_args *entry)
+static __always_inline int on_check(void *ctx, struct task_struct *task, int cap, int ret,
+				    __u16 flags, const bool find_vma, const struct kp_args *entry)
 {
-	struct task_struct *task = cur_task();
 	__u32 zero = 0, tgid, tid, exec_id, idx;
 	struct ca_cache *c;
 	struct ca_slot *s;
@@ -1377,9 +1435,8 @@ static __always_inline __u16 ns_flags(const struct cred *cred, const struct user
  * as its mounter: fs/overlayfs ovl_override_creds()) is not. kernel_cap_t
  * is 8 bytes on every kernel (one u64 since 6.3, two u32 before).
  */
-static __always_inline __u16 cred_flags(const struct cred *cred)
+static __always_inline __u16 cred_flags(const struct cred *cred, struct task_struct *task)
 {
-	struct task_struct *task = cur_task();
 	const struct cred *real = HAVE(CA_KF_TASK_BTF) ? task->real_cred :
 				  BPF_CORE_READ(task, real_cred);
 	__u64 eff = 0, prm = 0;
@@ -1404,7 +1461,13 @@ SEC("tp_btf/cap_capable")
 int BPF_PROG(tp_btf_cap_capable, const struct cred *cred, struct user_namespace *target_ns,
 	     const struct user_namespace *capable_ns, int cap, int ret)
 {
-	return on_check(ctx, cap, ret, ns_flags_btf(cred, target_ns) | cred_flags(cred), true, NULL);
+	struct task_struct *task;
+
+	if (outside_scope())
+		return 0;
+	task = cur_task();
+	return on_check(ctx, task, cap, ret, ns_flags_btf(cred, target_ns) | cred_flags(cred, task),
+			true, NULL);
 }
 
 /* The event's record (include/trace/events/capability.h, Linux 6.14),
@@ -1422,8 +1485,13 @@ struct trace_event_raw_cap_capable___ca {
 SEC("tracepoint/capability/cap_capable")
 int tp_cap_capable(struct trace_event_raw_cap_capable___ca *ctx)
 {
-	return on_check(ctx, ctx->cap, ctx->ret,
-			ns_flags(ctx->cred, ctx->target_ns) | cred_flags(ctx->cred), true, NULL);
+	struct task_struct *task;
+
+	if (outside_scope())
+		return 0;
+	task = cur_task();
+	return on_check(ctx, task, ctx->cap, ctx->ret,
+			ns_flags(ctx->cred, ctx->target_ns) | cred_flags(ctx->cred, task), true, NULL);
 }
 
 /* fexit and kretprobe also run on kernels older than bpf_find_vma()
@@ -1431,8 +1499,12 @@ int tp_cap_capable(struct trace_event_raw_cap_capable___ca *ctx)
  * leaf frame (user_stack()); the loader loads the one the kernel takes.
  * The trace event is 6.14+: one copy. */
 #define FEXIT_BODY(find_vma)								\
-	on_check(ctx, cap, ret, ns_flags_btf(cred, ns) | opts_flags(opts) | cred_flags(cred),	\
-		 find_vma, NULL)
+	({										\
+		struct task_struct *task = outside_scope() ? NULL : cur_task();		\
+											\
+		task ? on_check(ctx, task, cap, ret, ns_flags_btf(cred, ns) |		\
+				opts_flags(opts) | cred_flags(cred, task), find_vma, NULL) : 0; \
+	})
 
 SEC("fexit/cap_capable")
 int BPF_PROG(fexit_cap_capable, const struct cred *cred, struct user_namespace *ns, int cap,
@@ -1479,13 +1551,18 @@ static __always_inline int kprobe_entry(struct pt_regs *ctx, const struct cred *
 					const bool find_vma)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct kp_args a = { .cap = cap,
-			     .flags = ns_flags(cred, ns) | opts_flags(opts) | cred_flags(cred) };
-	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	struct kp_args a = { .cap = cap };
+	struct task_struct *task;
 
+	if (outside_scope())
+		return 0;
+	task = (struct task_struct *)bpf_get_current_task();
 	if (!followed((__u32)(bpf_get_current_pid_tgid() >> 32), proc_start(task)) ||
 	    !uid_allowed(task))
 		return 0;
+	/* cur_task(): a BTF pointer where the kernel has one (task above is
+	 * read with BPF_CORE_READ) */
+	a.flags = ns_flags(cred, ns) | opts_flags(opts) | cred_flags(cred, cur_task());
 	/* the return probe's walk would end at kretprobe_trampoline */
 	if (!HAVE(CA_KF_KRETPROBE_STACK))
 		a.kstack = kernel_stack(ctx, &a.serr);
@@ -1523,7 +1600,7 @@ static __always_inline int kretprobe_check(struct pt_regs *ctx, int ret, const b
 
 	if (!a)
 		return 0;
-	r = on_check(ctx, a->cap, ret, (__u16)a->flags, find_vma, a);
+	r = on_check(ctx, cur_task(), a->cap, ret, (__u16)a->flags, find_vma, a);
 	bpf_map_delete_elem(&kprobe_args, &tid);
 	return r;
 }
@@ -1631,6 +1708,8 @@ int BPF_PROG(sched_process_fork, struct task_struct *parent, struct task_struct 
 		stat_add(CA_STAT_PROC_FULL, 1);
 		return 0;
 	}
+	if (!cfg_all)
+		mark_followed(ctgid, 1);
 	e = new_event(CA_EV_FORK, child);
 	if (e) {
 		/* the forking process (real_parent may differ: CLONE_PARENT) */
@@ -1693,8 +1772,10 @@ int BPF_PROG(sched_process_exit, struct task_struct *p)
 		bpf_ringbuf_submit(e, 0);
 	}
 	bpf_map_delete_elem(&seen, &tgid);
-	if (!cfg_all)
+	if (!cfg_all) {
 		bpf_map_delete_elem(&procs, &tgid);
+		mark_followed(tgid, 0);
+	}
 	return 0;
 }
 #include "ptrace_access.bpf.h"

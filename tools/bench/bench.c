@@ -41,11 +41,76 @@
 #include <unistd.h>
 
 #include "bench_empty.skel.h"
+#include "machine.h"
+#include "progstats.h"
 #include "facts/capnames.h"
 #include "lib/cgroup.h"
 #include "recfile/recfile.h"
 
-#define MAX_ROUNDS 15
+#define MAX_ROUNDS 20
+
+/*
+ * The settle rule. Each round runs every variant once, interleaved, and
+ * reads the kernel's accounting of each check program (progstats.h): the
+ * round's program-time ratio is capaudit's ns per run over the empty
+ * program's in that round. The spread of the last SETTLE_K rounds is half
+ * the range of their ratios over their median,
+ *     spread = (max - min) / 2 / median,
+ * and the rounds stop once it is within SETTLE_PCT percent for the
+ * recorded workload and for both outside-scope rows, after at least the
+ * usual number of rounds (9, quick: 5), at most 20 (quick: 12) and no new
+ * round after SETTLE_SECONDS (quick: a fifth of it) of rounds.
+ */
+#define SETTLE_K   5
+#define SETTLE_PCT 10.0
+#define SETTLE_SECONDS 900
+
+/* the round being run (run_once() keeps program times per round); -1:
+ * a run outside the rounds */
+static int cur_round = -1;
+static bool have_stats;   /* bpf_stats could be turned on */
+/*
+ * A paired run: the empty program attached beside capaudit's on the same
+ * hook, so that both run on every check, one after the other, under the
+ * same conditions at the same moment (the state of the caches, the clock,
+ * a hypervisor's steal); their ratio is the program-time ratio of the
+ * round. Its wall clock is not kept (it carries both programs): each
+ * round runs those variants once plain (the wall clock) and once paired.
+ */
+static bool pairing;
+
+/* The empty program beside a paired run, and its readings. */
+struct companion {
+	struct bench_empty_bpf *skel;
+	struct progset ps;
+	struct progtime before, after;
+};
+
+static void companion_start(struct companion *c)
+{
+	memset(c, 0, sizeof(*c));
+	if (!pairing || cur_round < 0)
+		return;
+	c->skel = bench_empty_bpf__open_and_load();
+	if (!c->skel || bench_empty_bpf__attach(c->skel) ||
+	    progset_add_fd(&c->ps, bpf_program__fd(c->skel->progs.empty))) {
+		bench_empty_bpf__destroy(c->skel);
+		c->skel = NULL;
+	}
+}
+
+static void companion_read(struct companion *c, struct progtime *t)
+{
+	if (c->ps.n && progset_read(&c->ps, t))
+		*t = (struct progtime){ 0 };
+}
+
+static void companion_stop(struct companion *c)
+{
+	progset_close(&c->ps);
+	bench_empty_bpf__destroy(c->skel);
+	c->skel = NULL;
+}
 
 static const char *capaudit = "build/capaudit";
 static const char *workload = "build/bench-workload";
@@ -73,8 +138,17 @@ struct variant {
 	char why[200];
 	double ns[MAX_ROUNDS];
 	int n;
+	/* per round: ns per run of its check program(s), the kernel's
+	 * accounting (-1: not read), and how many runs */
+	double prog[MAX_ROUNDS];
+	uint64_t runs[MAX_ROUNDS];
+	/* paired runs (pairing, above): the empty program's ns per run beside
+	 * it, the same round (-1: not paired) */
+	double eprog[MAX_ROUNDS];
+	bool pair;   /* this variant is also run paired in each round */
 	/* capaudit only: from the last round's record */
 	uint64_t seen, made;
+	uint64_t walks;   /* stacks walked: cache misses and re-checked hits */
 	double loader_cpu_s, wall_s;
 	long loader_rss_kb;
 };
@@ -171,6 +245,8 @@ static int parse_workload(const char *out, double *ns, double *rate)
 }
 
 /* CAP_SYSLOG checks the record counted for the workload processes. */
+static uint64_t last_walks;   /* count_seen(): the record's stack walks */
+
 static int count_seen(const char *path, uint64_t *seen, double *cpu, long *rss)
 {
 	struct record r;
@@ -194,11 +270,52 @@ static int count_seen(const char *path, uint64_t *seen, double *cpu, long *rss)
 			*seen += r.hdr.overflow[i].count;
 	*cpu = r.hdr.loader_cpu_s;
 	*rss = r.hdr.loader_rss_kb;
+	last_walks = r.hdr.cache_misses + r.hdr.cache_hit_walks;
 	record_free(&r);
 	return 0;
 }
 
 static int links_of(pid_t pid);
+
+/* This round's program time of v, from two readings, and of the empty
+ * program beside it in a paired run (c). */
+static void keep_prog(struct variant *v, const struct progtime *before,
+		      const struct progtime *after, const struct companion *c)
+{
+	if (cur_round < 0 || cur_round >= MAX_ROUNDS)
+		return;
+	v->prog[cur_round] = progtime_per_run(before, after);
+	v->runs[cur_round] = after->cnt - before->cnt;
+	if (c && c->ps.n)
+		v->eprog[cur_round] = progtime_per_run(&c->before, &c->after);
+}
+
+/* Has pid ended (a zombie, or gone)? */
+static bool ended(pid_t pid)
+{
+	char path[64], stat[256];
+	const char *p;
+	FILE *f;
+	bool gone = true;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "re");
+	if (f && fgets(stat, sizeof(stat), f) && (p = strrchr(stat, ')')))
+		gone = p[1] && p[2] == 'Z';
+	if (f)
+		fclose(f);
+	return gone;
+}
+
+/* The check programs of a recorder starting up, caught once it has
+ * attached them (before its command runs) and before it ends. */
+static void catch_progs(struct progset *ps, pid_t pid)
+{
+	double t0 = now_s();
+
+	while (!progset_of_pid(ps, pid) && !ended(pid) && now_s() - t0 < 60)
+		usleep(1000);
+}
 
 static int run_once(struct variant *v, long calls, int jobs, double *rate)
 {
@@ -222,11 +339,19 @@ static int run_once(struct variant *v, long calls, int jobs, double *rate)
 		struct bench_empty_bpf *s = bench_empty_bpf__open_and_load();
 		char *argv[] = { (char *)workload, ncalls, njobs, NULL };
 
+		struct progset ps = { .n = 0 };
+		struct progtime before = { 0 }, after;
+
 		if (!s || bench_empty_bpf__attach(s)) {
 			bench_empty_bpf__destroy(s);
 			return -1;
 		}
+		if (have_stats && !progset_add_fd(&ps, bpf_program__fd(s->progs.empty)))
+			progset_read(&ps, &before);
 		rc = run_capture(argv, out, sizeof(out), &ru);
+		if (ps.n && !progset_read(&ps, &after))
+			keep_prog(v, &before, &after, NULL);
+		progset_close(&ps);
 		bench_empty_bpf__destroy(s);
 		break;
 	}
@@ -235,12 +360,33 @@ static int run_once(struct variant *v, long calls, int jobs, double *rate)
 				 (char *)(v->extra ? v->extra : "-q"),
 				 v->ptrace_access ? "--ptrace-access=on" : "--ptrace-access=off",
 				 "-o", rec, "--", (char *)workload, ncalls, njobs, NULL };
+		struct progset ps = { .n = 0 };
+		struct progtime zero = { 0 }, after;
+		struct companion comp;
+		struct job j;
 
-		rc = run_capture(argv, out, sizeof(out), &ru);
+		companion_start(&comp);
+		if (job_start(&j, argv)) {
+			companion_stop(&comp);
+			return -1;
+		}
+		/* its check program, held open to be read after the recorder
+		 * has ended: loaded by this recorder, its totals are this run's
+		 * (the companion's count from the same moment) */
+		if (have_stats && cur_round >= 0)
+			catch_progs(&ps, j.pid);
+		companion_read(&comp, &comp.before);
+		rc = job_finish(&j, out, sizeof(out), &ru);
+		companion_read(&comp, &comp.after);
+		if (ps.n && !progset_read(&ps, &after))
+			keep_prog(v, &zero, &after, &comp);
+		progset_close(&ps);
+		companion_stop(&comp);
 		v->wall_s = now_s() - t0;
 		v->made = (uint64_t)calls * (uint64_t)jobs;
 		if (!rc && count_seen(rec, &v->seen, &v->loader_cpu_s, &v->loader_rss_kb))
 			rc = -1;
+		v->walks = last_walks;
 		break;
 	}
 	case OUTSIDE_PID:
@@ -249,6 +395,9 @@ static int run_once(struct variant *v, long calls, int jobs, double *rate)
 					       v->kind == OUTSIDE_PID ? "-p" : "--cgroup", target, NULL };
 		char *argv[] = { (char *)workload, ncalls, njobs, NULL };
 		char ignored[256];
+		struct progset ps = { .n = 0 };
+		struct progtime before = { 0 }, after;
+		struct companion comp;
 		struct job rj;
 		int waited;
 
@@ -263,7 +412,16 @@ static int run_once(struct variant *v, long calls, int jobs, double *rate)
 		/* attached: the check hook and fork, exec, exit */
 		for (waited = 0; links_of(rj.pid) < 4 && waited < 1000; waited++)
 			usleep(10000);
+		companion_start(&comp);
+		if (have_stats && waited < 1000 && progset_of_pid(&ps, rj.pid))
+			progset_read(&ps, &before);
+		companion_read(&comp, &comp.before);
 		rc = waited < 1000 ? run_capture(argv, out, sizeof(out), &ru) : -1;
+		companion_read(&comp, &comp.after);
+		if (ps.n && !progset_read(&ps, &after))
+			keep_prog(v, &before, &after, &comp);
+		progset_close(&ps);
+		companion_stop(&comp);
 		kill(rj.pid, SIGINT);
 		job_finish(&rj, ignored, sizeof(ignored), NULL);
 		break;
@@ -284,7 +442,7 @@ static int run_once(struct variant *v, long calls, int jobs, double *rate)
 	}
 	if (rc || parse_workload(out, &ns, rate))
 		return -1;
-	if (v->n < MAX_ROUNDS)
+	if (v->n < MAX_ROUNDS && !pairing)
 		v->ns[v->n++] = ns;
 	return 0;
 }
@@ -1005,23 +1163,118 @@ static void idle_scope_stop(void)
 		rmdir(idle_cgroup_dir);
 }
 
+/*
+ * The program-time ratio of v to the empty program e over the last
+ * SETTLE_K rounds before round `end` in which both were read: the median
+ * of the rounds' ratios, its spread in percent (the settle rule, above)
+ * and the medians of each program's ns per run over the same rounds;
+ * -1 with fewer rounds.
+ */
+struct progfig {
+	double ratio, spread_pct, ns, empty_ns;
+	int rounds;   /* rounds behind the figures */
+};
+
+static struct progfig prog_figure(const struct variant *v, const struct variant *e, int end)
+{
+	struct progfig f = { -1, -1, -1, -1, 0 };
+	double ratio[SETTLE_K], ns[SETTLE_K], ens[SETTLE_K], lo, hi;
+	int n = 0, i;
+
+	for (i = end - 1; i >= 0 && n < SETTLE_K; i--)
+		if (v->prog[i] > 0 && (v->eprog[i] > 0 || e->prog[i] > 0)) {
+			/* paired: against the empty program beside it */
+			double floor = v->eprog[i] > 0 ? v->eprog[i] : e->prog[i];
+
+			ratio[n] = v->prog[i] / floor;
+			ns[n] = v->prog[i];
+			ens[n++] = floor;
+		}
+	if (n < SETTLE_K)
+		return f;
+	lo = hi = ratio[0];
+	for (i = 1; i < n; i++) {
+		lo = ratio[i] < lo ? ratio[i] : lo;
+		hi = ratio[i] > hi ? ratio[i] : hi;
+	}
+	f.ratio = median(ratio, n);
+	f.spread_pct = 100 * (hi - lo) / 2 / f.ratio;
+	f.ns = median(ns, n);
+	f.empty_ns = median(ens, n);
+	f.rounds = n;
+	return f;
+}
+
+/*
+ * tools/bench/realwork.sh, the real-workload bench, when it is there and
+ * BENCH_NO_REAL is not set: its output shown as it comes, the key=value
+ * pairs of its last line ("realwork: k=v ...") into kv for the bench:
+ * line, with realwork=failed if it failed. kv is "" when it is not run.
+ */
+static void realwork(char *kv, size_t len)
+{
+	const char *sh = "tools/bench/realwork.sh";
+	char line[2048], last[2048] = "";
+	FILE *p;
+	int st;
+
+	kv[0] = '\0';
+	if (getenv("BENCH_NO_REAL") || access(sh, X_OK))
+		return;
+	printf("\nReal workloads (%s; BENCH_NO_REAL=1 skips them):\n", sh);
+	fflush(stdout);
+	p = popen(sh, "r");   /* its stderr is ours */
+	while (p && fgets(line, sizeof(line), p)) {
+		fputs(line, stdout);
+		fflush(stdout);
+		if (!strncmp(line, "realwork:", 9))
+			snprintf(last, sizeof(last), "%s", line + 9);
+	}
+	st = p ? pclose(p) : -1;
+	last[strcspn(last, "\n")] = '\0';
+	if (st == 0 && last[0]) {
+		snprintf(kv, len, "%s%s", last[0] == ' ' ? "" : " ", last);
+		return;
+	}
+	if (st == -1)
+		fprintf(stderr, "bench: %s could not be run: %s\n", sh, strerror(errno));
+	else if (st != 0)
+		fprintf(stderr, "bench: %s failed (%s %d)\n", sh,
+			WIFEXITED(st) ? "exit status" : "signal",
+			WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+	else
+		fprintf(stderr, "bench: %s printed no realwork: line\n", sh);
+	snprintf(kv, len, "%s%s realwork=failed", last[0] && last[0] != ' ' ? " " : "", last);
+}
+
 int main(int argc, char **argv)
 {
 	bool quick = getenv("BENCH_QUICK") && strcmp(getenv("BENCH_QUICK"), "0");
 	long calls = quick ? 200000 : 2000000;
-	int rounds = quick ? 7 : 9, r, i;
+	/* at least the usual rounds, then until settled, at most twice as
+	 * many (the settle rule, above) */
+	int min_rounds = quick ? 5 : 9, max_rounds = quick ? 12 : MAX_ROUNDS, rounds = 0, r, i;
+	bool hooks_only = argc == 2 && !strcmp(argv[1], "--hooks"), settled = false;
+	struct progfig pf = { -1, -1, -1, -1, 0 }, pf_pid = pf, pf_cg = pf;
+	char cpu[256], kernel[512], mitig[128], stats_how[256], real_kv[2048] = "";
 	struct variant vs[] = {
 		{ .name = "bare (nothing attached)", .kind = BARE },
 		{ .name = "empty tp_btf program", .kind = EMPTY },
-		{ .name = "capaudit --attach tp_btf", .kind = CAPAUDIT, .mode = "tp_btf" },
+		{ .name = "capaudit --attach tp_btf", .kind = CAPAUDIT, .mode = "tp_btf",
+		  .pair = true },
 		{ .name = "capaudit --attach tp_btf --user-stacks", .kind = CAPAUDIT, .mode = "tp_btf",
 		  .extra = "--user-stacks" },
+		/* where the time goes: every check walks the stack (the cache's
+		 * hits are re-checked, none counted on its proof alone) */
+		{ .name = "capaudit --attach tp_btf --exact-stacks", .kind = CAPAUDIT,
+		  .mode = "tp_btf", .extra = "--exact-stacks" },
 		{ .name = "capaudit --attach tracepoint", .kind = CAPAUDIT, .mode = "tracepoint" },
 		{ .name = "capaudit --attach fexit", .kind = CAPAUDIT, .mode = "fexit" },
 		{ .name = "capaudit --attach kprobe", .kind = CAPAUDIT, .mode = "kprobe" },
-		{ .name = "capaudit -p (idle), the workload outside it", .kind = OUTSIDE_PID },
+		{ .name = "capaudit -p (idle), the workload outside it", .kind = OUTSIDE_PID,
+		  .pair = true },
 		{ .name = "capaudit --cgroup (idle), the workload outside it",
-		  .kind = OUTSIDE_CGROUP },
+		  .kind = OUTSIDE_CGROUP, .pair = true },
 		{ .name = "bpftrace count (pid,cap,ret)", .kind = BPFTRACE },
 		{ .name = "bpftrace count + kstack", .kind = BPFTRACE_STACK },
 		/* what record -- COMMAND costs by default: the ptrace-access
@@ -1032,7 +1285,7 @@ int main(int argc, char **argv)
 		  .ptrace_access = true },
 	};
 	int nv = (int)(sizeof(vs) / sizeof(vs[0]));
-	double bare, empty, rate, t0 = now_s(), med[16];
+	double bare, empty, rate, t0 = now_s(), med[16], pre[3], t_rounds;
 	struct variant *best = NULL;
 	struct variant two = { .name = "capaudit tp_btf, 2 jobs", .kind = CAPAUDIT, .mode = "tp_btf" };
 	char old_restrict[16] = "", synth[128];
@@ -1092,35 +1345,91 @@ int main(int argc, char **argv)
 		printf("bench: monitor_rss_growth_kb=%ld\n", m.rss_growth_kb);
 		return m.seen == m.made ? 0 : 1;
 	}
+	/* the header: which machine, before any figure */
+	strftime(date, sizeof(date), "%Y-%m-%d %H:%M UTC", gmtime(&tnow));
+	for (i = 0; i < 3; i++)
+		if (run_once(&vs[0], calls, 1, &rate))
+			fprintf(stderr, "bench: the bare workload failed\n");
+	for (i = 0; i < vs[0].n; i++)
+		pre[i] = vs[0].ns[i];
+	vs[0].n = 0;
+	machine_cpu(cpu, sizeof(cpu));
+	machine_kernel(kernel, sizeof(kernel));
+	machine_mitigations_token(mitig, sizeof(mitig));
+	printf("capaudit bench, %s\n\nBare syscall (klogctl: one CAP_SYSLOG check, nothing "
+	       "attached): %.0f ns (median of 3 runs of %ld calls)\nCPU: %s\nKernel: %s\n"
+	       "Mitigations (/sys/devices/system/cpu/vulnerabilities; mitigations=%s):\n", date,
+	       median(pre, 3), calls, cpu, kernel, mitig);
+	machine_print_mitigations();
+	have_stats = !progstats_on(stats_how, sizeof(stats_how));
+	printf("Program time: %s%s\n", have_stats ? "the kernel's accounting, on through " :
+	       "unavailable: ", stats_how);
+	fflush(stdout);
+
 	idle_scope_start();
 	for (i = 0; i < nv; i++)
 		probe(&vs[i]);
-	for (r = 0; r < rounds; r++)
-		for (i = 0; i < nv; i++)
+	for (i = 0; i < nv; i++)
+		for (r = 0; r < MAX_ROUNDS; r++)
+			vs[i].prog[r] = vs[i].eprog[r] = -1;
+	t_rounds = now_s();
+	for (r = 0; r < max_rounds; r++) {
+		cur_round = r;
+		for (i = 0; i < nv; i++) {
 			if (vs[i].available && run_once(&vs[i], calls, 1, &rate))
 				fprintf(stderr, "bench: %s: a round failed\n", vs[i].name);
+			/* the headline rows again, the empty program beside them */
+			pairing = have_stats && vs[i].pair;
+			if (pairing && vs[i].available && run_once(&vs[i], calls, 1, &rate))
+				fprintf(stderr, "bench: %s: a paired round failed\n", vs[i].name);
+			pairing = false;
+		}
+		rounds = r + 1;
+		/* vs[2]: the recorded workload; vs[8], vs[9]: outside a scope */
+		pf = prog_figure(&vs[2], &vs[1], rounds);
+		pf_pid = prog_figure(&vs[8], &vs[1], rounds);
+		pf_cg = prog_figure(&vs[9], &vs[1], rounds);
+		settled = pf.rounds && pf.spread_pct <= SETTLE_PCT &&
+			  (!vs[8].available || (pf_pid.rounds && pf_pid.spread_pct <= SETTLE_PCT)) &&
+			  (!vs[9].available || (pf_cg.rounds && pf_cg.spread_pct <= SETTLE_PCT));
+		if (rounds >= min_rounds && (!have_stats || settled ||
+					     now_s() - t_rounds > (quick ? SETTLE_SECONDS / 5 : SETTLE_SECONDS)))
+			break;
+	}
+	cur_round = -1;
+	/* the accounting costs every BPF program on the host two clock reads
+	 * a run: off for the rest */
+	progstats_off();
 
 	idle_scope_stop();
 	bare = median(vs[0].ns, vs[0].n);
 	empty = median(vs[1].ns, vs[1].n);
-	strftime(date, sizeof(date), "%Y-%m-%d %H:%M UTC", gmtime(&tnow));
-	printf("capaudit bench, %s, %ld calls x %d rounds (medians), kernel: ", date, calls, rounds);
-	fflush(stdout);
-	system("uname -r");
-	printf("\n| variant | ns/check | added ns | x empty's added | seen/made |\n");
-	printf("|---|---|---|---|---|\n");
+	printf("\n%ld calls x %d rounds, interleaved. Wall clock: medians of all rounds; program "
+	       "time (the kernel's accounting of the check program alone): medians of the last "
+	       "%d rounds\n", calls, rounds, SETTLE_K);
+	printf("\n| variant | ns/check | added ns | x empty's added | program ns/run | "
+	       "x empty's program | seen/made |\n");
+	printf("|---|---|---|---|---|---|---|\n");
 	for (i = 0; i < nv; i++) {
 		struct variant *v = &vs[i];
+		struct progfig f = prog_figure(v, &vs[1], rounds);
 
 		med[i] = median(v->ns, v->n);
 		if (!v->available) {
-			printf("| %s | - | - | - | unavailable: %s |\n", v->name, v->why);
+			printf("| %s | - | - | - | - | - | unavailable: %s |\n", v->name, v->why);
 			continue;
 		}
 		printf("| %s | %.0f | %.0f | %s", v->name, med[i], med[i] - bare,
 		       i == 0 ? "-" : "");
 		if (i > 0)
 			printf("%.2f", (med[i] - bare) / (empty - bare));
+		if (i == 1 && f.rounds)
+			printf(" | %.1f | 1 (itself)", f.empty_ns);
+		else if (f.rounds)
+			printf(" | %.1f | %.2f (±%.0f%%%s)", f.ns, f.ratio, f.spread_pct,
+			       v->pair ? ", paired" : "");
+		else
+			printf(" | - | -");
 		if (v->kind == CAPAUDIT)
 			printf(" | %" PRIu64 "/%" PRIu64 " |\n", v->seen, v->made);
 		else
@@ -1128,7 +1437,53 @@ int main(int argc, char **argv)
 		if (v->kind == CAPAUDIT && !best)
 			best = v;
 	}
+	if (!have_stats)
+		printf("\nProgram time: not measured (%s)\n", stats_how);
+	else if (settled)
+		printf("\nSettled: program-time ratio %.2fx (%.1f ns per run against the empty "
+		       "program's %.1f), spread ±%.0f%% over the last %d rounds; outside a -p scope "
+		       "%.2fx (±%.0f%%), outside a --cgroup scope %.2fx (±%.0f%%)\n", pf.ratio, pf.ns,
+		       pf.empty_ns, pf.spread_pct, pf.rounds, pf_pid.ratio, pf_pid.spread_pct,
+		       pf_cg.ratio, pf_cg.spread_pct);
+	else
+		printf("\nCould not settle: program-time ratio %.2fx, spread ±%.0f%% over the last %d "
+		       "of %d rounds (outside -p %.2fx ±%.0f%%, outside --cgroup %.2fx ±%.0f%%; the "
+		       "rule: within ±%.0f%%)\n", pf.ratio, pf.spread_pct, pf.rounds, rounds,
+		       pf_pid.ratio, pf_pid.spread_pct, pf_cg.ratio, pf_cg.spread_pct, SETTLE_PCT);
+	if (have_stats && vs[2].available && vs[2].runs[rounds - 1])
+		printf("Runs of capaudit's check program in the last round: %" PRIu64 " for %ld "
+		       "calls (the rest: other processes' checks while it was attached)\n",
+		       vs[2].runs[rounds - 1], calls);
+	if (pf.rounds && vs[2].made) {
+		/* vs[4] walks the stack on every check: the walk's share */
+		struct progfig ex = prog_figure(&vs[4], &vs[1], rounds);
+		double walked = (double)vs[2].walks / (double)vs[2].made;
+		double walk = ex.rounds && walked < 1 ? (ex.ns - pf.ns) / (1 - walked) : -1;
 
+		printf("Where the time goes (ns per run, the kernel's accounting): the empty program "
+		       "%.1f (the accounting's own clock reads; any program pays them); capaudit %.1f, "
+		       "of which stack walks (cache misses and re-checks, %.2f%% of checks here: %"
+		       PRIu64 " of %" PRIu64 ") take %.1f at %.0f a walk (--exact-stacks walks every "
+		       "check: %.1f), the hit path %.1f over the empty program; outside a -p scope %+.1f, "
+		       "outside a --cgroup scope %+.1f\n", pf.empty_ns, pf.ns,
+		       100 * walked, vs[2].walks, vs[2].made, walk > 0 ? walked * walk : -1, walk,
+		       ex.ns, walk > 0 ? pf.ns - pf.empty_ns - walked * walk : -1,
+		       pf_pid.rounds ? pf_pid.ns - pf_pid.empty_ns : -1,
+		       pf_cg.rounds ? pf_cg.ns - pf_cg.empty_ns : -1);
+	}
+	if (pf.rounds)
+		printf("Targets: the recorded workload within 1.5x the empty program's time "
+		       "(%s), outside a scope within 1.2x (-p %s, --cgroup %s)\n",
+		       pf.ratio <= 1.5 ? "met" : "NOT MET",
+		       pf_pid.rounds ? pf_pid.ratio <= 1.2 ? "met" : "NOT MET" : "not measured",
+		       pf_cg.rounds ? pf_cg.ratio <= 1.2 ? "met" : "NOT MET" : "not measured");
+
+	/* bench --hooks: the hook's cost alone */
+	if (hooks_only) {
+		load = (struct load_result){ -1, -1 };
+		mon = (struct mon_result){ -1, 0, 0 };
+		goto last_line;
+	}
 	/* the highest rate two cores make: one loop per core */
 	if (best) {
 		double ns2 = 0;
@@ -1170,15 +1525,18 @@ int main(int argc, char **argv)
 
 	load = load_test(quick ? 10 : 60);
 	mon = monitor_test(quick ? 10 : 30);
+	realwork(real_kv, sizeof(real_kv));
 
+last_line:
 	set_dmesg_restrict(old_restrict[0] ? old_restrict : "1\n", NULL, 0);
 	snprintf(out, sizeof(out), "rm -rf %s", tmpdir);
 	system(out);
 	fprintf(stderr, "bench: %.0f s\n", now_s() - t0);
 	if (!best) {
 		printf("bench: added_ns=0 empty_added_ns=%.0f ratio=0 lost=-1 load_lost=%" PRId64
-		       " load_misattributed=%" PRId64 " monitor_rss_growth_kb=%ld\n", empty - bare,
-		       load.lost, load.misattributed, mon.rss_growth_kb);
+		       " load_misattributed=%" PRId64 " monitor_rss_growth_kb=%ld settled=0 bare_ns=%.0f"
+		       " mitigations=%s%s\n", empty - bare, load.lost, load.misattributed,
+		       mon.rss_growth_kb, bare, mitig, real_kv);
 		return 1;
 	}
 	{
@@ -1187,22 +1545,26 @@ int main(int argc, char **argv)
 		 * re-checks walk the user stack too */
 		double uadded = vs[3].available ? median(vs[3].ns, vs[3].n) - bare : -1;
 		/* an unrelated process under a --cgroup recording, and under a -p
-		 * one (vs[7], vs[8] above) */
-		double cg_out = vs[8].available ? median(vs[8].ns, vs[8].n) - bare : -1;
-		double pid_out = vs[7].available ? median(vs[7].ns, vs[7].n) - bare : -1;
-		/* the ptrace-access hooks' own share, per syscall (vs[11] less
+		 * one (vs[8], vs[9] above) */
+		double cg_out = vs[9].available ? median(vs[9].ns, vs[9].n) - bare : -1;
+		double pid_out = vs[8].available ? median(vs[8].ns, vs[8].n) - bare : -1;
+		/* the ptrace-access hooks' own share, per syscall (vs[12] less
 		 * the hook alone) */
-		double pt_added = vs[11].available && best == &vs[2] ?
-				  median(vs[11].ns, vs[11].n) - median(vs[2].ns, vs[2].n) : -1;
+		double pt_added = vs[12].available && best == &vs[2] ?
+				  median(vs[12].ns, vs[12].n) - median(vs[2].ns, vs[2].n) : -1;
 
 		printf("bench: added_ns=%.0f empty_added_ns=%.0f ratio=%.2f lost=%" PRId64
 		       " load_lost=%" PRId64 " load_misattributed=%" PRId64
 		       " user_stacks_added_ns=%.0f outside_pid_added_ns=%.0f"
 		       " outside_cgroup_added_ns=%.0f monitor_rss_growth_kb=%ld"
-		       " ptrace_hooks_added_ns=%.0f bare_ns=%.0f\n", added, empty - bare,
+		       " ptrace_hooks_added_ns=%.0f prog_ns=%.1f empty_prog_ns=%.1f prog_ratio=%.2f"
+		       " outside_pid_ratio=%.2f outside_cgroup_ratio=%.2f prog_spread_pct=%.0f"
+		       " settled=%d bare_ns=%.0f mitigations=%s%s\n", added, empty - bare,
 		       added / (empty - bare),
 		       (int64_t)(best->made - best->seen) + (int64_t)(two.made - two.seen), load.lost,
-		       load.misattributed, uadded, pid_out, cg_out, mon.rss_growth_kb, pt_added, bare);
+		       load.misattributed, uadded, pid_out, cg_out, mon.rss_growth_kb, pt_added,
+		       pf.ns, pf.empty_ns, pf.ratio, pf_pid.ratio, pf_cg.ratio, pf.spread_pct,
+		       settled, bare, mitig, real_kv);
 	}
 	return 0;
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -23,6 +24,22 @@
 /* The kernel's ENOTSUPP (include/linux/errno.h): what a map type without
  * batch operations answers. */
 #define KERNEL_ENOTSUPP 524
+
+/* procbytes' size in 8-byte words: one byte for each pid below
+ * kernel.pid_max (PID_MAX_LIMIT, 4194304, include/linux/threads.h, if
+ * unreadable); a pid past it, were pid_max raised later, is looked up in
+ * procs instead. */
+static uint32_t procbytes_words(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/pid_max", "re");
+	long max = 0;
+
+	if (!f || fscanf(f, "%ld", &max) != 1 || max <= 0 || max > 4194304)
+		max = 4194304;
+	if (f)
+		fclose(f);
+	return (uint32_t)((max + 7) / 8);
+}
 
 /* libbpf's log: kept quiet unless verbose, but its last line explains
  * failures, so remember it. */
@@ -274,6 +291,8 @@ static int try_mode(struct tracer *t, const struct tracer_cfg *cfg, enum attach_
 	/* the user stack map (build ids: 32 bytes a frame) only when used */
 	if ((err = size_task_state(s, kfeat, cfg->syscall_results)) ||
 	    (!cfg->user_stacks && (err = bpf_map__set_max_entries(s->maps.ustacks, 1))) ||
+	    (!cfg->all &&
+	     (err = bpf_map__set_max_entries(s->maps.procbytes, procbytes_words()))) ||
 	    (err = bpf_map__set_max_entries(s->maps.agg0, t->agg_max[0])) ||
 	    (err = bpf_map__set_max_entries(s->maps.agg1, t->agg_max[1])) ||
 	    (cfg->ringbuf_bytes &&
@@ -406,9 +425,24 @@ int tracer_start(struct tracer *t, const struct tracer_cfg *cfg, tracer_event_fn
 int tracer_follow(struct tracer *t, uint32_t tgid, uint64_t pstart)
 {
 	__u64 start = pstart;
+	int err;
 
-	return bpf_map__update_elem(t->skel->maps.procs, &tgid, sizeof(tgid), &start,
-				    sizeof(start), BPF_ANY);
+	if (!t->procbytes) {
+		size_t len = (size_t)bpf_map__max_entries(t->skel->maps.procbytes) * 8;
+		void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED,
+			       bpf_map__fd(t->skel->maps.procbytes), 0);
+
+		if (m == MAP_FAILED)
+			return -errno;
+		t->procbytes = m;
+		t->procbytes_len = len;
+	}
+	err = bpf_map__update_elem(t->skel->maps.procs, &tgid, sizeof(tgid), &start,
+				   sizeof(start), BPF_ANY);
+	/* the check programs look here first (a pid past the map: in procs) */
+	if (!err && tgid < t->procbytes_len)
+		t->procbytes[tgid] = 1;
+	return err;
 }
 
 int tracer_set_scope(struct tracer *t, int cgroup_fd)
@@ -876,6 +910,10 @@ int tracer_ustack(struct tracer *t, uint64_t ustack, struct bpf_stack_build_id *
 void tracer_close(struct tracer *t)
 {
 	int i;
+
+	if (t->procbytes)
+		munmap(t->procbytes, t->procbytes_len);
+	t->procbytes = NULL;
 
 	for (i = 0; i < 2; i++)
 		if (t->agg_owned[i])

@@ -90,6 +90,10 @@ struct tracer {
 	uint64_t stats[CA_STAT_NR], overflow[CA_OVERFLOW_SLOTS];
 	/* why each mode that was tried did not work, for messages and doctor */
 	char why[ATTACH_NR][320];
+	/* the procbytes map (capaudit.bpf.c: one byte a followed pid),
+	 * mapped by the first tracer_follow() */
+	uint8_t *procbytes;
+	size_t procbytes_len;
 };
 
 /* Load and attach the first of cfg->modes that works (auto: the
