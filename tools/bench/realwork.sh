@@ -197,18 +197,32 @@ nginx_start() {
 	done
 }
 nginx_stop() { stop "$nginx_pid" QUIT; nginx_pid=""; }   # QUIT: graceful
-# one fixed-duration load; prints requests per second
+# one fixed-duration load; prints requests per second and requests
 nginx_load() {
 	ip netns exec "$ns" wrk -t1 -c16 -d"${SECS}s" "http://127.0.0.1/index.html" >"$tmp/wrk.out" 2>&1 ||
 		die "wrk failed: $(tail -n1 "$tmp/wrk.out")"
-	awk '/^Requests\/sec:/ { print $2 }' "$tmp/wrk.out"
+	awk '/ requests in / { n = $1 } /^Requests\/sec:/ { r = $2 } END { print r, n }' "$tmp/wrk.out"
 }
-# one run; prints runs per second (1 / its total time)
+# one run; prints runs per second (1 / its total time) and runs (1)
 messaging_run() {
 	perf bench sched messaging -l "$LOOPS" >"$tmp/perf.out" 2>&1 ||
 		die "perf bench sched messaging failed: $(tail -n1 "$tmp/perf.out")"
-	awk '/Total time:/ { printf "%.6f\n", 1 / $3 }' "$tmp/perf.out"
+	awk '/Total time:/ { printf "%.6f 1\n", 1 / $3 }' "$tmp/perf.out"
 }
+
+# CPU time, in clock ticks, of what a round ran: the processes this shell
+# has reaped (nginx and its worker, wrk, perf and its 400 processes: a
+# parent's count includes the children it reaped) and the tracer $1 while it
+# runs (it is reaped only after the reading, and its start is not counted).
+# A shared host gives the workload less or more of the CPU from one round to
+# the next, which moves throughput; the CPU a request takes moves less.
+cpu_ticks() {
+	local self tracer=0
+	self=$(sed 's/^.*) //' /proc/$$/stat | awk '{ print $14 + $15 }')
+	[ -z "$1" ] || tracer=$(sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null | awk '{ print $12 + $13 }')
+	echo $((self + ${tracer:-0}))
+}
+TICK_S=$(awk -v t="$(getconf CLK_TCK)" 'BEGIN { print 1 / t }')
 
 # ---- statistics ------------------------------------------------------------
 
@@ -288,7 +302,8 @@ fi
 
 # ---- the rounds ------------------------------------------------------------
 
-declare -A VAL=()     # "workload variant" -> values, one a line
+declare -A VAL=()     # "workload variant" -> throughputs, one a line
+declare -A CPU=()     # "workload variant" -> CPU seconds per request or run
 declare -A WCHK=()    # "workload" -> the monitor's checks of the workload per round
 declare -A HCPS=()    # "workload" -> the monitor's checks per second, whole host
 declare -A BTCHK=()   # "workload" -> bpftrace's count of the workload's checks
@@ -302,6 +317,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
 		for v in "${order[@]}"; do
 			[ -z "${NA[$v]:-}" ] || continue
 			start_tracer "$v" || { echo "realwork: ${LABEL[$v]}: stopped attaching: ${NA[$v]}"; continue; }
+			c0=$(cpu_ticks "$tracer_pid")
 			case $w in
 			nginx)
 				nginx_start
@@ -312,8 +328,11 @@ for ((r = 1; r <= ROUNDS; r++)); do
 				x=$(messaging_run)
 				comms=$MSG_COMMS ;;
 			esac
+			c1=$(cpu_ticks "$tracer_pid")
 			stop_tracer "$v"
-			VAL["$w $v"]+="$x"$'\n'
+			VAL["$w $v"]+="${x% *}"$'\n'
+			# CPU seconds per request or run
+			CPU["$w $v"]+="$(awk -v c=$((c1 - c0)) -v t="$TICK_S" -v n="${x#* }" 'BEGIN { printf "%.9f\n", c * t / n }')"$'\n'
 			case $v in
 			monitor)
 				WCHK[$w]+="$(monitor_checks "$tmp/monitor.jsonl" "$comms")"$'\n'
@@ -328,22 +347,29 @@ done
 
 # ---- the table -------------------------------------------------------------
 
-declare -A MED=() SPR=() LOSS=()
+declare -A MED=() SPR=() LOSS=() CMED=() CSPR=() CADD=()
 for w in $WORKLOADS; do
 	for v in $VARIANTS; do
-		vals=${VAL["$w $v"]:-}
+		vals=${VAL["$w $v"]:-} cpus=${CPU["$w $v"]:-}
 		if [ -z "$vals" ]; then
-			MED["$w $v"]=na SPR["$w $v"]=na
+			MED["$w $v"]=na SPR["$w $v"]=na CMED["$w $v"]=na CSPR["$w $v"]=na
 		else
 			MED["$w $v"]=$(printf %s "$vals" | median)
 			SPR["$w $v"]=$(printf %s "$vals" | spread)
+			CMED["$w $v"]=$(printf %s "$cpus" | median)
+			CSPR["$w $v"]=$(printf %s "$cpus" | spread)
 		fi
 		LOSS["$w $v"]=$(loss "${MED["$w $v"]}" "${MED["$w none"]}")
+		# CPU added per request or run, in % of none's
+		CADD["$w $v"]=$(loss "${CMED["$w none"]}" "${CMED["$w $v"]}" |
+			awk '{ if ($1 == "na") print "na"; else printf "%.2f\n", 100 / (1 - $1 / 100) - 100 }')
 	done
 done
 
 echo
-echo "Real workloads, $ROUNDS interleaved rounds each (median; spread = half the range over the median)"
+echo "Real workloads, $ROUNDS interleaved rounds each (median; spread = half the range over the median;"
+echo "loss = throughput lost against nothing attached; CPU = the workload's and the tracer's CPU time"
+echo "per request or run, added% = more than with nothing attached)"
 for w in $WORKLOADS; do
 	echo
 	case $w in
@@ -354,7 +380,8 @@ for w in $WORKLOADS; do
 		echo "  not run: ${WNA[$w]}"
 		continue
 	fi
-	printf '  %-56s %12s %9s %9s\n' variant median spread% loss%
+	printf '  %-56s %17s %8s %7s %10s %8s %8s\n' variant median spread% loss% \
+		"$([ "$w" = nginx ] && echo "CPU us/req" || echo "CPU s/run")" spread% added%
 	for v in $VARIANTS; do
 		if [ -n "${NA[$v]:-}" ]; then
 			printf '  %-56s %s\n' "${LABEL[$v]}" "not run: ${NA[$v]}"
@@ -364,7 +391,9 @@ for w in $WORKLOADS; do
 			else
 				m=$(awk -v x="${MED["$w $v"]}" 'BEGIN { printf "%.0f", x }')
 			fi
-			printf '  %-56s %12s %9s %9s\n' "${LABEL[$v]}" "$m" "${SPR["$w $v"]}" "${LOSS["$w $v"]}"
+			c=$(awk -v x="${CMED["$w $v"]}" -v w="$w" 'BEGIN { if (x == "na") print x; else if (w == "nginx") printf "%.1f\n", x * 1e6; else printf "%.2f\n", x }')
+			printf '  %-56s %17s %8s %7s %10s %8s %8s\n' "${LABEL[$v]}" "$m" "${SPR["$w $v"]}" "${LOSS["$w $v"]}" \
+				"$c" "${CSPR["$w $v"]}" "${CADD["$w $v"]}"
 		fi
 	done
 done
@@ -407,4 +436,8 @@ echo "realwork: monitor_real_workload_loss_pct=$ml_ngx monitor_messaging_loss_pc
 	"bpftrace_printf_real_workload_loss_pct=${LOSS["nginx bt_printf"]} bpftrace_printf_messaging_loss_pct=${LOSS["messaging bt_printf"]}" \
 	"real_workload_spread_pct=${ngx_spread:-na} messaging_spread_pct=${msg_spread:-na}" \
 	"monitor_real_workload_checks_per_s=$steady_cps monitor_real_workload_checks_per_round=$ngx_round" \
-	"monitor_messaging_checks_per_s=$msg_cps monitor_target_met=$met"
+	"monitor_messaging_checks_per_s=$msg_cps monitor_target_met=$met" \
+	"monitor_real_workload_cpu_added_pct=${CADD["nginx monitor"]} monitor_messaging_cpu_added_pct=${CADD["messaging monitor"]}" \
+	"bpftrace_real_workload_cpu_added_pct=${CADD["nginx bt_count"]} bpftrace_messaging_cpu_added_pct=${CADD["messaging bt_count"]}" \
+	"bpftrace_printf_real_workload_cpu_added_pct=${CADD["nginx bt_printf"]} bpftrace_printf_messaging_cpu_added_pct=${CADD["messaging bt_printf"]}" \
+	"real_workload_cpu_spread_pct=$(for v in $VARIANTS; do echo "${CSPR["nginx $v"]}"; done | grep -v na | sort -g | tail -n1)"
