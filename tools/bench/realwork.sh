@@ -11,9 +11,11 @@
 #              sockets); seconds per run, compared as runs per second
 #
 # Rounds are interleaved (none, monitor, bpftrace..., then again starting
-# one later: monitor, bpftrace..., none): the host
-# is shared, so only medians of one run are compared. Each round starts its
-# tracer, waits until it says it is attached, runs the workload, stops it.
+# one later: monitor, bpftrace..., none): the host is shared, so only
+# medians of one run are compared. Each run starts its tracer, waits until
+# it says it is attached, runs the workload, stops the tracer. Beside
+# throughput, the CPU time a request or run took (the workload's and the
+# tracer's), which moves less with what else the host runs.
 #
 #   BENCH_QUICK=1 tools/bench/realwork.sh    3 rounds of 3 s (about 2 min)
 #   tools/bench/realwork.sh                  7 rounds of 10 s
