@@ -161,7 +161,8 @@ bt_checks() {
 
 # nginx: its own prefix, config and site in $tmp; started as root with a
 # user directive (as Debian's service does), so it checks CAP_SETUID,
-# CAP_SETGID and CAP_NET_BIND_SERVICE (port 80) when it starts
+# CAP_SETGID, CAP_CHOWN (its temp directories) and CAP_NET_BIND_SERVICE
+# (port 80) when it starts
 nginx_setup() {
 	mkdir -p "$tmp/ngx/www" "$tmp/ngx/logs"
 	head -c 600 /dev/urandom | base64 >"$tmp/ngx/www/index.html"
