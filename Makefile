@@ -19,6 +19,8 @@
 #   make static     build-static/capaudit, statically linked (no libmicrohttpd)
 #   make ARCH=arm64 build-static-arm64/capaudit: the same, cross-built for
 #                   aarch64 (Debian's cross toolchain and :arm64 libraries)
+#   make bench-real real workloads (nginx under wrk, perf bench sched messaging) with
+#                   nothing attached, monitor -a and bpftrace (BENCH_QUICK=1: about 2 min)
 #   V=1             show the commands
 #
 # Outputs go to build/, never beside the sources. Header dependencies are
@@ -100,7 +102,7 @@ LOADER_OBJS   := $(patsubst %.cpp,$(BUILD)/%.o,$(LOADER_SRCS:%.c=$(BUILD)/%.o))
 UNIT_OBJS     := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
 
 .PHONY: all deps demo screenshot check test help vmtest fuzz fuzz-merge install uninstall deb man completion \
-	bench clean check-layers static
+	bench bench-real clean check-layers static
 ifeq ($(ARCH),$(HOST_ARCH))
 all: $(BUILD)/capaudit man completion
 else
@@ -337,6 +339,14 @@ bench:
 	$(Q)tools/deps.sh bench
 	$(Q)$(MAKE) --no-print-directory all $(BUILD)/bench $(BUILD)/bench-workload $(BUILD)/churn
 	$(Q)$(BUILD)/bench
+
+# make bench-real: real Debian workloads (nginx under wrk, perf bench sched
+# messaging) with nothing attached, with monitor -a and with bpftrace's
+# capable one-liners (tools/bench/realwork.sh; BENCH_QUICK=1: about 2 min)
+bench-real:
+	$(Q)tools/deps.sh bench
+	$(Q)$(MAKE) --no-print-directory $(BUILD)/capaudit
+	$(Q)CAPAUDIT=$(BUILD)/capaudit tools/bench/realwork.sh
 
 # make install: the binary with file capabilities cap_bpf,cap_perfmon+ep
 # for the members of one group (root:$(CAPAUDIT_GROUP), mode 0750; the

@@ -45,7 +45,11 @@
 #   linux-libc-dev:arm64 also has the asm/unistd.h tools/gen-syscalls.sh
 #   reads). The guest kernels and busybox are downloaded by
 #   tools/vm/fetch-kernels.sh, never installed.
-# fuzz: clang's libFuzzer runtime. bench: bpftrace (the comparison rows).
+# fuzz: clang's libFuzzer runtime. bench: bpftrace (the comparison rows);
+#   for tools/bench/realwork.sh (make bench-real, and the end of make bench)
+#   nginx-light and wrk (the server workload and its load generator),
+#   iproute2 (its private network namespace), linux-perf (perf bench sched
+#   messaging), jq (reads the monitor's checkpoint).
 set -eu
 
 BUILD_PKGS="make gcc g++ clang llvm pkg-config libbpf-dev bpftool libelf-dev zlib1g-dev
@@ -70,7 +74,7 @@ check) PKGS=$CHECK_PKGS ;;
 test) PKGS=$TEST_PKGS ;;
 vmtest) PKGS=$VMTEST_PKGS ;;
 fuzz) PKGS="$BUILD_PKGS libclang-rt-14-dev" ;;
-bench) PKGS="$BUILD_PKGS bpftrace" ;;
+bench) PKGS="$BUILD_PKGS bpftrace nginx-light wrk iproute2 linux-perf jq" ;;
 *) echo "tools/deps.sh: unknown target '$target' (build, demo, check, test, vmtest, fuzz, bench)" >&2
    exit 2 ;;
 esac
