@@ -17,9 +17,14 @@
  * readable:
  *   bench: added_ns=N empty_added_ns=N ratio=R lost=N load_lost=N load_misattributed=N
  *          user_stacks_added_ns=N ... monitor_rss_growth_kb=N ptrace_hooks_added_ns=N
- *          bare_ns=N (ptrace_hooks_added_ns: what the ptrace-access hooks add to a
- *          syscall, record -- COMMAND's default, over the check hook alone)
- * BENCH_QUICK=1 makes it short (under a minute; a 10 s load test).
+ *          prog_ns=N empty_prog_ns=N prog_ratio=R outside_pid_ratio=R
+ *          outside_cgroup_ratio=R prog_spread_pct=N settled=0|1 bare_ns=N
+ *          mitigations=TOKEN [realwork.sh's pairs]
+ *   (ptrace_hooks_added_ns: what the ptrace-access hooks add to a syscall,
+ *   record -- COMMAND's default, over the check hook alone; prog_*: the
+ *   kernel's accounting of the programs' run time, progstats.c; the
+ *   machine: machine.c)
+ * BENCH_QUICK=1 makes it short (about 3 minutes, realwork.sh's 2 more).
  */
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
