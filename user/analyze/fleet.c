@@ -266,13 +266,13 @@ static void count_hosts(struct fleet_ident *id)
 	size_t i;
 
 	qsort(id->obs, id->nobs, sizeof(*id->obs), by_run);
+	/* at most one host a record */
+	id->host_list = xcalloc(id->nobs + 1, sizeof(*id->host_list));
 	for (i = 0; i < id->nobs; i++) {
 		const struct fleet_obs *o = &id->obs[i], *next = i + 1 < id->nobs ? o + 1 : NULL;
 
-		if (!i || id->obs[i - 1].host != o->host) {
-			id->host_list = xrealloc(id->host_list, (id->nhosts + 1) * sizeof(size_t));
+		if (!i || id->obs[i - 1].host != o->host)
 			id->host_list[id->nhosts++] = o->host;
-		}
 		if (!next || next->host != o->host || next->run_ns != o->run_ns)
 			id->pids += o->pids;
 	}
