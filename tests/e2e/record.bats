@@ -299,9 +299,11 @@ os.waitpid(pid, 0)' "$(readlink -f "$(command -v chown)")" "$T/f"
 	touch "$T/f"
 	chown nobody "$T/f"
 	# the launcher exits at once; its grandchild (a new session) waits for
-	# go, then gives the file to root (CAP_CHOWN) and exits
+	# go, then gives the file to root (CAP_CHOWN) and exits; it also ends
+	# when the test's directory is gone (a failed test's teardown), so that
+	# it and the recorder cannot keep bats waiting
 	"$CAPAUDIT" record -o "$T/rec.jsonl" -- sh -c \
-		"setsid sh -c 'while [ ! -e $T/go ]; do sleep 0.05; done; chown 0 $T/f' </dev/null >/dev/null 2>&1 & exit 0" \
+		"setsid sh -c 'while [ ! -e $T/go ] && [ -d $T ]; do sleep 0.05; done; chown 0 $T/f' </dev/null >/dev/null 2>&1 & exit 0" \
 		2>"$T/err" &
 	local rec=$!
 	wait_for 30 grep -q "exited; 1 process it started still runs" "$T/err"
