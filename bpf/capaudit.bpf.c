@@ -151,6 +151,9 @@ const volatile __s32 nr_setuid = -1, nr_setgid = -1, nr_setreuid = -1, nr_setreg
 /* chmod(2)'s numbers: chmod and fchmod take the mode second, fchmodat and
  * fchmodat2 third (-1: not on this architecture) */
 const volatile __s32 nr_chmod = -1, nr_fchmod = -1, nr_fchmodat = -1, nr_fchmodat2 = -1;
+/* the syscalls whose operation argument goes into the key (ca_key.op) */
+const volatile __s32 nr_setsockopt = -1, nr_getsockopt = -1, nr_socket = -1, nr_bpf = -1,
+	nr_prctl = -1, nr_ioctl = -1, nr_fcntl = -1, nr_ptrace = -1, nr_keyctl = -1;
 
 /* The aggregation maps: the programs use the one in aggs[0]; the loader
  * swaps in the other (emptied, or a new one) and drains the old. */
@@ -606,7 +609,7 @@ static __always_inline bool key_eq(const struct ca_key *a, const struct ca_key *
 	return a->tgid == b->tgid && a->exec_id == b->exec_id && a->pstart == b->pstart &&
 	       a->kstack == b->kstack && a->stack_err == b->stack_err &&
 	       a->syscall == b->syscall && a->ret == b->ret && a->cap == b->cap &&
-	       a->flags == b->flags && user_eq(a, b);
+	       a->flags == b->flags && a->op == b->op && user_eq(a, b);
 }
 
 /* The current task's task_state: in its task storage, or (before 5.12)
@@ -1049,6 +1052,26 @@ static __always_inline bool ids_held(struct task_struct *task, __s32 nr, __u64 a
 	       id_own((__u32)a2, r, e, s, true);
 }
 
+/* ca_key.op of syscall nr from its first three arguments (capaudit.h). */
+static __always_inline __u32 syscall_op(__s32 nr, __u64 a0, __u64 a1, __u64 a2)
+{
+	if (nr < 0)
+		return 0;
+	if (nr == nr_setsockopt || nr == nr_getsockopt)
+		return CA_OP_SOCKOPT(a1, a2);
+	if (nr == nr_bpf || nr == nr_prctl || nr == nr_ptrace || nr == nr_keyctl)
+		return (__u32)a0;
+	if (nr == nr_ioctl || nr == nr_fcntl)
+		return (__u32)a1;
+	if (nr == nr_socket)
+		return CA_OP_SOCKET(a0, a1);
+	if (nr == nr_chmod || nr == nr_fchmod)
+		return (__u32)a1 & CA_OP_MODE_BITS;
+	if (nr == nr_fchmodat || nr == nr_fchmodat2)
+		return (__u32)a2 & CA_OP_MODE_BITS;
+	return 0;
+}
+
 static __always_inline bool is_setid(__s32 nr)
 {
 	return nr >= 0 && (nr == nr_setuid || nr == nr_setgid || nr == nr_setreuid ||
@@ -1151,6 +1174,7 @@ static __always_inline void newkey_event(struct task_struct *task, const struct 
 	e->ret = k->ret;
 	e->cap = k->cap;
 	e->kflags = k->flags;
+	e->key_op = k->op;
 	e->ts_ns = m->first_ns;
 	__builtin_memcpy(e->comm, m->comm, CA_COMM_LEN);
 	bpf_ringbuf_submit(e, 0);
@@ -1175,6 +1199,7 @@ static __always_inline int on_check(void *ctx, struct task_struct *task, int cap
 	struct ca_key uk;   /* the user part of the key: set only where the stack is walked */
 	struct capset_req req;   /* capset(): the sets asked for, if the event is due */
 	__s32 nr = -1, serr;
+	__u32 op;
 	__u64 sid, fp, top;
 	__u16 h;
 	bool hit, added, kthread;
@@ -1257,12 +1282,13 @@ static __always_inline int on_check(void *ctx, struct task_struct *task, int cap
 		}
 	}
 
+	op = syscall_op(nr, a0, a1, a2);
 	tag = mix64((__u64)tid << 32 | exec_id,
 		    (__u64)(__u32)nr | ((__u64)cap << 32) | ((__u64)flags << 48));
 	tag = mix64(tag, ip);
 	tag = mix64(tag, a0);
 	tag = mix64(tag, a1);
-	tag = mix64(tag, (__u64)(__u32)ret);
+	tag = mix64(tag, (__u64)op << 32 | (__u32)ret);
 	tag |= 1ULL << 63;  /* 0 marks an empty slot */
 	idx = (__u32)(tag & (CA_CACHE_SLOTS - 1));
 	s = &c->slots[idx];
@@ -1344,6 +1370,7 @@ static __always_inline int on_check(void *ctx, struct task_struct *task, int cap
 	s->key.ret = ret;
 	s->key.cap = (__u16)cap;
 	s->key.flags = flags;
+	s->key.op = op;
 	s->key.ustack = uk.ustack;
 	s->key.leaf_dev = uk.leaf_dev;
 	s->key.leaf_ino = uk.leaf_ino;

@@ -81,11 +81,26 @@ struct ca_key {
 	 * (libc's have no frame pointer, so the walk skips exactly that
 	 * frame): its file as device and inode, and its offset in that file. */
 	__u32 leaf_dev;  /* kernel dev_t (MAJOR << 20 | MINOR); 0: no leaf frame */
-	__u32 pad;       /* always 0: keys are compared as bytes */
+	__u32 op;        /* what the syscall asked for, where its effect depends on
+			  * it (CA_OP_*); 0 for other syscalls */
 	__u64 ustack;    /* key in "ustacks"; 0: none */
 	__u64 leaf_ino;
 	__u64 leaf_off;
 };
+
+/*
+ * ca_key.op: the syscall's own argument that says which operation it
+ * asked for, for the syscalls where a capability check's effect depends
+ * on it (docs/record-format.md "op"): setsockopt(2)/getsockopt(2) level <<
+ * 16 | option name (sk_setsockopt() refuses SO_RCVBUFFORCE, which programs
+ * try before SO_RCVBUF); socket(2) family << 16 | type (without its
+ * flags); bpf(2) the command; prctl(2) the option; ioctl(2) the request;
+ * fcntl(2) the command; ptrace(2) the request; keyctl(2) the operation;
+ * chmod(2) and its forms the mode's set-ID and sticky bits (07000).
+ */
+#define CA_OP_SOCKOPT(level, name) (((__u32)(level) & 0xffff) << 16 | ((__u32)(name) & 0xffff))
+#define CA_OP_SOCKET(family, type) (((__u32)(family) & 0xffff) << 16 | ((__u32)(type) & 0xf))
+#define CA_OP_MODE_BITS 07000
 
 /* A kernel stack, innermost frame first, zero-filled after the last. */
 struct ca_kstack {
@@ -243,7 +258,7 @@ struct ca_event {
 			__s32 ret;
 			__u16 cap;
 			__u16 kflags;   /* CA_F_* */
-			__u32 pad2;
+			__u32 key_op;   /* struct ca_key.op */
 		};
 	};
 	__u64 ts_ns;

@@ -148,9 +148,9 @@ TEST(recfile_rejects_foreign_and_newer_formats)
 {
 	expect_error("{\"type\":\"header\",\"format\":\"other\",\"version\":1}\n",
 		     "t.jsonl:1: format is 'other', not a capaudit record");
-	expect_error("{\"type\":\"header\",\"format\":\"capaudit-record\",\"version\":6,"
+	expect_error("{\"type\":\"header\",\"format\":\"capaudit-record\",\"version\":7,"
 		     "\"kernel\":\"k\",\"attach\":\"a\",\"start_ns\":1,\"end_ns\":2}\n",
-		     "t.jsonl:1: record version 6 is newer than this capaudit reads (5)");
+		     "t.jsonl:1: record version 7 is newer than this capaudit reads (6)");
 	/* version 4's fields are checked as strictly as the others */
 	expect_error(HDR "{\"type\":\"process\",\"pid\":10,\"cgroup\":\"x\"}\n",
 		     "t.jsonl:2: field 'cgroup' must be a path starting with '/'");
@@ -493,4 +493,45 @@ TEST(recfile_lenient_huge_end_counts_saturate)
 	ASSERT_U64(rd.missing, (uint64_t)SIZE_MAX - 2);
 	ASSERT_FALSE(rd.truncated);
 	record_free(&r);
+}
+
+/* Version 6's op: what the syscall asked for, part of a check's identity
+ * (two lines that differ only in it are two checks), -1 where absent. */
+#define HDR6 "{\"type\":\"header\",\"format\":\"capaudit-record\",\"version\":6," \
+	     "\"kernel\":\"6.18.0\",\"attach\":\"tp_btf\",\"start_ns\":1,\"end_ns\":2}\n"
+#define PROC6 "{\"type\":\"process\",\"pid\":10,\"start_ns\":5,\"ppid\":1,\"comm\":\"x\"}\n"
+#define CHECK6(extra) "{\"type\":\"check\",\"pid\":10,\"start_ns\":5,\"cap\":12,\"ret\":0," \
+		      "\"count\":1,\"syscall\":54" extra "}\n"
+TEST(recfile_op_is_read_named_and_part_of_the_identity)
+{
+	static const char text[] = HDR6 PROC6
+		CHECK6(",\"op\":65569,\"op_name\":\"anything\"")
+		CHECK6(",\"op\":65636")
+		CHECK6("") END(1, 0, 3);
+	struct record r;
+	char err[256] = "", *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	ASSERT_EQ(read_text(text, &r, err, sizeof(err)), 0);
+	ASSERT_STR(err, "");
+	ASSERT_EQ(r.nchecks, 3);
+	ASSERT_EQ(r.checks[0].op, 65569);
+	ASSERT_EQ(r.checks[1].op, 65636);
+	ASSERT_EQ(r.checks[2].op, -1);
+	/* written back with the name this build gives it, not the file's */
+	f = open_memstream(&buf, &len);
+	ASSERT_EQ(recfile_write(f, &r), 0);
+	fclose(f);
+	ASSERT_TRUE(strstr(buf, "\"op\":65569,\"op_name\":\"SOL_SOCKET SO_RCVBUFFORCE\"") != NULL);
+	ASSERT_TRUE(strstr(buf, "\"op\":65636,\"op_name\":\"SOL_SOCKET option 100\"") != NULL);
+	free(buf);
+	record_free(&r);
+	/* the same op twice is the same check twice */
+	expect_error(HDR6 PROC6 CHECK6(",\"op\":7") CHECK6(",\"op\":7")
+		     END(1, 0, 2), "t.jsonl:4: ");
+	expect_error(HDR6 PROC6 CHECK6(",\"op\":-1") END(1, 0, 1),
+		     "t.jsonl:3: field 'op'");
+	expect_error(HDR6 PROC6 CHECK6(",\"op\":4294967296") END(1, 0, 1),
+		     "t.jsonl:3: field 'op'");
 }

@@ -104,6 +104,7 @@ static uint64_t row_hash(uint32_t ident, const struct ca_key *k, const char *sit
 
 	h = hash_u64(h, (uint64_t)k->cap << 32 | (uint32_t)k->ret);
 	h = hash_u64(h, (uint64_t)(uint32_t)k->syscall << 16 | k->flags);
+	h = hash_u64(h, k->op);
 	return hash_str(h, site);
 }
 
@@ -121,7 +122,8 @@ static bool row_eq(const void *ctx, size_t pos)
 
 	/* sites are interned: one pointer per name */
 	return r->ident == q->ident && r->cap == q->k->cap && r->ret == q->k->ret &&
-	       r->syscall == q->k->syscall && r->flags == q->k->flags && r->site == q->site;
+	       r->syscall == q->k->syscall && r->flags == q->k->flags && r->op == q->k->op &&
+	       r->site == q->site;
 }
 
 /* The row of key k in identity ident, added if new. */
@@ -144,6 +146,7 @@ struct mon_row *fold_row(struct mon_fold *m, uint32_t ident, const struct ca_key
 	r->ret = k->ret;
 	r->syscall = k->syscall;
 	r->flags = k->flags;
+	r->op = k->op;
 	r->site = site;
 	r->stack = stack;
 	r->stack_err = k->kstack ? 0 : k->stack_err;
@@ -203,6 +206,7 @@ static void add_row_check(struct record *cp, const struct mon_fold *m, const str
 	c->syscall = r->syscall;
 	c->sysname = syscall_name(r->syscall);
 	check_set_key_flags(c, r->flags);
+	check_set_key_op(c, r->op);
 	c->first_ns = r->first_ns;
 	c->last_ns = r->last_ns > r->first_ns ? r->last_ns : r->first_ns;
 	c->sys_failed = r->sys_failed;

@@ -50,6 +50,7 @@ struct mon_row {
 	uint32_t ident;
 	int cap, ret, syscall;
 	uint16_t flags;
+	uint32_t op;              /* ca_key.op */
 	const char *site;
 	int stack;                /* the first stack seen (frames above the site
 				   * may differ between checks of the row), -1 */

@@ -11,6 +11,7 @@
 
 #include "facts/capnames.h"
 #include "facts/syscalls.h"
+#include "facts/sysops.h"
 #include "lib/util.h"
 
 /* Rows, short. S: the struct the table's offsets are in. */
@@ -61,6 +62,20 @@ static json_t *check_syscall_name(const void *o, const struct record *r)
 	const char *sys = c->sysname ? c->sysname : syscall_name_arch(r->hdr.arch, c->syscall);
 
 	return sys ? json_string(sys) : NULL;
+}
+
+/* the op's name, for a reader (facts/sysops.h); ignored when read */
+static json_t *check_op_name(const void *o, const struct record *r)
+{
+	const struct rec_check *c = o;
+	const char *sys = c->sysname ? c->sysname : syscall_name_arch(r->hdr.arch, c->syscall);
+	char buf[96];
+
+	return sysop_name(sys, c->op, buf, sizeof(buf)) ? json_string(buf) : NULL;
+}
+static bool has_op(const void *o, const struct record *r)
+{
+	return ((const struct rec_check *)o)->op >= 0;
 }
 
 static bool has_target(const void *o, const struct record *r)
@@ -367,6 +382,8 @@ static const struct rec_field check_rows[] = {
 	INT("syscall", RF_I32, syscall, -1, 4095, .since = 1, .def = -1),
 	ROW("syscall_name", RF_SYSCALL_NAME, sysname, .since = 5, .shape = RS_SYSCALL,
 	    .write_fn = check_syscall_name),
+	INT("op", RF_I64, op, 0, UINT32_MAX, .since = 6, .def = -1, HOOK(has_op)),
+	{ .name = "op_name", .type = RF_DERIVED, .write_fn = check_op_name, .since = 6 },
 	ROW("init_ns", RF_BOOL, init_ns, .since = 1),
 	ROW("userns", RF_ENUM, userns, .since = 3, .names = userns_names, .max = 4),
 	ROW("no_effect", RF_BOOL, no_effect, .since = 3, NONZERO),

@@ -72,6 +72,7 @@ struct rec_process *record_add_process(struct record *r, uint32_t pid, int64_t s
 struct rec_check *record_add_check(struct record *r)
 {
 	grow_array((void **)&r->checks, &r->cap_checks, r->nchecks + 1, sizeof(*r->checks));
+	r->checks[r->nchecks].op = -1;   /* not recorded, until said */
 	return &r->checks[r->nchecks++];
 }
 
@@ -211,6 +212,7 @@ static uint64_t rec_check_key_hash(const struct rec_check *c)
 
 	h = (h ^ (h >> 33)) * 0xff51afd7ed558ccdULL;
 	h ^= (uint64_t)(uint32_t)c->stack << 32 | (uint32_t)c->syscall;
+	h ^= (uint64_t)c->op * 0xd6e8feb86659fd93ULL;
 	h ^= (uint64_t)(uint32_t)c->ustack * 0x9e3779b97f4a7c15ULL;
 	h = (h ^ (h >> 33)) * 0xc4ceb9fe1a85ec53ULL;
 	h ^= (uint64_t)(uint32_t)c->ret << 32 | (uint32_t)c->userns << 20 |
@@ -228,7 +230,7 @@ static bool rec_check_same_key(const struct rec_check *a, const struct rec_check
 	return a->pid == b->pid && a->exec_id == b->exec_id && a->start_ns == b->start_ns &&
 	       a->stack == b->stack &&
 	       a->ustack == b->ustack &&
-	       a->syscall == b->syscall && a->ret == b->ret && a->cap == b->cap &&
+	       a->syscall == b->syscall && a->op == b->op && a->ret == b->ret && a->cap == b->cap &&
 	       a->init_ns == b->init_ns && a->userns == b->userns && a->no_effect == b->no_effect &&
 	       a->args_checked == b->args_checked &&
 	       a->foreign_cred == b->foreign_cred &&

@@ -429,8 +429,12 @@ void fill_in(const FieldSet &fs, uint64_t seen, char *base, Ctx &cx)
 			*reinterpret_cast<char **>(m) = dup("");
 		} else if (f.type == RF_ISTR && f.empty_if_null) {
 			*reinterpret_cast<const char **>(m) = record_intern(cx.sink, "", 0);
+		} else if (f.def && (f.type == RF_I64 || f.type == RF_U64)) {
+			int64_t d = f.def;
+
+			memcpy(m, &d, sizeof(d));
 		} else if (f.def) {
-			int32_t d = (int32_t)f.def;   /* the defaults are of int members */
+			int32_t d = (int32_t)f.def;   /* the other defaults are of int members */
 
 			memcpy(m, &d, sizeof(d));
 		}

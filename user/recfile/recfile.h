@@ -33,7 +33,7 @@
  * header the scope's target; 5: the header names the architecture
  * (arch), whose table numbers the checks' syscalls, and the BPF features
  * the recording kernel lacked (kernel_bpf) */
-#define REC_VERSION 5
+#define REC_VERSION 6
 #define REC_MAX_CAP 63
 #define REC_ARCH_MIXED "mixed"
 #define REC_MAX_LINE (1 << 20)   /* longer lines are rejected */
@@ -200,6 +200,10 @@ struct rec_check {
 	int ret;                /* 0 granted, < 0 denied (-errno) */
 	uint64_t count;
 	int syscall;            /* -1: none; numbered as the record's arch numbers them */
+	/* version 6: what the syscall asked for where a check's effect depends
+	 * on it (facts/sysops.h: setsockopt's level and option, bpf's command,
+	 * ...); -1: not recorded (another syscall, or an older record) */
+	int64_t op;
 	/* its name: the record's syscall_name, else the record's arch's
 	 * table's (facts/syscalls.h), never the reading machine's; static or
 	 * interned in the record; NULL: none, or not known */

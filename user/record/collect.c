@@ -140,6 +140,7 @@ static int collect_one(void *ctx, const struct ca_key *k, const struct ca_val *v
 	c->syscall = k->syscall;
 	c->sysname = syscall_name(k->syscall);
 	check_set_key_flags(c, k->flags);
+	check_set_key_op(c, k->op);
 	c->first_ns = proctable_to_epoch(pt, v->meta.first_ns ? v->meta.first_ns : v->last_ns);
 	c->last_ns = proctable_to_epoch(pt, v->last_ns);
 	c->sys_failed = v->sys_failed;

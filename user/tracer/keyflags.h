@@ -11,6 +11,7 @@
 #include <linux/types.h>
 
 #include "capaudit.h"
+#include "facts/sysops.h"
 #include "recfile/recfile.h"
 
 static inline void check_set_key_flags(struct rec_check *c, __u32 flags)
@@ -24,6 +25,13 @@ static inline void check_set_key_flags(struct rec_check *c, __u32 flags)
 	c->opts_known = flags & CA_F_OPTS_KNOWN;
 	c->opt_noaudit = flags & CA_F_NOAUDIT;
 	c->opt_insetid = flags & CA_F_INSETID;
+}
+
+/* The key's op (ca_key.op), where its syscall carries one; c->sysname is
+ * set first. */
+static inline void check_set_key_op(struct rec_check *c, __u32 op)
+{
+	c->op = sysop_carried(c->sysname) ? (int64_t)op : -1;
 }
 
 #endif

@@ -279,6 +279,15 @@ static int try_mode(struct tracer *t, const struct tracer_cfg *cfg, enum attach_
 	s->rodata->nr_fchmod = SYS_fchmod;
 	s->rodata->nr_fchmodat = SYS_fchmodat;
 	s->rodata->nr_fchmodat2 = 452;   /* fchmodat2(2), Linux 6.6; the same on every architecture */
+	s->rodata->nr_setsockopt = SYS_setsockopt;
+	s->rodata->nr_getsockopt = SYS_getsockopt;
+	s->rodata->nr_socket = SYS_socket;
+	s->rodata->nr_bpf = SYS_bpf;
+	s->rodata->nr_prctl = SYS_prctl;
+	s->rodata->nr_ioctl = SYS_ioctl;
+	s->rodata->nr_fcntl = SYS_fcntl;
+	s->rodata->nr_ptrace = SYS_ptrace;
+	s->rodata->nr_keyctl = SYS_keyctl;
 	s->rodata->kfeat = kfeat;
 	choose_programs(s, m, cfg->syscall_results, kfeat);
 	choose_ptrace_hooks(s, cfg->ptrace_hooks);
