@@ -506,8 +506,15 @@ TEST(suggest_user_namespace_checks_are_set_aside)
 /* capset()'s CAP_SETPCAP check marked no_effect and a granted CAP_PERFMON
  * at bpf_check (the kernel facts call it advisory) are not required; the
  * sets asked for with capset() and never used are listed, not required. */
-TEST(suggest_no_effect_and_advisory_grants_are_not_required)
+/* A capset() that could not matter is set aside; the BPF verifier's
+ * CAP_PERFMON is not set aside but left to verify (only loading the
+ * program without it shows whether the stricter rules accept it); an
+ * array map's hardening is set aside. */
+TEST(suggest_no_effect_and_verifier_grants_are_not_required)
 {
+	static const char *const array_pm[] = { "cap_capable+0x83", "security_capable+0x3b",
+		"bpf_token_capable+0x1c", "array_map_alloc+0x3a", "map_create+0x1e0",
+		"__sys_bpf+0x5d1" };
 	struct suggestion s;
 	struct rec_check *c;
 
@@ -517,17 +524,23 @@ TEST(suggest_no_effect_and_advisory_grants_are_not_required)
 	c = check(8, 0, 1, 126, capset_stack, N(capset_stack));
 	c->no_effect = true;
 	check(38, 0, 4, 321, bpf_check_pm, N(bpf_check_pm));
+	check(38, 0, 2, 321, array_pm, N(array_pm));
 	check(39, 0, 1, 321, prog_load_bpf, N(prog_load_bpf));
 	build(&s, NULL);
 	ASSERT_U64(s.required, 1ULL << 39);
+	ASSERT_U64(s.undecided_caps, 1ULL << 38);
+	ASSERT_EQ(s.nundecided, 1);
+	ASSERT_EQ(s.undecided[0].why, UD_VERIFIER);
+	ASSERT_STR(s.undecided[0].func, "bpf_check");
+	ASSERT_U64(s.undecided[0].count, 4);
+	ASSERT_TRUE(s.undecided[0].fact != NULL && s.undecided[0].fact->kind == KF_VERIFIER);
 	ASSERT_EQ(s.naside, 2);
 	ASSERT_EQ(s.aside[0].why, ASIDE_NO_EFFECT);
 	ASSERT_EQ(s.aside[0].cap, 8);
 	ASSERT_EQ(s.aside[1].why, ASIDE_ADVISORY);
 	ASSERT_EQ(s.aside[1].cap, 38);
-	ASSERT_STR(s.aside[1].func, "bpf_check");
-	ASSERT_U64(s.aside[1].granted, 4);
-	ASSERT_TRUE(s.aside[1].fact != NULL);
+	ASSERT_STR(s.aside[1].func, "array_map_alloc");
+	ASSERT_U64(s.aside[1].granted, 2);
 	ASSERT_U64(s.asked, 1ULL << 12 | 1ULL << 13);
 	suggest_free(&s);
 }

@@ -630,11 +630,9 @@ void check_message(const struct finding *x, const char *baseline, char *buf, siz
 			snprintf(sys, sizeof(sys), " in syscall %s", x->syscall);
 		snprintf(buf, len, "New denied %s check at %s%s (%s): not expected by %s", n,
 			 x->func ? fn : "?", sys,
-			 x->dkind == DENY_BLOCKING ? "the syscall failed" :
 			 x->dkind == DENY_ADVISORY ? "advisory" :
-			 x->dkind == DENY_OTHER_ERROR ? "the syscall failed with another error" :
 			 x->dkind == DENY_INCONCLUSIVE ? "the syscall was interrupted" :
-			 "outcome unknown", baseline);
+			 denial_kind_words(x->dkind), baseline);
 		break;
 	case FK_UNUSED_CAP:
 		snprintf(buf, len, "%s is allowed by %s but no record used it", n, baseline);

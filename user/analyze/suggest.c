@@ -15,6 +15,7 @@
 #include "analyze/service.h"
 #include "facts/callsite.h"
 #include "facts/capnames.h"
+#include "facts/sysops.h"
 #include "lib/util.h"
 
 /* One audited check row of the record, with what the analysis learns. */
@@ -361,20 +362,6 @@ static struct sg_undecided *add_undecided(struct suggestion *s, int cap,
 	return u;
 }
 
-/* A netlink request (rtnetlink, generic netlink): the kernel answers a
- * denial in the netlink ack (netlink_rcv_skb() -> netlink_ack()), while
- * sendmsg() itself succeeds. */
-static bool in_netlink_request(const struct rec_stack *st)
-{
-	char fn[128];
-	size_t i;
-
-	for (i = 0; st && i < st->n; i++)
-		if (!strcmp(frame_function(st->frames[i], fn, sizeof(fn)), "netlink_rcv_skb"))
-			return true;
-	return false;
-}
-
 struct deny_ctx {
 	const struct suggestion *s;
 	const struct sg_denial *key;
@@ -386,13 +373,16 @@ static bool deny_eq(const void *ctx, size_t pos)
 	const struct sg_denial *d = &dc->s->deny[pos], *k = dc->key;
 
 	return d->cap == k->cap && d->alt == k->alt && d->kind == k->kind && d->func == k->func &&
-	       d->in_ack == k->in_ack;
+	       d->in_ack == k->in_ack && d->eff.kind == k->eff.kind &&
+	       !strcmp(d->eff.at, k->eff.at);
 }
 
 int denial_kind_rank(enum denial_kind k)
 {
-	static const int rank[] = { [DENY_BLOCKING] = 5, [DENY_OTHER_ERROR] = 4,
-				    [DENY_INCONCLUSIVE] = 3, [DENY_UNKNOWN] = 2, [DENY_ADVISORY] = 1 };
+	static const int rank[] = { [DENY_BLOCKING] = 7, [DENY_CHANGED] = 6,
+				    [DENY_OTHER_ERROR] = 5, [DENY_INCONCLUSIVE] = 4,
+				    [DENY_UNKNOWN] = 3, [DENY_DONE_WITHOUT] = 2,
+				    [DENY_ADVISORY] = 1 };
 
 	return (unsigned)k < ARRAY_SIZE(rank) ? rank[k] : 0;
 }
@@ -401,9 +391,24 @@ const char *denial_kind_name(enum denial_kind k)
 {
 	static const char *const n[] = { [DENY_BLOCKING] = "blocking", [DENY_ADVISORY] = "advisory",
 					 [DENY_UNKNOWN] = "unknown", [DENY_OTHER_ERROR] = "other-error",
-					 [DENY_INCONCLUSIVE] = "inconclusive" };
+					 [DENY_INCONCLUSIVE] = "inconclusive",
+					 [DENY_CHANGED] = "changed",
+					 [DENY_DONE_WITHOUT] = "done-without" };
 
 	return (unsigned)k < ARRAY_SIZE(n) && n[k] ? n[k] : "unknown";
+}
+
+const char *denial_kind_words(enum denial_kind k)
+{
+	switch (k) {
+	case DENY_BLOCKING: return "the syscall failed";
+	case DENY_ADVISORY: return "advisory (the syscall went on)";
+	case DENY_OTHER_ERROR: return "the syscall failed with another error";
+	case DENY_INCONCLUSIVE: return "inconclusive (interrupted)";
+	case DENY_CHANGED: return "the syscall succeeded, but did less";
+	case DENY_DONE_WITHOUT: return "tried, and programs do without";
+	default: return "outcome unknown";
+	}
 }
 
 /* The outcome of a denied check's syscall: max of the two halves of a pair
@@ -413,6 +418,66 @@ struct outcome {
 	int errno_;
 };
 
+/* The syscall ended with the error name err (an errno the kernel's
+ * source returns on a refusal there). */
+static bool ended_with(struct outcome out, const char *err)
+{
+	const char *n = out.errno_ > 0 ? strerrorname_np(out.errno_) : NULL;
+
+	if (!err)
+		return false;
+	if (out.failed && (!strcmp(err, "EPERM") || !strcmp(err, "EACCES")))
+		return true;
+	return out.other && n && !strcmp(n, err);
+}
+
+/*
+ * What a denial did, from what the refusal does there (effect.h) and how
+ * its syscall ended. With no syscall results the kernel's source alone
+ * decides what it can (a silent change, an ack, a fact); the rest is
+ * unknown.
+ */
+static enum denial_kind denial_kind_of(const struct suggestion *s, const struct effect *e,
+				       struct outcome out)
+{
+	bool results = s->rec->hdr.syscall_results;
+	bool failed = out.failed || out.other;
+
+	switch (e->kind) {
+	case EFF_NO_EFFECT:
+	case EFF_TUNES:
+		return DENY_ADVISORY;
+	case EFF_DONE_WITHOUT:
+		return DENY_DONE_WITHOUT;
+	case EFF_ACK:
+		/* the request failed, whatever sendmsg() returned */
+		return DENY_BLOCKING;
+	case EFF_SILENT:
+		/* the call went on, changed; a syscall that failed anyway failed
+		 * for another reason */
+		if (!results || !failed)
+			return DENY_CHANGED;
+		break;
+	case EFF_VERIFIER:
+		/* the verifier checked more strictly: the load failed, or it
+		 * accepted the program under the stricter rules */
+		if (!results)
+			return DENY_UNKNOWN;
+		return failed ? DENY_BLOCKING : out.restart ? DENY_INCONCLUSIVE : DENY_ADVISORY;
+	case EFF_FAILS:
+	case EFF_PROGRAM:
+		if (results && ended_with(out, e->err))
+			return DENY_BLOCKING;
+		break;
+	default:
+		break;
+	}
+	if (!results)
+		return e->fact && e->fact->kind == KF_ADVISORY ? DENY_ADVISORY : DENY_UNKNOWN;
+	return out.failed ? DENY_BLOCKING : out.other ? DENY_OTHER_ERROR :
+	       out.restart ? DENY_INCONCLUSIVE : DENY_ADVISORY;
+}
+
 static void add_denial(struct suggestion *s, const struct row *r, int alt, struct outcome out)
 {
 	uint64_t failed = out.failed;
@@ -420,33 +485,27 @@ static void add_denial(struct suggestion *s, const struct row *r, int alt, struc
 	const struct kfact *only, *adv;
 	const struct ks_answer *ks;
 	const char *effect;
-	enum denial_kind kind;
 	struct sg_denial *d, key;
 	struct deny_ctx dc;
 	const char *func = site_func(r);
 	uint64_t h;
 	long at;
 
+	memset(&key, 0, sizeof(key));
 	only = fact_for(s, func, c->cap, KF_ONLY);
 	adv = fact_for(s, func, c->cap, KF_ADVISORY);
 	ks = ks_for(s, func, c->cap);
 	effect = ks->nsites && strcmp(ks->effect, "unknown") ? ks->effect : NULL;
-	if (in_netlink_request(r->st))
-		kind = DENY_BLOCKING;   /* the request failed, whatever sendmsg() returned */
-	else if (s->rec->hdr.syscall_results)
-		kind = failed ? DENY_BLOCKING :
-		       /* the error the kernel's source returns on a denial there */
-		       out.other && ks_effect_is_errno(effect) && out.errno_ > 0 &&
-		       strerrorname_np(out.errno_) && !strcmp(strerrorname_np(out.errno_), effect) ?
-		       DENY_BLOCKING : out.other ? DENY_OTHER_ERROR :
-		       out.restart ? DENY_INCONCLUSIVE : DENY_ADVISORY;
-	else
-		kind = adv ? DENY_ADVISORY : DENY_UNKNOWN;
-	key = (struct sg_denial){ .cap = c->cap, .alt = alt, .func = func, .kind = kind,
-				  .in_ack = in_netlink_request(r->st) };
+	effect_of(s->ktab, s->rec, c, func, &key.eff);
+	key.cap = c->cap;
+	key.alt = alt;
+	key.func = func;
+	key.kind = denial_kind_of(s, &key.eff, out);
+	key.in_ack = key.eff.kind == EFF_ACK;
 	dc = (struct deny_ctx){ s, &key };
-	h = hash_u64(hash_u64(hash_u64((uint64_t)(uintptr_t)func, (uint64_t)c->cap),
-			      (uint64_t)alt), kind);
+	h = hash_str(hash_u64(hash_u64(hash_u64((uint64_t)(uintptr_t)func, (uint64_t)c->cap),
+				       (uint64_t)alt), (uint64_t)key.kind << 8 | key.eff.kind),
+		     key.eff.at);
 	at = hindex_find(&s->deny_idx, h, deny_eq, &dc);
 	if (at >= 0) {
 		d = &s->deny[at];
@@ -456,6 +515,7 @@ static void add_denial(struct suggestion *s, const struct row *r, int alt, struc
 		*d = key;
 		d->fact = only ? only : adv;
 		d->effect = effect;
+		d->sysname = c->sysname;
 		hindex_add(&s->deny_idx, h, s->ndeny++);
 	}
 	d->count = sat_add(d->count, c->count);
@@ -539,6 +599,29 @@ static bool undecided_here(const struct ks_answer *a, const struct row *r,
 	return r->noaudit_decides && a->effect && !strcmp(a->effect, "mode") && c->uid == 0;
 }
 
+/*
+ * A granted check that only a run can decide, by the kernel facts
+ * (effect.h): the BPF verifier's stricter rules, an operation programs
+ * try and fall back from, a listing or look-up by id; with the check's
+ * syscall and operation (the record's op).
+ */
+static const struct kfact *run_decides(const struct row *r, const char *func, int cap)
+{
+	static const enum kfact_kind kinds[] = { KF_VERIFIER, KF_FALLBACK, KF_PROGRAM };
+	const char *label = sysop_label(r->c->sysname, r->c->op);
+	const struct kfact *f;
+	size_t k;
+
+	for (k = 0; k < ARRAY_SIZE(kinds); k++) {
+		int it = 0;
+
+		while ((f = kfact_next(func, cap, kinds[k], &it)))
+			if (kfact_during(f, r->c->sysname) && kfact_op(f, label))
+				return f;
+	}
+	return NULL;
+}
+
 static void classify(struct suggestion *s, struct row *r)
 {
 	const struct rec_check *c = r->c;
@@ -553,6 +636,14 @@ static void classify(struct suggestion *s, struct row *r)
 		/* the kernel's facts: the outcome only tunes behaviour here */
 		if ((f = fact_for(s, func, asked, KF_ADVISORY))) {
 			add_aside(s, asked, ASIDE_ADVISORY, func, f, c);
+			return;
+		}
+		/* only a run decides (the narrow half of a pair: what the
+		 * replacement would keep); like a feature probe, one use of
+		 * the capability anywhere else makes it required (probes()) */
+		if ((f = run_decides(r, func, asked))) {
+			add_keep(s, asked, func, c, ks_for(s, func, asked), r->noaudit_decides, f);
+			prog->probed |= CAP_BIT(asked);
 			return;
 		}
 		if (c->cap == CAP_SYS_ADMIN && r->partner) {
@@ -730,8 +821,13 @@ static void probes(struct suggestion *s)
 			continue;
 		}
 		for (j = 0; j < k->nsites; j++) {
-			add_undecided(s, k->cap, UD_PROBE, k->sites[j].func, k->sites[j].ksite,
-				      k->sites[j].count)->fact = k->sites[j].probe;
+			const struct kfact *f = k->sites[j].probe;
+			enum sg_undecided_why why = f->kind == KF_VERIFIER ? UD_VERIFIER :
+						    f->kind == KF_FALLBACK ? UD_FALLBACK :
+						    f->kind == KF_PROGRAM ? UD_PROGRAM : UD_PROBE;
+
+			add_undecided(s, k->cap, why, k->sites[j].func, k->sites[j].ksite,
+				      k->sites[j].count)->fact = f;
 		}
 		for (j = 0; j < s->nprogs; j++)
 			if (s->progs[j].probed & bit)

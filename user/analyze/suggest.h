@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analyze/effect.h"
 #include "analyze/runas.h"
 #include "analyze/syscount.h"
 #include "facts/capsites.h"
@@ -24,17 +25,27 @@ enum evidence {
 	EV_SOURCE,    /* the capability-site table: the kernel's source accepts it */
 };
 
+/* What a denied check did, by its effect (analyze/effect.h) and how its
+ * syscall ended (record --syscall-results). */
 enum denial_kind {
-	DENY_BLOCKING,  /* the syscall then failed with EPERM/EACCES */
-	DENY_ADVISORY,  /* the syscall went on (or the kernel fact says harmless) */
+	DENY_BLOCKING,  /* refused, and the program was told: the syscall failed with
+			 * EPERM/EACCES or the error the kernel's source returns there,
+			 * the netlink ack carried it, or the verifier rejected the program */
+	DENY_ADVISORY,  /* the syscall went on, and the refusal changed nothing known
+			 * (a kernel fact or the source says so) */
 	DENY_UNKNOWN,   /* the record has no syscall results */
 	DENY_OTHER_ERROR, /* the syscall failed with another error (errno) */
 	DENY_INCONCLUSIVE, /* the syscall was interrupted (EINTR, restarted) */
+	DENY_CHANGED,   /* the syscall succeeded, but did less: the kernel's source
+			 * changes what it does on a refusal (a set-ID bit cleared) */
+	DENY_DONE_WITHOUT, /* refused at an operation programs try and fall back from */
 };
 
 /* How much a denial kind says the program was stopped: blocking first. */
 int denial_kind_rank(enum denial_kind k);
 const char *denial_kind_name(enum denial_kind k);
+/* A few words for it: "the syscall failed", "the syscall succeeded, changed". */
+const char *denial_kind_words(enum denial_kind k);
 
 /* Where a capability was asked for. */
 struct sg_site {
@@ -85,6 +96,9 @@ enum sg_undecided_why {
 	UD_SYSADMIN_COVERS,  /* every site also takes CAP_SYS_ADMIN, which the set has */
 	UD_PTRACE_UNKNOWN,   /* ptrace access to a process whose set was not read */
 	UD_PROBE,            /* granted only at feature probes (kernel fact KF_PROBE) */
+	UD_FALLBACK,         /* an operation programs try and fall back from (KF_FALLBACK) */
+	UD_PROGRAM,          /* a listing or look-up some programs need, others tolerate */
+	UD_VERIFIER,         /* the BPF verifier: stricter without it (KF_VERIFIER) */
 };
 
 struct sg_undecided {
@@ -92,7 +106,7 @@ struct sg_undecided {
 	enum sg_undecided_why why;
 	const char *func;           /* interned in the record */
 	const struct ksite *ksite;
-	const struct kfact *fact;   /* UD_PROBE: the feature */
+	const struct kfact *fact;   /* UD_PROBE, UD_FALLBACK, UD_PROGRAM, UD_VERIFIER */
 	uint64_t count;
 };
 
@@ -129,6 +143,8 @@ struct sg_denial {
 				     * ack, not in the syscall's return value */
 	const char *effect;         /* what the kernel's source does on a denial
 				     * there (capsites), NULL if unknown */
+	struct effect eff;          /* what the refusal does, along the call chain */
+	const char *sysname;        /* the first check's syscall, for the words */
 	const struct kfact *fact;   /* KF_ONLY or KF_ADVISORY explanation, or NULL */
 	struct sys_count *sys;
 	size_t nsys, capsys;

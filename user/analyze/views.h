@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analyze/verdict.h"
 #include "facts/attach.h"
 
 struct suggestion;
@@ -73,7 +74,9 @@ struct run_result {
 	int exit_status;
 	const char *check;       /* --check SHELL TEST, or NULL */
 	int check_status;        /* its exit status */
-	bool enough;             /* the verdict: it exited 0 (and --check passed) */
+	bool enough;             /* the verdict: it exited 0 (and --check passed), and
+				  * no refusal changed or stopped what it did */
+	struct verdict verdict;  /* why (analyze/verdict.h) */
 	const char *record;      /* the record file written */
 	const struct suggestion *sg;
 };
@@ -97,6 +100,22 @@ struct verify_member {
 	char *deny_func;         /* its call site */
 	bool exec_refused;       /* the kernel refused to execute the command */
 	bool asked;              /* the program asked capset() to keep it */
+	/* kept though the command exited 0 (analyze/verdict.h): RV_CHANGED or
+	 * RV_REFUSED, with the denial that decided (its call site is deny_func) */
+	enum run_verdict verdict;
+	struct sg_denial deny;   /* a copy: func, sysname, sys and fact not valid */
+	char *deny_sysname;
+	/* dropped: its refusals in the run that succeeded without it, and
+	 * what each was (every one changed nothing the set needs) */
+	struct verify_refusal {
+		char *func;
+		enum denial_kind kind;
+		enum eff_kind eff;
+		bool lookup;
+		uint64_t count;
+	} refusals[4];
+	size_t nrefusals;
+	uint64_t more_refusals;  /* checks beyond those four sites */
 };
 
 struct verify_result {

@@ -200,7 +200,9 @@ static int verdict(const struct run_args *a)
 	rr.exit_status = a->o.cmd_status;
 	rr.check = a->check;
 	rr.check_status = a->check ? run_check(a->check) : 0;
-	rr.enough = rr.exit_status == 0 && rr.check_status == 0;
+	/* by what the kernel did, not only the exit status (analyze/verdict.h) */
+	run_verdict(&sg, rr.exit_status, a->check != NULL, rr.check_status, ~0ULL, &rr.verdict);
+	rr.enough = rr.verdict.v == RV_ENOUGH;
 	rr.record = a->o.out;
 	rr.sg = &sg;
 	if (a->fmt->run(stdout, &rr) || fflush(stdout))

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "analyze/suggest.h"
+#include "analyze/verdict.h"
 #include "facts/capnames.h"
 #include "lib/util.h"
 #include "recfile/recfile.h"
@@ -39,6 +40,7 @@ struct vrun {
 	bool exec_refused;       /* execve() failed with EPERM: no record */
 	bool timed_out;          /* stopped at --timeout: its record so far, if written */
 	int exit_status, check_status;
+	struct verdict verdict;  /* by what the kernel did (analyze/verdict.h) */
 	struct record rec;       /* its record (loaded) */
 	bool have_rec;
 	struct suggestion sg;    /* built on rec */
@@ -253,6 +255,7 @@ static int run_with(struct verify *v, uint64_t caps, struct vrun *r, char *err, 
 
 	memset(r, 0, sizeof(*r));
 	r->caps = caps;
+	r->verdict.v = RV_FAILED;   /* until judged */
 	if (stop_signal)
 		return -1;
 	v->res.runs++;
@@ -345,7 +348,12 @@ static int run_with(struct verify *v, uint64_t caps, struct vrun *r, char *err, 
 	suggest_build(&r->rec, &so, &r->sg);
 	r->exit_status = r->rec.hdr.has_exit_status ? r->rec.hdr.exit_status : 0;
 	r->check_status = v->o.check ? run_check(v->o.check) : 0;
-	r->ok = r->exit_status == 0 && r->check_status == 0;
+	/* a run with less than the caller's privileges succeeds only if
+	 * nothing the kernel refused it changed or stopped what it did
+	 * (analyze/verdict.h); the first run's refusals are the caller's own */
+	run_verdict(&r->sg, r->exit_status, v->o.check != NULL, r->check_status,
+		    caps == v->o.all ? 0 : v->o.all & ~caps, &r->verdict);
+	r->ok = r->verdict.v == RV_ENOUGH;
 	if (r->ok)
 		note_passing(v, r);
 	if (!v->o.keep_dir)
@@ -387,7 +395,14 @@ static uint64_t revealed(const struct verify *v, const struct vrun *r)
 	size_t i;
 
 	for (i = 0; i < r->sg.ndeny; i++)
-		if (r->sg.deny[i].kind != DENY_ADVISORY && is_evidence(v, &r->sg.deny[i]))
+		if (r->sg.deny[i].kind != DENY_ADVISORY &&
+		    r->sg.deny[i].kind != DENY_DONE_WITHOUT && is_evidence(v, &r->sg.deny[i]))
+			add |= 1ULL << r->sg.deny[i].cap;
+	add &= ~r->caps & v->o.all;
+	/* only operations programs try and fall back from were refused: the
+	 * program may need one after all */
+	for (i = 0; !add && i < r->sg.ndeny; i++)
+		if (r->sg.deny[i].kind == DENY_DONE_WITHOUT && is_evidence(v, &r->sg.deny[i]))
 			add |= 1ULL << r->sg.deny[i].cap;
 	add &= ~r->caps & v->o.all;
 	if (!add)   /* no capability check failed: a capset() asking for more? */
@@ -423,6 +438,20 @@ static void note_failure(const struct verify *v, struct verify_member *m, const 
 {
 	const struct sg_denial *d = r->have_rec ? worst_denial(v, r, m->cap) : NULL;
 
+	/* it exited 0, but a refusal changed or stopped what it did: that
+	 * denial is the reason */
+	m->verdict = r->verdict.v;
+	if (r->verdict.v == RV_CHANGED || r->verdict.v == RV_REFUSED) {
+		d = r->verdict.why;
+		m->deny = *d;
+		m->deny.func = NULL;
+		m->deny.sysname = NULL;
+		m->deny.sys = NULL;
+		m->deny.nsys = m->deny.capsys = 0;
+		m->deny.fact = NULL;
+		m->deny_sysname = d->sysname ? xstrdup(d->sysname) : NULL;
+	}
+
 	m->exit_status = r->exit_status;
 	m->check_status = r->check_status;
 	m->deny_cap = d ? d->cap : -1;
@@ -430,6 +459,31 @@ static void note_failure(const struct verify *v, struct verify_member *m, const 
 	m->exec_refused = r->exec_refused;
 	m->timed_out = r->timed_out;
 	m->userspace = !d && r->have_rec;
+}
+
+/* A member dropped: what its refusals were in the run that worked
+ * without it (each changed nothing the command needed). */
+static void note_refusals(struct verify_member *m, const struct vrun *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->sg.ndeny; i++) {
+		const struct sg_denial *d = &r->sg.deny[i];
+		struct verify_refusal *x;
+
+		if (d->cap != m->cap && d->alt != m->cap)
+			continue;
+		if (m->nrefusals >= sizeof(m->refusals) / sizeof(m->refusals[0])) {
+			m->more_refusals += d->count;
+			continue;
+		}
+		x = &m->refusals[m->nrefusals++];
+		x->func = xstrdup(d->func);
+		x->kind = d->kind;
+		x->eff = d->eff.kind;
+		x->lookup = d->eff.lookup;
+		x->count = d->count;
+	}
 }
 
 /* Did a program of the first run ask capset() to keep cap? */
@@ -572,6 +626,7 @@ static int shrink(struct verify *v, uint64_t *set, char *err, size_t errlen)
 			 without ? capset_str(without, buf, sizeof(buf)) : "none",
 			 r.ok ? "succeeded: not needed" : r.timed_out ? "timed out" : "failed");
 		if (r.ok) {
+			note_refusals(m, &r);
 			*set = without;
 			vrun_free(&r);
 			continue;
@@ -738,8 +793,14 @@ void verify_free(struct verify *v)
 
 	if (!v)
 		return;
-	for (i = 0; i < v->res.nmembers; i++)
+	for (i = 0; i < v->res.nmembers; i++) {
+		size_t k;
+
 		free(v->res.members[i].deny_func);
+		free(v->res.members[i].deny_sysname);
+		for (k = 0; k < v->res.members[i].nrefusals; k++)
+			free(v->res.members[i].refusals[k].func);
+	}
 	for (i = 0; i < v->npass; i++)
 		free(v->pass[i].func);
 	free(v->pass);

@@ -24,6 +24,16 @@ enum kfact_kind {
 	 * new interface with an older one beside it, extra fields in an
 	 * answer): granted here, `cap` is a probe that only verify decides */
 	KF_PROBE,
+	/* decided later: the BPF verifier checks a program more strictly
+	 * without `cap`; whether it still accepts this program only loading
+	 * it shows */
+	KF_VERIFIER,
+	/* an operation programs try and fall back from when refused, to a
+	 * plainer one beside it (SO_RCVBUFFORCE, then SO_RCVBUF) */
+	KF_FALLBACK,
+	/* a listing or a look-up by id: some programs need it (bpftool prog
+	 * show), others try it and carry on (naming their own objects) */
+	KF_PROGRAM,
 };
 
 struct kfact {
@@ -37,6 +47,9 @@ struct kfact {
 	const char *source;      /* where the fact comes from */
 	const char *during;      /* only when asked during one of these syscalls
 				  * (space-separated names), or NULL: any */
+	const char *op;          /* only for these operations of the syscall (the
+				  * record's op: facts/sysops.h sysop_label(),
+				  * space-separated), or NULL: any */
 };
 
 /* The facts for function func and capability cap (-1: any), in table
@@ -48,6 +61,10 @@ const struct kfact *kfact_next(const char *func, int cap, enum kfact_kind kind, 
 /* Whether fact f applies to a check made during syscall sysname (NULL:
  * not known, which matches only a fact for any syscall). */
 bool kfact_during(const struct kfact *f, const char *sysname);
+
+/* Whether fact f applies to operation label (sysop_label(); NULL: not
+ * recorded, which matches only a fact for any operation). */
+bool kfact_op(const struct kfact *f, const char *label);
 
 /* Compare kernel release strings by their leading "X.Y[.Z]"; -2 if either
  * does not parse. */

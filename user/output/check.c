@@ -60,9 +60,7 @@ rest:
 		fputs(" [instead of CAP_SYS_ADMIN]", f);
 	if (x->kind == FK_NEW_DENIAL)
 		fprintf(f, ": %s", x->dkind == DENY_BLOCKING ? "blocking (the syscall failed)" :
-			x->dkind == DENY_ADVISORY ? "advisory (the syscall went on)" :
-			x->dkind == DENY_OTHER_ERROR ? "the syscall failed with another error" :
-			x->dkind == DENY_INCONCLUSIVE ? "inconclusive (interrupted)" : "outcome unknown");
+			denial_kind_words(x->dkind));
 	if (x->note)
 		fprintf(f, "  -- note: %s", ESC(x->note, esc));
 	if (!x->fails && x->kind >= FK_UNUSED_CAP)

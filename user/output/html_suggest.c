@@ -272,23 +272,15 @@ static void covered_and_undecided(FILE *f, const struct suggestion *s)
 		fputs("</td><td>", f);
 		html_text(f, u->func);
 		fputs("</td><td>", f);
-		if (u->why == UD_ALLOWED_WITHOUT) {
-			fputs("asked before a plain condition that allows without it: ", f);
-			html_text(f, u->ksite->allowed_without);
-		} else if (u->why == UD_SYSCTL_OWNER) {
-			fputs("a sysctl's permission handler asked for root", f);
-		} else if (u->why == UD_PTRACE_UNKNOWN) {
-			fputs("it reached processes whose capabilities could not be read", f);
-		} else if (u->why == UD_PROBE) {
-			fputs("a feature programs try and do without: ", f);
-			html_text(f, u->fact->operation);
-			fputs("; refused, ", f);
-			html_text(f, u->fact->also);
+		{
+			char m[1200];
+
+			html_text(f, undecided_meaning(u, m, sizeof(m)));
+		}
+		if (u->fact && u->why != UD_ALLOWED_WITHOUT) {
 			fputs(" (kernel source: ", f);
 			html_text(f, u->fact->source);
 			fputs(")", f);
-		} else {
-			fputs("CAP_SYS_ADMIN, which the set has, is accepted there too", f);
 		}
 		fputs("</td><td class=\"small\">", f);
 		html_text(f, u->ksite ? ksite_source(s->ktab, u->ksite, src, sizeof(src)) : "");
@@ -322,6 +314,13 @@ static void denials(FILE *f, const struct suggestion *s, struct terms *t)
 		html_text(f, denial_meaning(d, s->rec->hdr.syscall_results, why, sizeof(why)));
 		if (d->kind == DENY_ADVISORY)
 			html_text(f, term_first(t, TERM_ADVISORY));
+		if (d->eff.kind != EFF_UNKNOWN) {
+			char m[1200];
+
+			fputs("<br><span class=\"small\">what a refusal does there: ", f);
+			html_text(f, effect_meaning(&d->eff, m, sizeof(m)));
+			fputs("</span>", f);
+		}
 		if (d->fact && d->fact->kind == KF_ONLY) {
 			fprintf(f, "<br><span class=\"small\">only %s is accepted there", n);
 			if (d->fact->sysadmin_until)

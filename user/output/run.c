@@ -30,17 +30,32 @@ int text_run(FILE *f, const struct run_result *r)
 		fprintf(f, "  check: %s: exit status %d\n", ESC(r->check, esc), r->check_status);
 	fputs("\nDenied checks:\n", f);
 	text_denials(f, r->sg, &t);
-	if (r->enough)
+	switch (r->verdict.v) {
+	case RV_ENOUGH:
 		fprintf(f, "\nThis set is enough for what ran: the command exited 0%s%s.\n",
 			r->check ? " and the check passed" : "",
-			!r->sg->ndeny ? "" : blocking ? " (it carried on past the denials above)" :
-			" (no denial made a syscall fail)");
-	else
+			!r->sg->ndeny ? "" : r->verdict.refused ? " (the check says it did its job "
+			"past the refusals above)" : blocking ? " (it carried on past the denials "
+			"above: programs try some and do without)" : " (no denial made a syscall "
+			"fail or changed what one did)");
+		break;
+	case RV_CHANGED:
+		fprintf(f, "\nThis set is not enough: the command exited 0, but %s.\n",
+			counted_denial_words(r->verdict.why, word, sizeof(word)));
+		break;
+	case RV_REFUSED:
+		fprintf(f, "\nThis set is not shown to be enough: the command exited 0, but %s. "
+			"Whether it did its job without it, only a check can say (--check TEST).\n",
+			counted_denial_words(r->verdict.why, word, sizeof(word)));
+		break;
+	default:
 		fprintf(f, "\nThis set is not enough: %s%s.\n", r->exit_status ?
 			"the command failed" : "the check failed",
 			blocking ? "; the denials above that made a syscall fail are where to look" :
 			!r->sg->ndeny ? "; no check was denied: the cause is not a capability check "
 			"(see capaudit verify)" : "");
+		break;
+	}
 	/* the command as a shell takes it (quoted), then made safe to print */
 	fprintf(f, "Record: %s (capaudit report --suggest -i %s)\n", ESC(r->record, esc),
 		text_sanitize(shell_word(r->record ? r->record : "", word, sizeof(word)), wesc,
@@ -70,6 +85,13 @@ int json_run(FILE *f, const struct run_result *r)
 	json_set(root, "denials", json_denials(r->sg));
 	json_set(root, "blocking_denials", json_uint(blocking));
 	json_set(root, "enough", json_boolean(r->enough));
+	json_set(root, "verdict", json_string(run_verdict_name(r->verdict.v)));
+	if (r->verdict.why) {
+		char word[1200];
+
+		json_set(root, "verdict_why", json_string(counted_denial_words(r->verdict.why, word,
+									       sizeof(word))));
+	}
 	json_set_bytes(root, "record", r->record);
 	return json_write_pretty_free(f, root);
 }

@@ -39,25 +39,6 @@ static void print_capname_alias(FILE *f, int cap)
 }
 
 /* What a capsites effect means, in words. */
-static const char *effect_meaning(const char *effect, char *buf, size_t len)
-{
-	if (ks_effect_is_errno(effect))
-		snprintf(buf, len, "a denial returns %s", effect);
-	else if (!strcmp(effect, "false"))
-		snprintf(buf, len, "a denial returns false to its caller");
-	else if (!strcmp(effect, "caller"))
-		snprintf(buf, len, "the answer is returned to its caller, which decides");
-	else if (!strcmp(effect, "value"))
-		snprintf(buf, len, "the answer is stored or passed on: the call goes on, changed");
-	else if (!strcmp(effect, "silent"))
-		snprintf(buf, len, "a denial skips something: the call goes on");
-	else if (!strcmp(effect, "mode"))
-		snprintf(buf, len, "the answer sets a sysctl file's access mode");
-	else
-		snprintf(buf, len, "%s", effect);
-	return buf;
-}
-
 /* CAP_SYS_PTRACE added for ptrace access the kernel allowed unasked. */
 static void print_ptrace(FILE *f, const struct suggestion *s)
 {
@@ -108,9 +89,13 @@ void text_denials(FILE *f, const struct suggestion *s, struct terms *t)
 					d->fact->sysadmin_until);
 			fputc('\n', f);
 		}
-		if (d->effect)
-			fprintf(f, "    the kernel's source there: %s\n",
-				effect_meaning(d->effect, why, sizeof(why)));
+		if (d->eff.kind != EFF_UNKNOWN || d->effect) {
+			char where[700];
+
+			fprintf(f, "    what a refusal does there: %s\n      (%s)\n",
+				effect_meaning(&d->eff, why, sizeof(why)),
+				effect_where(s, &d->eff, where, sizeof(where)));
+		}
 	}
 }
 
@@ -273,23 +258,13 @@ int text_suggest(FILE *f, const struct suggestion *s, const char *source)
 				continue;
 			fprintf(f, "  %s at %s, %" PRIu64 "x: ", capn(u->cap, n1), ESC(u->func, esc),
 				u->count);
-			if (u->why == UD_ALLOWED_WITHOUT)
-				fprintf(f, "asked before a plain condition that allows without it: "
-					"%s\n", ESC(u->ksite->allowed_without, esc));
-			else if (u->why == UD_SYSCTL_OWNER)
-				fputs("a sysctl's permission handler asked for root, whom the file's "
-				      "owner bits may let in anyway\n", f);
-			else if (u->why == UD_PTRACE_UNKNOWN)
-				fputs("it reached other processes whose capabilities capaudit could "
-				      "not read (gone, another pid or user namespace, a pidfd)\n", f);
-			else if (u->why == UD_PROBE)
-				fprintf(f, "a feature programs try and do without: %s; refused, %s\n"
-					"    (kernel source: %s)\n", u->fact->operation, u->fact->also,
-					u->fact->source);
-			else
-				fputs("the kernel takes CAP_SYS_ADMIN there too, which the set has: "
-				      "not needed if CAP_SYS_ADMIN stays (verify tries dropping "
-				      "CAP_SYS_ADMIN first)\n", f);
+			{
+				char m[1200], e2[2500];
+
+				fprintf(f, "%s\n", ESC(undecided_meaning(u, m, sizeof(m)), e2));
+			}
+			if (u->fact && u->why != UD_ALLOWED_WITHOUT)
+				fprintf(f, "    (kernel source: %s)\n", u->fact->source);
 			if (u->ksite)
 				fprintf(f, "    (%s)\n", ksite_source(s->ktab, u->ksite, why,
 								sizeof(why)));
@@ -415,6 +390,26 @@ static json_t *ptrace_json(const struct sg_ptrace *pt)
 	return o;
 }
 
+/* What a refusal does there (analyze/effect.h). */
+static json_t *effect_json(const struct suggestion *s, const struct effect *e)
+{
+	json_t *o = json_object();
+	char buf[1200];
+
+	json_set(o, "kind", json_string(eff_kind_name(e->kind)));
+	json_set(o, "meaning", json_string(effect_meaning(e, buf, sizeof(buf))));
+	if (e->err)
+		json_set(o, "errno", json_string(e->err));
+	if (e->change)
+		json_set(o, "change", json_string(e->change));
+	if (e->at[0])
+		json_set_bytes(o, "decided_at", e->at);
+	if (e->lookup)
+		json_set(o, "file_lookup", json_true());
+	json_set(o, "source", json_string(effect_where(s, e, buf, sizeof(buf))));
+	return o;
+}
+
 json_t *json_denials(const struct suggestion *s)
 {
 	char name[CAP_NAME_LEN];
@@ -444,6 +439,7 @@ json_t *json_denials(const struct suggestion *s)
 			json_set(o, "syscall_restart", json_uint(d->sys_restart));
 		if (d->in_ack)
 			json_set(o, "in_netlink_ack", json_true());
+		json_set(o, "effect", effect_json(s, &d->eff));
 		json_set(o, "syscalls", sys_json(d->sys, d->nsys));
 		if (d->fact && d->fact->kind == KF_ONLY) {
 			json_set(o, "only", json_boolean(true));
@@ -564,20 +560,13 @@ int json_suggest(FILE *f, const struct suggestion *s, const char *source)
 		json_set(o, "cap", json_string(cap_name(u->cap, name)));
 		json_set_bytes(o, "callsite", u->func);
 		json_set(o, "count", json_uint(u->count));
-		if (u->why == UD_ALLOWED_WITHOUT) {
-			json_set(o, "why", json_string("allowed-without"));
+		json_set(o, "why", json_string(undecided_why_name(u->why)));
+		if (u->why == UD_ALLOWED_WITHOUT)
 			json_set(o, "condition", json_string(u->ksite->allowed_without));
-		} else if (u->why == UD_SYSCTL_OWNER) {
-			json_set(o, "why", json_string("sysctl-owner"));
-		} else if (u->why == UD_PTRACE_UNKNOWN) {
-			json_set(o, "why", json_string("ptrace-target-unknown"));
-		} else if (u->why == UD_PROBE) {
-			json_set(o, "why", json_string("probe"));
+		if (u->fact) {   /* the kernel fact: probe, fallback, listing, verifier */
 			json_set(o, "feature", json_string(u->fact->operation));
 			json_set(o, "denied_means", json_string(u->fact->also));
 			json_set(o, "fact_source", json_string(u->fact->source));
-		} else {
-			json_set(o, "why", json_string("covered-by-sys-admin"));
 		}
 		if (u->ksite)
 			json_set(o, "source", json_string(ksite_source(s->ktab, u->ksite, src,

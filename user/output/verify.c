@@ -3,12 +3,43 @@
  * (the formatters output.c makes of them; output/render.h). */
 #include "output/render.h"
 
+#include <inttypes.h>
+
 #include "analyze/views.h"
 #include "facts/capjson.h"
 #include "facts/capnames.h"
 #include "lib/jsonutil.h"
 #include "lib/util.h"
 #include "output/output.h"
+#include "output/words.h"
+
+/* The denial that decided a member's verdict, as words.c takes it. */
+static const char *kept_words(const struct verify_member *m, char *buf, size_t len)
+{
+	struct sg_denial d = m->deny;
+
+	d.func = m->deny_func ? m->deny_func : "?";
+	d.sysname = m->deny_sysname;
+	return counted_denial_words(&d, buf, len);
+}
+
+/* What a refusal of a dropped member was, in the run that worked. */
+static const char *refusal_words(const struct verify_refusal *x)
+{
+	if (x->lookup)
+		return "a file or path the program asked for and did without";
+	if (x->eff == EFF_PROGRAM)
+		return "a listing or look-up the program did without";
+	if (x->kind == DENY_DONE_WITHOUT)
+		return "an operation programs try and fall back from";
+	if (x->eff == EFF_VERIFIER)
+		return "the BPF verifier accepted the program under its stricter rules";
+	if (x->kind == DENY_BLOCKING)
+		return "refused, and the check says the command did its job";
+	if (x->kind == DENY_ADVISORY)
+		return "the syscall went on, and nothing it changes is known";
+	return "what it changed is not known";
+}
 
 /* ---- text ---------------------------------------------------------------- */
 
@@ -53,7 +84,13 @@ int text_verify(FILE *f, const struct verify_result *v)
 		fprintf(f, "  %s: without it, exit status %d", cap_name(m->cap, nb), m->exit_status);
 		if (v->check)
 			fprintf(f, ", check %d", m->check_status);
-		if (m->exec_refused)
+		if (m->verdict == RV_CHANGED)
+			fprintf(f, "; %s", text_escape(kept_words(m, buf, sizeof(buf)), esc,
+						       sizeof(esc)));
+		else if (m->verdict == RV_REFUSED)
+			fprintf(f, "; %s (whether it did its job without, only --check can say)",
+				text_escape(kept_words(m, buf, sizeof(buf)), esc, sizeof(esc)));
+		else if (m->exec_refused)
 			fputs("; the kernel refused to execute it (its file capabilities need it)",
 			      f);
 		else if (m->timed_out)
@@ -87,8 +124,19 @@ int text_verify(FILE *f, const struct verify_result *v)
 				"instead\n", cap_name(m->cap, nb),
 				capset_str(m->replaced_by_set, buf, sizeof(buf)),
 				__builtin_popcountll(m->replaced_by_set) == 1 ? "it" : "them");
-		else
-			fprintf(f, "  %s dropped: the command succeeded without it\n", cap_name(m->cap, nb));
+		else {
+			size_t k;
+
+			fprintf(f, "  %s dropped: the command succeeded without it", cap_name(m->cap, nb));
+			for (k = 0; k < m->nrefusals; k++)
+				fprintf(f, "%s%" PRIu64 "x at %s: %s", k ? "; " : " (refused there ",
+					m->refusals[k].count, text_escape(m->refusals[k].func, esc,
+									 sizeof(esc)),
+					refusal_words(&m->refusals[k]));
+			if (m->more_refusals)
+				fprintf(f, "; %" PRIu64 "x elsewhere", m->more_refusals);
+			fputs(m->nrefusals ? ")\n" : "\n", f);
+		}
 	}
 	if (v->have_suggested && v->suggested != v->set) {
 		fprintf(f, "\nThe recording suggested %s", v->suggested ?
@@ -159,7 +207,28 @@ int json_verify(FILE *f, const struct verify_result *v)
 			json_set(e, "refused_in_user_space", json_boolean(m->userspace));
 			json_set(e, "narrower_tried", json_capset(m->narrower_failed));
 			json_set(e, "broader_not_tried", json_capset(m->broader_refused));
+			if (m->verdict == RV_CHANGED || m->verdict == RV_REFUSED) {
+				char buf[1200];
+
+				json_set(e, "verdict", json_string(run_verdict_name(m->verdict)));
+				json_set(e, "reason", json_string(kept_words(m, buf, sizeof(buf))));
+				json_set(e, "effect", json_string(eff_kind_name(m->deny.eff.kind)));
+			}
 			json_set(o, "without_it", e);
+		} else if (!m->replaced_by_set) {
+			json_t *r = json_array();
+			size_t k;
+
+			for (k = 0; k < m->nrefusals; k++) {
+				json_t *x = json_object();
+
+				json_set_bytes(x, "callsite", m->refusals[k].func);
+				json_set(x, "count", json_uint(m->refusals[k].count));
+				json_set(x, "denial", json_string(denial_kind_name(m->refusals[k].kind)));
+				json_set(x, "what", json_string(refusal_words(&m->refusals[k])));
+				json_array_append_new(r, x);
+			}
+			json_set(o, "refusals_without_it", r);
 		}
 		json_array_append_new(a, o);
 	}

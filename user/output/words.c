@@ -35,15 +35,40 @@ const char *denial_meaning(const struct sg_denial *d, bool syscall_results, char
 			   size_t len)
 {
 	const char *name = strerrorname_np(d->sys_errno);
+	const struct effect *e = &d->eff;
+	const char *sys = d->sysname ? d->sysname : "the syscall";
 
 	switch (d->kind) {
 	case DENY_BLOCKING:
 		if (d->in_ack)
 			return "denied, and the netlink request failed (the kernel says so in its "
 			       "netlink ack, not in the syscall's return value)";
+		if (e->kind == EFF_VERIFIER)
+			return "denied, and the BPF verifier then rejected the program (without "
+			       "the capability it checks more strictly)";
+		if (!d->sys_failed && d->sys_other) {
+			snprintf(buf, len, "denied, and the syscall failed with %s (%" PRIu64 "x): "
+				 "the error the kernel returns for this refusal", name ? name :
+				 "an error", d->sys_other);
+			return buf;
+		}
 		snprintf(buf, len, "denied, and the syscall failed (EPERM/EACCES, %" PRIu64
 			 "x): the program may have failed here", d->sys_failed);
 		return buf;
+	case DENY_CHANGED:
+		if (e->words_past)
+			snprintf(buf, len, "denied: %s succeeded, but the kernel %s", sys,
+				 e->words_past);
+		else if (e->change)
+			snprintf(buf, len, "denied: %s went on, changed (the kernel ran `%s`)", sys,
+				 e->change);
+		else
+			snprintf(buf, len, "denied: %s went on, changed", sys);
+		return buf;
+	case DENY_DONE_WITHOUT:
+		return e->fact && e->fact->kind == KF_PROBE ?
+		       "denied at a feature programs try and do without" :
+		       "denied at an operation programs try and fall back from";
 	case DENY_OTHER_ERROR:
 		snprintf(buf, len, "denied, and the syscall then failed with %s (%" PRIu64 "x), "
 			 "not EPERM/EACCES: maybe for another reason", name ? name : "an error",
@@ -54,12 +79,152 @@ const char *denial_meaning(const struct sg_denial *d, bool syscall_results, char
 			 PRIu64 "x): inconclusive", d->sys_restart);
 		return buf;
 	case DENY_ADVISORY:
+		if (e->kind == EFF_VERIFIER)
+			return "denied; the BPF verifier accepted the program under its stricter "
+			       "rules";
 		return syscall_results ? "denied, but the syscall went on" :
 					 "denied; the kernel's source goes on without it (a kernel fact)";
 	default:
 		return "denied; whether the syscall then failed is not known (record with "
 		       "--syscall-results to see)";
 	}
+}
+
+const char *effect_meaning(const struct effect *e, char *buf, size_t len)
+{
+	const struct kfact *f = e->fact;
+
+	switch (e->kind) {
+	case EFF_FAILS:
+		snprintf(buf, len, "the call fails with %s%s", e->err ? e->err : "an error",
+			 e->lookup ? " (a file or path the program asked for: programs try "
+			 "some and carry on)" : "");
+		break;
+	case EFF_SILENT:
+		if (e->words)
+			snprintf(buf, len, "the call succeeds, but the kernel %s", e->words);
+		else if (e->change)
+			snprintf(buf, len, "the call goes on, changed: the kernel runs `%s`",
+				 e->change);
+		else
+			snprintf(buf, len, "the call goes on, changed");
+		break;
+	case EFF_ACK:
+		snprintf(buf, len, "the netlink request is refused in its ack (%s); sendmsg() "
+			 "itself succeeds", e->err ? e->err : "its error");
+		break;
+	case EFF_VERIFIER:
+		snprintf(buf, len, "decided later, by the BPF verifier: %s", f->also);
+		break;
+	case EFF_NO_EFFECT:
+		snprintf(buf, len, "nothing, for this call: its own arguments make the answer "
+			 "irrelevant");
+		break;
+	case EFF_DONE_WITHOUT:
+		snprintf(buf, len, "%s: %s; refused, %s", f->kind == KF_PROBE ?
+			 "a feature programs try and do without" :
+			 "an operation programs try and fall back from", f->operation, f->also);
+		break;
+	case EFF_PROGRAM:
+		snprintf(buf, len, "a listing or look-up some programs need and others "
+			 "tolerate: %s; refused, %s", f->operation, f->also);
+		break;
+	case EFF_TUNES:
+		snprintf(buf, len, "it only tunes behaviour: %s", f->operation);
+		break;
+	default:
+		snprintf(buf, len, "not known (the kernel's source does not say%s)",
+			 e->at[0] ? " what its caller does with the answer" : "");
+		break;
+	}
+	return buf;
+}
+
+const char *counted_denial_words(const struct sg_denial *d, char *buf, size_t len)
+{
+	char cn[CAP_NAME_LEN], an[CAP_NAME_LEN], alt[CAP_NAME_LEN + 8] = "";
+	const char *sys = d->sysname ? d->sysname : "the syscall";
+	const char *err = d->sys_other && strerrorname_np(d->sys_errno) ?
+			  strerrorname_np(d->sys_errno) : d->eff.err ? d->eff.err : "EPERM";
+
+	if (d->alt >= 0)
+		snprintf(alt, sizeof(alt), " (or %s)", cap_name(d->alt, an));
+	cap_name(d->cap, cn);
+	if (d->kind == DENY_CHANGED)
+		snprintf(buf, len, "%s succeeded, but without %s%s the kernel %s", sys, cn, alt,
+			 d->eff.words_past ? d->eff.words_past : "changed what it did");
+	else if (d->in_ack)
+		snprintf(buf, len, "the kernel refused %s%s at %s: the netlink request failed "
+			 "(its ack carried %s; %s itself succeeded), and the program went on", cn,
+			 alt, d->func, d->eff.err ? d->eff.err : "the error", sys);
+	else if (d->eff.kind == EFF_VERIFIER)
+		snprintf(buf, len, "the kernel refused %s%s at %s: the BPF verifier rejected the "
+			 "program (%s failed), and the program went on", cn, alt, d->func, sys);
+	else
+		snprintf(buf, len, "the kernel refused %s%s at %s (%s failed with %s), and the "
+			 "program went on", cn, alt, d->func, sys, err);
+	return buf;
+}
+
+const char *effect_where(const struct suggestion *s, const struct effect *e, char *buf,
+			 size_t len)
+{
+	return effect_source(s->ktab, e, buf, len);
+}
+
+const char *undecided_why_name(enum sg_undecided_why why)
+{
+	switch (why) {
+	case UD_ALLOWED_WITHOUT: return "allowed-without";
+	case UD_SYSCTL_OWNER: return "sysctl-owner";
+	case UD_PTRACE_UNKNOWN: return "ptrace-target-unknown";
+	case UD_PROBE: return "probe";
+	case UD_FALLBACK: return "tried-and-done-without";
+	case UD_PROGRAM: return "program-dependent";
+	case UD_VERIFIER: return "verifier";
+	default: return "covered-by-sys-admin";
+	}
+}
+
+const char *undecided_meaning(const struct sg_undecided *u, char *buf, size_t len)
+{
+	switch (u->why) {
+	case UD_ALLOWED_WITHOUT:
+		snprintf(buf, len, "asked before a plain condition that allows without it: %s",
+			 u->ksite && u->ksite->allowed_without ? u->ksite->allowed_without : "?");
+		break;
+	case UD_SYSCTL_OWNER:
+		snprintf(buf, len, "a sysctl's permission handler asked for root, whom the "
+			 "file's owner bits may let in anyway");
+		break;
+	case UD_PTRACE_UNKNOWN:
+		snprintf(buf, len, "it reached other processes whose capabilities capaudit could "
+			 "not read (gone, another pid or user namespace, a pidfd)");
+		break;
+	case UD_PROBE:
+		snprintf(buf, len, "a feature programs try and do without: %s; refused, %s",
+			 u->fact->operation, u->fact->also);
+		break;
+	case UD_FALLBACK:
+		snprintf(buf, len, "an operation programs try and fall back from: %s; refused, "
+			 "%s", u->fact->operation, u->fact->also);
+		break;
+	case UD_PROGRAM:
+		snprintf(buf, len, "a listing or look-up some programs need and others "
+			 "tolerate: %s; refused, %s", u->fact->operation, u->fact->also);
+		break;
+	case UD_VERIFIER:
+		snprintf(buf, len, "decided later, by the BPF verifier (%s): without it %s; "
+			 "only loading the program without it shows whether it is accepted",
+			 u->fact->operation, u->fact->also);
+		break;
+	default:
+		snprintf(buf, len, "the kernel takes CAP_SYS_ADMIN there too, which the set has: "
+			 "not needed if CAP_SYS_ADMIN stays (verify tries dropping CAP_SYS_ADMIN "
+			 "first)");
+		break;
+	}
+	return buf;
 }
 
 /* the overlayfs note: said by a report's row and by the suggestion */

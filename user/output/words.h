@@ -22,6 +22,31 @@ const char *sys_list_str(const struct sys_count *sys, size_t n, char *buf, size_
 const char *denial_meaning(const struct sg_denial *d, bool syscall_results, char *buf,
 			   size_t len);
 
+/* What a refusal does where d was asked, along the call chain
+ * (analyze/effect.h), in plain words: "the call fails with EACCES", "the
+ * call succeeds, but the kernel clears the set-group-ID bit", ... Returns
+ * buf. */
+const char *effect_meaning(const struct effect *e, char *buf, size_t len);
+
+/* Where that comes from: the kernel's source (file, line, function, its
+ * table) or the kernel fact. Returns buf. */
+const char *effect_where(const struct suggestion *s, const struct effect *e, char *buf,
+			 size_t len);
+
+/* What the denial that decided a run's verdict did, one sentence:
+ * "fchmodat succeeded, but without CAP_FSETID the kernel cleared the
+ * set-group-ID bit"; "the kernel refused CAP_SYS_NICE at set_one_prio
+ * (setpriority failed with EACCES) and the program went on". Returns
+ * buf. */
+const char *counted_denial_words(const struct sg_denial *d, char *buf, size_t len);
+
+/* Why only verify can decide u, one line (the kernel fact's words where
+ * it has one). Returns buf. */
+const char *undecided_meaning(const struct sg_undecided *u, char *buf, size_t len);
+
+/* Its JSON "why". */
+const char *undecided_why_name(enum sg_undecided_why why);
+
 /* Why a set-aside check is no requirement of the host's sets. Returns buf
  * or a constant. */
 const char *aside_meaning(const struct sg_aside *a, char *buf, size_t len);
