@@ -67,18 +67,9 @@ struct ks_answer {
 	const char *effect;    /* shared by every matching row, else "unknown" */
 	const char *allowed_without; /* the first matching row's, if any has one */
 	bool all_needed;       /* a matching row needs every capability it lists */
-	const char *change;    /* TEMP (i42-gen brings it) */
-	const char *when;
 };
 
 void ksite_lookup(const struct ktable *t, const char *fn, int cap, struct ks_answer *a);
-
-/* TEMP: i42-gen's API, stubbed until it lands */
-void ksite_lookup_op(const struct ktable *t, const char *fn, int cap, const char *op,
-		     struct ks_answer *a);
-void ksite_chain(const struct ktable *t, const char *caller, const char *callee, int cap,
-		 const char *op, struct ks_answer *a);
-bool ks_effect_ack(const char *effect, const char **err);
 
 /* "fs/namei.c:414 generic_permission() (Linux 6.12 source: Debian
  * linux-source-6.12 ...)" into buf. */
