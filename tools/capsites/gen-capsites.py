@@ -69,46 +69,35 @@ CAP_RE = re.compile(r"\bCAP_[A-Z_]+\b")
 ERR_RE = re.compile(r"-\s*(E[A-Z0-9]+)\b")
 
 
-def strip(text):
-    """Comments and string/char literals blanked, newlines kept."""
-    out = []
-    i, n = 0, len(text)
-    while i < n:
-        c = text[i]
-        if c == "/" and i + 1 < n and text[i + 1] == "*":
-            j = text.find("*/", i + 2)
-            j = n if j < 0 else j + 2
-            out.append(re.sub(r"[^\n]", " ", text[i:j]))
-            i = j
-        elif c == "/" and i + 1 < n and text[i + 1] == "/":
-            j = text.find("\n", i)
-            j = n if j < 0 else j
-            out.append(" " * (j - i))
-            i = j
-        elif c in "\"'":
-            j = i + 1
-            while j < n and text[j] != c:
-                j += 2 if text[j] == "\\" else 1
-            j = min(j + 1, n)
-            out.append(c + re.sub(r"[^\n]", " ", text[i + 1:j - 1]) + (c if j <= n else ""))
-            i = j
-        elif c == "#" and (i == 0 or text[i - 1] == "\n"):
-            # preprocessor lines (with continuations) are not code here
-            j = i
-            while True:
-                k = text.find("\n", j)
-                if k < 0:
-                    k = n
-                    break
-                if text[k - 1] != "\\":
-                    break
-                j = k + 1
-            out.append(re.sub(r"[^\n]", " ", text[i:k]))
-            i = k
-        else:
-            out.append(c)
-            i += 1
-    return "".join(out)
+_STRIP_RE = re.compile(
+    r"/\*.*?(?:\*/|\Z)"                  # block comment (to the end if open)
+    r"|//[^\n]*"                           # line comment
+    r"|\"(?:\\.|[^\"\\])*(?:\"|\\?\Z)"   # string literal
+    r"|'(?:\\.|[^'\\])*(?:'|\\?\Z)"        # character literal
+    r"|^\#(?:[^\n]*\\\n)*[^\n]*",         # preprocessor line, with continuations
+    re.S | re.M)
+_NOTNL = re.compile(r"[^\n]")
+
+
+def _blank(t):
+    return " " * len(t) if "\n" not in t else _NOTNL.sub(" ", t)
+
+
+def strip(text, keep_literals=False):
+    """Comments, preprocessor lines and (unless keep_literals) the inside of
+    string/char literals blanked; newlines and every offset kept."""
+    def sub(m):
+        t = m.group(0)
+        c = t[0]
+        if c in "\"'":
+            if keep_literals:
+                return t
+            if len(t) >= 2 and t[-1] == c:
+                return c + _blank(t[1:-1]) + c
+            # unterminated: its last character becomes the quote
+            return (c + _blank(t[1:-1]) + c)[:len(t)] if len(t) > 1 else c
+        return _blank(t)
+    return _STRIP_RE.sub(sub, text)
 
 
 def match_paren(s, i):
@@ -135,13 +124,15 @@ def functions(s):
         c = s[i]
         if c == "{":
             if depth == 0:
-                m = re.search(r"([A-Za-z_]\w*)\s*\(([^;{}]*)\)\s*$",
-                              s[max(0, i - 2000):i])
+                head = s[max(0, i - 2000):i]
+                # a definition's head cannot hold ; { or }: the search
+                # starts after the last of them (the same match, found fast)
+                cut = max(head.rfind(";"), head.rfind("{"), head.rfind("}"))
+                m = re.search(r"([A-Za-z_]\w*)\s*\(([^;{}]*)\)\s*$", head[cut + 1:])
                 end = match_paren(s, i)
                 if end < 0:
                     break
                 if m and m.group(1) not in KEYWORDS:
-                    head = s[max(0, i - 2000):i]
                     line_start = head.rfind(";")
                     line_start = max(line_start, head.rfind("}"))
                     decl = head[line_start + 1:]
