@@ -114,10 +114,17 @@ crow() {   # FUNCTION's row at LINE: caps kind audit effect allowed_without | vi
 		f=user/facts/capsites/linux-$k.tsv
 		[ "$(sed -n 2p "$f" | cut -f2)" = "$k" ]
 		[[ "$(sed -n 2p "$f" | cut -f4)" == "Debian linux-source-$k "* ]]
-		# nine columns, a line number, known kinds and audit words
-		run awk -F'\t' '!/^#/ && (NF != 9 || $2 !~ /^[0-9]+$/ || $5 !~ /^(one|any|all|unknown)$/ ||
-			$6 !~ /^(audit|noaudit)$/) { print FILENAME ":" FNR ": " $0 }' "$f"
+		# twelve columns, a line number, known kinds and audit words; a
+		# change only for silent and value effects
+		[ "$(sed -n 3p "$f" | awk -F'\t' '{ print NF, $10, $11, $12 }')" = "12 via when change" ]
+		run awk -F'\t' '!/^#/ && (NF != 12 || $2 !~ /^[0-9]+$/ || $5 !~ /^(one|any|all|unknown)$/ ||
+			$6 !~ /^(audit|noaudit)$/ || ($12 != "-" && $7 !~ /^(silent|value)$/) ||
+			length($12) > 120) { print FILENAME ":" FNR ": " $0 }' "$f"
 		[ -z "$output" ]
+		# chain rows, each through another function than its own
+		n=$(awk -F'\t' '!/^#/ && $10 != "-" && $10 != $3' "$f" | wc -l)
+		[ "$n" -gt 100 ]
+		[ "$(awk -F'\t' '!/^#/ && $10 == $3' "$f" | wc -l)" -eq 0 ]
 		n=$(grep -vc '^#' "$f")
 		[ "$n" -gt 1000 ]
 		# the build's copy has as many rows
