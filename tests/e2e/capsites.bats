@@ -87,6 +87,8 @@ crow() {   # FUNCTION's row at LINE: caps kind audit effect allowed_without | vi
 	[ "$(crow sk_setsockopt 21)" = "CAP_NET_ADMIN one audit silent -|-|SO_PRIORITY|SO_PRIORITY_ALIAS|break" ]
 	# reached by falling through from the labels before
 	[ "$(crow sk_setsockopt 26)" = "CAP_NET_ADMIN one audit EPERM -|-|SO_PRIORITY|SO_PRIORITY_ALIAS|SO_RCVBUFFORCE|-" ]
+	# net/socket.c sock_ioctl(): err = -EPERM; just before if (!ns_capable(...)) break;
+	[ "$(crow sock_ioctl 84)" = "CAP_NET_ADMIN one audit EPERM -|-|SIOCGSKNS|-" ]
 	# the stored error is not what the function returns: undecided
 	[ "$(crow other_return 47)" = "CAP_NET_ADMIN one audit unknown -|-|1|-" ]
 	# outside a switch

@@ -611,6 +611,13 @@ def errno_of(stmt, body_before, ctx=None):
             errs = [re.fullmatch(r"([A-Za-z_]\w*)\s*=\s*-\s*(E[A-Z0-9]+)\s*;", y)
                     for y in first[:n]]
             errs = [y for y in errs if y]
+            if not errs and m.group(1) == "break" and len(first) == 1 and ctx:
+                # err = -EPERM; if (!capable(X)) break;  (net/socket.c
+                # sock_ioctl(), net/x25/af_x25.c x25_ioctl())
+                prev = preceding(ctx)
+                prev = prev and re.fullmatch(r"([A-Za-z_]\w*)\s*=\s*-\s*(E[A-Z0-9]+)\s*;", prev)
+                if prev:
+                    errs = [prev]
             if not errs:
                 return "silent", m.group(1)
             var, err = errs[-1].groups()
@@ -836,6 +843,19 @@ def returns_var(fbody, path, idx, var, jumps=0):
         if assigns(var, t):
             return False
     return False
+
+
+def preceding(ctx):
+    """The statement just before the one at ctx.st0 in its block, or None."""
+    path = stmt_path(ctx.fbody, ctx.st0)
+    if not path:
+        return None
+    parent = path[-2] if len(path) > 1 else None
+    if parent is not None and parent[0] != "block":
+        return None
+    lo = 0 if parent is None else parent[1] + 1
+    sts = statements_at(ctx.fbody, lo, ctx.st0)
+    return ctx.fbody[sts[-1][0]:sts[-1][1]].strip() if sts else None
 
 
 def returns_after_break(ctx, var):
