@@ -1,11 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # The capability-site tables (user/facts/capsites/linux-*.tsv, made by
-# gen-capsites.py) as C data for user/facts/capsites.c: one array per
+# gen-capsites.py, twelve columns) as C data for user/facts/capsites.c: one array per
 # kernel, then ktables[]. Run by the Makefile:
 #   awk -f tools/capsites/tsv2c.awk user/facts/capsites/linux-*.tsv > capsites_data.h
 function cstr(s) {
 	if (s == "-" || s == "") return "NULL"
-	gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s)
+	gsub(/\\/, "&&", s); gsub(/"/, "\\\"", s); gsub(/\?\?/, "?\\?", s)
 	return "\"" s "\""
 }
 function flush() {
@@ -30,8 +30,10 @@ FNR == 1 { flush(); label = ""; n = 0 }
 		else c = c caps[i]
 		if (i < 4) c = c ", "
 	}
-	printf "\t{ \"%s\", %d, \"%s\", { %s }, KS_%s, %d, %s, %s, %s },\n", f[1], f[2], f[3], c,
-		toupper(f[5]), f[6] == "noaudit", cstr(f[7]), cstr(f[8]), cstr(f[9])
+	# via, when, change: the twelve-column tables (NULL for "-")
+	printf "\t{ \"%s\", %d, \"%s\", { %s }, KS_%s, %d, %s, %s, %s, %s, %s, %s },\n", f[1], f[2],
+		f[3], c, toupper(f[5]), f[6] == "noaudit", cstr(f[7]), cstr(f[8]), cstr(f[9]),
+		cstr(f[10]), cstr(f[11]), cstr(f[12])
 	n++
 }
 END {

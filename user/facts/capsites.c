@@ -74,6 +74,15 @@ bool ks_effect_is_errno(const char *effect)
 	return effect && effect[0] == 'E' && effect[1] >= 'A' && effect[1] <= 'Z';
 }
 
+bool ks_effect_ack(const char *effect, const char **err)
+{
+	if (!effect || strncmp(effect, "ack:", 4) || !ks_effect_is_errno(effect + 4))
+		return false;
+	if (err)
+		*err = effect + 4;
+	return true;
+}
+
 int cap_power_cmp(int a, int b)
 {
 	if (a == b)
@@ -108,14 +117,33 @@ static bool row_matches(const struct ksite *k, const char *fn)
 	return false;
 }
 
-static int row_index(const struct ksite *k, int cap)
+/* Where cap is in the row's caps, or (unknown_ok) an unknown capability
+ * that may be it; -1 when neither. */
+static int row_index(const struct ksite *k, int cap, bool unknown_ok)
 {
 	int i;
 
 	for (i = 0; i < KS_MAXCAPS && k->caps[i] != -1; i++)
-		if (k->caps[i] == cap)
+		if (k->caps[i] == cap || (unknown_ok && k->caps[i] == KS_CAP_UNKNOWN))
 			return i;
 	return -1;
+}
+
+/* op is one of the '|'-separated case labels of when */
+static bool when_has(const char *when, const char *op)
+{
+	size_t len = strlen(op);
+	const char *p;
+
+	for (p = when; p && *p;) {
+		const char *end = strchr(p, '|');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+
+		if (n == len && !memcmp(p, op, n))
+			return true;
+		p = end ? end + 1 : NULL;
+	}
+	return false;
 }
 
 /*
@@ -228,10 +256,24 @@ static long next_row(const struct ktable *t, const struct ks_names *ix, size_t *
 	return -1;
 }
 
-void ksite_lookup(const struct ktable *t, const char *fn, int cap, struct ks_answer *a)
+/* The rows a lookup reads: direct ones (callee NULL), or the chain rows
+ * that use callee's answer. */
+static bool row_kind_ok(const struct ksite *k, const char *callee)
+{
+	return callee ? k->via && !strcmp(k->via, callee) : !k->via;
+}
+
+/*
+ * The rows of t that answer to fn (their function or a caller they may be
+ * inlined into) and accept cap; of those, when op is given and some have it
+ * among their case labels, only those. What they all say into a.
+ */
+static void ks_collect(const struct ktable *t, const char *fn, int cap, const char *op,
+		       const char *callee, struct ks_answer *a)
 {
 	const struct ks_names *ix;
 	size_t pos = 0, len;
+	bool narrow = false, same_change = true;
 	long i = -1;
 
 	memset(a, 0, sizeof(*a));
@@ -239,6 +281,17 @@ void ksite_lookup(const struct ktable *t, const char *fn, int cap, struct ks_ans
 		return;
 	ix = ks_names_of(t);
 	len = strlen(fn);
+	if (op) {
+		if (ix)
+			pos = ks_first(ix, fn, len);
+		while (!narrow && (i = next_row(t, ix, &pos, fn, len, i)) >= 0) {
+			const struct ksite *k = &t->sites[i];
+
+			narrow = row_kind_ok(k, callee) && row_index(k, cap, callee != NULL) >= 0 &&
+				 when_has(k->when, op);
+		}
+		i = -1;
+	}
 	if (ix)
 		pos = ks_first(ix, fn, len);
 	a->alts = ~0ULL;
@@ -249,13 +302,20 @@ void ksite_lookup(const struct ktable *t, const char *fn, int cap, struct ks_ans
 		uint64_t alts = 0;
 		int j, at;
 
-		if ((at = row_index(k, cap)) < 0)
+		if (!row_kind_ok(k, callee) || (at = row_index(k, cap, callee != NULL)) < 0)
+			continue;
+		if (narrow && !when_has(k->when, op))
 			continue;
 		if (!a->nsites++) {
 			a->first = k;
 			a->effect = k->effect;
-		} else if (!a->effect || !k->effect || strcmp(a->effect, k->effect)) {
-			a->effect = "unknown";
+			a->change = k->change;
+			a->when = k->when;
+		} else {
+			if (!a->effect || !k->effect || strcmp(a->effect, k->effect))
+				a->effect = "unknown";
+			if (!a->change || !k->change || strcmp(a->change, k->change))
+				same_change = false;
 		}
 		if (k->kind == KS_ANY)
 			for (j = 0; j < KS_MAXCAPS && k->caps[j] != -1; j++)
@@ -268,8 +328,31 @@ void ksite_lookup(const struct ktable *t, const char *fn, int cap, struct ks_ans
 		if (k->allowed_without && !a->allowed_without)
 			a->allowed_without = k->allowed_without;
 	}
+	if (!same_change)
+		a->change = NULL;
 	if (!a->nsites) {
 		a->alts = 0;
 		a->asked_first = a->noaudit_all = false;
 	}
+}
+
+void ksite_lookup(const struct ktable *t, const char *fn, int cap, struct ks_answer *a)
+{
+	ks_collect(t, fn, cap, NULL, NULL, a);
+}
+
+void ksite_lookup_op(const struct ktable *t, const char *fn, int cap, const char *op,
+		     struct ks_answer *a)
+{
+	ks_collect(t, fn, cap, op, NULL, a);
+}
+
+void ksite_chain(const struct ktable *t, const char *caller, const char *callee, int cap,
+		 const char *op, struct ks_answer *a)
+{
+	if (!callee) {
+		memset(a, 0, sizeof(*a));
+		return;
+	}
+	ks_collect(t, caller, cap, op, callee, a);
 }

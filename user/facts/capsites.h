@@ -5,7 +5,10 @@
  * capabilities it accepts in the order it asks, whether the check is
  * audited, what a denial does, and a plain condition that allows without
  * any capability. One table per kernel source (Debian's linux-source-X.Y);
- * what the generator could not decide is "unknown" here too.
+ * what the generator could not decide is "unknown" here too. Along the call
+ * chain, a row with `via` is a caller's statement that uses the answer of a
+ * function that answers false on a denial (or passes the answer on): its
+ * effect is what the caller does then.
  */
 #ifndef CA_CAPSITES_H
 #define CA_CAPSITES_H
@@ -31,14 +34,19 @@ struct ksite {
 	signed char caps[KS_MAXCAPS]; /* in asking order; -1 ends, KS_CAP_UNKNOWN */
 	unsigned char kind;           /* enum ks_kind */
 	bool noaudit;
-	/* What a denial does: "EPERM" (an errno returned), "false" (a false
-	 * value returned to the caller), "caller" (the answer is the
-	 * function's own result), "value" (stored or passed on: a silent
-	 * change), "silent" (something is skipped), "unknown". */
+	/* What a denial does: "EPERM" (an errno returned), "ack:EPERM" (a
+	 * netlink ack carrying that errno), "false" (a false value returned
+	 * to the caller), "caller" (the answer is the function's own result),
+	 * "value" (stored, passed on or another value returned: a silent
+	 * change), "silent" (something is skipped or changed), "mode" (a
+	 * sysctl file's access mode), "unknown". */
 	const char *effect;
 	const char *allowed_without;  /* a plain condition asked after the capability
 				       * that allows without it, or NULL */
 	const char *inlined_into;     /* static: same-file callers ("a,b"), or NULL */
+	const char *via;    /* chain row: the function whose answer this statement uses; NULL: it asks itself */
+	const char *when;   /* case labels of the enclosing switch ("SO_RCVBUFFORCE|..."), NULL */
+	const char *change; /* silent/value: the statement a denial runs ("attr->ia_mode &= ~S_ISGID"), NULL */
 };
 
 struct ktable {
@@ -57,7 +65,7 @@ const struct ktable *ktable_for(const char *release, bool *exact);
 
 /* What a table says about capability cap asked at recorded call site fn
  * (a stack frame's function: a site's own function, or the caller a
- * static one was inlined into). */
+ * static one was inlined into). Direct rows only (via NULL). */
 struct ks_answer {
 	size_t nsites;         /* matching rows (0: the table does not know) */
 	const struct ksite *first;
@@ -67,16 +75,32 @@ struct ks_answer {
 	const char *effect;    /* shared by every matching row, else "unknown" */
 	const char *allowed_without; /* the first matching row's, if any has one */
 	bool all_needed;       /* a matching row needs every capability it lists */
+	const char *change;    /* shared by every matching row, else NULL */
+	const char *when;      /* the first matching row's, NULL if none */
 };
 
 void ksite_lookup(const struct ktable *t, const char *fn, int cap, struct ks_answer *a);
+/* As ksite_lookup(), but when op is not NULL and at least one matching row
+ * has op among its '|'-separated when labels, only those rows match
+ * (otherwise all matching rows, as ksite_lookup()). */
+void ksite_lookup_op(const struct ktable *t, const char *fn, int cap, const char *op,
+		     struct ks_answer *a);
+/* The chain rows with via == callee whose function is caller (or whose
+ * inlined_into lists caller), whose caps include cap (or are unknown),
+ * narrowed by op as ksite_lookup_op(); the same answer fields (nsites 0: no
+ * such row). */
+void ksite_chain(const struct ktable *t, const char *caller, const char *callee, int cap,
+		 const char *op, struct ks_answer *a);
 
 /* "fs/namei.c:414 generic_permission() (Linux 6.12 source: Debian
  * linux-source-6.12 ...)" into buf. */
 const char *ksite_source(const struct ktable *t, const struct ksite *k, char *buf, size_t len);
 
-/* An effect that is an errno name ("EPERM"). */
+/* An effect that is an errno name ("EPERM"); not "ack:EPERM". */
 bool ks_effect_is_errno(const char *effect);
+/* An effect that is a netlink ack carrying an errno ("ack:EPERM"): true,
+ * *err pointing at "EPERM" in it. */
+bool ks_effect_ack(const char *effect, const char **err);
 
 /*
  * Whether capability a is less powerful than b where both are accepted:
