@@ -114,9 +114,13 @@ static bool from_row(const struct ks_answer *a, struct effect *e)
 	if (ks_effect_ack(a->effect, &err)) {
 		e->kind = EFF_ACK;
 		e->err = err;
-	} else if (ks_effect_is_errno(a->effect)) {
+	} else if (ks_effect_is_errno(a->effect) || (!strcmp(a->effect, "unknown") && a->nerrs)) {
+		/* rows of one function that disagree still say which errors a
+		 * refusal there returns */
 		e->kind = e->in_ack ? EFF_ACK : EFF_FAILS;
-		e->err = a->effect;
+		e->err = a->nerrs ? a->errs[0] : a->effect;
+		memcpy(e->errs, a->errs, sizeof(e->errs));
+		e->nerrs = a->nerrs;
 	} else if (!strcmp(a->effect, "mode")) {
 		/* a sysctl's permission handler: the answer is the file's mode,
 		 * and opening it past that fails (fs/proc/proc_sysctl.c
@@ -135,6 +139,24 @@ static bool from_row(const struct ks_answer *a, struct effect *e)
 		e->kind = e->in_ack ? EFF_ACK : EFF_UNKNOWN;
 	}
 	return true;
+}
+
+/* What every answer ends with: a statement whose refusal matters only
+ * for some syscalls (the call's own arguments leave it nothing to change
+ * in the others), and whether it was a file look-up. */
+static void finish(const struct rec_check *c, const char *func, struct effect *e)
+{
+	const struct kfact *f;
+	int it = 0;
+
+	if (e->at[0] && (f = kfact_next(e->at, c->cap, KF_MATTERS_DURING, &it)) &&
+	    !kfact_during(f, c->sysname)) {
+		e->kind = EFF_NO_EFFECT;
+		e->fact = f;
+		e->row = NULL;
+		e->words = e->words_past = e->change = NULL;
+	}
+	e->lookup = e->kind == EFF_FAILS && file_lookup(c->cap, func);
 }
 
 void effect_of(const struct ktable *t, const struct record *rec, const struct rec_check *c,
@@ -171,8 +193,10 @@ void effect_of(const struct ktable *t, const struct record *rec, const struct re
 		return;
 	}
 	e->in_ack = through_netlink(st);
-	if (!t)
+	if (!t) {
+		finish(c, func, e);
 		return;
+	}
 	/* the table, from the function that asked up through its callers */
 	ksite_lookup_op(t, func, c->cap, label, &a);
 	/* a function that ends by calling the capability API (a tail call:
@@ -180,7 +204,7 @@ void effect_of(const struct ktable *t, const struct record *rec, const struct re
 	 * capable_wrt_inode_uidgid() says) leaves no frame: the recorded call
 	 * site is then its caller, whose statement uses the answer */
 	if (!a.nsites)
-		ksite_chain(t, func, NULL, c->cap, label, &a);
+		ksite_chain_any(t, func, c->cap, label, &a);
 	snprintf(cur, sizeof(cur), "%s", func);
 	i = st ? st->site : -1;
 	for (depth = 0; depth < EFFECT_DEPTH; depth++) {
@@ -209,7 +233,7 @@ void effect_of(const struct ktable *t, const struct record *rec, const struct re
 			break;
 		}
 	}
-	e->lookup = e->kind == EFF_FAILS && file_lookup(c->cap, func);
+	finish(c, func, e);
 }
 
 const char *effect_source(const struct ktable *t, const struct effect *e, char *buf, size_t len)

@@ -35,6 +35,9 @@ enum eff_kind {
 struct effect {
 	enum eff_kind kind;
 	const char *err;          /* FAILS, ACK: "EPERM" (static or the table's) */
+	const char *errs[KS_MAXERRS]; /* FAILS: every errno the matching statements
+				   * return (rows of one function may differ) */
+	size_t nerrs;
 	const char *words;        /* SILENT: what the kernel does instead, in plain words
 				   * ("clears the set-group-ID bit"), or NULL */
 	const char *words_past;   /* ... the same, done ("cleared the set-group-ID bit") */

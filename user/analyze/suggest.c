@@ -420,15 +420,21 @@ struct outcome {
 
 /* The syscall ended with the error name err (an errno the kernel's
  * source returns on a refusal there). */
-static bool ended_with(struct outcome out, const char *err)
+static bool ended_with(struct outcome out, const struct effect *e)
 {
 	const char *n = out.errno_ > 0 ? strerrorname_np(out.errno_) : NULL;
+	size_t i;
 
-	if (!err)
+	if (!e->err)
 		return false;
-	if (out.failed && (!strcmp(err, "EPERM") || !strcmp(err, "EACCES")))
+	if (out.failed)   /* EPERM or EACCES: a refusal's own errors */
 		return true;
-	return out.other && n && !strcmp(n, err);
+	if (out.other && n && !strcmp(n, e->err))
+		return true;
+	for (i = 0; out.other && n && i < e->nerrs; i++)
+		if (!strcmp(n, e->errs[i]))
+			return true;
+	return false;
 }
 
 /*
@@ -466,7 +472,7 @@ static enum denial_kind denial_kind_of(const struct suggestion *s, const struct 
 		return failed ? DENY_BLOCKING : out.restart ? DENY_INCONCLUSIVE : DENY_ADVISORY;
 	case EFF_FAILS:
 	case EFF_PROGRAM:
-		if (results && ended_with(out, e->err))
+		if (results && ended_with(out, e))
 			return DENY_BLOCKING;
 		break;
 	default:
@@ -478,7 +484,8 @@ static enum denial_kind denial_kind_of(const struct suggestion *s, const struct 
 	       out.restart ? DENY_INCONCLUSIVE : DENY_ADVISORY;
 }
 
-static void add_denial(struct suggestion *s, const struct row *r, int alt, struct outcome out)
+static void add_denial(struct suggestion *s, const struct row *r, int alt, struct outcome out,
+		       const struct effect *eff)
 {
 	uint64_t failed = out.failed;
 	const struct rec_check *c = r->c;
@@ -496,7 +503,7 @@ static void add_denial(struct suggestion *s, const struct row *r, int alt, struc
 	adv = fact_for(s, func, c->cap, KF_ADVISORY);
 	ks = ks_for(s, func, c->cap);
 	effect = ks->nsites && strcmp(ks->effect, "unknown") ? ks->effect : NULL;
-	effect_of(s->ktab, s->rec, c, func, &key.eff);
+	key.eff = *eff;
 	key.cap = c->cap;
 	key.alt = alt;
 	key.func = func;
@@ -628,7 +635,14 @@ static void classify(struct suggestion *s, struct row *r)
 	struct sg_program *prog = program_of(s, r->proc);
 	const char *func = site_func(r);
 	const struct kfact *f;
+	struct effect eff;
 
+	/* what a refusal does here: nothing, for this call's arguments? */
+	effect_of(s->ktab, s->rec, c, func, &eff);
+	if (eff.kind == EFF_NO_EFFECT) {
+		add_aside(s, c->cap, ASIDE_NO_EFFECT, func, eff.fact, c);
+		return;
+	}
 	if (c->ret == 0) {
 		int asked = c->cap == CAP_SYS_ADMIN && r->partner ? r->partner->c->cap : c->cap;
 
@@ -698,7 +712,7 @@ static void classify(struct suggestion *s, struct row *r)
 			.errno_ = c->sys_errno ? c->sys_errno : p->sys_errno,
 		};
 
-		add_denial(s, r, r->partner ? CAP_SYS_ADMIN : -1, out);
+		add_denial(s, r, r->partner ? CAP_SYS_ADMIN : -1, out, &eff);
 	}
 	s->denied |= 1ULL << c->cap;
 }

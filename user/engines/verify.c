@@ -361,6 +361,19 @@ static int run_with(struct verify *v, uint64_t caps, struct vrun *r, char *err, 
 	return 0;
 }
 
+/* A run that did not succeed, on its progress line. */
+static const char *run_words(const struct vrun *r)
+{
+	switch (r->verdict.v) {
+	case RV_CHANGED:
+		return "exited 0, but a refusal changed what a syscall did";
+	case RV_REFUSED:
+		return "exited 0, but went on past a refusal (only --check can judge that)";
+	default:
+		return "failed";
+	}
+}
+
 /* The denial that most likely stopped the run: of the capability that
  * was taken away (cap, -1: any) first, then blocking before the rest;
  * never one that a run that succeeded saw too. */
@@ -543,7 +556,7 @@ static int grow(struct verify *v, uint64_t *set, struct vrun *last, char *err, s
 			return -2;
 		progress(v, "run %d with %s: %s", v->res.runs, s ? capset_str(s, buf, sizeof(buf)) :
 			 "no capabilities", last->ok ? "succeeded" : last->timed_out ? "timed out" :
-			 "failed");
+			 run_words(last));
 		if (last->ok) {
 			*set = s;
 			return 0;
@@ -624,7 +637,7 @@ static int shrink(struct verify *v, uint64_t *set, char *err, size_t errlen)
 			return -2;
 		progress(v, "run %d without %s (set %s): %s", v->res.runs, cap_name(m->cap, nb),
 			 without ? capset_str(without, buf, sizeof(buf)) : "none",
-			 r.ok ? "succeeded: not needed" : r.timed_out ? "timed out" : "failed");
+			 r.ok ? "succeeded: not needed" : r.timed_out ? "timed out" : run_words(&r));
 		if (r.ok) {
 			note_refusals(m, &r);
 			*set = without;
@@ -642,7 +655,7 @@ static int shrink(struct verify *v, uint64_t *set, char *err, size_t errlen)
 				return -2;
 			progress(v, "run %d with %s instead of %s: %s", v->res.runs,
 				 capset_str(narrow, buf, sizeof(buf)), cap_name(m->cap, nb),
-				 r.ok ? "succeeded" : "failed");
+				 r.ok ? "succeeded" : run_words(&r));
 			if (r.ok) {
 				m->replaced_by_set = narrow;
 				m->replaced_by = __builtin_ctzll(narrow);

@@ -258,8 +258,13 @@ static long next_row(const struct ktable *t, const struct ks_names *ix, size_t *
 
 /* The rows a lookup reads: direct ones (callee NULL), or the chain rows
  * that use callee's answer. */
+/* A callee of any name (ksite_chain_any()). */
+static const char any_callee[] = "*";
+
 static bool row_kind_ok(const struct ksite *k, const char *callee)
 {
+	if (callee == any_callee)
+		return k->via != NULL;
 	return callee ? k->via && !strcmp(k->via, callee) : !k->via;
 }
 
@@ -306,6 +311,14 @@ static void ks_collect(const struct ktable *t, const char *fn, int cap, const ch
 			continue;
 		if (narrow && !when_has(k->when, op))
 			continue;
+		if (k->effect && ks_effect_is_errno(k->effect) && a->nerrs < KS_MAXERRS) {
+			size_t e;
+
+			for (e = 0; e < a->nerrs && strcmp(a->errs[e], k->effect); e++)
+				;
+			if (e == a->nerrs)
+				a->errs[a->nerrs++] = k->effect;
+		}
 		if (!a->nsites++) {
 			a->first = k;
 			a->effect = k->effect;
@@ -334,6 +347,12 @@ static void ks_collect(const struct ktable *t, const char *fn, int cap, const ch
 		a->alts = 0;
 		a->asked_first = a->noaudit_all = false;
 	}
+}
+
+void ksite_chain_any(const struct ktable *t, const char *caller, int cap, const char *op,
+		     struct ks_answer *a)
+{
+	ks_collect(t, caller, cap, op, any_callee, a);
 }
 
 void ksite_lookup(const struct ktable *t, const char *fn, int cap, struct ks_answer *a)

@@ -77,7 +77,14 @@ struct ks_answer {
 	bool all_needed;       /* a matching row needs every capability it lists */
 	const char *change;    /* shared by every matching row, else NULL */
 	const char *when;      /* the first matching row's, NULL if none */
+	/* the errnos matching rows return on a refusal (plain ones, at most
+	 * KS_MAXERRS): where the rows of one function disagree (mm/mlock.c
+	 * do_mlock(): EPERM, ENOMEM), a syscall that failed with one of them
+	 * failed from the refusal */
+	const char *errs[4];
+	size_t nerrs;
 };
+#define KS_MAXERRS 4
 
 void ksite_lookup(const struct ktable *t, const char *fn, int cap, struct ks_answer *a);
 /* As ksite_lookup(), but when op is not NULL and at least one matching row
@@ -91,6 +98,12 @@ void ksite_lookup_op(const struct ktable *t, const char *fn, int cap, const char
  * such row). */
 void ksite_chain(const struct ktable *t, const char *caller, const char *callee, int cap,
 		 const char *op, struct ks_answer *a);
+/* The chain rows of caller for cap whatever their callee: a callee that
+ * ends in a tail call to the capability API (fs/inode.c
+ * in_group_or_capable()) leaves no frame, and the recorded call site is
+ * then the caller. */
+void ksite_chain_any(const struct ktable *t, const char *caller, int cap, const char *op,
+		     struct ks_answer *a);
 
 /* "fs/namei.c:414 generic_permission() (Linux 6.12 source: Debian
  * linux-source-6.12 ...)" into buf. */

@@ -142,6 +142,20 @@ static const struct kfact facts[] = {
 #undef BPF_ID
 #undef BPF_IDS
 
+	/* refusals that change something only for some calls */
+#define SGID_SETATTR(f) { f, CAP_FSETID, KF_MATTERS_DURING, NULL, NULL, \
+	  "keeping the set-group-ID bit of a mode being set (" f "())", \
+	  "the kernel clears S_ISGID from the new mode; only chmod() asks for a mode: for " \
+	  "chown(), truncate() and write() the kernel has already cleared the bit itself, or " \
+	  "kept it after asking at setattr_should_drop_sgid()", \
+	  "fs/attr.c " f "(): if (!in_group_or_capable(...)) mode &= ~S_ISGID; " \
+	  "fs/attr.c notify_change(): ATTR_KILL_SGID strips S_ISGID from the mode before it, " \
+	  "set by setattr_should_drop_sgid() (Debian 6.1, 6.12, 7.2 sources; 5.10: " \
+	  "should_remove_suid())", "chmod fchmod fchmodat fchmodat2", NULL }
+	SGID_SETATTR("setattr_prepare"),
+	SGID_SETATTR("setattr_copy"),
+#undef SGID_SETATTR
+
 	/* denials that change nothing for the caller */
 	{ "array_map_alloc", CAP_PERFMON, KF_ADVISORY, NULL, NULL, "array map spectre hardening",
 	  NULL,

@@ -34,6 +34,10 @@ enum kfact_kind {
 	/* a listing or a look-up by id: some programs need it (bpftool prog
 	 * show), others try it and carry on (naming their own objects) */
 	KF_PROGRAM,
+	/* a refusal here changes something only during the syscalls of
+	 * `during`: during any other, the call's own arguments (or what the
+	 * kernel did before asking) leave nothing for it to change */
+	KF_MATTERS_DURING,
 };
 
 struct kfact {

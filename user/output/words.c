@@ -151,8 +151,8 @@ const char *counted_denial_words(const struct sg_denial *d, char *buf, size_t le
 		snprintf(alt, sizeof(alt), " (or %s)", cap_name(d->alt, an));
 	cap_name(d->cap, cn);
 	if (d->kind == DENY_CHANGED)
-		snprintf(buf, len, "%s succeeded, but without %s%s the kernel %s", sys, cn, alt,
-			 d->eff.words_past ? d->eff.words_past : "changed what it did");
+		snprintf(buf, len, "%s succeeded only in part: without %s%s the kernel %s", sys, cn,
+			 alt, d->eff.words_past ? d->eff.words_past : "changed what it did");
 	else if (d->in_ack)
 		snprintf(buf, len, "the kernel refused %s%s at %s: the netlink request failed "
 			 "(its ack carried %s; %s itself succeeded), and the program went on", cn,
@@ -338,6 +338,11 @@ const char *aside_meaning(const struct sg_aside *a, char *buf, size_t len)
 	case ASIDE_CHILD:
 		return userns_meaning(RU_CHILD);
 	case ASIDE_NO_EFFECT:
+		if (a->fact) {   /* a refusal matters only for other calls */
+			snprintf(buf, len, "the answer could not change the outcome: %s",
+				 a->fact->also);
+			return buf;
+		}
 		return no_effect_words(a->cap);
 	case ASIDE_FOREIGN:
 		return foreign_words;
