@@ -35,7 +35,13 @@
 #   and dnsmasq-base (tests/e2e/daemons.bats: real daemons that fork into the
 #   background, started in a private network namespace); debootstrap and
 #   patchelf (tools/criu-setup.sh: Debian 13's CRIU 4.1.1 for
-#   tests/e2e/criu.bats, since Debian 12's cannot run on 6.13+).
+#   tests/e2e/criu.bats, since Debian 12's cannot run on 6.13+);
+#   tests/e2e/corpus-effects.bats runs real programs whose refusals are not
+#   a syscall's EPERM: rsync (a set-group-ID bit cleared), memtester, gpg
+#   and rt-tests' cyclictest (mlock() past RLIMIT_MEMLOCK: ENOMEM),
+#   nftables, conntrack, ipset, iptables and ethtool (refused in a netlink
+#   ack), udev's udevadm and systemd's systemd-notify (SO_RCVBUFFORCE,
+#   SO_SNDBUFFORCE tried and done without).
 # vmtest (the kernel matrix, tools/vmtest.sh): qemu-system-x86 and
 #   qemu-system-arm (qemu-system-aarch64) run the guests; liblzma-dev and
 #   libbz2-dev link the static libdw; make ARCH=arm64's static cross build
@@ -63,7 +69,8 @@ zlib1g-dev:arm64 liblzma-dev:arm64 libbz2-dev:arm64 libcap-dev:arm64 libjansson-
 linux-libc-dev:arm64"
 TEST_PKGS="$CHECK_PKGS $VMTEST_PKGS util-linux valgrind iputils-ping iproute2 socat curl
 podman runc busybox-static python3-yaml debhelper lintian adduser chromium linux-perf
-debootstrap patchelf bpftrace nginx-light dnsmasq-base"
+debootstrap patchelf bpftrace nginx-light dnsmasq-base rsync memtester gpg rt-tests nftables
+conntrack ipset iptables ethtool udev systemd"
 
 target=${1:-test}
 [ $# -gt 0 ] && shift
