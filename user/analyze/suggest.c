@@ -863,11 +863,9 @@ static void minimise(struct suggestion *s)
 
 		if (k->cap == CAP_SYS_ADMIN)
 			continue;
-		/* by the other narrow members, else by CAP_SYS_ADMIN too,
-		 * kept or left to verify (a listing some programs need) */
+		/* by the other narrow members, else by CAP_SYS_ADMIN too */
 		k->covered_by = covered(k, others & ~CAP_BIT(CAP_SYS_ADMIN));
-		if (!k->covered_by &&
-		    covered(k, (others | s->undecided_caps) & CAP_BIT(CAP_SYS_ADMIN)))
+		if (!k->covered_by && covered(k, others & CAP_BIT(CAP_SYS_ADMIN)))
 			k->covered_by = CAP_BIT(CAP_SYS_ADMIN);
 		if (k->covered_by)
 			s->required &= ~CAP_BIT(k->cap);
