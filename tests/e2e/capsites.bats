@@ -108,6 +108,10 @@ crow() {   # FUNCTION's row at LINE: caps kind audit effect allowed_without | vi
 	[ "$(crow mlock_future_ok 7)" = "CAP_IPC_LOCK one audit false locked_pages <= limit_pages|-|-|-" ]
 	# a value stored: the statement
 	[ "$(crow stored 83)" = "CAP_PERFMON|CAP_SYS_ADMIN any audit value -|-|-|env->allow_ptr_leaks = perfmon_capable()" ]
+	# likely()/unlikely() read through; an operand asked before the
+	# capability is no condition that allows without it; `return kill`
+	# where kill is a mask of constants and |= is a value, with them
+	[ "$(crow setattr_should_drop_suidgid 73)" = "CAP_FSETID one audit value S_ISREG(mode)|-|-|return kill (kill = 0; kill = ATTR_KILL_SUID; kill |= setattr_should_drop_sgid(inode))" ]
 }
 
 @test "tables: one per kernel, each with its source, every row whole and built in" {

@@ -330,6 +330,10 @@ class Gen:
         if m and chunk.endswith(")") and match_paren(chunk, m.end() - 1) == len(chunk) - 1:
             name = m.group(1)
             args = split_args(chunk[m.end():-1])
+            # likely()/unlikely() (include/linux/compiler.h) only hint the
+            # branch: the condition is their argument
+            if name in ("likely", "unlikely") and len(args) == 1:
+                return Parser(args[0], self, subst).parse()
             if self.only:
                 if name == self.only[0]:
                     a = ("atom", Atom("cap", chunk, cap=self.only[1]))
@@ -554,6 +558,25 @@ def ack_of(x):
     return None
 
 
+def mask_value(v, before):
+    """For `return VAR;`: VAR's assignments before it, "; "-joined, when they
+    make it a mask of flags rather than an error: every plain assignment a
+    value (value_like(), or 0) and the rest |= (fs/attr.c
+    setattr_should_drop_suidgid(): int kill = 0; kill = ATTR_KILL_SUID;
+    kill |= setattr_should_drop_sgid(...); return kill;). None otherwise."""
+    if not re.fullmatch(r"[A-Za-z_]\w*", v):
+        return None
+    found = re.findall(r"\b%s\s*(\|?=)(?!=)\s*([^;]+);" % re.escape(v), before)
+    if not found or not any(op == "=" for op, _ in found):
+        return None
+    for op, x in found:
+        if op == "=" and not (value_like(x) or x.strip() == "0"):
+            return None
+        if ERR_RE.search(x):
+            return None
+    return "; ".join("%s %s %s" % (v, op, " ".join(x.split())) for op, x in found)
+
+
 def value_like(v):
     """A returned expression that is a value, not an error: a constant that
     is no errno (ATTR_KILL_SGID, 4), or arithmetic without calls (mode &
@@ -595,6 +618,9 @@ def errno_of(stmt, body_before, ctx=None):
                 return "false", None
             if value_like(v):
                 return "value", ctx.text(x) if ctx else change_text(x)
+            mask = mask_value(v, body_before + st[:st.find(x)])
+            if mask:
+                return "value", change_text("return %s (%s)" % (v, mask))
             return "unknown", None
         m = re.match(r"^goto\s+\w+\s*;$", x)
         if m:
@@ -1036,8 +1062,13 @@ def analyse_if(gen, body, st0, st1, fbody_before):
         ok, seen = cond_val(set(), o)
         ok = not ok if deny_pol else ok
         if ok and any(a.kind == "cap" for a in seen):
+            # only what was evaluated after the capability: an operand
+            # asked before it (`kill && !capable(X) && S_ISREG(mode)`) is
+            # no condition that allows without it
+            first = next(i for i, a in enumerate(seen) if a.kind == "cap")
+            after = seen[first + 1:]
             for a, v in zip(opq, o):
-                if a in seen and a.text not in conds and "capable" not in a.text:
+                if a in after and a.text not in conds and "capable" not in a.text:
                     conds.append(a.text)
     noaudit = any(not a.audited for a in caps)
     ctx = Ctx(gen, body, st0)
