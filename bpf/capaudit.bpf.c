@@ -154,6 +154,9 @@ const volatile __s32 nr_chmod = -1, nr_fchmod = -1, nr_fchmodat = -1, nr_fchmoda
 /* the syscalls whose operation argument goes into the key (ca_key.op) */
 const volatile __s32 nr_setsockopt = -1, nr_getsockopt = -1, nr_socket = -1, nr_bpf = -1,
 	nr_prctl = -1, nr_ioctl = -1, nr_fcntl = -1, nr_ptrace = -1, nr_keyctl = -1;
+/* fsetxattr(2): its ACL makes fs/posix_acl.c posix_acl_update_mode() ask
+ * CAP_FSETID whatever the file's mode */
+const volatile __s32 nr_fsetxattr = -1;
 
 /* The aggregation maps: the programs use the one in aggs[0]; the loader
  * swaps in the other (emptied, or a new one) and drains the old. */
@@ -1052,6 +1055,23 @@ static __always_inline bool ids_held(struct task_struct *task, __s32 nr, __u64 a
 	       id_own((__u32)a2, r, e, s, true);
 }
 
+/* The file the task has open as fd, or NULL. */
+static __always_inline struct file *fd_file(struct task_struct *task, int fd)
+{
+	struct file **fds, *f = NULL;
+	unsigned int max;
+
+	if (fd < 0)
+		return NULL;
+	max = BPF_CORE_READ(task, files, fdt, max_fds);
+	if ((unsigned int)fd >= max)
+		return NULL;
+	fds = BPF_CORE_READ(task, files, fdt, fd);
+	if (bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]))
+		return NULL;
+	return f;
+}
+
 /* ca_key.op of syscall nr from its first three arguments (capaudit.h). */
 static __always_inline __u32 syscall_op(__s32 nr, __u64 a0, __u64 a1, __u64 a2)
 {
@@ -1260,6 +1280,19 @@ static __always_inline int on_check(void *ctx, struct task_struct *task, int cap
 		flags |= CA_F_ARGS_CHECKED;
 		if (!(mode & 02000))
 			flags |= CA_F_NO_EFFECT;
+	}
+	/* fsetxattr(2) of an ACL: fs/posix_acl.c posix_acl_update_mode() asks
+	 * CAP_FSETID (in_group_or_capable()) whatever the file's mode, and a
+	 * refusal only clears S_ISGID from that mode: a file without it makes
+	 * it no matter. Rare (CAP_FSETID in one syscall): a few reads */
+	if (cap == CAP_FSETID && nr >= 0 && nr == nr_fsetxattr) {
+		struct file *f = fd_file(task, (int)a0);
+
+		if (f) {
+			flags |= CA_F_ARGS_CHECKED;
+			if (!(BPF_CORE_READ(f, f_inode, i_mode) & 02000))
+				flags |= CA_F_NO_EFFECT;
+		}
 	}
 	if (cap == CAP_SETPCAP && nr == nr_capset && nr >= 0) {
 		__u64 old_inh, old_prm;

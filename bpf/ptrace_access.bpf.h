@@ -174,23 +174,6 @@ int pt_perf(struct trace_event_raw_sys_enter *ctx)
 	return 0;
 }
 
-/* The file the task has open as fd, or NULL. */
-static __always_inline struct file *fd_file(struct task_struct *task, int fd)
-{
-	struct file **fds, *f = NULL;
-	unsigned int max;
-
-	if (fd < 0)
-		return NULL;
-	max = BPF_CORE_READ(task, files, fdt, max_fds);
-	if ((unsigned int)fd >= max)
-		return NULL;
-	fds = BPF_CORE_READ(task, files, fdt, fd);
-	if (bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]))
-		return NULL;
-	return f;
-}
-
 /*
  * The process a pidfd names, as a pid of the initial pid namespace, or 0.
  * Linux 6.9+ keeps pidfds on pidfs, with the struct pid in the inode's

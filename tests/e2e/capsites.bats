@@ -111,6 +111,9 @@ crow() {   # FUNCTION's row at LINE: caps kind audit effect allowed_without | vi
 	# likely()/unlikely() read through; an operand asked before the
 	# capability is no condition that allows without it; `return kill`
 	# where kill is a mask of constants and |= is a value, with them
+	# capabilities each asked for its own operand, allowing together:
+	# not alternatives (net/core/scm.c scm_check_creds())
+	[ "$(crow scm_check_creds 5)" = "CAP_SYS_ADMIN|CAP_SETUID unknown audit EPERM -|-|-|-" ]
 	[ "$(crow setattr_should_drop_suidgid 73)" = "CAP_FSETID one audit value S_ISREG(mode)|-|-|return kill (kill = 0; kill = ATTR_KILL_SUID; kill |= setattr_should_drop_sgid(inode))" ]
 }
 

@@ -1352,7 +1352,7 @@ def read_calls(gen, f, callre, perm_handlers, callee=None, skip_spans=None):
                     noaudit = DIRECT[api][1] is False
             else:
                 caps = res.get("chain") or res["caps"]
-                kind = res["kind"] if not res.get("chain") else "any"
+                kind = res["kind"] if not res.get("chain") or res["kind"] not in ("one", "any") else "any"
                 if len(caps) == 1:
                     kind = "one"
                 noaudit, effect, cond = res["noaudit"], res["effect"], res["cond"]

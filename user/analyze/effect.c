@@ -100,6 +100,15 @@ static bool file_lookup(int cap, const char *func)
 	       !strcmp(func, "generic_permission");
 }
 
+/* A syscall that only asks the kernel whether an access would be allowed
+ * (fs/open.c do_faccessat()): it does nothing, and a refusal is its
+ * answer, which the program asked for and judges. */
+static bool query_syscall(const char *sysname)
+{
+	return sysname && (!strcmp(sysname, "access") || !strcmp(sysname, "faccessat") ||
+			   !strcmp(sysname, "faccessat2"));
+}
+
 /* The table's answer as an effect; false when it hands the answer to the
  * caller (a chain to follow). */
 static bool from_row(const struct ks_answer *a, struct effect *e)
@@ -156,7 +165,8 @@ static void finish(const struct rec_check *c, const char *func, struct effect *e
 		e->row = NULL;
 		e->words = e->words_past = e->change = NULL;
 	}
-	e->lookup = e->kind == EFF_FAILS && file_lookup(c->cap, func);
+	e->lookup = (e->kind == EFF_FAILS && file_lookup(c->cap, func)) ||
+		    query_syscall(c->sysname);
 }
 
 void effect_of(const struct ktable *t, const struct record *rec, const struct rec_check *c,

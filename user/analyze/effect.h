@@ -46,8 +46,9 @@ struct effect {
 				   * site, or a caller of it along the stack; "" if none */
 	const struct ksite *row;  /* the capability-site row it comes from, or NULL */
 	const struct kfact *fact; /* the kernel fact it comes from, or NULL */
-	bool lookup;              /* FAILS at a file-permission check: programs try
-				   * paths and files and carry on; the program judges */
+	bool lookup;              /* a file-permission check, or a permission query
+				   * (access()): programs try paths and files and ask
+				   * what they may, and carry on; the program judges */
 	bool in_ack;              /* reached through a netlink request */
 };
 

@@ -121,6 +121,20 @@ static const struct kfact facts[] = {
 	BUFFORCE("sk_setsockopt"),
 	BUFFORCE("sock_setsockopt"),
 #undef BUFFORCE
+#define SCM_CREDS(f, c) { f, c, KF_FALLBACK, NULL, NULL, \
+	  "sendmsg() with SCM_CREDENTIALS naming another process's pid, uid or gid", \
+	  "sendmsg() fails with EPERM; programs then send without them, and the " \
+	  "receiver gets the sender's own (SO_PASSCRED; systemd's sd_notify does so)", \
+	  "net/core/scm.c scm_check_creds() (inlined into __scm_send()): the pid needs " \
+	  "CAP_SYS_ADMIN, the uid CAP_SETUID, the gid CAP_SETGID, each only when it is not " \
+	  "the sender's own (Debian 5.10, 6.1, 6.12, 7.2 sources)", NULL, NULL }
+	SCM_CREDS("scm_check_creds", CAP_SYS_ADMIN),
+	SCM_CREDS("scm_check_creds", CAP_SETUID),
+	SCM_CREDS("scm_check_creds", CAP_SETGID),
+	SCM_CREDS("__scm_send", CAP_SYS_ADMIN),
+	SCM_CREDS("__scm_send", CAP_SETUID),
+	SCM_CREDS("__scm_send", CAP_SETGID),
+#undef SCM_CREDS
 
 	/* listings and look-ups by id: the program's to need or tolerate */
 #define BPF_IDS "BPF_PROG_GET_NEXT_ID BPF_MAP_GET_NEXT_ID BPF_BTF_GET_NEXT_ID " \

@@ -95,11 +95,18 @@ const char *effect_meaning(const struct effect *e, char *buf, size_t len)
 	const struct kfact *f = e->fact;
 
 	switch (e->kind) {
-	case EFF_FAILS:
-		snprintf(buf, len, "the call fails with %s%s", e->err ? e->err : "an error",
-			 e->lookup ? " (a file or path the program asked for: programs try "
-			 "some and carry on)" : "");
+	case EFF_FAILS: {
+		char errs[64] = "";
+		size_t i, o = 0;
+
+		for (i = 0; i < e->nerrs && o < sizeof(errs); i++)
+			o += snprintf(errs + o, sizeof(errs) - o, "%s%s", i ? (i + 1 == e->nerrs ?
+				      " or " : ", ") : "", e->errs[i]);
+		snprintf(buf, len, "the call fails with %s%s", e->nerrs > 1 ? errs : e->err ?
+			 e->err : "an error", e->lookup ? " (a file or path the program asked for, "
+			 "or asked whether it may: programs try some and carry on)" : "");
 		break;
+	}
 	case EFF_SILENT:
 		if (e->words)
 			snprintf(buf, len, "the call succeeds, but the kernel %s", e->words);

@@ -288,6 +288,7 @@ static int try_mode(struct tracer *t, const struct tracer_cfg *cfg, enum attach_
 	s->rodata->nr_fcntl = SYS_fcntl;
 	s->rodata->nr_ptrace = SYS_ptrace;
 	s->rodata->nr_keyctl = SYS_keyctl;
+	s->rodata->nr_fsetxattr = SYS_fsetxattr;
 	s->rodata->kfeat = kfeat;
 	choose_programs(s, m, cfg->syscall_results, kfeat);
 	choose_ptrace_hooks(s, cfg->ptrace_hooks);
