@@ -158,7 +158,7 @@ need() {
 	[ "$(jq -r '[.members[] | .without_it.refused_in_user_space] | unique | join(",")' "$T/v.json")" = "true" ]
 }
 
-@test "run --user: the PATH search is capaudit's, not the program's; a program that probes and carries on is enough" {
+@test "run --user: the PATH search is capaudit's, not the program's; a program refused that carries on is for --check to judge" {
 	# a directory nobody cannot search, first in PATH
 	mkdir -p "$T/private"
 	chmod 700 "$T/private"
@@ -166,19 +166,31 @@ need() {
 	[ "$status" -eq 0 ]
 	echo "$output" | sed -n '/^{/,$p' >"$T/rep.json"
 	[ "$(jqr '.denials | length')" = "0" ]
-	# python3 tries a raw socket, is refused, and goes on: exit 0, enough,
-	# the denial listed as what it is
+	# python3 tries a raw socket, is refused (socket() fails with EPERM:
+	# net/ipv4/af_inet.c inet_create()), and goes on: exit 0, but the kernel
+	# refused what it asked for, so the set is not shown to be enough ...
 	[ -x "$PY" ] || skip "$PY is not installed"
-	# (its output goes to standard error: standard output is the report alone)
-	"$CAPAUDIT" run -q --caps none --format json -o "$T/run.jsonl" -- "$PY" -c '
+	cat >"$T/raw.py" <<'EOF'
 import socket
 try:
     socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_ICMP)
 except PermissionError:
-    print("no raw socket: carrying on")' >"$T/rep.json" 2>"$T/err"
+    print("no raw socket: carrying on")
+EOF
+	# (its output goes to standard error: standard output is the report alone)
+	run "$CAPAUDIT" run -q --caps none --format json -o "$T/run.jsonl" -- "$PY" "$T/raw.py"
+	[ "$status" -eq 1 ]
+	echo "$output" | sed -n '/^{/,$p' >"$T/rep.json"
+	[ "$(jqr '.enough')" = "false" ]
+	[ "$(jqr '.verdict')" = "refused" ]
+	[ "$(jqr '.denials[] | "\(.cap) \(.callsite) \(.kind) \(.effect.kind)"')" = \
+	  "CAP_NET_RAW inet_create blocking fails" ]
+	[[ "$(jqr '.verdict_why')" == *"refused CAP_NET_RAW at inet_create (socket failed with EPERM), and the program went on"* ]]
+	# ... unless its own check says it did its job
+	"$CAPAUDIT" run -q --caps none --format json -o "$T/run.jsonl" --check true -- "$PY" "$T/raw.py" \
+		>"$T/rep.json" 2>"$T/err"
 	grep -q "no raw socket: carrying on" "$T/err"
 	[ "$(jqr '.enough')" = "true" ]
-	[ "$(jqr '.denials[] | "\(.cap) \(.callsite) \(.kind)"')" = "CAP_NET_RAW inet_create blocking" ]
 	# --check decides when the exit status says too little
 	run "$CAPAUDIT" run -q --caps none --check false -o "$T/run.jsonl" -- true
 	[ "$status" -eq 1 ]

@@ -81,12 +81,15 @@ suggest_json() {
 	[[ "$output" == *"CAP_SYS_ADMIN stays required: it cannot be dropped"* ]]
 }
 
-@test "iterating BPF objects keeps CAP_SYS_ADMIN, with the kernel fact" {
+@test "iterating BPF objects: CAP_SYS_ADMIN, nothing narrower, and program-dependent: verify decides" {
 	run record -- "$BPFOPS" next-id
 	[ "$status" -eq 0 ]
 	suggest_json
-	[ "$(jqr '.keep[0] | "\(.cap) \(.callsites | join(","))"')" = "CAP_SYS_ADMIN bpf_obj_get_next_id" ]
-	[[ "$(jqr '.keep[0].reason')" == *"bpf_obj_get_next_id(): capable(CAP_SYS_ADMIN)"* ]]
+	[ "$(jqr '.required | join(",")')" = "" ]
+	[ "$(jqr '.verify_decides[] | "\(.cap) \(.callsite) \(.why)"')" = \
+	  "CAP_SYS_ADMIN bpf_obj_get_next_id program-dependent" ]
+	[[ "$(jqr '.verify_decides[0].fact_source')" == *"bpf_obj_get_next_id(): capable(CAP_SYS_ADMIN), nothing narrower"* ]]
+	[[ "$(jqr '.verify_decides[0].denied_means')" == *"bpftool prog show"* ]]
 }
 
 @test "CAP_BPF alone: the array map's CAP_PERFMON denial is advisory" {

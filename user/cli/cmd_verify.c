@@ -8,6 +8,7 @@
 #include "analyze/views.h"
 #include "cli/options.h"
 #include "facts/attach.h"
+#include "facts/capnames.h"
 #include "lib/msg.h"
 #include "lib/util.h"
 #include "output/output.h"
@@ -24,6 +25,8 @@ struct verify_args {
 	const struct formatter *fmt;
 	const char *emit[MAX_EMIT];
 	size_t nemit;
+	const char *from;        /* --from CAPS, or NULL: the caller's privileges */
+	uint64_t from_caps;
 };
 
 #define A struct verify_args
@@ -38,6 +41,10 @@ static const struct cli_opt verify_opts[] = {
 	  "also print a snippet of KIND for the proven set",
 	  "(setcap, systemd, docker, compose, kubernetes or capsh; may be repeated)", CLI_ARG_EMIT,
 	  CLI_CUSTOM },
+	{ "from", 'F', required_argument, "CAPS",
+	  "start from these capabilities instead of all the caller's (CAP[,CAP...] or none)",
+	  "(for a program that fails holding more than it needs; every run's set is within them)",
+	  CLI_ARG_CAPS, CLI_STRING(A, from) },
 	{ "program", 'p', required_argument, "NAME",
 	  "start from what that program of the tree needs (comm or exe)", NULL, CLI_ARG_ANY,
 	  CLI_STRING(A, v.program) },
@@ -132,6 +139,20 @@ static int parse_args(int argc, char **argv, struct verify_args *a)
 		return EXIT_USAGE;
 	}
 	a->v.cmd = &argv[optind];
+	if (a->from) {
+		char bad[64], near[64];
+
+		if (parse_capset(a->from, &a->from_caps, bad, sizeof(bad))) {
+			if (*bad && cap_suggest(bad, near))
+				p_err("unknown capability '%s' in --from %s (did you mean %s?)", bad,
+				      a->from, near);
+			else if (*bad)
+				p_err("unknown capability '%s' in --from %s", bad, a->from);
+			else
+				p_err("an empty capability name in --from '%s'", a->from);
+			return EXIT_USAGE;
+		}
+	}
 	if (a->v.user && launch_resolve_user(a->v.user, &l)) {
 		p_err("--user %s: no such user", a->v.user);
 		return EXIT_USAGE;
@@ -151,6 +172,17 @@ static int can_set_sets(struct verify_args *a)
 		return EXIT_FAIL;
 	}
 	a->v.all = pv.prm & pv.bnd;
+	if (a->from) {
+		char name[CAP_NAME_LEN];
+
+		if (a->from_caps & ~a->v.all) {
+			p_err("--from: %s is not capaudit's own to hand on",
+			      cap_name(__builtin_ctzll(a->from_caps & ~a->v.all), name));
+			return EXIT_FAIL;
+		}
+		a->v.all = a->from_caps;
+		a->v.from = true;
+	}
 	return 0;
 }
 

@@ -744,7 +744,8 @@ int verify_prove(const struct verify_opts *o, struct verify **out, char *err, si
 	/* the caller's privileges: what the command does when nothing stops it */
 	if (run_with(v, o->all, &v->base, err, errlen))
 		return stopped(v);
-	progress(v, "run 1 with the caller's privileges: %s", v->base.ok ? "succeeded" : "failed");
+	progress(v, "run 1 with %s: %s", o->from ? "--from's capabilities" :
+		 "the caller's privileges", v->base.ok ? "succeeded" : "failed");
 	v->res.have_suggested = v->base.have_rec;
 	v->res.suggested = v->base.sg.required;
 	if (!v->base.ok) {
@@ -754,8 +755,11 @@ int verify_prove(const struct verify_opts *o, struct verify **out, char *err, si
 				 "to prove (a daemon: see docs/verify.md, \"Daemons\")", v->o.timeout);
 		else
 			snprintf(v->res.failure, sizeof(v->res.failure), "the command fails even "
-				 "with the caller's privileges (exit status %d%s): nothing to prove",
-				 v->base.exit_status, v->base.check_status ? ", the check failed" : "");
+				 "with %s (exit status %d%s): nothing to prove%s", o->from ?
+				 "--from's capabilities" : "the caller's privileges",
+				 v->base.exit_status, v->base.check_status ? ", the check failed" : "",
+				 o->from ? "" : " (a program that fails holding more than it "
+				 "needs: start from a smaller set with --from CAPS)");
 		return 1;
 	}
 	{

@@ -18,7 +18,9 @@ struct verify_opts {
 	bool quiet;              /* no progress lines */
 	int max_runs;            /* 0: 10 + 2 per capability the caller has */
 	double timeout;          /* seconds per run; 0: VERIFY_TIMEOUT_DEFAULT */
-	uint64_t all;            /* the caller's own set (permitted and bounding) */
+	uint64_t all;            /* the caller's own set (permitted and bounding), or
+				  * --from's within it: the most any run holds */
+	bool from;               /* all is --from's */
 };
 
 #define VERIFY_TIMEOUT_DEFAULT 120.0
