@@ -34,6 +34,7 @@ struct run_args {
 	struct rec_opts o;
 	struct suggest_opts so;
 	const char *user, *check;
+	bool exit_judges;        /* --exit-judges: the command's status says if it did its job */
 	const char *caps;        /* --caps, parsed once the options are read */
 	const char *fmt_name;    /* --format, until formatter_select() */
 	const struct formatter *fmt;
@@ -51,6 +52,10 @@ static const struct cli_opt run_opts[] = {
 	  "the set is enough when sh -c TEST exits 0 too",
 	  "(run as the caller after the command; for programs whose status says little)",
 	  CLI_ARG_ANY, CLI_STRING(A, check) },
+	{ "exit-judges", 'J', no_argument, NULL,
+	  "the command's exit status says whether it did its job (a script that checks it)",
+	  "(a refusal it went on from then counts only if it fails, as with --check)",
+	  CLI_ARG_ANY, CLI_FLAG(A, exit_judges) },
 	{ "output", 'o', required_argument, "FILE", "record file (default " DEFAULT_RUN_RECORD ")",
 	  NULL, CLI_ARG_FILE, CLI_STRING(A, o.out) },
 	{ "format", 'f', required_argument, "FORMAT", "text (default) or json",
@@ -201,7 +206,8 @@ static int verdict(const struct run_args *a)
 	rr.check = a->check;
 	rr.check_status = a->check ? run_check(a->check) : 0;
 	/* by what the kernel did, not only the exit status (analyze/verdict.h) */
-	run_verdict(&sg, rr.exit_status, a->check != NULL, rr.check_status, ~0ULL, &rr.verdict);
+	run_verdict(&sg, rr.exit_status, a->check || a->exit_judges, rr.check_status, ~0ULL,
+		    &rr.verdict);
 	rr.enough = rr.verdict.v == RV_ENOUGH;
 	rr.record = a->o.out;
 	rr.sg = &sg;

@@ -351,7 +351,7 @@ static int run_with(struct verify *v, uint64_t caps, struct vrun *r, char *err, 
 	/* a run with less than the caller's privileges succeeds only if
 	 * nothing the kernel refused it changed or stopped what it did
 	 * (analyze/verdict.h); the first run's refusals are the caller's own */
-	run_verdict(&r->sg, r->exit_status, v->o.check != NULL, r->check_status,
+	run_verdict(&r->sg, r->exit_status, v->o.check || v->o.exit_judges, r->check_status,
 		    caps == v->o.all ? 0 : v->o.all & ~caps, &r->verdict);
 	r->ok = r->verdict.v == RV_ENOUGH;
 	if (r->ok)

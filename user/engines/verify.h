@@ -12,6 +12,7 @@ struct verify_opts {
 	char **cmd;
 	const char *user;        /* --user, or NULL */
 	const char *check;       /* --check TEST, or NULL */
+	bool exit_judges;        /* --exit-judges: COMMAND's status says if it did its job */
 	const char *program;     /* --program: whose suggested set to start from */
 	const char *attach;      /* --attach, or NULL */
 	const char *keep_dir;    /* -k: keep the runs' records there */
