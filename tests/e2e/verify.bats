@@ -275,3 +275,38 @@ interrupt() {
 	  "null true true" ]
 	[ "$(jq -r '.members[] | select(.cap == "CAP_DAC_READ_SEARCH") | .kept' "$T/v.json")" = false ]
 }
+
+# A refusal judged by what the kernel then does: chmod 2755 of another
+# user's file exits 0 without CAP_FSETID, and the kernel has cleared the
+# set-group-ID bit (fs/attr.c setattr_prepare(), setattr_copy():
+# in_group_or_capable() said no). verify keeps CAP_FSETID without --check;
+# run names the cleared bit and never says "enough".
+@test "chmod 2755 of another user's file: verify proves CAP_FOWNER, CAP_FSETID without --check; run names the cleared bit" {
+	touch "$T/f"
+	chown 65534:65534 "$T/f"
+	run "$CAPAUDIT" verify -q --format json -- chmod 2755 "$T/f"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	echo "$output" | sed -n '/^{/,$p' >"$T/v.json"
+	[ "$(jq -r '.set | join(",")' "$T/v.json")" = CAP_FOWNER,CAP_FSETID ]
+	[ "$(jq -r '.members[] | select(.cap == "CAP_FSETID") | "\(.kept) \(.without_it.exit_status) \(.without_it.verdict) \(.without_it.effect)"' "$T/v.json")" = \
+	  "true 0 changed silent-change" ]
+	[[ "$(jq -r '.members[] | select(.cap == "CAP_FSETID") | .without_it.reason' "$T/v.json")" == \
+	   "fchmodat succeeded only in part: without CAP_FSETID the kernel cleared the set-group-ID bit" ]]
+	# the text says it in those words
+	chmod 644 "$T/f"
+	run "$CAPAUDIT" verify -q -- chmod 2755 "$T/f"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"CAP_FSETID: without it, exit status 0; fchmodat succeeded only in part: without CAP_FSETID the kernel cleared the set-group-ID bit"* ]]
+	# run with CAP_FOWNER alone: exit 0, the bit gone, not enough
+	chmod 644 "$T/f"
+	run "$CAPAUDIT" run -q --caps CAP_FOWNER -o "$T/run.jsonl" -- chmod 2755 "$T/f"
+	[ "$status" -eq 1 ]
+	[ "$(stat -c %a "$T/f")" = 755 ]
+	[[ "$output" == *"This set is not enough: the command exited 0, but fchmodat succeeded only in part: without CAP_FSETID the kernel cleared the set-group-ID bit."* ]]
+	[[ "$output" != *"enough for what ran"* ]]
+	[[ "$output" == *"CAP_FSETID at setattr_prepare (fchmodat), 1x: denied: fchmodat succeeded, but the kernel cleared the set-group-ID bit"* ]]
+	# a mode without the bit: the same refusal has no effect, and is enough
+	run "$CAPAUDIT" run -q --caps CAP_FOWNER -o "$T/run.jsonl" -- chmod 755 "$T/f"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"This set is enough for what ran"* ]]
+}
