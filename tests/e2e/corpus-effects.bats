@@ -74,29 +74,6 @@ bset() {
 	echo "$b"
 }
 
-# within A B: every member of the comma list A is in B
-within() {
-	local c
-	for c in ${1//,/ }; do
-		[[ ",$2," == *",$c,"* ]] || { echo "$c is not in {$2}"; return 1; }
-	done
-}
-
-# within_power A B: A grants no more than B: each member of A is in B, or
-# is one the kernel takes CAP_SYS_ADMIN for instead and B has
-# CAP_SYS_ADMIN (include/linux/capability.h bpf_capable(),
-# perfmon_capable(), checkpoint_restore_ns_capable())
-within_power() {
-	local c
-	for c in ${1//,/ }; do
-		[[ ",$2," == *",$c,"* ]] && continue
-		[[ ",$2," == *",CAP_SYS_ADMIN,"* ]] &&
-			[[ $c == CAP_BPF || $c == CAP_PERFMON || $c == CAP_CHECKPOINT_RESTORE ]] && continue
-		echo "$c is not in {$2}, nor one CAP_SYS_ADMIN stands in for there"
-		return 1
-	done
-}
-
 # sorted LIST: the comma list, sorted
 sorted() {
 	tr ',' '\n' <<<"$1" | grep -v '^$' | sort | paste -sd,
