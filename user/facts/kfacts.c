@@ -279,40 +279,34 @@ static bool func_eq(const char *fact, const char *func)
 	return a && b && !strcmp(a, b);
 }
 
-bool kfact_during(const struct kfact *f, const char *sysname)
+/* word is one of the space-separated words of list (NULL list: any
+ * word; NULL word: none) */
+static bool in_list(const char *list, const char *word)
 {
-	const char *p = f->during;
+	const char *p = list;
 	size_t n;
 
-	if (!p)
+	if (!list)
 		return true;
-	if (!sysname)
+	if (!word)
 		return false;
-	n = strlen(sysname);
-	while ((p = strstr(p, sysname))) {
-		if ((p == f->during || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
+	n = strlen(word);
+	while ((p = strstr(p, word))) {
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
 			return true;
 		p += n;
 	}
 	return false;
 }
 
+bool kfact_during(const struct kfact *f, const char *sysname)
+{
+	return in_list(f->during, sysname);
+}
+
 bool kfact_op(const struct kfact *f, const char *label)
 {
-	const char *p = f->op;
-	size_t n;
-
-	if (!p)
-		return true;
-	if (!label)
-		return false;
-	n = strlen(label);
-	while ((p = strstr(p, label))) {
-		if ((p == f->op || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
-			return true;
-		p += n;
-	}
-	return false;
+	return in_list(f->op, label);
 }
 
 const struct kfact *kfact_next(const char *func, int cap, enum kfact_kind kind, int *iter)
