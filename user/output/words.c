@@ -56,6 +56,11 @@ const char *denial_meaning(const struct sg_denial *d, bool syscall_results, char
 			 "x): the program may have failed here", d->sys_failed);
 		return buf;
 	case DENY_CHANGED:
+		if (!syscall_results) {   /* the source says so; the record not how it ended */
+			snprintf(buf, len, "denied: where it was asked the kernel goes on and %s",
+				 e->words ? e->words : "changes what the call does");
+			return buf;
+		}
 		if (e->words_past)
 			snprintf(buf, len, "denied: %s succeeded, but the kernel %s", sys,
 				 e->words_past);
