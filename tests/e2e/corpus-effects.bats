@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# tier: root
+# tier: plain (real programs with their ground truth, once: the sanitizer pass adds nothing the corpus.bats pass does not; about four minutes)
 # The acceptance corpus of what a refusal really does: real Debian
 # programs (and small BPF objects fed to the real loaders), each judged by
 # the kernel and by whether it did its job, never by its exit status
@@ -727,12 +727,15 @@ start_victim() {
 	# needs, and what it tried and did without for verify
 	local REQ=CAP_SETPCAP,CAP_CHECKPOINT_RESTORE
 	local VD=CAP_DAC_OVERRIDE,CAP_NET_ADMIN,CAP_SYS_ADMIN,CAP_SYS_PTRACE
+	KNOWN_MISS="CRIU's own probes granted in the recording (CAP_DAC_OVERRIDE at generic_permission, CAP_NET_ADMIN at rtnetlink_rcv_msg) look like uses the record cannot tell from needs without the file or the message"
 	effects_case "$REQ" "$VD" CAP_SETPCAP,CAP_CHECKPOINT_RESTORE "
-		cd $PUB/img && $CRIU restore --unprivileged -d -D $PUB/img --shell-job -o restore.log \
+		cd $PUB/img && rm -f $PUB/img/rpid $PUB/img/ran || exit 1
+		i=0; while [ -e /proc/$pid ] && [ \$i -lt 1200 ]; do i=\$((i + 1)); sleep 0.05; done
+		$CRIU restore --unprivileged -d -D $PUB/img --shell-job -o restore.log \
 			--pidfile $PUB/img/rpid || exit 1
 		r=\$(cat $PUB/img/rpid)
 		grep -q perl /proc/\$r/cmdline && [ \"\$(stat -c %u /proc/\$r)\" = 65534 ] && echo ran >$PUB/img/ran
 		kill \$r
-		i=0; while [ -e /proc/\$r ] && [ \$i -lt 400 ]; do i=\$((i + 1)); sleep 0.05; done
+		i=0; while [ -e /proc/\$r ] && [ \$i -lt 1200 ]; do i=\$((i + 1)); sleep 0.05; done
 		[ -e $PUB/img/ran ]" "[ -e $PUB/img/ran ]"
 }

@@ -127,6 +127,9 @@ struct verify_result {
 	bool have_suggested;
 	uint64_t suggested;      /* report --suggest's, on the first run */
 	char failure[1024];      /* why none was proven */
+	bool restarted;          /* the suggested set failed with no denial naming what
+				  * it lacked: the search dropped members from the
+				  * first run's set instead */
 	int interrupted;         /* the signal that stopped verify, 0 if none */
 	double timeout;          /* seconds per run */
 	int max_runs;

@@ -537,7 +537,8 @@ static void timeout_failure(struct verify *v, uint64_t s, const struct vrun *r)
 }
 
 /* Phase 1: from the suggested set, add what failures reveal until the
- * command succeeds. The set that worked, or -1. */
+ * command succeeds. 0 (*set worked), -1 (gave up), -2 (stopped), -3 (it
+ * fails and no denial says what is missing). */
 static int grow(struct verify *v, uint64_t *set, struct vrun *last, char *err, size_t errlen)
 {
 	uint64_t s = *set;
@@ -589,7 +590,7 @@ static int grow(struct verify *v, uint64_t *set, struct vrun *last, char *err, s
 				 "capabilities", last->exit_status, last->check_status ?
 				 ", the check failed" : "", d ? "; last denial: " : "",
 				 d ? cap_name(d->cap, nb) : "", d ? " (already in the set)" : "");
-			return -1;
+			return -3;
 		}
 		s |= add;
 	}
@@ -771,6 +772,17 @@ int verify_prove(const struct verify_opts *o, struct verify **out, char *err, si
 		set = (v->base.sg.required | v->base.sg.undecided_caps) & o->all;
 		g = grow(v, &set, &last, err, errlen);
 		vrun_free(&last);
+		if (g == -3) {
+			/* what the set lacks no check said (a refusal the kernel
+			 * does not log, a path the program takes with some
+			 * capabilities and not others): the first run's set worked,
+			 * so drop its members one by one from there */
+			progress(v, "%s; starting again from the set of run 1", v->res.failure);
+			v->res.restarted = true;
+			v->res.failure[0] = '\0';
+			set = o->all;
+			g = 0;
+		}
 		if (!g)
 			g = shrink(v, &set, err, errlen);
 		if (g == -2)

@@ -138,6 +138,11 @@ int text_verify(FILE *f, const struct verify_result *v)
 			fputs(m->nrefusals ? ")\n" : "\n", f);
 		}
 	}
+	if (v->restarted)
+		fputs("\nThe suggested set failed, and no denied check named what it lacked (a refusal "
+		      "the kernel does not log, or a path the program takes only with some "
+		      "capabilities): the members were dropped one by one from the set of the first "
+		      "run instead.\n", f);
 	if (v->have_suggested && v->suggested != v->set) {
 		fprintf(f, "\nThe recording suggested %s", v->suggested ?
 		       capset_str(v->suggested, buf, sizeof(buf)) : "no capability");
@@ -182,6 +187,7 @@ int json_verify(FILE *f, const struct verify_result *v)
 	json_set(root, "proven", json_boolean(v->proven));
 	json_set(root, "set", v->proven ? json_capset(v->set) : json_null());
 	json_set(root, "suggested", v->have_suggested ? json_capset(v->suggested) : json_null());
+	json_set(root, "restarted_from_first_run", json_boolean(v->restarted));
 	if (!v->proven)
 		json_set(root, "failure", json_string(v->failure));
 	a = json_array();
