@@ -151,7 +151,11 @@ const volatile __s32 nr_setuid = -1, nr_setgid = -1, nr_setreuid = -1, nr_setreg
 /* chmod(2)'s numbers: chmod and fchmod take the mode second, fchmodat and
  * fchmodat2 third (-1: not on this architecture) */
 const volatile __s32 nr_chmod = -1, nr_fchmod = -1, nr_fchmodat = -1, nr_fchmodat2 = -1;
-/* the syscalls whose operation argument goes into the key (ca_key.op) */
+/* the syscalls whose operation argument goes into the key (ca_key.op):
+ * a bit per number below CA_OP_SYS_MAX, so that every other syscall's check
+ * pays one load for it, and their numbers */
+#define CA_OP_SYS_MAX 512
+const volatile __u64 op_sys_mask[CA_OP_SYS_MAX / 64];
 const volatile __s32 nr_setsockopt = -1, nr_getsockopt = -1, nr_socket = -1, nr_bpf = -1,
 	nr_prctl = -1, nr_ioctl = -1, nr_fcntl = -1, nr_ptrace = -1, nr_keyctl = -1;
 /* fsetxattr(2): its ACL makes fs/posix_acl.c posix_acl_update_mode() ask
@@ -1075,7 +1079,8 @@ static __always_inline struct file *fd_file(struct task_struct *task, int fd)
 /* ca_key.op of syscall nr from its first three arguments (capaudit.h). */
 static __always_inline __u32 syscall_op(__s32 nr, __u64 a0, __u64 a1, __u64 a2)
 {
-	if (nr < 0)
+	if (nr < 0 || nr >= CA_OP_SYS_MAX ||
+	    !((op_sys_mask[(__u32)nr / 64] >> ((__u32)nr % 64)) & 1))
 		return 0;
 	if (nr == nr_setsockopt || nr == nr_getsockopt)
 		return CA_OP_SOCKOPT(a1, a2);

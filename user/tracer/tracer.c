@@ -289,6 +289,19 @@ static int try_mode(struct tracer *t, const struct tracer_cfg *cfg, enum attach_
 	s->rodata->nr_ptrace = SYS_ptrace;
 	s->rodata->nr_keyctl = SYS_keyctl;
 	s->rodata->nr_fsetxattr = SYS_fsetxattr;
+	{
+		const int op_sys[] = { SYS_setsockopt, SYS_getsockopt, SYS_socket, SYS_bpf,
+				       SYS_prctl, SYS_ioctl, SYS_fcntl, SYS_ptrace, SYS_keyctl,
+#ifdef SYS_chmod
+				       SYS_chmod,
+#endif
+				       SYS_fchmod, SYS_fchmodat, 452 /* fchmodat2 */ };
+		size_t i;
+
+		for (i = 0; i < sizeof(op_sys) / sizeof(op_sys[0]); i++)
+			if (op_sys[i] >= 0 && op_sys[i] < 512)
+				s->rodata->op_sys_mask[op_sys[i] / 64] |= 1ULL << (op_sys[i] % 64);
+	}
 	s->rodata->kfeat = kfeat;
 	choose_programs(s, m, cfg->syscall_results, kfeat);
 	choose_ptrace_hooks(s, cfg->ptrace_hooks);
