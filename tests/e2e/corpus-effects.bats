@@ -537,7 +537,11 @@ need_mitigations() {
 	prep() { rm -f "$T/um.out"; }
 	# the right first answer: a known try-and-fall-back: verify decides
 	local REQ="" VD=CAP_NET_ADMIN
+	# verify runs the command again and again: the last run's um.out goes
+	# first, or the loop below may read it before udevadm's redirection
+	# truncates it, and stop at once
 	effects_case "$REQ" "$VD" "" '
+		rm -f um.out
 		udevadm monitor --kernel --subsystem-match=mem >um.out 2>&1 & p=$!
 		i=0
 		until grep -q "^KERNEL\[.*mem/null" um.out; do
