@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -72,6 +73,67 @@ static void give_new_file(int fd)
 
 	if (!sudo_owner(&u, &g))
 		(void)!fchown(fd, u, g);
+}
+
+/* What a file that is not a regular one is, for messages. */
+static const char *kind_of(mode_t mode)
+{
+	return S_ISFIFO(mode) ? "a FIFO" : S_ISCHR(mode) ? "a character device" :
+	       S_ISBLK(mode) ? "a block device" : S_ISSOCK(mode) ? "a socket" :
+	       S_ISDIR(mode) ? "a directory" : S_ISLNK(mode) ? "a symlink" : "not a regular file";
+}
+
+/* A name where only a regular file will do (a file written again and
+ * again, or appended to): anything else at it is refused, before it is
+ * opened. A FIFO would keep the writer waiting: at open for a reader, then
+ * at each write for its reader to read, however long its owner likes. */
+static int not_regular(const char *path, mode_t mode, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "%s: %s, not a regular file: not writing to it%s", path,
+		 kind_of(mode), S_ISFIFO(mode) ? " (its reader could keep the writer waiting)" : "");
+	errno = S_ISDIR(mode) ? EISDIR : EINVAL;
+	return -1;
+}
+
+/*
+ * fs.protected_fifos' rule (fs/namei.c may_create_in_sticky()), applied at
+ * its strictest (2) whatever the sysctl says: a FIFO in a sticky directory
+ * that others may write (world or group) is written to only when it
+ * belongs to the writer or to the directory's owner. Another user's FIFO
+ * there could hold the writer as long as that user likes. dirfd: the
+ * directory the FIFO is in. true when it may be opened.
+ */
+static bool may_open_fifo(int dirfd, const struct stat *fifo)
+{
+	struct stat d;
+
+	if (fstat(dirfd, &d))
+		return false;
+	if (!(d.st_mode & S_ISVTX) || !(d.st_mode & (S_IWOTH | S_IWGRP)))
+		return true;
+	return fifo->st_uid == geteuid() || fifo->st_uid == d.st_uid;
+}
+
+/* The directory that holds what fd (O_PATH) is, found from its own name
+ * (/proc/self/fd): an O_PATH descriptor, or -1. */
+static int dir_holding(int fd)
+{
+	char proc[64], real[PATH_MAX], *dir;
+	ssize_t n;
+	int dirfd;
+
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	n = readlink(proc, real, sizeof(real) - 1);
+	if (n <= 0 || real[0] != '/') {
+		if (n >= 0)
+			errno = ENOENT;   /* not a name in the tree: "/x (deleted)", "pipe:[N]" */
+		return -1;
+	}
+	real[n] = '\0';
+	dir = dir_of(real);
+	dirfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	free(dir);
+	return dirfd;
 }
 
 /* Write through an existing device, FIFO or descriptor name, opened as
@@ -495,14 +557,47 @@ static int open_here(struct outfile *o, unsigned int flags, char *err, size_t er
 			close(fd);
 		return fail_at(err, errlen, EISDIR, "%s: is a directory%.0s", path);
 	}
+	if (!S_ISREG(st.st_mode) && (flags & (OUTFILE_REGULAR | OUTFILE_REWRITTEN))) {
+		if (fd >= 0)
+			close(fd);
+		return not_regular(path, st.st_mode, err, errlen);
+	}
 	if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) {
 		/* reopened through what was found, not looked up again */
+		struct stat now;
 		char proc[64];
+		int fifodir;
 
 		if (fd < 0)
 			fd = openat(o->dirfd, o->base, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 		if (fd < 0)
 			return fail_at(err, errlen, errno, "cannot open %s: %s", path);
+		if (fstat(fd, &now) || now.st_dev != st.st_dev || now.st_ino != st.st_ino) {
+			close(fd);
+			return fail_at(err, errlen, EAGAIN, "%s: replaced while it was opened: not "
+				       "writing to it (%s)", path);
+		}
+		if (S_ISFIFO(st.st_mode)) {
+			/* the directory it is in: through a symlink, its own */
+			fifodir = link ? dir_holding(fd) : o->dirfd;
+			if (fifodir < 0) {
+				e = errno;
+				close(fd);
+				return fail_at(err, errlen, e, "cannot open %s: %s", path);
+			}
+			if (!may_open_fifo(fifodir, &st)) {
+				if (link)
+					close(fifodir);
+				close(fd);
+				snprintf(err, errlen, "%s: a FIFO of uid %u in a sticky directory others "
+					 "may write: not writing to it (the rule of fs.protected_fifos)",
+					 path, (unsigned)st.st_uid);
+				errno = EINVAL;   /* no advice about the directory */
+				return -1;
+			}
+			if (link)
+				close(fifodir);
+		}
 		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
 		e = open_through(o, &st, proc, err, errlen);
 		close(fd);
@@ -577,20 +672,47 @@ int outfile_keep_previous(const char *path, char *kept, size_t keptlen, char *er
 	return 1;
 }
 
-/* Append to path in this process: a descriptor, or -1 with err. */
+/* What was found at a name to append to (an O_PATH descriptor, pathfd),
+ * opened for appending if it is a regular file: never waiting (O_NONBLOCK),
+ * never anything else. The descriptor, or -1 with err (said set). */
+static int append_regular(const char *path, int pathfd, char *err, size_t errlen, bool *said)
+{
+	char proc[64];
+	struct stat st;
+	int fd;
+
+	if (fstat(pathfd, &st))
+		return -1;
+	if (!S_ISREG(st.st_mode)) {
+		*said = true;
+		return not_regular(path, st.st_mode, err, errlen);
+	}
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", pathfd);
+	fd = open(proc, O_WRONLY | O_APPEND | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	if (fd >= 0)
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return fd;
+}
+
+/* Append to path in this process: a descriptor, or -1 with err. Only a
+ * regular file is appended to (a name others may write could hold a FIFO
+ * that keeps the writer waiting for a reader); a missing one is created. */
 static int append_here(const char *path, char *err, size_t errlen)
 {
 	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
 	struct first_seen *first = first_seen_of(path);
-	int dirfd, fd = -1, i, e = 0, follow;
+	int dirfd, pathfd, fd = -1, i, e = 0, follow;
 	bool said = false;
 	struct stat lst;
 	char *dir;
 
 	if (fd_name(path)) {
-		fd = open(path, O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC);
+		/* the caller's own descriptor, whatever it is; its open never waits */
+		fd = open(path, O_WRONLY | O_APPEND | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
 		if (fd < 0)
 			fail_at(err, errlen, errno, "%s: %s", path);
+		else
+			fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 		return fd;
 	}
 	/* one lookup of the directory, then everything in it, as open_here() */
@@ -619,9 +741,14 @@ static int append_here(const char *path, char *err, size_t errlen)
 			}
 			follow = 0;
 		}
-		fd = openat(dirfd, base, O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC | follow);
-		if (fd >= 0) {
-			remember_first(path, !follow, dirfd);
+		/* what is there, not opened yet (O_PATH): its type decides */
+		pathfd = openat(dirfd, base, O_PATH | O_CLOEXEC | follow);
+		if (pathfd >= 0) {
+			fd = append_regular(path, pathfd, err, errlen, &said);
+			e = errno;
+			close(pathfd);
+			if (fd >= 0)
+				remember_first(path, !follow, dirfd);
 			break;
 		}
 		e = errno;
@@ -829,8 +956,12 @@ static void keeper_serve(struct outfile *slots, struct keeper_req *q, struct kee
 }
 
 /* The keeper's life: nothing of the caller's but the socket, only the
- * rights restrict_fn leaves, one request at a time until end of file. */
-static void keeper_main(int sock, int (*restrict_fn)(char *err, size_t errlen))
+ * rights restrict_fn leaves, one request at a time until end of file. It
+ * never outlives the caller (parent): killed when the caller ends, however
+ * it ends, even if a request were to hold it (PR_SET_PDEATHSIG: the
+ * kernel sends it as it gives the keeper a new parent, kernel/exit.c
+ * forget_original_parent()). */
+static void keeper_main(int sock, pid_t parent, int (*restrict_fn)(char *err, size_t errlen))
 {
 	struct outfile slots[KEEPER_SLOTS];
 	struct keeper_req q;
@@ -853,6 +984,9 @@ static void keeper_main(int sock, int (*restrict_fn)(char *err, size_t errlen))
 	memset(&r, 0, sizeof(r));
 	if (restrict_fn && restrict_fn(r.msg, sizeof(r.msg)))
 		r.rc = -1;
+	/* after restrict_fn: a change of credentials may clear it */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+		_exit(1);   /* the caller is gone already: nothing to serve */
 	if (send_msg(sock, &r, sizeof(r), -1) || r.rc)
 		_exit(1);
 	while (!recv_msg(sock, &q, sizeof(q), NULL)) {
@@ -917,6 +1051,7 @@ int outfile_keeper_start(const char *const *paths, size_t npaths,
 			 int (*restrict_fn)(char *err, size_t errlen), char *err, size_t errlen)
 {
 	struct keeper_rep r;
+	pid_t parent;
 	int sv[2];
 	size_t i;
 
@@ -938,6 +1073,7 @@ int outfile_keeper_start(const char *const *paths, size_t npaths,
 		return -1;
 	}
 	fflush(NULL);
+	parent = getpid();
 	keeper.pid = fork();
 	if (keeper.pid < 0) {
 		snprintf(err, errlen, "cannot start the process that writes %s: fork: %s",
@@ -950,7 +1086,7 @@ int outfile_keeper_start(const char *const *paths, size_t npaths,
 	}
 	if (keeper.pid == 0) {
 		close(sv[0]);
-		keeper_main(sv[1], restrict_fn);
+		keeper_main(sv[1], parent, restrict_fn);
 	}
 	close(sv[1]);
 	keeper.sock = sv[0];
