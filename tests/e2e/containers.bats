@@ -5,7 +5,9 @@
 # --unit against real rootful podman (runc) containers and a cgroup made
 # the way systemd makes a service's. The image is busybox-static imported
 # from a tarball (no registry). Checks of the host and of a second
-# container must not be in a container's record.
+# container must not be in a container's record, nor a look-alike cgroup
+# that a user made with a container's id in a subtree delegated to it
+# (issue 43), nor a container that a short id names only with another.
 
 load helper
 
@@ -36,6 +38,10 @@ record_gated() {
 }
 
 setup_file() {
+	[ "$(id -u)" -eq 0 ] || return 0
+	# a user with a cgroup subtree of its own (lookalikes below)
+	export TUSER="capaudit-e2e-$$"
+	useradd --system --no-create-home --shell /usr/sbin/nologin "$TUSER"
 	command -v podman >/dev/null && command -v runc >/dev/null || return 0
 	[ -x /bin/busybox ] || return 0
 	local d
@@ -52,6 +58,7 @@ setup_file() {
 }
 
 teardown_file() {
+	[ -n "${TUSER:-}" ] && userdel "$TUSER" 2>/dev/null
 	command -v podman >/dev/null || return 0
 	for c in ca-e2e-a ca-e2e-b ca-e2e-late ca-e2e-w ca-e2e-o; do podman rm -f -t 0 "$c" >/dev/null 2>&1; done; true
 }
@@ -66,9 +73,80 @@ setup() {
 }
 
 teardown() {
-	for c in ca-e2e-a ca-e2e-b ca-e2e-late ca-e2e-w ca-e2e-o; do podman rm -f -t 0 "$c" >/dev/null 2>&1; done; true
+	for c in ca-e2e-a ca-e2e-b ca-e2e-late ca-e2e-w ca-e2e-o ${SHORTNAME:-}; do podman rm -f -t 0 "$c" >/dev/null 2>&1; done; true
 	[ -n "${UNIT_CG:-}" ] && rmdir "$UNIT_CG" 2>/dev/null
+	lookalikes_remove
 	e2e_teardown
+}
+
+# lookalikes ID: a cgroup named as container ID's (libpod-ID), made by a
+# temporary user in a directory delegated to it (what systemd's
+# Delegate=yes does: a cgroup directory chowned to the user), twice: one
+# before and one after the real container's parent in the order the
+# recorder walks the tree (kernfs lists a directory by its names' hashes,
+# as ls -f shows). In each, a process of the user (moved there by root:
+# cgroup v2 lets only the owner of both ends' common ancestor move it),
+# asking for CAP_CHOWN every 0.2 s (chown of its own file to root).
+# DELEG: the delegated directories; LOOK_PIDS: the processes.
+lookalikes() {
+	local id=$1 n d pos real before= after= pid
+	mkdir -p "$V2$PARENT"
+	touch "$T/la-file"
+	chown "$TUSER:" "$T/la-file"
+	for n in $(seq 0 15); do mkdir "$V2/capaudit-e2e-deleg$n"; done
+	real=$(ls -f "$V2" | grep -nx "${PARENT#/}" | cut -d: -f1)
+	for n in $(seq 0 15); do
+		d=$V2/capaudit-e2e-deleg$n
+		pos=$(ls -f "$V2" | grep -nx "capaudit-e2e-deleg$n" | cut -d: -f1)
+		if [ -z "$before" ] && [ "$pos" -lt "$real" ]; then
+			before=$d
+		elif [ -z "$after" ] && [ "$pos" -gt "$real" ]; then
+			after=$d
+		else
+			rmdir "$d"
+		fi
+	done
+	[ -n "$before" ] && [ -n "$after" ] || { echo "no directory name sorts before and after $PARENT"; return 1; }
+	DELEG="$before $after"
+	for d in $DELEG; do
+		chown "$TUSER:" "$d"
+		setpriv --reuid="$TUSER" --regid="$(id -g "$TUSER")" --clear-groups mkdir "$d/libpod-$id"
+		[ "$(stat -c %U "$d/libpod-$id")" = "$TUSER" ]
+		sh -c 'echo $$ >"$1/cgroup.procs" && exec setpriv --reuid="$2" --regid="$3" --clear-groups \
+			sh -c "while :; do chown 0 $4 2>/dev/null; sleep 0.2; done"' \
+			sh "$d/libpod-$id" "$TUSER" "$(id -g "$TUSER")" "$T/la-file" &
+		pid=$!
+		LOOK_PIDS="${LOOK_PIDS:-} $pid"
+		# in place, and its execs done (events the recorder sees)
+		wait_for 10 grep -qx "$pid" "$d/libpod-$id/cgroup.procs"
+		wait_for 10 users_sh "$pid"
+	done
+}
+
+users_sh() {   # users_sh PID: PID is the user's loop, its execs done
+	[ "$(stat -c %U "/proc/$1" 2>/dev/null)" = "$TUSER" ] &&
+		[ "$(cat "/proc/$1/comm" 2>/dev/null)" = sh ]
+}
+
+# no_procs CGROUP_DIR: it holds no process (may be removed)
+no_procs() {
+	[ -z "$(cat "$1/cgroup.procs" 2>/dev/null)" ]
+}
+
+lookalikes_remove() {
+	local p d c
+	for p in ${LOOK_PIDS:-}; do kill -KILL "$p" 2>/dev/null; done
+	for p in ${LOOK_PIDS:-}; do wait "$p" 2>/dev/null; done
+	for d in ${DELEG:-}; do
+		for c in "$d"/libpod-*; do
+			[ -d "$c" ] || continue
+			echo 1 >"$c/cgroup.kill"   # the loop's children too
+			wait_for 10 no_procs "$c"
+			rmdir "$c"
+		done
+		rmdir "$d"
+	done
+	LOOK_PIDS= DELEG=
 }
 
 @test "record --container: only that container's checks, attributed to it; stops when it exits" {
@@ -278,4 +356,65 @@ has_procs() {
 		--security-opt no-new-privileges "$IMAGE" sh -c "$job"
 	[ "$status" -ne 0 ]
 	[[ "$output" == *"chown: /tmp/f: Operation not permitted"* ]]
+}
+
+@test "record --container: a look-alike cgroup with its id in another user's delegated subtree, before or after it in the walk, is never taken" {
+	gated_run ca-e2e-a 'touch /tmp/f; chown 1:1 /tmp/f; sleep 1'
+	id=$(podman inspect -f '{{.Id}}' ca-e2e-a)
+	lookalikes "$id"
+	# by name and by id prefix: the container's own cgroup, only its processes
+	run record_gated --container ca-e2e-a -d 60
+	[ "$status" -eq 0 ]
+	run jq -r 'select(.type == "header") | "\(.target.container) \(.target.cgroup) \(.stop)"' "$T/rec.jsonl"
+	echo "header: $output"
+	[ "$output" = "$id $PARENT/libpod-$id exited" ]
+	run jq -r 'select(.type == "process") | .cgroup' "$T/rec.jsonl"
+	[ "${#lines[@]}" -ge 2 ]
+	for l in "${lines[@]}"; do [ "$l" = "$PARENT/libpod-$id" ]; done
+	# the user's processes there are not the container's, whatever records them
+	local la=${DELEG%% *}/libpod-$id
+	"$CAPAUDIT" record -q -o "$T/la.jsonl" --cgroup "${la#$V2}" -d 2
+	run jq -r 'select(.type == "process" and .comm == "chown") | "\(.cgroup) \(.container.id)"' "$T/la.jsonl"
+	[ "${#lines[@]}" -ge 1 ]
+	for l in "${lines[@]}"; do [ "$l" = "${la#$V2} null" ]; done
+}
+
+@test "record --container NAME --wait: a look-alike cgroup with the created container's id, in another user's subtree, is not its start" {
+	local job='touch /tmp/f && chown 1:1 /tmp/f'
+	podman --runtime runc --cgroup-manager cgroupfs create --network none \
+		--ulimit nofile=1024:1024 --ulimit nproc=1024:1024 --cgroup-parent "$PARENT" \
+		--name ca-e2e-w "$IMAGE" sh -c "$job" >/dev/null
+	id=$(podman inspect -f '{{.Id}}' ca-e2e-w)
+	"$CAPAUDIT" record -o "$T/rec.jsonl" --container ca-e2e-w --wait -d 60 2>"$T/rec.err" &
+	local rec=$!
+	wait_attached "$rec"
+	# the user's processes exec in cgroups named as it, before it starts
+	lookalikes "$id"
+	podman --runtime runc --cgroup-manager cgroupfs start ca-e2e-w >/dev/null
+	wait "$rec"
+	cat "$T/rec.err"
+	run cat "$T/rec.err"
+	[ "${lines[1]}" = "capaudit: container ca-e2e-w (${id:0:12}) started; recording it until it exits" ]
+	run jq -r 'select(.type == "header") | "\(.target.container) \(.target.cgroup) \(.stop)"' "$T/rec.jsonl"
+	echo "header: $output"
+	[ "$output" = "$id $PARENT/libpod-$id exited" ]
+	run jq -r 'select(.type == "process") | .cgroup' "$T/rec.jsonl"
+	[ "${#lines[@]}" -ge 1 ]
+	for l in "${lines[@]}"; do [ "$l" = "$PARENT/libpod-$id" ]; done
+}
+
+@test "record --container SHORT-ID that is also another container's name: refused, naming both; the full id is not" {
+	gated_run ca-e2e-a true
+	id=$(podman inspect -f '{{.Id}}' ca-e2e-a)
+	SHORTNAME=${id:0:12}
+	podman_run --name "$SHORTNAME" "$IMAGE" sleep 600 >/dev/null
+	id2=$(podman inspect -f '{{.Id}}' "$SHORTNAME")
+	run "$CAPAUDIT" record -q -o "$T/x.jsonl" --container "$SHORTNAME" -d 5
+	[ "$status" -eq 1 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[ "$output" = "capaudit: --container $SHORTNAME: several running containers answer to it: ${id:0:12} (ca-e2e-a) by its id, ${id2:0:12} ($SHORTNAME) by its name; give the full id" ]
+	[ ! -e "$T/x.jsonl" ]
+	run record_gated --container "$id"
+	[ "$status" -eq 0 ]
+	[ "$(jq -r 'select(.type == "header") | .target.container' "$T/rec.jsonl")" = "$id" ]
 }

@@ -3,21 +3,27 @@
 # renamed over by another process, the --events directory moved before
 # SIGHUP. The monitor goes on (one warning line per kind, a counter in the
 # metrics), writes again at the next interval, and a restarted monitor
-# keeps what the last run wrote.
+# keeps what the last run wrote. Another user's FIFO at one of its names
+# (at start, or after logrotate's move and SIGHUP) is refused in one line:
+# it never waits for a reader, a signal always ends it, its keeper with it.
 # tier: scoped (records only the processes it starts; its ASan pass runs beside lane 1)
 
 load helper
 
 setup() {
 	e2e_setup
-	MPID= IDLE= MNT=
+	MPID= IDLE= MNT= READER= KEEPER=
 	# a scope of one idle process: checkpoints stay small (a few KiB)
 	sleep 600 &
 	IDLE=$!
 }
 
 teardown() {
+	# its keeper first: a keeper stuck in open() would outlive it
+	[ -n "$MPID" ] && pkill -KILL -P "$MPID" 2>/dev/null
 	[ -n "$MPID" ] && kill -KILL "$MPID" 2>/dev/null
+	[ -n "$READER" ] && kill "$READER" 2>/dev/null
+	[ -n "$KEEPER" ] && kill -KILL "$KEEPER" 2>/dev/null
 	[ -n "$IDLE" ] && kill "$IDLE" 2>/dev/null
 	[ -n "$MNT" ] && umount "$MNT" 2>/dev/null
 	e2e_teardown
@@ -118,4 +124,93 @@ stop_monitor() {
 	stop_monitor
 	# report reads both at once
 	"$CAPAUDIT" report -i "$kept" -i "$T/m.jsonl" >/dev/null
+}
+
+AS_NOBODY="setpriv --reuid=65534 --regid=65534 --clear-groups"
+
+# gone PID: process PID has exited (a zombie of this shell counts as exited)
+gone() {
+	! kill -0 "$1" 2>/dev/null || [ "$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)" = Z ]
+}
+
+# nothing_left: no process of this test's monitor (it or its keeper, which
+# has its command line) is still there
+nothing_left() {
+	! pgrep -f -- "-o $T/m.jsonl" >/dev/null || { pgrep -a -f -- "-o $T/m.jsonl"; return 1; }
+}
+
+@test "monitor: another user's FIFO at its --events name at start: one line naming it, exit 1, nothing left" {
+	mkdir -m 1777 "$T/pub"
+	$AS_NOBODY mkfifo "$T/pub/ev.jsonl"
+	"$CAPAUDIT" monitor -o "$T/m.jsonl" -p "$IDLE" --interval 0.3 --events "$T/pub/ev.jsonl" \
+		2>"$T/mon.err" &
+	MPID=$!
+	wait_for 20 gone "$MPID"
+	local st=0
+	wait "$MPID" || st=$?
+	MPID=
+	cat "$T/mon.err"
+	[ "$st" -eq 1 ]
+	[ "$(cat "$T/mon.err")" = "capaudit: --events $T/pub/ev.jsonl: a FIFO, not a regular file: not writing to it (its reader could keep the writer waiting)" ]
+	nothing_left
+	[ -p "$T/pub/ev.jsonl" ] && [ "$(ls -A "$T/pub")" = ev.jsonl ]
+}
+
+@test "monitor: another user's FIFO put at its --events name after logrotate's move, then SIGHUP: refused, it goes on, SIGTERM ends it" {
+	mkdir -m 1777 "$T/pub"
+	start_monitor "$T/m.jsonl" --events "$T/pub/ev.jsonl"
+	wait_for 10 test -s "$T/m.jsonl"
+	mv "$T/pub/ev.jsonl" "$T/pub/ev.jsonl.1"
+	$AS_NOBODY mkfifo "$T/pub/ev.jsonl"
+	# a reader too: the FIFO would take what is written, then fill
+	sleep 600 <>"$T/pub/ev.jsonl" &
+	READER=$!
+	kill -HUP "$MPID"
+	wait_for 10 grep -q "warning: --events: cannot open it again: $T/pub/ev.jsonl: a FIFO, not a regular file: not writing to it (its reader could keep the writer waiting); its lines go on to the file open before" "$T/mon.err"
+	# checkpoints go on
+	n=$(checkpoint_no "$T/m.jsonl")
+	wait_for 10 checkpoint_after "$T/m.jsonl" "$n"
+	kill -TERM "$MPID"
+	wait_for 20 gone "$MPID"
+	local st=0
+	wait "$MPID" || st=$?
+	MPID=
+	cat "$T/mon.err"
+	[ "$st" -eq 0 ]
+	nothing_left
+	[ -p "$T/pub/ev.jsonl" ]
+}
+
+@test "monitor: a FIFO with a reader that never reads, put at its --metrics name: refused every interval, SIGTERM ends it" {
+	mkdir -m 1777 "$T/pub"
+	start_monitor "$T/m.jsonl" --metrics "$T/pub/m.prom"
+	wait_for 10 test -s "$T/pub/m.prom"
+	rm "$T/pub/m.prom"
+	$AS_NOBODY mkfifo "$T/pub/m.prom"
+	sleep 600 <>"$T/pub/m.prom" &
+	READER=$!
+	wait_for 10 grep -q "warning: .*$T/pub/m.prom: a FIFO, not a regular file: not writing to it" "$T/mon.err"
+	n=$(checkpoint_no "$T/m.jsonl")
+	wait_for 10 checkpoint_after "$T/m.jsonl" "$n"
+	kill -TERM "$MPID"
+	wait_for 20 gone "$MPID"
+	local st=0
+	wait "$MPID" || st=$?
+	MPID=
+	cat "$T/mon.err"
+	[ "$st" -eq 0 ]
+	nothing_left
+}
+
+@test "monitor: killed (SIGKILL) while its keeper is held: the keeper goes with it" {
+	start_monitor "$T/m.jsonl" --events "$T/ev.jsonl"
+	KEEPER=$(pgrep -P "$MPID" -x capaudit)
+	[ -n "$KEEPER" ]
+	# held: it cannot read the end of its socket (as in an open() that waits)
+	kill -STOP "$KEEPER"
+	kill -KILL "$MPID"
+	wait "$MPID" || true
+	MPID=
+	wait_for 10 gone "$KEEPER"
+	nothing_left
 }

@@ -5,9 +5,23 @@
 # second user (uid 65534) swaps a file of its own and a symlink into a
 # directory only root may enter, with renameat2(RENAME_EXCHANGE), as fast
 # as it can. Whatever the race does, nothing may be created or replaced
-# outside the named directory, under fs.protected_symlinks=1 and =0.
+# outside the named directory, under fs.protected_symlinks=1 and =0. A
+# temporary user's symlink in a directory component of the name (/tmp/d
+# in /tmp/d/out.jsonl) is no more followed than one at the last: whatever
+# the sysctl, nothing is written where it points.
 
 load helper
+
+setup_file() {
+	[ "$(id -u)" -eq 0 ] || return 0
+	export TUSER="capaudit-e2e-$$"
+	useradd --system --no-create-home --shell /usr/sbin/nologin "$TUSER"
+}
+
+teardown_file() {
+	[ -n "${TUSER:-}" ] && userdel "$TUSER" 2>/dev/null
+	return 0
+}
 
 setup() {
 	e2e_setup
@@ -149,4 +163,41 @@ only_named_there() {
 		[[ "$output" == *"$PUB/ev: a symlink of uid 65534 in a sticky directory anyone may write: not following it"* ]]
 		secret_untouched
 	done
+}
+
+@test "outfile: a temporary user's symlink in a directory component (sticky /tmp-like directory) is not followed, at fs.protected_symlinks 0 and 1" {
+	local tuid v
+	tuid=$(id -u "$TUSER")
+	for v in 0 1; do
+		echo "$v" >/proc/sys/fs/protected_symlinks
+		rm -f "$PUB/d"
+		setpriv --reuid="$tuid" --regid="$(id -g "$TUSER")" --clear-groups ln -s "$SECRET" "$PUB/d"
+		local why="$PUB/d is a symlink of uid $tuid in a sticky directory anyone may write: not following it (the rule of fs.protected_symlinks)"
+		run "$CAPAUDIT" record -q -o "$PUB/d/out.jsonl" -- touch "$T/ran"
+		echo "$output"
+		[ "$status" -eq 1 ]
+		[ "$output" = "capaudit: $PUB/d/out.jsonl: $why" ]
+		[ ! -e "$T/ran" ]
+		run "$CAPAUDIT" check --update --baseline "$PUB/d/victim" "$REC"
+		echo "$output"
+		[ "$status" -eq 2 ]
+		[ "$output" = "capaudit: $PUB/d/victim: $why" ]
+		# a monitor: its checkpoint (kept beside itself first, when there
+		# is one) and its events
+		run "$CAPAUDIT" monitor -q -o "$PUB/d/victim" --interval 0.2
+		echo "$output"
+		[ "$status" -eq 1 ]
+		[ "$output" = "capaudit: $PUB/d/victim: $why" ]
+		run "$CAPAUDIT" monitor -q -o "$T/m.jsonl" --interval 0.2 --events "$PUB/d/ev.jsonl"
+		echo "$output"
+		[ "$status" -eq 1 ]
+		[ "$output" = "capaudit: --events $PUB/d/ev.jsonl: $why" ]
+		secret_untouched
+	done
+	# root's own symlink there is followed, as the kernel would
+	mkdir "$T/mine"
+	ln -s "$T/mine" "$PUB/r"
+	run "$CAPAUDIT" record -q -o "$PUB/r/out.jsonl" -- true
+	[ "$status" -eq 0 ]
+	[ -s "$T/mine/out.jsonl" ]
 }

@@ -10,6 +10,12 @@ load helper
 # a valid record on standard input, for the readers
 REC="$ROOT/tests/fixtures/kernel-5.4-clone3.jsonl"
 
+teardown() {
+	# a FIFO's reader a test left (it would wait for a writer forever)
+	[ -n "${READER:-}" ] && kill "$READER" 2>/dev/null
+	e2e_teardown
+}
+
 @test "-o a device (null): written through, never replaced" {
 	# a null device of the test's own: a capaudit that replaced it would
 	# not take the host's /dev/null with it
@@ -48,6 +54,29 @@ REC="$ROOT/tests/fixtures/kernel-5.4-clone3.jsonl"
 	[[ "$output" == *"$T/fifo: a FIFO with no reader (start the reader first)"* ]]
 	[ ! -e "$T/ran" ]
 	[ -p "$T/fifo" ]
+}
+
+@test "-o another user's FIFO in a sticky directory anyone may write: refused before the command runs (fs.protected_fifos' rule)" {
+	mkdir -m 1777 "$T/pub"
+	setpriv --reuid=65534 --regid=65534 --clear-groups mkfifo "$T/pub/out"
+	# its reader, which would take the record (and could stop reading)
+	sleep 600 <>"$T/pub/out" &
+	READER=$!
+	run record -o "$T/pub/out" -- touch "$T/ran"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[ "$output" = "capaudit: $T/pub/out: a FIFO of uid 65534 in a sticky directory others may write: not writing to it (the rule of fs.protected_fifos)" ]
+	[ ! -e "$T/ran" ]
+	kill "$READER"
+	# root's own FIFO there is written through
+	mkfifo "$T/pub/mine"
+	cat "$T/pub/mine" >"$T/got" &
+	READER=$!
+	run record -o "$T/pub/mine" -- true
+	[ "$status" -eq 0 ]
+	wait "$READER"
+	READER=
+	"$CAPAUDIT" report -i "$T/got" >/dev/null
 }
 
 @test "-o a directory, a socket, a dangling symlink: refused before the command runs" {

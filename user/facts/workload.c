@@ -112,6 +112,7 @@ bool workload_from_cgroup(const char *path, struct workload *w)
 			in_pod = true;
 		} else if (container_component(c, len, parent, plen, in_pod, w)) {
 			w->unit[0] = '\0';   /* a unit above the container is not its own */
+			w->container_end = (size_t)(c - path) + len;
 		} else if (len > 8 && !memcmp(c + len - 8, ".service", 8) &&
 			   len < sizeof(w->unit)) {
 			memcpy(w->unit, c, len);

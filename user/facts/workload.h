@@ -22,6 +22,8 @@
 
 struct workload {
 	char container_id[WL_ID_LEN + 1];   /* "" if none */
+	size_t container_end;   /* the path's length up to the end of the
+				 * component naming it: the container's cgroup */
 	const char *runtime;    /* "podman", "docker", "containerd", "cri-o",
 				 * "kubernetes" (a pod's container, runtime not
 				 * named by the path), or NULL */

@@ -111,6 +111,32 @@ int cgroup_populated(const char *root, const char *path)
 	return rc;
 }
 
+bool cgroup_made_by_root(const char *root, const char *path, size_t len)
+{
+	char full[4096];
+	size_t rlen = strlen(root), i;
+	struct stat st;
+
+	if (len > strlen(path) || rlen + len + 2 > sizeof(full))
+		return false;
+	snprintf(full, sizeof(full), "%s/", root);
+	memcpy(full + rlen + 1, path[0] == '/' ? path + 1 : path, len - (path[0] == '/'));
+	full[rlen + 1 + len - (path[0] == '/')] = '\0';
+	/* each directory on the way: ROOT, ROOT/a, ROOT/a/b, ..., the cgroup */
+	for (i = rlen; ; i++) {
+		if (full[i] == '/' || !full[i]) {
+			char c = full[i];
+
+			full[i] = '\0';
+			if (lstat(full, &st) || !S_ISDIR(st.st_mode) || st.st_uid != 0)
+				return false;
+			full[i] = c;
+			if (!c)
+				return true;
+		}
+	}
+}
+
 /* One level of the walk: path's subdirectories, recursively. */
 static int walk(const char *root, char *path, size_t plen, size_t cap, size_t *budget,
 		int (*fn)(void *, const char *, uint64_t), void *ctx)
@@ -191,7 +217,7 @@ static const char *learn(struct cgroup_names *c, uint64_t id, const char *path)
 		c->cap = c->cap ? c->cap * 2 : 64;
 		c->e = xrealloc(c->e, c->cap * sizeof(*c->e));
 	}
-	c->e[c->n] = (struct cgn_entry){ id, path ? xstrdup(path) : NULL };
+	c->e[c->n] = (struct cgn_entry){ id, path ? xstrdup(path) : NULL, -1 };
 	hindex_add(&c->ix, hash_u64(0, id), c->n);
 	return c->e[c->n++].path;
 }
@@ -224,6 +250,17 @@ const char *cgroup_names_get(struct cgroup_names *c, uint64_t id, pid_t pid)
 	c->walks++;
 	cgroup_walk(c->root, "/", WALK_MAX_DIRS, learn_one, c);
 	return learn(c, id, NULL);   /* NULL if the walk did not find it either */
+}
+
+bool cgroup_names_by_root(struct cgroup_names *c, uint64_t id, size_t len)
+{
+	long at = find(c, id);
+
+	if (at < 0 || !c->e[at].path)
+		return false;
+	if (c->e[at].by_root < 0)
+		c->e[at].by_root = cgroup_made_by_root(c->root, c->e[at].path, len);
+	return c->e[at].by_root;
 }
 
 void cgroup_names_free(struct cgroup_names *c)

@@ -30,6 +30,17 @@ int cgroup_of_pid(pid_t pid, char *out, size_t n);
  * 1"): 1, 0, or -1 when it is gone or unreadable. */
 int cgroup_populated(const char *root, const char *path);
 
+/*
+ * Whether every directory from ROOT down to ROOT/path's first len bytes
+ * (a cgroup, and each above it) belongs to root: a cgroup that a manager
+ * running as root made, in no subtree given to a user. The kernel gives a
+ * new cgroup's directory its creator's fsuid and fsgid (kernel/cgroup/
+ * cgroup.c cgroup_create(); cgroup_kn_set_ugid() in older kernels),
+ * and systemd's Delegate=yes chowns the delegated directory to its user:
+ * whatever a user makes there is theirs. false also when one is gone.
+ */
+bool cgroup_made_by_root(const char *root, const char *path, size_t len);
+
 /* Calls fn for every cgroup below and including ROOT/path, depth first,
  * with its path and id; fn returns non-zero to stop (returned). At most
  * max_dirs directories are visited (a bound on a host with millions). */
@@ -40,7 +51,11 @@ int cgroup_walk(const char *root, const char *path, size_t max_dirs,
 struct cgroup_names {
 	char root[256];
 	bool have_root;
-	struct cgn_entry { uint64_t id; char *path; } *e;
+	struct cgn_entry {
+		uint64_t id;
+		char *path;
+		signed char by_root;   /* cgroup_names_by_root(): -1 not asked yet */
+	} *e;
 	size_t n, cap;
 	struct hindex ix;
 	size_t walks;            /* tree walks done for ids not found otherwise */
@@ -52,6 +67,10 @@ void cgroup_names_init(struct cgroup_names *c);
  * tree. NULL if not found (a cgroup removed before it was looked up);
  * the answer, found or not, is kept. */
 const char *cgroup_names_get(struct cgroup_names *c, uint64_t id, pid_t pid);
+/* cgroup_made_by_root() of id's path up to len, asked once: the answer
+ * stays when the cgroup is gone (false if it was gone at the first ask).
+ * len is the caller's choice for that path, the same every time. */
+bool cgroup_names_by_root(struct cgroup_names *c, uint64_t id, size_t len);
 void cgroup_names_free(struct cgroup_names *c);
 
 #endif

@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -72,6 +73,45 @@ static void give_new_file(int fd)
 
 	if (!sudo_owner(&u, &g))
 		(void)!fchown(fd, u, g);
+}
+
+/* What a file that is not a regular one is, for messages. */
+static const char *kind_of(mode_t mode)
+{
+	return S_ISFIFO(mode) ? "a FIFO" : S_ISCHR(mode) ? "a character device" :
+	       S_ISBLK(mode) ? "a block device" : S_ISSOCK(mode) ? "a socket" :
+	       S_ISDIR(mode) ? "a directory" : S_ISLNK(mode) ? "a symlink" : "not a regular file";
+}
+
+/* A name where only a regular file will do (a file written again and
+ * again, or appended to): anything else at it is refused, before it is
+ * opened. A FIFO would keep the writer waiting: at open for a reader, then
+ * at each write for its reader to read, however long its owner likes. */
+static int not_regular(const char *path, mode_t mode, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "%s: %s, not a regular file: not writing to it%s", path,
+		 kind_of(mode), S_ISFIFO(mode) ? " (its reader could keep the writer waiting)" : "");
+	errno = S_ISDIR(mode) ? EISDIR : EINVAL;
+	return -1;
+}
+
+/*
+ * fs.protected_fifos' rule (fs/namei.c may_create_in_sticky()), applied at
+ * its strictest (2) whatever the sysctl says: a FIFO in a sticky directory
+ * that others may write (world or group) is written to only when it
+ * belongs to the writer or to the directory's owner. Another user's FIFO
+ * there could hold the writer as long as that user likes. dirfd: the
+ * directory the FIFO is in. true when it may be opened.
+ */
+static bool may_open_fifo(int dirfd, const struct stat *fifo)
+{
+	struct stat d;
+
+	if (fstat(dirfd, &d))
+		return false;
+	if (!(d.st_mode & S_ISVTX) || !(d.st_mode & (S_IWOTH | S_IWGRP)))
+		return true;
+	return fifo->st_uid == geteuid() || fifo->st_uid == d.st_uid;
 }
 
 /* Write through an existing device, FIFO or descriptor name, opened as
@@ -324,12 +364,15 @@ static void close_out(struct outfile *o);
  * file and a symlink) can neither move the output elsewhere nor have it
  * created outside that directory.
  *
- * A symlink at the final name is followed only by the rule of the
- * kernel's fs.protected_symlinks (fs/namei.c may_follow_link()), applied
- * whatever that sysctl says: not in a sticky, world-writable directory
- * unless the link belongs to the writer or to the directory's owner. Its
- * target is opened by the kernel (O_PATH) and the file's own directory is
- * then the one written in, checked to hold that very file. A process that
+ * A symlink anywhere in the name, in its directories as at its final name,
+ * is followed only by the rule of the kernel's fs.protected_symlinks
+ * (fs/namei.c may_follow_link()), applied whatever that sysctl says: not
+ * in a sticky, world-writable directory unless the link belongs to the
+ * writer or to the directory's owner. The name is walked one component at
+ * a time (walk_name()), never by the kernel's own lookup, which applies
+ * the rule only at the sysctl's setting; a link's text is walked the same
+ * way, and the directory of the file it leads to is then the one written
+ * in (a symlink's target is replaced, never the link). A process that
  * writes the same name again and again (a monitor's checkpoints) follows
  * a symlink only if one was there at its first write, to the same
  * directory: one planted later is refused.
@@ -386,41 +429,158 @@ static int fail_at(char *err, size_t errlen, int e, const char *fmt, const char 
 	return -1;
 }
 
-/* A regular file opened (O_PATH) through a symlink: its own directory
- * becomes o->dirfd and its name there o->base, once that directory is seen
- * to hold this very file. 0, or -1 with err. */
-static int enter_link_target(struct outfile *o, int fd, const struct stat *st, char *err,
-			     size_t errlen)
+#define MAX_LINKS 40   /* as the kernel's MAXSYMLINKS (include/linux/namei.h) */
+
+/*
+ * Walk name from the directory at (AT_FDCWD: the working directory; an
+ * absolute name starts at /) one component at a time, each opened
+ * (O_PATH, O_NOFOLLOW) in the one before: a symlink on the way is
+ * followed by may_follow()'s rule only (fs.protected_symlinks' rule,
+ * fs/namei.c may_follow_link(), applied to every component whatever the
+ * sysctl says, where the kernel would apply it at its setting), its text
+ * walked the same way. The kernel never follows a link here: with the
+ * sysctl at 0 it would follow any (another user's link in /tmp into a
+ * directory only root may enter), and at 1 it refuses with EACCES, which
+ * reads as a directory capaudit may not write.
+ *
+ * follow_last: a symlink at the last name is followed too (and the links
+ * its text names); else the last name is left as it is. *dirfd gets the
+ * directory that holds the last name (O_PATH), *base the name (caller
+ * frees). path: the name as given, for messages. 0, or -1 with err (errno
+ * says why: ENOENT when a directory on the way is missing).
+ */
+static int walk_name(int at, const char *name, bool follow_last, const char *path, int *dirfd,
+		     char **base, char *err, size_t errlen)
 {
-	char proc[64], real[PATH_MAX];
-	struct stat again;
+	char *rest = xstrdup(name), *comp, *next, *p, *more, target[PATH_MAX];
+	char shown[PATH_MAX];    /* the directories walked, as text, for messages */
+	int fd, nfd, links = 0, e;
+	bool last;
+	struct stat lst;
+	ssize_t tl;
+	size_t n;
+
+	*dirfd = -1;
+	*base = NULL;
+	snprintf(shown, sizeof(shown), "%s", rest[0] == '/' ? "/" : "");
+	fd = rest[0] == '/' ? open("/", O_PATH | O_DIRECTORY | O_CLOEXEC) :
+			      openat(at, ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		goto fail_errno;
+	for (p = rest;;) {
+		while (*p == '/')
+			p++;
+		comp = p;
+		while (*p && *p != '/')
+			p++;
+		for (next = p; *next == '/'; next++)
+			;
+		last = !*next;
+		if (*p)
+			*p++ = '\0';
+		/* the last name, as it is: "" when there is none ("/") */
+		if (last && (!follow_last || !*comp || !strcmp(comp, ".") || !strcmp(comp, ".."))) {
+			*base = xstrdup(comp);
+			break;
+		}
+		if (!strcmp(comp, "."))
+			continue;
+		if (strcmp(comp, "..")) {
+			if (fstatat(fd, comp, &lst, AT_SYMLINK_NOFOLLOW)) {
+				if (errno == ENOENT && last) {
+					*base = xstrdup(comp);   /* a free name */
+					break;
+				}
+				goto fail_errno;
+			}
+			if (S_ISLNK(lst.st_mode)) {
+				if (!may_follow(fd, &lst)) {
+					snprintf(err, errlen, "%s: %s%s is a symlink of uid %u in a sticky "
+						 "directory anyone may write: not following it (the rule of "
+						 "fs.protected_symlinks)", path, shown, comp,
+						 (unsigned)lst.st_uid);
+					e = ELOOP;   /* as O_NOFOLLOW says it; no advice about the directory */
+					goto fail;
+				}
+				tl = readlinkat(fd, comp, target, sizeof(target) - 1);
+				if (tl <= 0 || ++links > MAX_LINKS) {
+					e = tl < 0 ? errno : ELOOP;
+					snprintf(err, errlen, "%s: cannot follow the symlink %s%s: %s", path,
+						 shown, comp, strerror(e));
+					goto fail;
+				}
+				target[tl] = '\0';
+				/* walk on: the link's text, then what came after it */
+				n = strlen(target) + strlen(next) + 2;
+				more = xcalloc(n, 1);
+				snprintf(more, n, "%s%s%s", target, *next ? "/" : "", next);
+				free(rest);
+				rest = p = more;
+				if (target[0] == '/') {
+					close(fd);
+					fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+					if (fd < 0)
+						goto fail_errno;
+					snprintf(shown, sizeof(shown), "/");
+				}
+				continue;
+			}
+			if (last) {
+				*base = xstrdup(comp);
+				break;
+			}
+		}
+		/* a directory (or ..): opened in the one before, never through a link */
+		nfd = openat(fd, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (nfd < 0)
+			goto fail_errno;
+		close(fd);
+		fd = nfd;
+		n = strlen(shown);
+		snprintf(shown + n, sizeof(shown) - n, "%s/", comp);
+	}
+	*dirfd = fd;
+	free(rest);
+	return 0;
+fail_errno:
+	e = errno;
+	snprintf(err, errlen, "cannot create %s: %s", path, strerror(e));
+fail:
+	if (fd >= 0)
+		close(fd);
+	free(rest);
+	errno = e;
+	return -1;
+}
+
+/* The symlink at o->base followed: its text walked as any name is
+ * (walk_name(), never by the kernel), to the last name it leads to, whose
+ * directory becomes o->dirfd and its name there o->base. 0, or -1 with
+ * err. */
+static int follow_link(struct outfile *o, char *err, size_t errlen)
+{
+	char proc[64], dir[PATH_MAX], *base;
 	ssize_t n;
-	char *dir;
+	size_t len;
 	int dirfd;
 
-	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
-	n = readlink(proc, real, sizeof(real) - 1);
-	if (n <= 0 || real[0] != '/')
-		return fail_at(err, errlen, n < 0 ? errno : ENOENT, "%s: cannot name the file its "
-			       "symlink points to: %s", o->path);
-	real[n] = '\0';
-	dir = dir_of(real);
-	dirfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	free(dir);
-	if (dirfd < 0)
-		return fail_at(err, errlen, errno, "cannot create %s: %s", o->path);
-	free(o->base);
-	o->base = xstrdup(strrchr(real, '/') + 1);
-	if (fstatat(dirfd, o->base, &again, AT_SYMLINK_NOFOLLOW) || again.st_dev != st->st_dev ||
-	    again.st_ino != st->st_ino) {
-		close(dirfd);
-		return fail_at(err, errlen, EAGAIN, "%s: the file its symlink points to was moved "
-			       "while it was opened: not writing (%s)", o->path);
-	}
+	if (walk_name(o->dirfd, o->base, true, o->path, &dirfd, &base, err, errlen))
+		return errno == ENOENT ? fail_at(err, errlen, ENOENT, "%s: a symlink to a missing "
+						 "file (not writing through it)%.0s", o->path) : -1;
 	close(o->dirfd);
 	o->dirfd = dirfd;
+	free(o->base);
+	o->base = base;
+	if (!base[0] || !strcmp(base, ".") || !strcmp(base, ".."))
+		return fail_at(err, errlen, EISDIR, "%s: is a directory%.0s", o->path);
+	/* its name, for messages ("this one is in ...") */
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", dirfd);
+	n = readlink(proc, dir, sizeof(dir) - 1);
+	dir[n > 0 ? n : 0] = '\0';
+	len = strlen(dir) + strlen(base) + 2;
 	free(o->target);
-	o->target = xstrdup(real);
+	o->target = xcalloc(len, 1);
+	snprintf(o->target, len, "%s%s%s", dir, n > 1 ? "/" : "", base);
 	return 0;
 }
 
@@ -432,7 +592,7 @@ static int open_here(struct outfile *o, unsigned int flags, char *err, size_t er
 	struct stat lst, st, d;
 	bool link = false;
 	char *dir;
-	int fd = -1, e;
+	int fd, e;
 
 	o->flags = flags;
 	if (!path[0]) {
@@ -450,11 +610,10 @@ static int open_here(struct outfile *o, unsigned int flags, char *err, size_t er
 	o->base = xstrdup(slash ? slash + 1 : path);
 	if (!o->base[0] || !strcmp(o->base, ".") || !strcmp(o->base, ".."))
 		return fail_at(err, errlen, EISDIR, "%s: is a directory%.0s", path);
-	dir = dir_of(path);
-	o->dirfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	/* the directory, walked component by component (walk_name()) */
+	if (walk_name(AT_FDCWD, path, false, path, &o->dirfd, &dir, err, errlen))
+		return -1;
 	free(dir);
-	if (o->dirfd < 0)
-		return fail_at(err, errlen, errno, "cannot create %s: %s", path);
 	o->target = xstrdup(path);
 	if (fstatat(o->dirfd, o->base, &lst, AT_SYMLINK_NOFOLLOW)) {
 		if (errno != ENOENT)
@@ -475,42 +634,51 @@ static int open_here(struct outfile *o, unsigned int flags, char *err, size_t er
 			errno = ELOOP;   /* as O_NOFOLLOW says it; no advice about the directory */
 			return -1;
 		}
-		/* the kernel follows it, with its own protections */
-		fd = openat(o->dirfd, o->base, O_PATH | O_CLOEXEC);
-		if (fd < 0 || fstat(fd, &st)) {
-			e = errno;
-			if (fd >= 0)
-				close(fd);
-			if (e == ENOENT)
-				return fail_at(err, errlen, e, "%s: a symlink to a missing file (not "
-					       "writing through it)%.0s", path);
-			if (e == EACCES)
-				return fail_at(err, errlen, ELOOP, "%s: a symlink the kernel will not "
-					       "follow here (fs.protected_symlinks)%.0s", path);
-			return fail_at(err, errlen, e, "%s: %s", path);
+		/* from here on, what it leads to, in its own directory: a symlink's
+		 * target is replaced, never the link */
+		if (follow_link(o, err, errlen))
+			return -1;
+		if (fstatat(o->dirfd, o->base, &st, AT_SYMLINK_NOFOLLOW)) {
+			if (errno == ENOENT)
+				return fail_at(err, errlen, ENOENT, "%s: a symlink to a missing file "
+					       "(not writing through it)%.0s", path);
+			return fail_at(err, errlen, errno, "%s: %s", path);
 		}
 	}
-	if (S_ISDIR(st.st_mode)) {
-		if (fd >= 0)
-			close(fd);
+	if (S_ISDIR(st.st_mode))
 		return fail_at(err, errlen, EISDIR, "%s: is a directory%.0s", path);
-	}
+	if (!S_ISREG(st.st_mode) && (flags & (OUTFILE_REGULAR | OUTFILE_REWRITTEN)))
+		return not_regular(path, st.st_mode, err, errlen);
 	if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) {
 		/* reopened through what was found, not looked up again */
+		struct stat now;
 		char proc[64];
 
-		if (fd < 0)
-			fd = openat(o->dirfd, o->base, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		fd = openat(o->dirfd, o->base, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 		if (fd < 0)
 			return fail_at(err, errlen, errno, "cannot open %s: %s", path);
+		if (fstat(fd, &now) || now.st_dev != st.st_dev || now.st_ino != st.st_ino) {
+			close(fd);
+			return fail_at(err, errlen, EAGAIN, "%s: replaced while it was opened: not "
+				       "writing to it (%s)", path);
+		}
+		if (S_ISFIFO(st.st_mode)) {
+			/* the directory it is in (through a symlink, its own) */
+			if (!may_open_fifo(o->dirfd, &st)) {
+				close(fd);
+				snprintf(err, errlen, "%s: a FIFO of uid %u in a sticky directory others "
+					 "may write: not writing to it (the rule of fs.protected_fifos)",
+					 path, (unsigned)st.st_uid);
+				errno = EINVAL;   /* no advice about the directory */
+				return -1;
+			}
+		}
 		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
 		e = open_through(o, &st, proc, err, errlen);
 		close(fd);
 		return e;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		if (fd >= 0)
-			close(fd);
 		snprintf(err, errlen, "%s: not a regular file, a device or a FIFO: not replacing it",
 			 path);
 		errno = EINVAL;
@@ -518,10 +686,6 @@ static int open_here(struct outfile *o, unsigned int flags, char *err, size_t er
 	}
 	/* a symlink's target is replaced, never the link */
 	if (link) {
-		e = enter_link_target(o, fd, &st, err, errlen);
-		close(fd);
-		if (e)
-			return -1;
 		if (first && (fstat(o->dirfd, &d) || d.st_dev != first->dir_dev ||
 			      d.st_ino != first->dir_ino))
 			return fail_at(err, errlen, EPERM, "%s: its symlink now points into another "
@@ -547,10 +711,12 @@ int outfile_keep_previous(const char *path, char *kept, size_t keptlen, char *er
 
 	if (!base[0] || fd_name(path) || !strcmp(path, "-"))
 		return 0;
-	dir = dir_of(path);
-	dirfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	/* its directory walked as open_here() walks it: a name on the way that
+	 * it would refuse is left for the open to say so */
+	if (walk_name(AT_FDCWD, path, false, path, &dirfd, &dir, err, errlen))
+		return 0;
 	free(dir);
-	if (dirfd < 0 || fstatat(dirfd, base, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode)) {
+	if (fstatat(dirfd, base, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode)) {
 		if (dirfd >= 0)
 			close(dirfd);
 		return 0;   /* nothing to keep: the open says what is wrong, if anything */
@@ -577,28 +743,77 @@ int outfile_keep_previous(const char *path, char *kept, size_t keptlen, char *er
 	return 1;
 }
 
-/* Append to path in this process: a descriptor, or -1 with err. */
+/* The symlink base in dirfd followed (walk_name()) to what it leads to,
+ * opened O_PATH: the descriptor, or -1 with err. */
+static int open_link_target(int dirfd, const char *base, const char *path, char *err,
+			    size_t errlen)
+{
+	int ldir, fd, e;
+	char *lbase;
+
+	if (walk_name(dirfd, base, true, path, &ldir, &lbase, err, errlen))
+		return errno == ENOENT ? fail_at(err, errlen, ENOENT, "%s: a symlink to a missing "
+						 "file (not writing through it)%.0s", path) : -1;
+	fd = lbase[0] ? openat(ldir, lbase, O_PATH | O_NOFOLLOW | O_CLOEXEC) :
+			dup(ldir);   /* a link to / */
+	e = errno;
+	close(ldir);
+	free(lbase);
+	if (fd < 0 && e == ENOENT)
+		fail_at(err, errlen, ENOENT, "%s: a symlink to a missing file (not writing through "
+			"it)%.0s", path);
+	else if (fd < 0)
+		fail_at(err, errlen, e, "%s: %s", path);
+	return fd;
+}
+
+/* What was found at a name to append to (an O_PATH descriptor, pathfd),
+ * opened for appending if it is a regular file: never waiting (O_NONBLOCK),
+ * never anything else. The descriptor, or -1 with err (said set). */
+static int append_regular(const char *path, int pathfd, char *err, size_t errlen, bool *said)
+{
+	char proc[64];
+	struct stat st;
+	int fd;
+
+	if (fstat(pathfd, &st))
+		return -1;
+	if (!S_ISREG(st.st_mode)) {
+		*said = true;
+		return not_regular(path, st.st_mode, err, errlen);
+	}
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", pathfd);
+	fd = open(proc, O_WRONLY | O_APPEND | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	if (fd >= 0)
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return fd;
+}
+
+/* Append to path in this process: a descriptor, or -1 with err. Only a
+ * regular file is appended to (a name others may write could hold a FIFO
+ * that keeps the writer waiting for a reader); a missing one is created. */
 static int append_here(const char *path, char *err, size_t errlen)
 {
 	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
 	struct first_seen *first = first_seen_of(path);
-	int dirfd, fd = -1, i, e = 0, follow;
+	int dirfd, pathfd, fd = -1, i, e = 0, follow;
 	bool said = false;
 	struct stat lst;
 	char *dir;
 
 	if (fd_name(path)) {
-		fd = open(path, O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC);
+		/* the caller's own descriptor, whatever it is; its open never waits */
+		fd = open(path, O_WRONLY | O_APPEND | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
 		if (fd < 0)
 			fail_at(err, errlen, errno, "%s: %s", path);
+		else
+			fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 		return fd;
 	}
-	/* one lookup of the directory, then everything in it, as open_here() */
-	dir = dir_of(path);
-	dirfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	/* one walk to the directory, then everything in it, as open_here() */
+	if (walk_name(AT_FDCWD, path, false, path, &dirfd, &dir, err, errlen))
+		return -1;
 	free(dir);
-	if (dirfd < 0)
-		return fail_at(err, errlen, errno, "%s: %s", path);
 	for (i = 0; i < 3 && fd < 0; i++) {
 		follow = O_NOFOLLOW;
 		if (!fstatat(dirfd, base, &lst, AT_SYMLINK_NOFOLLOW) && S_ISLNK(lst.st_mode)) {
@@ -619,9 +834,24 @@ static int append_here(const char *path, char *err, size_t errlen)
 			}
 			follow = 0;
 		}
-		fd = openat(dirfd, base, O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC | follow);
-		if (fd >= 0) {
-			remember_first(path, !follow, dirfd);
+		/* what is there, not opened yet (O_PATH): its type decides; a
+		 * symlink's text is walked as any name (walk_name()) */
+		if (follow) {
+			pathfd = openat(dirfd, base, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		} else {
+			pathfd = open_link_target(dirfd, base, path, err, errlen);
+			if (pathfd < 0) {
+				e = errno;
+				said = true;
+				break;
+			}
+		}
+		if (pathfd >= 0) {
+			fd = append_regular(path, pathfd, err, errlen, &said);
+			e = errno;
+			close(pathfd);
+			if (fd >= 0)
+				remember_first(path, !follow, dirfd);
 			break;
 		}
 		e = errno;
@@ -829,8 +1059,12 @@ static void keeper_serve(struct outfile *slots, struct keeper_req *q, struct kee
 }
 
 /* The keeper's life: nothing of the caller's but the socket, only the
- * rights restrict_fn leaves, one request at a time until end of file. */
-static void keeper_main(int sock, int (*restrict_fn)(char *err, size_t errlen))
+ * rights restrict_fn leaves, one request at a time until end of file. It
+ * never outlives the caller (parent): killed when the caller ends, however
+ * it ends, even if a request were to hold it (PR_SET_PDEATHSIG: the
+ * kernel sends it as it gives the keeper a new parent, kernel/exit.c
+ * forget_original_parent()). */
+static void keeper_main(int sock, pid_t parent, int (*restrict_fn)(char *err, size_t errlen))
 {
 	struct outfile slots[KEEPER_SLOTS];
 	struct keeper_req q;
@@ -853,6 +1087,9 @@ static void keeper_main(int sock, int (*restrict_fn)(char *err, size_t errlen))
 	memset(&r, 0, sizeof(r));
 	if (restrict_fn && restrict_fn(r.msg, sizeof(r.msg)))
 		r.rc = -1;
+	/* after restrict_fn: a change of credentials may clear it */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+		_exit(1);   /* the caller is gone already: nothing to serve */
 	if (send_msg(sock, &r, sizeof(r), -1) || r.rc)
 		_exit(1);
 	while (!recv_msg(sock, &q, sizeof(q), NULL)) {
@@ -917,6 +1154,7 @@ int outfile_keeper_start(const char *const *paths, size_t npaths,
 			 int (*restrict_fn)(char *err, size_t errlen), char *err, size_t errlen)
 {
 	struct keeper_rep r;
+	pid_t parent;
 	int sv[2];
 	size_t i;
 
@@ -938,6 +1176,7 @@ int outfile_keeper_start(const char *const *paths, size_t npaths,
 		return -1;
 	}
 	fflush(NULL);
+	parent = getpid();
 	keeper.pid = fork();
 	if (keeper.pid < 0) {
 		snprintf(err, errlen, "cannot start the process that writes %s: fork: %s",
@@ -950,7 +1189,7 @@ int outfile_keeper_start(const char *const *paths, size_t npaths,
 	}
 	if (keeper.pid == 0) {
 		close(sv[0]);
-		keeper_main(sv[1], restrict_fn);
+		keeper_main(sv[1], parent, restrict_fn);
 	}
 	close(sv[1]);
 	keeper.sock = sv[0];

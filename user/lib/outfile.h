@@ -5,7 +5,11 @@
  *   "-"                  standard output
  *   a device, a FIFO, /dev/stdout, /proc/self/fd/N
  *                        written through, never replaced (a FIFO must have
- *                        a reader when it is opened)
+ *                        a reader when it is opened; another user's FIFO
+ *                        in a sticky directory others may write is
+ *                        refused: fs.protected_fifos' rule, whatever the
+ *                        sysctl); a device or FIFO is refused where
+ *                        OUTFILE_REGULAR asks for a regular file
  *   a regular file, or a name not yet taken
  *                        written to an unnamed file beside the target (a
  *                        symlink's target, not the link) and put in place
@@ -36,7 +40,9 @@
  * caller asks (a monitor's checkpoint every interval). It never sees the
  * data, serves only those names (a caller taken over through its input
  * could otherwise have it replace any file), holds none of the caller's
- * descriptors, and exits when the caller does.
+ * descriptors, never opens anything in a way that waits (O_NONBLOCK; a
+ * FIFO only where write-through is asked for), and exits when the caller
+ * does (killed if it must be: PR_SET_PDEATHSIG).
  */
 #ifndef CA_OUTFILE_H
 #define CA_OUTFILE_H
@@ -56,6 +62,12 @@ enum outfile_kind { OUT_STDOUT, OUT_THROUGH, OUT_REPLACE };
  * symlink, which is replaced itself), and a commit that fails leaves
  * nothing beside it (the next one brings the data again) */
 #define OUTFILE_REWRITTEN  0x2
+/* only a regular file (or a free name) will do: a FIFO, a device or a
+ * socket at the name is refused before it is opened (a FIFO can keep its
+ * writer waiting as long as its owner likes; a monitor's files are
+ * written again and again). OUTFILE_REWRITTEN implies it, and
+ * outfile_open_append() always applies it. */
+#define OUTFILE_REGULAR    0x4
 
 struct outfile {
 	enum outfile_kind kind;
@@ -97,8 +109,10 @@ void outfile_discard(struct outfile *o);
 int outfile_keep_previous(const char *path, char *kept, size_t keptlen, char *err,
 			  size_t errlen);
 
-/* A file to append to (created when missing, with the owner rules above):
- * a descriptor, or -1 with "PATH: why" in err. */
+/* A regular file to append to (created when missing, with the owner rules
+ * above; a FIFO, a device or a socket at the name is refused, as with
+ * OUTFILE_REGULAR; the names of the caller's descriptors are written
+ * through): a descriptor, or -1 with "PATH: why" in err. */
 int outfile_open_append(const char *path, char *err, size_t errlen);
 
 /*

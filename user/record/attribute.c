@@ -8,11 +8,15 @@
  * lookups are kept, so that a cgroup costs one lookup however many
  * processes ran in it. An image's cgroup is the one of its first event:
  * runc moves a container's first process into the container's cgroup
- * before its exec, so the exec'd image is the container's.
+ * before its exec, so the exec'd image is the container's. A path names a
+ * container only where root made it (lib/cgroup.h cgroup_made_by_root()):
+ * a user with a delegated subtree can name a cgroup there as any
+ * container's.
  */
 #include <string.h>
 
 #include "facts/workload.h"
+#include "lib/cgroup.h"
 #include "lib/util.h"
 #include "record/containers.h"
 #include "record/proctable.h"
@@ -27,8 +31,10 @@ void attribute_note(struct proctable *pt, struct rec_process *p, uint64_t cgroup
 		return;
 	p->cgroup_id = cgroup_id;
 	path = cgroup_names_get(pt->cgn, cgroup_id, (pid_t)p->pid);
-	/* the runtime's name while the container is still known to it */
-	if (!path || !workload_from_cgroup(path, &w) || !w.container_id[0])
+	/* the runtime's name while the container is still known to it; and
+	 * whether root made its cgroup, asked now, while it is there */
+	if (!path || !workload_from_cgroup(path, &w) || !w.container_id[0] ||
+	    !cgroup_names_by_root(pt->cgn, cgroup_id, w.container_end))
 		return;
 	container_name(w.container_id, w.runtime, name, sizeof(name));
 	/* record --container NAME --wait: is this its start? */
@@ -50,7 +56,9 @@ void attribute(struct proctable *pt, struct rec_process *p)
 		return;
 	if (w.unit[0])
 		proctable_set_str(&p->unit, w.unit);
-	if (!w.container_id[0])
+	/* a cgroup named as a container's in a subtree a user may write is a
+	 * look-alike (containers.c note_container()): not a container */
+	if (!w.container_id[0] || !cgroup_names_by_root(pt->cgn, p->cgroup_id, w.container_end))
 		return;
 	p->runtime_setup = workload_is_runtime_setup(p->comm, p->exe);
 	proctable_set_str(&p->container_id, w.container_id);

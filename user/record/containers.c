@@ -191,26 +191,37 @@ static int id_from_cli(const char *arg, char *id, size_t n, const char **who)
 struct found {
 	struct container_ref *c;
 	size_t n;
+	const char *root;
 };
 
-/* Every container's outermost cgroup (a container's own subcgroups,
- * libpod-<id>.scope/container, name the same id). */
+/*
+ * Every container's cgroup: the one whose name carries its id (its own
+ * subcgroups, libpod-<id>.scope/container, name the same id: the same
+ * container), made where its runtime, running as root, made it. A cgroup
+ * of that name in a subtree a user may write (delegated by systemd's
+ * Delegate=yes, or any directory not root's on the way) is a look-alike
+ * anyone with such a subtree can make, with any id: never a container.
+ */
 static int note_container(void *ctx, const char *path, uint64_t id)
 {
 	struct found *f = ctx;
+	struct container_ref *c;
 	struct workload w;
 
-	if (!workload_from_cgroup(path, &w) || !w.container_id[0] || f->n == MAX_FOUND)
+	if (!workload_from_cgroup(path, &w) || !w.container_id[0] || f->n == MAX_FOUND ||
+	    !cgroup_made_by_root(f->root, path, w.container_end))
 		return 0;
 	for (size_t i = 0; i < f->n; i++)
-		if (!strcmp(f->c[i].id, w.container_id))
+		if (!strcmp(f->c[i].id, w.container_id) &&
+		    strlen(f->c[i].cgroup) == w.container_end &&
+		    !strncmp(f->c[i].cgroup, path, w.container_end))
 			return 0;
-	memset(&f->c[f->n], 0, sizeof(f->c[f->n]));
-	memcpy(f->c[f->n].id, w.container_id, sizeof(w.container_id));
-	f->c[f->n].runtime = w.runtime;
-	snprintf(f->c[f->n].cgroup, sizeof(f->c[f->n].cgroup), "%s", path);
-	f->c[f->n].cgroup_id = id;
-	f->n++;
+	c = &f->c[f->n++];
+	memset(c, 0, sizeof(*c));
+	memcpy(c->id, w.container_id, sizeof(w.container_id));
+	c->runtime = w.runtime;
+	snprintf(c->cgroup, sizeof(c->cgroup), "%.*s", (int)w.container_end, path);
+	c->cgroup_id = w.container_end == strlen(path) ? id : cgroup_id_of(f->root, c->cgroup);
 	return 0;
 }
 
@@ -236,7 +247,7 @@ static void list_running(const struct found *f, char *buf, size_t n)
 
 size_t container_list(const char *root, struct container_ref **out)
 {
-	struct found f = { xcalloc(MAX_FOUND, sizeof(*f.c)), 0 };
+	struct found f = { xcalloc(MAX_FOUND, sizeof(*f.c)), 0, root };
 
 	cgroup_walk(root, "/", FIND_MAX_DIRS, note_container, &f);
 	for (size_t i = 0; i < f.n; i++)
@@ -245,31 +256,79 @@ size_t container_list(const char *root, struct container_ref **out)
 	return f.n;
 }
 
+/* How c answers to arg: by its full id (2), its name (1), a prefix of its
+ * id of 3+ hex digits (3), or not (0). */
+static int answers(const struct container_ref *c, const char *arg)
+{
+	size_t len = strlen(arg);
+
+	if (!strcmp(c->id, arg))
+		return 2;
+	if (!strcmp(c->name, arg))
+		return 1;
+	return len >= 3 && is_lower_hex(arg) && !strncmp(c->id, arg, len) ? 3 : 0;
+}
+
 ssize_t container_match(const struct container_ref *c, size_t n, const char *arg)
 {
-	size_t i, hits = 0, at = 0;
+	size_t i, hits = 0, at = 0, full = 0, full_at = 0;
+
+	for (i = 0; i < n; i++) {
+		int a = answers(&c[i], arg);
+
+		if (a == 2)
+			full++, full_at = i;
+		if (a)
+			hits++, at = i;
+	}
+	/* a full id is that container's, unless two cgroups carry it */
+	if (full)
+		return full == 1 ? (ssize_t)full_at : -2;
+	return hits == 1 ? (ssize_t)at : hits ? -2 : -1;
+}
+
+/* The containers arg names (container_match() said several), for the
+ * message: "591d49a5940b (web) by its id, ..." */
+static void list_answers(const struct container_ref *c, size_t n, const char *arg, char *buf,
+			 size_t len)
+{
+	static const char *const how[] = { "", "by its name", "by its id", "by its id" };
+	size_t i, used = 0, full = 0;
+	bool same_id;
 
 	for (i = 0; i < n; i++)
-		if (!strcmp(c[i].name, arg))
-			return (ssize_t)i;
-	if (strlen(arg) >= 3 && is_lower_hex(arg))
-		for (i = 0; i < n; i++)
-			if (!strncmp(c[i].id, arg, strlen(arg)))
-				hits++, at = i;
-	return hits == 1 ? (ssize_t)at : hits ? -2 : -1;
+		full += answers(&c[i], arg) == 2;
+	buf[0] = '\0';
+	for (i = 0; i < n && used + 1 < len; i++) {
+		int a = answers(&c[i], arg), w;
+
+		if (!a || (full && a != 2))
+			continue;
+		/* two cgroups of one id: where each is */
+		same_id = false;
+		for (size_t k = 0; k < n; k++)
+			same_id |= k != i && answers(&c[k], arg) && !strcmp(c[k].id, c[i].id);
+		w = snprintf(buf + used, len - used, "%s%.12s%s%s%s %s%s%s", used ? ", " : "",
+			     c[i].id, c[i].name[0] ? " (" : "", c[i].name, c[i].name[0] ? ")" : "",
+			     how[a], same_id ? " in " : "", same_id ? c[i].cgroup : "");
+		if (w < 0)
+			break;
+		used += (size_t)w;
+	}
 }
 
 int container_find(const char *root, const char *arg, struct container_ref *out, char *err,
 		   size_t errlen)
 {
-	struct found f = { NULL, 0 };
+	struct found f = { NULL, 0, root };
 	const char *who = NULL;
 	char id[256], running[600];
 	ssize_t at;
 	int rc = -1;
 
 	f.n = container_list(root, &f.c);
-	/* a name, then an id or a unique prefix of one, then the runtimes' CLIs */
+	/* its full id, its name or a prefix of its id, answered by one container
+	 * only (else refused, naming them), then the runtimes' CLIs */
 	at = container_match(f.c, f.n, arg);
 	if (at == -1 && !id_from_cli(arg, id, sizeof(id), &who))
 		at = container_match(f.c, f.n, id);
@@ -278,8 +337,24 @@ int container_find(const char *root, const char *arg, struct container_ref *out,
 		*out = f.c[at];
 		rc = 0;
 	} else if (at == -2) {
-		snprintf(err, errlen, "--container %s: several running containers have ids starting "
-			 "so (give more digits): %s", arg, running);
+		char cands[1200];
+
+		bool one_id = true;
+
+		list_answers(f.c, f.n, arg, cands, sizeof(cands));
+		for (size_t i = 0, first = f.n; i < f.n; i++)
+			if (answers(&f.c[i], arg)) {
+				if (first == f.n)
+					first = i;
+				one_id &= !strcmp(f.c[i].id, f.c[first].id);
+			}
+		if (one_id)
+			snprintf(err, errlen, "--container %s: cgroups of root's in several places "
+				 "carry its id: %s; record the right one with --cgroup PATH", arg,
+				 cands);
+		else
+			snprintf(err, errlen, "--container %s: several running containers answer to "
+				 "it: %s; give the full id", arg, cands);
 	} else if (who) {
 		snprintf(err, errlen, "--container %s: %s knows it as %.12s, but it is not running "
 			 "(no cgroup of it under %s); running: %s", arg, who, id, root, running);

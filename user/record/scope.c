@@ -187,18 +187,20 @@ int scope_wait_saw(struct scope *s, const char *arg, const char *path, uint64_t 
 		   const struct workload *w, const char *name)
 {
 	struct container_ref c = { 0 };
-	const char *at = strstr(path, w->container_id);
-	const char *end = at ? strchr(at, '/') : NULL;
+	size_t end = w->container_end;
 
-	if (!s->waiting || !at)
+	if (!s->waiting || !w->container_id[0])
 		return !s->waiting;
+	/* a container's cgroup as container_list() takes one: made by root
+	 * where its runtime made it, never a look-alike in a user's subtree */
+	if (!cgroup_made_by_root(s->root, path, end))
+		return 0;
 	memcpy(c.id, w->container_id, sizeof(c.id));
 	snprintf(c.name, sizeof(c.name), "%s", name);
 	c.runtime = w->runtime;
-	/* its outermost cgroup: the path up to the component naming the id */
-	snprintf(c.cgroup, sizeof(c.cgroup), "%.*s", (int)(end ? end - path : (int)strlen(path)),
-		 path);
-	c.cgroup_id = end ? cgroup_id_of(s->root, c.cgroup) : id;
+	/* its cgroup: the path up to the component naming the id */
+	snprintf(c.cgroup, sizeof(c.cgroup), "%.*s", (int)end, path);
+	c.cgroup_id = end == strlen(path) ? id : cgroup_id_of(s->root, c.cgroup);
 	if (was_running(s, c.cgroup_id) || container_match(&c, 1, arg) != 0)
 		return 0;
 	take(s, &c, arg);

@@ -111,11 +111,11 @@ int session_keep_outputs(struct session *s, const char *const *more, size_t nmor
 /* Opened before the command runs, so that a bad path fails first
  * (outfile.h: complete or absent, never replacing what it should not);
  * when it cannot be, the message says what to do. */
-static int open_out(const char *out, struct outfile *o)
+static int open_out(const char *out, struct outfile *o, unsigned int flags)
 {
 	char err[1024], advice[600];
 
-	if (!outfile_open(o, out, 0, err, sizeof(err)))
+	if (!outfile_open(o, out, flags, err, sizeof(err)))
 		return 0;
 	outfile_advice(out, errno, "-o", advice, sizeof(advice));
 	p_err("%s%s", err, advice);
@@ -532,7 +532,9 @@ static int drop_privileges(struct session *s)
 		p_err("%s", err);
 		return -1;
 	}
-	return open_out(s->o->out, &s->outf);
+	/* a monitor's checkpoint is written again and again: a regular file
+	 * only (lib/outfile.h OUTFILE_REGULAR) */
+	return open_out(s->o->out, &s->outf, s->monitor ? OUTFILE_REGULAR : 0);
 }
 
 /* Load and attach the first attach mode that works, then follow what was
