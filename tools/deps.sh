@@ -110,8 +110,8 @@ apt-get update -qq
 # packages installed for the tests start no service on this host (nginx's
 # would take port 80): invoke-rc.d asks policy-rc.d, 101 is "not allowed"
 policy=""
-if [ ! -e /usr/sbin/policy-rc.d ]; then
-	policy=/usr/sbin/policy-rc.d
+if [ ! -e "${CAPAUDIT_POLICY_RC_D:-/usr/sbin/policy-rc.d}" ]; then
+	policy=${CAPAUDIT_POLICY_RC_D:-/usr/sbin/policy-rc.d}
 	printf '#!/bin/sh\nexit 101\n' >"$policy"
 	chmod 755 "$policy"
 	trap 'rm -f "$policy"' EXIT
