@@ -87,12 +87,65 @@ bench) PKGS="$BUILD_PKGS bpftrace nginx-light wrk iproute2 linux-perf jq" ;;
 esac
 PKGS="$PKGS $*"
 
+# The stand-in policy-rc.d: while packages are installed for the tests,
+# they start no service on this host (nginx's would take port 80):
+# invoke-rc.d(8) asks /usr/sbin/policy-rc.d, and 101 is "not allowed"
+# (/usr/share/doc/init-system-helpers/README.policy-rc.d.gz). Its second
+# line says whose it is (this script, its pid, that process's start time
+# and the boot): removed when this script ends, or by any later run as
+# root once that process is gone (killed with SIGKILL, it cannot remove
+# it: every later install on the host would start no service). A file
+# without that line is the admin's (or a stand-in of a version before the
+# line, which cannot be told from one): never touched.
+# CAPAUDIT_POLICY_RC_D puts it elsewhere: for tests/e2e/deps.bats on a
+# host that has its own.
+POLICY=${CAPAUDIT_POLICY_RC_D:-/usr/sbin/policy-rc.d}
+MARK="# capaudit tools/deps.sh stand-in:"
+boot=$(cat /proc/sys/kernel/random/boot_id 2>/dev/null || echo unknown)
+
+# start_of PID: its start time, clock ticks after boot (/proc/PID/stat
+# field 22; the name in parentheses may hold spaces)
+start_of() {
+	sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f20
+}
+
+# whose FILE: "PID START BOOT" when FILE is a stand-in of this script
+# (exactly its three lines), nothing otherwise
+whose() {
+	[ -f "$1" ] && [ ! -L "$1" ] && [ "$(wc -l <"$1")" -eq 3 ] &&
+		[ "$(sed -n '1p;3p' "$1")" = "$(printf '#!/bin/sh\nexit 101')" ] &&
+		sed -n "2s|^$MARK pid \([0-9][0-9]*\) start \([0-9][0-9]*\) boot \([0-9a-f-]*\)\$|\1 \2 \3|p" "$1"
+}
+
+# stale FILE: a stand-in whose process is gone (another boot's, or a pid
+# that is no longer that process)
+stale() {
+	# shellcheck disable=SC2046
+	set -- $(whose "$1")
+	[ $# -eq 3 ] && { [ "$3" != "$boot" ] || [ "$(start_of "$1")" != "$2" ]; }
+}
+
+# Stand-ins of runs that were killed, and what such a run was writing
+# (POLICY.capaudit-PID, before it was put in place): removed.
+remove_stale() {
+	if stale "$POLICY"; then
+		rm -f "$POLICY"
+		echo "capaudit: removed $POLICY, a stand-in left by a tools/deps.sh that was killed:" \
+			"package installs start services again" >&2
+	fi
+	for f in "$POLICY".capaudit-*; do
+		[ -e "$f" ] || continue
+		kill -0 "${f##*.capaudit-}" 2>/dev/null || rm -f "$f"
+	done
+}
+
 missing=""
 for p in $PKGS; do
 	case " $missing " in *" $p "*) continue ;; esac
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
 		missing="$missing $p"
 done
+[ "$(id -u)" -ne 0 ] || remove_stale
 [ -z "$missing" ] && exit 0
 
 if [ "$(id -u)" -ne 0 ]; then
@@ -107,14 +160,27 @@ case $missing in
 	dpkg --print-foreign-architectures | grep -qx arm64 || dpkg --add-architecture arm64 ;;
 esac
 apt-get update -qq
-# packages installed for the tests start no service on this host (nginx's
-# would take port 80): invoke-rc.d asks policy-rc.d, 101 is "not allowed"
-policy=""
-if [ ! -e /usr/sbin/policy-rc.d ]; then
-	policy=/usr/sbin/policy-rc.d
-	printf '#!/bin/sh\nexit 101\n' >"$policy"
-	chmod 755 "$policy"
-	trap 'rm -f "$policy"' EXIT
+# the stand-in, when there is no policy-rc.d: written beside it first and
+# linked into place (never over a file: ln fails if one appeared), so that
+# the file there is always whole; removed at the end, on an error and on
+# SIGINT, SIGTERM and SIGHUP, if it is still ours
+placed=""
+cleanup() {
+	# shellcheck disable=SC2046
+	[ -n "$placed" ] && [ "$(whose "$POLICY")" = "$$ $(start_of $$) $boot" ] && rm -f "$POLICY"
+	rm -f "$POLICY.capaudit-$$"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
+if [ ! -e "$POLICY" ] && [ ! -L "$POLICY" ]; then
+	printf '#!/bin/sh\n%s pid %s start %s boot %s\nexit 101\n' "$MARK" $$ "$(start_of $$)" \
+		"$boot" >"$POLICY.capaudit-$$"
+	chmod 755 "$POLICY.capaudit-$$"
+	ln "$POLICY.capaudit-$$" "$POLICY" 2>/dev/null && placed=1
+	rm -f "$POLICY.capaudit-$$"
 fi
+# (another process's dpkg may hold the lock for a while: wait for it)
 # shellcheck disable=SC2086
-apt-get install -y -qq --no-install-recommends $missing >/dev/null
+apt-get install -y -qq --no-install-recommends -o DPkg::Lock::Timeout=600 $missing >/dev/null

@@ -298,15 +298,20 @@ os.waitpid(pid, 0)' "$(readlink -f "$(command -v chown)")" "$T/f"
 @test "a daemon that forks away from its launcher: recorded until it exits, announced, its check in the answer" {
 	touch "$T/f"
 	chown nobody "$T/f"
-	# the launcher exits at once; its grandchild (a new session) waits for
-	# go, then gives the file to root (CAP_CHOWN) and exits; it also ends
-	# when the test's directory is gone (a failed test's teardown), so that
-	# it and the recorder cannot keep bats waiting
+	# the launcher exits at once; its child (a new session) waits for go,
+	# then gives the file to root (CAP_CHOWN) and exits; it also ends when
+	# the test's directory is gone (a failed test's teardown), so that it
+	# and the recorder cannot keep bats waiting. It waits in one process
+	# (perl's select(), not a shell's loop of sleep): when the recorder
+	# looks, after the launcher's exit, exactly one process it started
+	# runs, whenever that is (a shell's sleep was a second one, on a
+	# busy host often: "2 processes it started still run", and the line
+	# below never came)
 	"$CAPAUDIT" record -o "$T/rec.jsonl" -- sh -c \
-		"setsid sh -c 'while [ ! -e $T/go ] && [ -d $T ]; do sleep 0.05; done; chown 0 $T/f' </dev/null >/dev/null 2>&1 & exit 0" \
+		"perl -MPOSIX -e 'setsid(); select(undef, undef, undef, 0.05) until -e \$ARGV[0] || !-d \$ARGV[1]; chown(0, -1, \$ARGV[2]) or exit 1' $T/go $T $T/f </dev/null >/dev/null 2>&1 & exit 0" \
 		2>"$T/err" &
 	local rec=$!
-	wait_for 30 grep -q "exited; 1 process it started still runs" "$T/err"
+	wait_for 30 grep -q "exited; 1 process it started still runs" "$T/err" || { cat "$T/err"; false; }
 	touch "$T/go"
 	wait "$rec"
 	grep -q "recording goes on until it exits, -d ends, or a signal comes (kill [0-9]* stops it)" "$T/err"

@@ -228,6 +228,83 @@ interrupt() {
 	! grep -q "not enough" "$T/r.out" "$T/r.err"
 }
 
+# escape_script: $T/esc.sh gives $T/f away (CAP_CHOWN); refused, it does
+# what the security review of issue 43 did: as uid 0 it owns the root
+# cgroup's cgroup.procs, so it may write itself there without a
+# capability (kernel/cgroup/cgroup.c cgroup_procs_write_permission():
+# write access to that file and to the common ancestor's, the root's), out
+# of the run's cgroup, then starts a child in a session of its own
+# (setsid -f: out of the process group too). $T/moved: it moved; $T/refused:
+# what the kernel said when it did not (ENOENT where cgroup2 is mounted with
+# nsdelegate: the run's cgroup namespace is a delegation boundary there)
+escape_script() {
+	cat >"$T/esc.sh" <<EOF
+#!/bin/sh
+chown 65534 $T/f 2>/dev/null && exit 0
+root=\$(awk '\$3 == "cgroup2" { print \$2; exit }' /proc/self/mounts)
+if echo \$\$ 2>"$T/refused" >"\$root/cgroup.procs"; then echo "\$root" >"$T/moved"; fi
+setsid -f $LONG </dev/null >/dev/null 2>&1
+exit 1
+EOF
+	chmod +x "$T/esc.sh"
+	touch "$T/f"
+}
+
+# the escape above happened, or the kernel refused it as a delegation
+# boundary (and the child is in the run's cgroup)
+escaped_or_refused() {
+	[ -e "$T/moved" ] || grep -q "No such file or directory" "$T/refused" ||
+		{ cat "$T/refused"; return 1; }
+}
+
+@test "run: a command that writes itself into the root cgroup and starts a child with setsid -f: stopped when run ends, and it kept run's set" {
+	escape_script
+	"$CAPAUDIT" run --caps none -o "$T/r.jsonl" -- "$T/esc.sh" >"$T/r.out" 2>"$T/r.err" &
+	VPID=$!
+	wait_for 30 pgrep -f "$MARK"
+	escaped_or_refused
+	# uid 0 with an empty bounding set: what it runs gains nothing
+	# (security/commoncap.c handle_privileged_root(): root's file set is
+	# the bounding set), left or not
+	local p
+	p=$(pgrep -f "$MARK")
+	[ "$(awk '/^Cap(Inh|Prm|Eff|Bnd|Amb):/ { print $2 }' /proc/$p/status | sort -u)" = 0000000000000000 ]
+	# run records what the command started until it exits: a signal ends it
+	kill -INT "$VPID"
+	local rc=0
+	wait "$VPID" || rc=$?
+	VPID=
+	[ "$rc" = 130 ] || { cat "$T/r.err"; false; }
+	grep -q "capaudit run: interrupted by SIGINT: no verdict" "$T/r.err"
+	grep -q "stopped 1 process the command started that still ran: $p (perl)" "$T/r.err" || { cat "$T/r.err"; false; }
+	nothing_left
+}
+
+@test "verify: a run that writes itself into the root cgroup and starts a child with setsid -f: named at --timeout, stopped, the set still proven" {
+	escape_script
+	# the run without CAP_CHOWN escapes; its child runs until --timeout
+	run "$CAPAUDIT" verify --timeout $((2 * $(wait_scale))) -- "$T/esc.sh"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	escaped_or_refused
+	[[ "$output" == *"Proven set: CAP_CHOWN"* ]]
+	[[ "$output" =~ "still running at --timeout: "[0-9]+" (perl)" ]] || { echo "$output"; false; }
+	nothing_left
+	# verify interrupted in that run: it kills capaudit run at once, so it
+	# finds the child itself, below it wherever it moved
+	rm -f "$T/moved" "$T/refused"
+	"$CAPAUDIT" verify --timeout 100 -- "$T/esc.sh" >"$T/v.out" 2>"$T/v.err" &
+	VPID=$!
+	wait_for 60 pgrep -f "$MARK"
+	escaped_or_refused
+	kill -INT "$VPID"
+	local rc=0
+	wait "$VPID" || rc=$?
+	VPID=
+	[ "$rc" = 130 ] || { cat "$T/v.err"; false; }
+	grep -q "Interrupted by SIGINT: no verdict" "$T/v.out"
+	nothing_left
+}
+
 @test "run --user nobody: the program's own dotfiles are looked for in nobody's home, not the caller's" {
 	# bash --login reads ~/.bash_profile, ~/.bash_login and ~/.profile: under
 	# the caller's /root (mode 700) nobody would be refused

@@ -15,6 +15,7 @@
 
 #include "cli/options.h"
 #include "facts/capnames.h"
+#include "lib/cgroup.h"
 #include "lib/msg.h"
 #include "lib/util.h"
 #include "record/launch.h"
@@ -119,6 +120,9 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 		return EXIT_USAGE;
 	}
 	a->l.set_caps = true;
+	/* where the kernel makes it a boundary, the command cannot leave the
+	 * cgroup it starts in (verify's: a run's own) */
+	a->l.cgroupns = cgroup_v2_nsdelegate();
 	if (a->user && launch_resolve_user(a->user, &a->l)) {
 		p_err("--user %s: no such user", a->user);
 		return EXIT_USAGE;
@@ -162,6 +166,7 @@ static int record_under_set(struct run_args *a, int all_argc, char **all_argv)
 {
 	a->o.launch = &a->l;
 	a->o.syscall_results = true;   /* the point of run: which denials blocked */
+	a->o.stop_started = true;      /* nothing it started outlives run */
 	a->o.cmd_stdout_to_stderr = a->fmt == &output_json;   /* stdout is the report's */
 	record_run(&a->o, all_argc, all_argv);
 	if (a->o.stop_signal) {

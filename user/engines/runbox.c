@@ -9,9 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "lib/cgroup.h"
+#include "lib/proctree.h"
 #include "lib/util.h"
 #include "record/procinfo.h"
 
@@ -104,26 +106,50 @@ static size_t runbox_list(const struct runbox *b, struct runbox_proc *p, size_t 
 int runbox_kill(const struct runbox *b, pid_t pgid)
 {
 	struct runbox_proc p[256];
-	int i;
+	int i, rc = -1;
 
-	if (!b->dir[0]) {
-		if (pgid > 0)
-			kill(-pgid, SIGKILL);
-		return 0;
-	}
+	if (!b->dir[0] && pgid > 0)
+		kill(-pgid, SIGKILL);
 	/* cgroup.kill (Linux 5.14) reaches processes forked meanwhile too;
 	 * before it, SIGKILL each until none is left */
-	for (i = 0; i < 500; i++) {
+	for (i = 0; b->dir[0] && i < 500; i++) {
 		size_t n = runbox_list(b, p, sizeof(p) / sizeof(p[0])), k;
 
-		if (!n)
-			return 0;
+		if (!n) {
+			rc = 0;
+			break;
+		}
 		if (write_file(b->dir, "cgroup.kill", "1"))
 			for (k = 0; k < n && k < sizeof(p) / sizeof(p[0]); k++)
 				kill(p[k].pid, SIGKILL);
 		pause_ms(10);   /* killed processes leave the cgroup as they are reaped */
 	}
-	return -1;
+	/* and whatever left the box, the process group or the session: still
+	 * below us */
+	if (proctree_kill(NULL, 0, NULL, 0, NULL))
+		return -1;
+	return b->dir[0] ? rc : 0;
+}
+
+pid_t runbox_reap(pid_t run, int *st)
+{
+	pid_t got = 0;
+
+	for (;;) {
+		int s;
+		pid_t w = waitpid(-1, &s, WNOHANG);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return got ? got : -1;
+		if (w == 0)
+			return got;
+		if (w == run) {
+			*st = s;
+			got = run;
+		}
+	}
 }
 
 void runbox_close(struct runbox *b)
@@ -133,26 +159,30 @@ void runbox_close(struct runbox *b)
 	b->dir[0] = '\0';
 }
 
-size_t runbox_names(const struct runbox *b, pid_t skip, char *buf, size_t len)
+size_t runbox_left(const struct runbox *b, pid_t run, char *buf, size_t len)
 {
-	struct runbox_proc p[9];
-	size_t n = runbox_list(b, p, 9), i, shown = 0, at = 0;
-	bool skipped = false;
+	struct runbox_proc boxed[64];
+	struct proctree_proc *t, *keep;
+	size_t nt = proctree_list(NULL, 0, &t), nb = runbox_list(b, boxed, 64), n = 0, i, j;
 
-	buf[0] = '\0';
-	for (i = 0; i < n && i < 9; i++) {
-		if (p[i].pid == skip) {
-			skipped = true;
+	keep = xcalloc(nt + nb + 1, sizeof(*keep));
+	for (i = 0; i < nt; i++) {
+		/* capaudit run, and its output keeper (of run's, or ours once run
+		 * has exited: we are its subreaper) */
+		if (t[i].pid == run || (t[i].own_exe && (t[i].ppid == run || t[i].ppid == getpid())))
 			continue;
-		}
-		if (shown++ == 8) {
-			snprintf(buf + at, len - at, ", ...");
-			break;
-		}
-		at += (size_t)snprintf(buf + at, len - at, "%s%d (%s)", at ? ", " : "",
-				       (int)p[i].pid, p[i].comm);
-		if (at >= len)
-			break;
+		keep[n++] = t[i];
 	}
-	return n - skipped;
+	for (i = 0; i < nb && i < 64; i++) {
+		for (j = 0; j < nt && t[j].pid != boxed[i].pid; j++)
+			;
+		if (j < nt || boxed[i].pid == run)
+			continue;   /* below us: above, kept or not */
+		keep[n].pid = boxed[i].pid;
+		snprintf(keep[n++].comm, sizeof(keep->comm), "%s", boxed[i].comm);
+	}
+	proctree_names(keep, n, buf, len);
+	free(keep);
+	free(t);
+	return n;
 }

@@ -29,6 +29,7 @@
 #include "analyze/suggest.h"
 #include "analyze/verdict.h"
 #include "facts/capnames.h"
+#include "lib/proctree.h"
 #include "lib/util.h"
 #include "recfile/recfile.h"
 #include "record/launch.h"
@@ -151,12 +152,12 @@ static bool is_evidence(const struct verify *v, const struct sg_denial *d)
 }
 
 /* At --timeout: which of the run's processes were still running (not
- * capaudit run itself, pid), on the progress line. */
+ * capaudit run itself, pid, nor its helpers), on the progress line. */
 static void name_running(const struct verify *v, const struct runbox *box, pid_t self)
 {
 	char names[400];
 
-	if (runbox_names(box, self, names, sizeof(names)))
+	if (runbox_left(box, self, names, sizeof(names)))
 		progress(v, "run %d still running at --timeout: %s", v->res.runs, names);
 }
 
@@ -173,11 +174,13 @@ static int wait_run(struct verify *v, pid_t pid, const struct runbox *box, struc
 	int st;
 
 	for (;;) {
-		pid_t w = waitpid(pid, &st, WNOHANG);
+		/* (the orphans of the run's processes are ours meanwhile: we are
+		 * their subreaper; reaped as they exit) */
+		pid_t w = runbox_reap(pid, &st);
 
 		if (w == pid)
 			return killed || stopping ? -1 : st;
-		if (w < 0 && errno != EINTR)
+		if (w < 0)
 			return -1;
 		if (!killed && !stopping && !stop_signal && now_monotonic_ns() >= deadline) {
 			/* capaudit run stops recording at SIGTERM and writes what it
@@ -197,24 +200,29 @@ static int wait_run(struct verify *v, pid_t pid, const struct runbox *box, struc
 	}
 }
 
-/* What a run left behind in its box: named, stopped, counted (a run
- * stopped at --timeout: named then already, stopped now). */
-static void sweep_box(struct verify *v, struct runbox *box, bool timed_out)
+/* What a run left behind, in its box or moved out of it (still below
+ * us): named, stopped, counted (a run stopped at --timeout: named then
+ * already, stopped now). */
+static void sweep_box(struct verify *v, struct runbox *box, pid_t pgid, bool timed_out)
 {
 	char names[400];
-	size_t n = runbox_names(box, 0, names, sizeof(names));
+	size_t n = runbox_left(box, 0, names, sizeof(names));
+	int st;
 
-	if (n && timed_out)
-		runbox_kill(box, 0);
-	else if (n) {
+	if (n && !timed_out) {
 		progress(v, "run %d left %zu process%s behind: %s; stopped", v->res.runs, n,
 			 n == 1 ? "" : "es", names);
 		if (!v->res.leftovers)
 			snprintf(v->res.leftover_example, sizeof(v->res.leftover_example),
 				 "%.120s after run %d", names, v->res.runs);
 		v->res.leftovers += n;
-		runbox_kill(box, 0);
 	}
+	/* (capaudit's own helpers too, not counted: the run's output keeper
+	 * ends with it) */
+	if (runbox_kill(box, pgid))
+		progress(v, "run %d: cannot stop what it left behind: %s", v->res.runs,
+			 strerror(errno));
+	runbox_reap(0, &st);
 	runbox_close(box);
 }
 
@@ -312,7 +320,7 @@ static int run_with(struct verify *v, uint64_t caps, struct vrun *r, char *err, 
 		_exit(127);
 	}
 	st = wait_run(v, pid, &box, r);
-	sweep_box(v, &box, r->timed_out);
+	sweep_box(v, &box, pid, r->timed_out);
 	if (stop_signal) {
 		unlink(path);
 		return -1;
@@ -723,6 +731,11 @@ int verify_prove(const struct verify_opts *o, struct verify **out, char *err, si
 	v->res.timeout = v->o.timeout;
 	v->res.max_runs = v->o.max_runs;
 	catch_signals();
+	/* whatever a run starts stays below us, wherever it moves (runbox.h):
+	 * found and stopped after each run */
+	if (proctree_subreaper())
+		progress(v, "cannot be the runs' subreaper (%s): what a run moves out of its "
+			 "cgroup and session is not found", strerror(errno));
 	if (o->keep_dir) {
 		if (mkdir(o->keep_dir, 0700) && errno != EEXIST) {
 			snprintf(err, errlen, "-k %s: %s", o->keep_dir, strerror(errno));

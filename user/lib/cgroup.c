@@ -12,40 +12,74 @@
 #include "lib/cgroup.h"
 #include "lib/util.h"
 
+int cgroup_mountinfo_line(const char *line, char *mnt, size_t n, bool *nsdelegate)
+{
+	/* id parent major:minor root mountpoint options... - fstype source
+	 * super-options */
+	const char *sep = strstr(line, " - "), *super;
+	char point[4096], opts[1024];
+
+	*nsdelegate = false;
+	if (!sep || strncmp(sep + 3, "cgroup2 ", 8) ||
+	    sscanf(line, "%*s %*s %*s %*s %4095s", point) != 1 || strlen(point) >= n)
+		return 0;
+	snprintf(mnt, n, "%s", point);
+	super = strchr(sep + 11, ' ');
+	if (super && sscanf(super + 1, "%1023s", opts) == 1) {
+		char *tok, *save = NULL;
+
+		for (tok = strtok_r(opts, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+			if (!strcmp(tok, "nsdelegate"))
+				*nsdelegate = true;
+	}
+	return 1;
+}
+
 /*
  * /proc/self/mountinfo's cgroup2 mounts: /sys/fs/cgroup when it is one
  * (pure v2 hosts), else the first (hybrid: /sys/fs/cgroup/unified).
- * Fields: id parent major:minor root mountpoint options... - fstype ...
  */
-int cgroup_v2_root(char *root, size_t n)
+static int v2_mount(char *root, size_t n, bool *nsdelegate)
 {
 	FILE *f = fopen("/proc/self/mountinfo", "re");
 	char line[4096], mnt[4096], first[4096] = "";
+	bool nsd, first_nsd = false;
 	int found = -1;
 
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
-		const char *sep = strstr(line, " - ");
-
-		if (!sep || strncmp(sep + 3, "cgroup2 ", 8) ||
-		    sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1)
+		if (!cgroup_mountinfo_line(line, mnt, sizeof(mnt), &nsd))
 			continue;
-		if (!strcmp(mnt, "/sys/fs/cgroup")) {
+		if (!strcmp(mnt, "/sys/fs/cgroup") || found < 0) {
 			snprintf(first, sizeof(first), "%s", mnt);
+			first_nsd = nsd;
 			found = 0;
-			break;
-		}
-		if (found < 0) {
-			snprintf(first, sizeof(first), "%s", mnt);
-			found = 0;
+			if (!strcmp(mnt, "/sys/fs/cgroup"))
+				break;
 		}
 	}
 	fclose(f);
 	if (found < 0 || strlen(first) >= n)
 		return -1;
 	snprintf(root, n, "%s", first);
+	*nsdelegate = first_nsd;
 	return 0;
+}
+
+int cgroup_v2_root(char *root, size_t n)
+{
+	bool nsd;
+
+	return v2_mount(root, n, &nsd);
+}
+
+bool cgroup_v2_nsdelegate(void)
+{
+	char root[4096];
+	bool nsd = false;
+
+	return !v2_mount(root, sizeof(root), &nsd) && nsd;
 }
 
 static int join(char *out, size_t n, const char *root, const char *path)

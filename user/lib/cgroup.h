@@ -20,6 +20,17 @@
 /* The v2 mount point into root (no trailing '/'); -1 if v2 is not mounted. */
 int cgroup_v2_root(char *root, size_t n);
 
+/* Whether that mount has nsdelegate: then a cgroup namespace is a
+ * delegation boundary, and the kernel refuses to move a process in one to
+ * a cgroup outside its namespace's root (ENOENT; kernel/cgroup/cgroup.c
+ * cgroup_procs_write_permission()), whatever its rights on the files. */
+bool cgroup_v2_nsdelegate(void);
+
+/* One line of /proc/self/mountinfo: 1 when it is a cgroup2 mount (its
+ * mount point into mnt, *nsdelegate whether its super options hold
+ * nsdelegate), else 0. */
+int cgroup_mountinfo_line(const char *line, char *mnt, size_t n, bool *nsdelegate);
+
 /* The id of ROOT/path; 0 if it is not there. */
 uint64_t cgroup_id_of(const char *root, const char *path);
 

@@ -143,21 +143,34 @@ void httpd_stop(struct httpd *h)
 #include <microhttpd.h>
 
 /*
- * What one client may take: HTTPD_CONNS connections in all, HTTPD_PER_ADDR
- * from one address, and each at most HTTPD_DEADLINE_S seconds from accept
- * to close, however it trickles its request (libmicrohttpd's own timeout
- * counts only silence: a client sending a byte every few seconds kept its
- * connection for ever, and sixteen of them every connection). A scrape
- * takes milliseconds.
+ * What one client may take. A scrape sends its whole request as it
+ * connects and is answered in milliseconds; a client that trickles one
+ * (a byte every few seconds: libmicrohttpd's own timeout counts only
+ * silence) holds a connection without one. So:
+ *  - a connection must have sent a whole request HTTPD_REQUEST_S seconds
+ *    after it was accepted, and is closed HTTPD_DEADLINE_S seconds after
+ *    it, whatever it does; each serves one request (Connection: close);
+ *  - a new connection never waits for such clients: past HTTPD_CONNS -
+ *    HTTPD_SPARE connections, or past HTTPD_PER_ADDR from its address, it
+ *    takes the place of the oldest one (of its address, or of all) that
+ *    has not sent a whole request. libmicrohttpd's own per-address limit
+ *    refused the newcomer instead: forty such clients from ten loopback
+ *    addresses, connecting again at each cut, kept every scraper on
+ *    127.0.0.1 out (4 of 8 scrapes refused). A request that is being
+ *    answered is never cut for another.
  */
 #define HTTPD_CONNS 32
+#define HTTPD_SPARE 4
 #define HTTPD_PER_ADDR 4
+#define HTTPD_REQUEST_S 2
 #define HTTPD_DEADLINE_S 5
 
 struct httpd_conn {
 	int fd;                   /* -1: a free slot */
 	int64_t since_ns;         /* accepted (monotonic) */
-	bool cut;                 /* shut down past its deadline */
+	bool cut;                 /* shut down (deadline, or its place taken) */
+	bool asked;               /* its whole request came: being answered */
+	unsigned char addr[16];   /* the client's address (IPv4: mapped) */
 };
 
 struct httpd {
@@ -172,12 +185,78 @@ struct httpd {
 	bool watching;
 	pthread_cond_t stop_cond;
 	bool stopping;
-	unsigned long long cut;   /* connections shut down at their deadline */
+	unsigned long long cut;   /* connections shut down */
 };
+
+/* The client's address as 16 bytes (IPv4 as ::ffff:a.b.c.d). */
+static void client_addr(struct MHD_Connection *c, unsigned char out[16])
+{
+	const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c,
+		MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	const struct sockaddr *sa = ci ? ci->client_addr : NULL;
+
+	memset(out, 0, 16);
+	if (sa && sa->sa_family == AF_INET) {
+		out[10] = out[11] = 0xff;
+		memcpy(out + 12, &((const struct sockaddr_in *)sa)->sin_addr, 4);
+	} else if (sa && sa->sa_family == AF_INET6) {
+		memcpy(out, &((const struct sockaddr_in6 *)sa)->sin6_addr, 16);
+	}
+}
+
+/* Shut a connection down: libmicrohttpd sees its end and closes it. */
+static void cut(struct httpd *h, struct httpd_conn *k)
+{
+	shutdown(k->fd, SHUT_RDWR);
+	k->cut = true;
+	h->cut++;
+}
+
+/* The oldest connection but self that has not sent a whole request, of
+ * addr (NULL: of any address), or NULL. */
+static struct httpd_conn *oldest_waiting(struct httpd *h, const struct httpd_conn *self,
+					 const unsigned char *addr)
+{
+	struct httpd_conn *old = NULL;
+
+	for (int i = 0; i < HTTPD_CONNS; i++) {
+		struct httpd_conn *k = &h->conns[i];
+
+		if (k->fd < 0 || k == self || k->cut || k->asked ||
+		    (addr && memcmp(k->addr, addr, 16)))
+			continue;
+		if (!old || k->since_ns < old->since_ns)
+			old = k;
+	}
+	return old;
+}
+
+/* A new connection, k: room for it, from the connections that have not
+ * sent a whole request (its address's first, then anyone's). */
+static void make_room(struct httpd *h, struct httpd_conn *k)
+{
+	struct httpd_conn *old;
+	int all = 0, mine = 0;
+
+	for (int i = 0; i < HTTPD_CONNS; i++)
+		if (h->conns[i].fd >= 0 && !h->conns[i].cut) {
+			all++;
+			mine += !memcmp(h->conns[i].addr, k->addr, 16);
+		}
+	if (mine > HTTPD_PER_ADDR) {
+		old = oldest_waiting(h, k, k->addr);
+		cut(h, old ? old : k);   /* (all of them being answered: not this one) */
+		if (!old)
+			return;
+		all--;
+	}
+	if (all > HTTPD_CONNS - HTTPD_SPARE && (old = oldest_waiting(h, k, NULL)))
+		cut(h, old);
+}
 
 /* libmicrohttpd's word on each connection: started (accepted) or closed.
  * The descriptor is recorded until closed, before libmicrohttpd closes it,
- * so the watchdog's shutdown() never meets another file's descriptor. */
+ * so a shutdown() never meets another file's descriptor. */
 static void on_connection(void *cls, struct MHD_Connection *c, void **socket_context,
 			  enum MHD_ConnectionNotificationCode code)
 {
@@ -192,7 +271,9 @@ static void on_connection(void *cls, struct MHD_Connection *c, void **socket_con
 	pthread_mutex_lock(&h->lock);
 	for (i = 0; i < HTTPD_CONNS; i++) {
 		if (code == MHD_CONNECTION_NOTIFY_STARTED && h->conns[i].fd < 0) {
-			h->conns[i] = (struct httpd_conn){ fd, now_monotonic_ns(), false };
+			h->conns[i] = (struct httpd_conn){ fd, now_monotonic_ns(), false, false, { 0 } };
+			client_addr(c, h->conns[i].addr);
+			make_room(h, &h->conns[i]);
 			break;
 		}
 		if (code == MHD_CONNECTION_NOTIFY_CLOSED && h->conns[i].fd == fd) {
@@ -203,8 +284,24 @@ static void on_connection(void *cls, struct MHD_Connection *c, void **socket_con
 	pthread_mutex_unlock(&h->lock);
 }
 
-/* The deadline: every quarter second, a connection older than it is shut
- * down (libmicrohttpd then sees its end and closes it). */
+/* Its whole request came: it is answered now, never cut for another. */
+static void asked(struct httpd *h, struct MHD_Connection *c)
+{
+	const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c,
+		MHD_CONNECTION_INFO_CONNECTION_FD);
+
+	if (!ci)
+		return;
+	pthread_mutex_lock(&h->lock);
+	for (int i = 0; i < HTTPD_CONNS; i++)
+		if (h->conns[i].fd == (int)ci->connect_fd)
+			h->conns[i].asked = true;
+	pthread_mutex_unlock(&h->lock);
+}
+
+/* The deadlines: every quarter second, a connection older than
+ * HTTPD_DEADLINE_S, or than HTTPD_REQUEST_S without a whole request, is
+ * shut down. */
 static void *watchdog(void *arg)
 {
 	struct httpd *h = arg;
@@ -217,11 +314,9 @@ static void *watchdog(void *arg)
 
 		for (i = 0; i < HTTPD_CONNS; i++)
 			if (h->conns[i].fd >= 0 && !h->conns[i].cut &&
-			    now - h->conns[i].since_ns > HTTPD_DEADLINE_S * 1000000000LL) {
-				shutdown(h->conns[i].fd, SHUT_RDWR);
-				h->conns[i].cut = true;
-				h->cut++;
-			}
+			    now - h->conns[i].since_ns > (h->conns[i].asked ? HTTPD_DEADLINE_S :
+							  HTTPD_REQUEST_S) * 1000000000LL)
+				cut(h, &h->conns[i]);
 		clock_gettime(CLOCK_REALTIME, &t);
 		t.tv_nsec += 250000000;
 		if (t.tv_nsec >= 1000000000) {
@@ -244,6 +339,8 @@ static enum MHD_Result reply(struct MHD_Connection *c, unsigned int status, cons
 	if (!r)
 		return MHD_NO;
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, ctype);
+	/* one request a connection: none is kept open waiting for another */
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
 	if (allow)
 		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, allow);
 	rc = MHD_queue_response(c, status, r);
@@ -263,6 +360,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 	/* the first call has only the headers: answer on the next one */
 	if (*con_cls != &seen) {
 		*con_cls = &seen;
+		asked(h, c);
 		return MHD_YES;
 	}
 	if (*upload_size) {   /* a body is read and ignored */
@@ -324,7 +422,6 @@ struct httpd *httpd_start(const char *spec, const char *path, const char *conten
 	h->d = MHD_start_daemon(flags, (uint16_t)a.port, NULL, NULL, on_request, h,
 				MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&a.ss,
 				MHD_OPTION_CONNECTION_LIMIT, (unsigned int)HTTPD_CONNS,
-				MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)HTTPD_PER_ADDR,
 				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)HTTPD_DEADLINE_S,
 				MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)65536,
 				MHD_OPTION_NOTIFY_CONNECTION, on_connection, h,

@@ -18,9 +18,12 @@
  * only when an address says so. Port 0 takes a free port (httpd_port()
  * says which). No host names: nothing is resolved.
  *
- * What one client may take: 32 connections in all, 4 from one address,
- * each closed 5 s after it was accepted, however slowly it sends (a
- * scrape takes milliseconds). Nothing authenticates a client: bound to
+ * What one client may take (httpd.c says why): 32 connections in all, 4
+ * from one address, one request each; a connection that has not sent a
+ * whole request 2 s after it was accepted is closed, and every one 5 s
+ * after, however slowly it sends (a scrape takes milliseconds); and a new
+ * connection takes the place of the oldest that has not sent a whole
+ * request rather than wait for it. Nothing authenticates a client: bound to
  * another address than loopback, anyone who can connect reads every
  * program name (docs/monitor.md: behind an authenticating proxy).
  *

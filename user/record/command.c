@@ -135,6 +135,25 @@ void reap_child(pid_t child, bool *done, int *status)
 	}
 }
 
+void reap_children(pid_t child, pid_t keep, bool *done, int *status)
+{
+	for (;;) {
+		siginfo_t si;
+
+		memset(&si, 0, sizeof(si));
+		/* who has exited, without reaping it yet */
+		if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) || !si.si_pid)
+			return;
+		if (si.si_pid == child) {
+			reap_child(child, done, status);
+			if (!*done)
+				return;
+		} else if (si.si_pid == keep || waitpid(si.si_pid, NULL, WNOHANG) <= 0) {
+			return;
+		}
+	}
+}
+
 int status_to_exit(int st)
 {
 	if (WIFEXITED(st))

@@ -26,6 +26,10 @@ pid_t spawn_stopped(char **cmd, const struct launch *l, bool stdout_taken, int *
 ssize_t read_report(int fd, struct child_report *r);
 /* child, once it has ended: *done, and its wait status in *status */
 void reap_child(pid_t child, bool *done, int *status);
+/* The same, and every other child of ours that has exited but keep (the
+ * output keeper, reaped at its own end): the orphans of the command's
+ * processes, ours as their subreaper (rec_opts.stop_started). */
+void reap_children(pid_t child, pid_t keep, bool *done, int *status);
 int status_to_exit(int st);
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/capability.h>
+#include <sched.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -116,6 +117,10 @@ int launch_apply(const struct launch *l, const char **stage)
 	*stage = "raising effective capabilities";
 	if (launch_raise_effective())
 		return -1;
+	/* (CAP_SYS_ADMIN: a caller without it runs the command without; the
+	 * subreaper still finds what moves out) */
+	if (l->cgroupns)
+		(void)unshare(CLONE_NEWCGROUP);
 	if (l->set_user) {
 		*stage = "changing groups";
 		if ((l->user ? initgroups(l->user, l->gid) : setgroups(0, NULL)) ||

@@ -20,6 +20,10 @@ struct launch {
 	const char *user;        /* for initgroups() */
 	const char *home;        /* the user's home directory (passwd), or NULL */
 	char user_buf[64], home_buf[512];   /* (getpwnam()'s buffer is reused) */
+	/* a cgroup namespace of its own, rooted at the cgroup it starts in:
+	 * where cgroup2 is mounted with nsdelegate, the kernel then refuses
+	 * to move it out (lib/cgroup.h cgroup_v2_nsdelegate()) */
+	bool cgroupns;
 	/* record --service: the unit's credentials and sets instead of the
 	 * above (record/service.c), and its commands to exec */
 	const struct service *service;
@@ -35,7 +39,8 @@ bool launch_privileged(const struct privs *p, bool set_user);
 int launch_resolve_user(const char *name, struct launch *l);
 
 /*
- * In the child: supplementary groups, gid and uid of the user (keeping
+ * In the child: a cgroup namespace (cgroupns; where the kernel refuses
+ * it, without), supplementary groups, gid and uid of the user (keeping
  * capabilities across the change), then bounding set, permitted,
  * effective, inheritable and ambient all equal to l->caps. Returns 0, or
  * -1 with errno set and *stage naming the step that failed.

@@ -43,6 +43,10 @@ struct rec_opts {
 	uint32_t ringbuf_kb;      /* --ringbuf-kb: event buffer, 0 = default */
 	bool cmd_stdout_to_stderr; /* the command's standard output goes to our
 				   * standard error (run/verify --format json) */
+	bool stop_started;        /* run: what the command started and still runs
+				   * when the recording ends (a signal ended it) is
+				   * stopped, wherever it moved: capaudit is the
+				   * command's child subreaper (lib/proctree.h) */
 	/* results */
 	bool recorded;            /* the record file was written */
 	int cmd_status;           /* -- COMMAND: its shell-style status */

@@ -33,6 +33,7 @@
 #include "lib/cgroup.h"
 #include "lib/ksyms.h"
 #include "lib/outfile.h"
+#include "lib/proctree.h"
 #include "recfile/recfile.h"
 #include "record/collect.h"
 #include "record/launch.h"
@@ -262,6 +263,39 @@ static void container_started(struct session *s)
 			s->scope.ct.id);
 }
 
+/* The command, once it has ended; with stop_started, the orphans of its
+ * processes (ours: we are their subreaper) as they end too. */
+static void reap_command(struct session *s)
+{
+	if (s->o->stop_started)
+		reap_children(s->pt.child, outfile_keeper_pid(), &s->child_done, &s->child_status);
+	else
+		reap_child(s->pt.child, &s->child_done, &s->child_status);
+}
+
+/* run: the recording has ended (only a signal ends it while they run);
+ * what the command started that still runs is stopped, wherever it went
+ * (another cgroup, a session of its own: still below us, its subreaper) */
+static void stop_started(struct session *s)
+{
+	pid_t keeper = outfile_keeper_pid();
+	struct proctree_proc p[9];
+	char names[400];
+	size_t n = 0;
+	int rc = proctree_kill(&keeper, keeper > 0, p, 9, &n), err = errno;
+
+	reap_command(s);
+	if (!n)
+		return;
+	proctree_names(p, n < 9 ? n : 9, names, sizeof(names));
+	if (!rc)
+		fprintf(stderr, "capaudit: stopped %zu process%s the command started that still "
+			"ran: %s\n", n, n == 1 ? "" : "es", names);
+	else
+		fprintf(stderr, "capaudit: cannot stop every process the command started that still "
+			"runs (%s): %s\n", strerror(err), names);
+}
+
 static enum stop_reason run_loop(struct session *s)
 {
 	struct rec_opts *o = s->o;
@@ -281,7 +315,7 @@ static enum stop_reason run_loop(struct session *s)
 
 		tracer_poll(&s->tr, 100);
 		now = now_monotonic_ns();
-		reap_child(s->pt.child, &s->child_done, &s->child_status);
+		reap_command(s);
 		/* the command has exited: the processes it started may run on
 		 * (a daemon forks into the background), and are recorded until
 		 * the last one exits */
@@ -342,7 +376,7 @@ static enum stop_reason run_loop(struct session *s)
 	}
 	if (tty)
 		status_line(s, true);
-	reap_child(s->pt.child, &s->child_done, &s->child_status);   /* a command that ended on the forwarded signal */
+	reap_command(s);   /* a command that ended on the forwarded signal */
 	if (s->pt.child > 0 && s->child_done)
 		why = why == STOP_SIGNAL ? STOP_SIGNAL : STOP_EXITED;
 	return why;
@@ -470,6 +504,9 @@ static int start_command(struct session *s)
 
 	if (!o->cmd)
 		return 0;
+	if (o->stop_started && proctree_subreaper())
+		fprintf(stderr, "capaudit: warning: cannot be the command's subreaper (%s): what it "
+			"starts in a session of its own may outlive it\n", strerror(errno));
 	s->pt.child = spawn_stopped(o->cmd, o->launch, !strcmp(o->out, "-") || o->cmd_stdout_to_stderr,
 				 &s->go_fd, &s->exec_err_fd);
 	if (s->pt.child < 0) {
@@ -970,6 +1007,8 @@ int record_run(struct rec_opts *op, int all_argc, char **all_argv)
 		start_symbols(&s.sym);   /* the command runs already: it never waits for this */
 		why = run_loop(&s);
 		end_recording(&s, why, all_argc, all_argv);
+		if (o.stop_started)
+			stop_started(&s);
 		if (s.scope.waiting)
 			p_err("--container %s --wait: no container of that name or id started before "
 			      "%s; nothing recorded", o.scope_arg,
