@@ -121,6 +121,7 @@ struct verify_member {
 struct verify_result {
 	char **cmd;
 	const char *user, *check;
+	bool keep_path;          /* --user with the caller's PATH */
 	int runs;
 	bool proven;
 	uint64_t set;            /* the proven set */

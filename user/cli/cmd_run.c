@@ -26,7 +26,7 @@
 
 #define DEFAULT_RUN_RECORD "capaudit-run.jsonl"
 
-enum { O_ATTACH = CLI_LONG_ONLY, O_CHECK };
+enum { O_ATTACH = CLI_LONG_ONLY, O_CHECK, O_KEEP_PATH };
 
 /* What the command line asked for. */
 struct run_args {
@@ -47,7 +47,11 @@ static const struct cli_opt run_opts[] = {
 	  "the set: capability names or numbers, comma-separated, or none", NULL, CLI_ARG_CAPS,
 	  CLI_STRING(A, caps) },
 	{ "user", 'u', required_argument, "USER", "run as USER (name or uid) with exactly that set",
-	  NULL, CLI_ARG_USER, CLI_STRING(A, user) },
+	  "(with USER's HOME, USER, LOGNAME and login PATH)", CLI_ARG_USER, CLI_STRING(A, user) },
+	{ "keep-path", O_KEEP_PATH, no_argument, NULL,
+	  "with --user: keep the caller's PATH instead of USER's login PATH",
+	  "(for a program that runs tools from directories only the caller's PATH has, such "
+	  "as /usr/sbin)", CLI_ARG_ANY, CLI_FLAG(A, l.keep_path) },
 	{ "check", O_CHECK, required_argument, "TEST",
 	  "the set is enough when sh -c TEST exits 0 too",
 	  "(run as the caller after the command; for programs whose status says little)",
@@ -119,6 +123,10 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 		return EXIT_USAGE;
 	}
 	a->l.set_caps = true;
+	if (a->l.keep_path && !a->user) {
+		p_err("--keep-path keeps the caller's PATH instead of --user's login PATH: give --user");
+		return EXIT_USAGE;
+	}
 	if (a->user && launch_resolve_user(a->user, &a->l)) {
 		p_err("--user %s: no such user", a->user);
 		return EXIT_USAGE;

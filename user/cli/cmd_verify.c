@@ -18,6 +18,8 @@
 
 #define MAX_EMIT 6   /* every kind once */
 
+enum { O_KEEP_PATH = CLI_LONG_ONLY };
+
 /* What the command line asked for. */
 struct verify_args {
 	struct verify_opts v;
@@ -32,8 +34,12 @@ struct verify_args {
 #define A struct verify_args
 
 static const struct cli_opt verify_opts[] = {
-	{ "user", 'u', required_argument, "USER", "run every time as USER (name or uid)", NULL,
-	  CLI_ARG_USER, CLI_STRING(A, v.user) },
+	{ "user", 'u', required_argument, "USER", "run every time as USER (name or uid)",
+	  "(with USER's HOME, USER, LOGNAME and login PATH)", CLI_ARG_USER, CLI_STRING(A, v.user) },
+	{ "keep-path", O_KEEP_PATH, no_argument, NULL,
+	  "with --user: keep the caller's PATH instead of USER's login PATH",
+	  "(for a program that runs tools from directories only the caller's PATH has, such "
+	  "as /usr/sbin)", CLI_ARG_ANY, CLI_FLAG(A, v.keep_path) },
 	{ "check", 'C', required_argument, "TEST",
 	  "success is COMMAND exiting 0 and sh -c TEST exiting 0",
 	  "(TEST runs as the caller after each run)", CLI_ARG_ANY, CLI_STRING(A, v.check) },
@@ -156,6 +162,10 @@ static int parse_args(int argc, char **argv, struct verify_args *a)
 				p_err("an empty capability name in --from '%s'", a->from);
 			return EXIT_USAGE;
 		}
+	}
+	if (a->v.keep_path && !a->v.user) {
+		p_err("--keep-path keeps the caller's PATH instead of --user's login PATH: give --user");
+		return EXIT_USAGE;
 	}
 	if (a->v.user && launch_resolve_user(a->v.user, &l)) {
 		p_err("--user %s: no such user", a->v.user);

@@ -280,6 +280,8 @@ static int run_with(struct verify *v, uint64_t caps, struct vrun *r, char *err, 
 		argv[a++] = "--user";
 		argv[a++] = v->o.user;
 	}
+	if (v->o.keep_path)
+		argv[a++] = "--keep-path";
 	if (v->o.attach) {
 		argv[a++] = "--attach";
 		argv[a++] = v->o.attach;
@@ -719,6 +721,7 @@ int verify_prove(const struct verify_opts *o, struct verify **out, char *err, si
 		v->o.timeout = VERIFY_TIMEOUT_DEFAULT;
 	v->res.cmd = o->cmd;
 	v->res.user = o->user;
+	v->res.keep_path = o->keep_path;
 	v->res.check = o->check;
 	v->res.timeout = v->o.timeout;
 	v->res.max_runs = v->o.max_runs;

@@ -11,6 +11,7 @@
 struct verify_opts {
 	char **cmd;
 	const char *user;        /* --user, or NULL */
+	bool keep_path;          /* --keep-path: the caller's PATH for --user */
 	const char *check;       /* --check TEST, or NULL */
 	bool exit_judges;        /* --exit-judges: COMMAND's status says if it did its job */
 	const char *program;     /* --program: whose suggested set to start from */

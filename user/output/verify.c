@@ -51,7 +51,8 @@ int text_verify(FILE *f, const struct verify_result *v)
 	fputs("capaudit verify:", f);
 	for (i = 0; v->cmd[i]; i++)
 		fprintf(f, " %s", text_escape(v->cmd[i], esc, sizeof(esc)));
-	fprintf(f, "\n  as: %s\n", v->user ? text_escape(v->user, esc, sizeof(esc)) : "root");
+	fprintf(f, "\n  as: %s%s\n", v->user ? text_escape(v->user, esc, sizeof(esc)) : "root",
+		v->keep_path ? " (with the caller's PATH)" : "");
 	if (v->check)
 		fprintf(f, "  success: exit status 0 and sh -c %s\n", text_escape(v->check, esc, sizeof(esc)));
 	fprintf(f, "  runs: %d (at most %d; each stopped after %g s)\n", v->runs, v->max_runs,
@@ -174,6 +175,7 @@ int json_verify(FILE *f, const struct verify_result *v)
 		json_array_append_new(cmd, json_bytes(v->cmd[i]));
 	json_set(root, "command", cmd);
 	json_set(root, "user", v->user ? json_bytes(v->user) : json_null());
+	json_set(root, "keep_path", json_boolean(v->keep_path));
 	json_set(root, "check", v->check ? json_bytes(v->check) : json_null());
 	json_set(root, "runs", json_integer(v->runs));
 	json_set(root, "max_runs", json_integer(v->max_runs));
