@@ -140,6 +140,51 @@ header() {
 	[ "$status" -eq 7 ]
 }
 
+@test "record --service: drop-ins apply after the unit as systemd applies them (reset lists, a replaced command, the type's)" {
+	touch "$T/f" "$T/out"
+	chmod 666 "$T/out"   # written as nobody
+	mkdir -p "$T/u/ca-drop.service.d" "$T/lib/service.d"
+	unit u/ca-drop <<-EOF
+	[Service]
+	User=nobody
+	CapabilityBoundingSet=CAP_NET_RAW CAP_KILL CAP_CHOWN
+	AmbientCapabilities=CAP_NET_RAW CAP_KILL
+	Environment=WHO=unit
+	ExecStart=/bin/false
+	EOF
+	# each empty assignment resets what the unit set (systemd.unit(5),
+	# systemd.exec(5)); an empty ExecStart= lets a drop-in replace it
+	cat >"$T/u/ca-drop.service.d/10-caps.conf" <<-EOF
+	[Service]
+	CapabilityBoundingSet=
+	CapabilityBoundingSet=CAP_CHOWN
+	AmbientCapabilities=
+	AmbientCapabilities=CAP_CHOWN
+	ExecStart=
+	ExecStart=/bin/sh -c 'chown 1:1 $T/f && echo "\$\$WHO \$\$ALL" >$T/out && grep -E "^Cap(Bnd|Amb)" /proc/self/status >>$T/out'
+	EOF
+	# every service's (the type's drop-in), then this unit's again
+	printf '[Service]\nEnvironment=ALL=every-service\n' >"$T/lib/service.d/20-all.conf"
+	printf '[Service]\nEnvironment=WHO=drop-in\n' >"$T/u/ca-drop.service.d/30-who.conf"
+	SYSTEMD_UNIT_PATH=$T/lib run "$CAPAUDIT" record -o "$T/rec.jsonl" --service "$T/u/ca-drop.service"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"capaudit: note: $T/u/ca-drop.service: drop-ins, applied in this order: $T/u/ca-drop.service.d/10-caps.conf, $T/lib/service.d/20-all.conf, $T/u/ca-drop.service.d/30-who.conf"* ]]
+	[[ "$output" == *"capaudit: $T/u/ca-drop.service: every capability it grants was checked"* ]]
+	[ "$(stat -c %u:%g "$T/f")" = "1:1" ]
+	[ "$(cat "$T/out")" = "$(printf 'drop-in every-service\nCapBnd:\t0000000000000001\nCapAmb:\t0000000000000001')" ]
+	[ "$(header '.target.uid')" = "65534" ]
+	[ "$(header '.target.bounding | join(",")')" = "CAP_CHOWN" ]
+	[ "$(header '.target.ambient | join(",")')" = "CAP_CHOWN" ]
+	# by name, from the unit path
+	mv "$T/u/ca-drop.service" "$T/u/ca-drop.service.d" "$T/lib/"
+	: >"$T/out"
+	SYSTEMD_UNIT_PATH=$T/lib run "$CAPAUDIT" record -q -o "$T/rec.jsonl" --service ca-drop
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"capaudit: note: ca-drop.service: the unit file is $T/lib/ca-drop.service"* ]]
+	[ "$(head -n1 "$T/out")" = "drop-in every-service" ]
+	[ "$(header '.target.service')" = "$T/lib/ca-drop.service" ]
+}
+
 # Errors in the unit file: one line naming the file and line, exit 2, no record.
 @test "record --service: errors name FILE:LINE, exit 2, write no record" {
 	check_error() {   # unit text in $1, expected message in $2
