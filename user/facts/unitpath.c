@@ -259,7 +259,8 @@ static int collect(const struct strv *dirs, struct unit_sources *s, char *err, s
 		closedir(d);
 	}
 	if (!rc) {
-		qsort(c, n, sizeof(*c), conf_cmp);
+		if (n)   /* (qsort() of NULL is undefined, even of nothing) */
+			qsort(c, n, sizeof(*c), conf_cmp);
 		for (i = 0; i < n; i++) {
 			if ((i && !strcmp(c[i].base, c[i - 1].base)) || !applies(c[i].path))
 				continue;
