@@ -151,3 +151,23 @@ dropin_tree() {
 	SYSTEMD_UNIT_PATH=$T/a: run "$CAPAUDIT" record -q -o "$T/r.jsonl" --service ca-nosuch-anywhere
 	[[ "$output" == *"no such unit in $T/a, /etc/systemd/system.control, "* ]]
 }
+
+@test "drop-ins: an instance reads its template's file and drop-ins; a directory met under two names is read once" {
+	conf "$T/a/ca-t-x@.service" '[Service]' 'ExecStart=/bin/echo %%'
+	mkdir -p "$T/a/ca-t-@.service.d"
+	local i
+	for i in $(seq -w 0 599); do
+		printf '[Service]\nEnvironment=N=%s\n' "$i" >"$T/a/ca-t-@.service.d/$i.conf"
+	done
+	# the same directory again, by a second name on the path; the
+	# template's prefix directory is reached from the instance's name too
+	ln -s "$T/a" "$T/b"
+	chmod -R a+rX "$T"
+	SYSTEMD_UNIT_PATH=$T/a:$T/b run as_user "$CAPAUDIT" record -q -o "$T/r.jsonl" --service ca-t-x@i1
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[ "${lines[0]}" = "capaudit: note: ca-t-x@i1.service: the unit file is $T/a/ca-t-x@.service" ]
+	[[ "${lines[1]}" == "capaudit: note: $T/a/ca-t-x@.service: drop-ins, applied in this order: $T/a/ca-t-@.service.d/000.conf, "* ]]
+	[ "$(tr ',' '\n' <<<"${lines[1]}" | grep -c '\.conf$')" -eq 600 ]
+	[[ "${lines[2]}" == "capaudit: record --service needs root"* ]]
+}

@@ -232,7 +232,8 @@ static bool applies(const char *path)
 static int collect(const struct strv *dirs, struct unit_sources *s, char *err, size_t errlen)
 {
 	struct conf *c = NULL;
-	size_t n = 0, i;
+	struct stat *seen = xcalloc(dirs->n + 1, sizeof(*seen));
+	size_t n = 0, i, k;
 	int rc = 0;
 
 	for (i = 0; i < dirs->n && !rc; i++) {
@@ -241,6 +242,19 @@ static int collect(const struct strv *dirs, struct unit_sources *s, char *err, s
 
 		if (!d)
 			continue;   /* gone, or not for us to read: as systemd, go on */
+		/* one directory under two names (/lib is /usr/lib on a merged
+		 * /usr; a template's reached from two prefixes): its first */
+		if (fstat(dirfd(d), &seen[i]))
+			memset(&seen[i], 0, sizeof(seen[i]));
+		for (k = 0; k < i; k++)
+			if (seen[k].st_ino && seen[k].st_dev == seen[i].st_dev &&
+			    seen[k].st_ino == seen[i].st_ino)
+				break;
+		if (k < i) {
+			memset(&seen[i], 0, sizeof(seen[i]));
+			closedir(d);
+			continue;
+		}
 		while ((de = readdir(d))) {
 			if (!conf_name(de))
 				continue;
@@ -272,6 +286,7 @@ static int collect(const struct strv *dirs, struct unit_sources *s, char *err, s
 	for (i = 0; i < n; i++)
 		free(c[i].path);
 	free(c);
+	free(seen);
 	return rc;
 }
 
