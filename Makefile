@@ -171,14 +171,16 @@ $(BUILD)/capaudit: $(LOADER_OBJS) $(ANALYSIS_OBJS)
 
 # Manual pages (capaudit(8), capaudit-COMMAND(8)) and bash and zsh
 # completion, generated from the option tables (capaudit COMMAND
-# --list-options=full) and the prose in man/ (tools/cligen.py)
+# --list-options=full) and the prose in man/ (tools/cligen.py). The pages
+# go to $(BUILD)/man/man8, the layout man searches: `man -M build/man
+# capaudit-record` reads them before make install.
 MAN_PROSE := $(wildcard man/*.md)
-man: $(BUILD)/man/capaudit.8
+man: $(BUILD)/man/man8/capaudit.8
 completion: $(BUILD)/completion/capaudit $(BUILD)/completion/_capaudit
-$(BUILD)/man/capaudit.8: $(BUILD)/capaudit tools/cligen.py $(MAN_PROSE)
-	$(call msg,GEN,$(BUILD)/man/*.8)
-	$(Q)rm -rf $(BUILD)/man && mkdir -p $(BUILD)/man
-	$(Q)tools/cligen.py man $(BUILD)/capaudit man $(BUILD)/man
+$(BUILD)/man/man8/capaudit.8: $(BUILD)/capaudit tools/cligen.py $(MAN_PROSE)
+	$(call msg,GEN,$(BUILD)/man/man8/*.8)
+	$(Q)rm -rf $(BUILD)/man && mkdir -p $(BUILD)/man/man8
+	$(Q)tools/cligen.py man $(BUILD)/capaudit man $(BUILD)/man/man8
 $(BUILD)/completion/capaudit: $(BUILD)/capaudit tools/cligen.py
 	$(call msg,GEN,$@)
 	$(Q)mkdir -p $(dir $@)

@@ -23,7 +23,7 @@ cd "$(dirname "$0")/.."
 # uninstall, which may run without a build, finds them where they are.
 install_list() {
 	if [ "$action" = install ]; then
-		for f in "$BUILD"/man/capaudit*.8; do
+		for f in "$BUILD"/man/man8/capaudit*.8; do
 			echo "0644 $f $MANDIR/man8/${f##*/} cp"
 		done
 	else
@@ -121,7 +121,7 @@ install_binary() {
 
 case $action in
 install)
-	ls "$BUILD"/man/capaudit.8 "$BUILD"/completion/capaudit "$BUILD"/completion/_capaudit \
+	ls "$BUILD"/man/man8/capaudit.8 "$BUILD"/completion/capaudit "$BUILD"/completion/_capaudit \
 		>/dev/null
 	install_list | while read -r mode src dest filter; do
 		install -d -m 0755 "$DESTDIR$(dirname "$dest")"

@@ -28,13 +28,13 @@ setup_file() {
 	[ -x "$CAPAUDIT" ] || skip "build/capaudit is not built (run make)"
 	local dir
 	dir=$(dirname "$CAPAUDIT")
-	if [ -e "$dir/man/capaudit.8" ] && [ -e "$dir/completion/capaudit" ] &&
+	if [ -e "$dir/man/man8/capaudit.8" ] && [ -e "$dir/completion/capaudit" ] &&
 		[ -e "$dir/completion/_capaudit" ]; then
 		GEN=$dir
 	else
 		GEN=$BATS_FILE_TMPDIR/gen
-		mkdir -p "$GEN/man" "$GEN/completion"
-		python3 "$ROOT/tools/cligen.py" man "$CAPAUDIT" "$ROOT/man" "$GEN/man"
+		mkdir -p "$GEN/man/man8" "$GEN/completion"
+		python3 "$ROOT/tools/cligen.py" man "$CAPAUDIT" "$ROOT/man" "$GEN/man/man8"
 		python3 "$ROOT/tools/cligen.py" bash "$CAPAUDIT" "$GEN/completion/capaudit"
 		python3 "$ROOT/tools/cligen.py" zsh "$CAPAUDIT" "$GEN/completion/_capaudit"
 	fi
@@ -208,11 +208,11 @@ complete_all() {
 @test "docs-sync: every command has its page, every option an entry in its OPTIONS" {
 	local cmd
 	for cmd in $(commands); do
-		[ -s "$GEN/man/capaudit-$cmd.8" ] || { echo "no capaudit-$cmd.8"; return 1; }
-		check_man "$cmd" "$GEN/man/capaudit-$cmd.8"
+		[ -s "$GEN/man/man8/capaudit-$cmd.8" ] || { echo "no capaudit-$cmd.8"; return 1; }
+		check_man "$cmd" "$GEN/man/man8/capaudit-$cmd.8"
 	done
 	# and no page for a command that is not there
-	for f in "$GEN"/man/capaudit-*.8; do
+	for f in "$GEN"/man/man8/capaudit-*.8; do
 		f=${f##*/capaudit-}
 		commands | grep -qx "${f%.8}" || { echo "capaudit-$f: no such command"; return 1; }
 	done
@@ -221,22 +221,39 @@ complete_all() {
 @test "docs-sync: capaudit(8) names every command; each page names the command and what it does" {
 	local cmd
 	for cmd in $("$CAPAUDIT" help | sed -n '/^commands:/,/^$/s/^  \([a-z]*\) .*/\1/p'); do
-		grep -qx "\\\\fB$cmd\\\\fR" "$GEN/man/capaudit.8" ||
+		grep -qx "\\\\fB$cmd\\\\fR" "$GEN/man/man8/capaudit.8" ||
 			{ echo "capaudit.8 does not list $cmd"; return 1; }
 	done
 	for cmd in $(commands); do
 		summary=$("$CAPAUDIT" help | sed -n "s/^  $cmd  *//p")
-		run lexgrog "$GEN/man/capaudit-$cmd.8"
+		run lexgrog "$GEN/man/man8/capaudit-$cmd.8"
 		[ "$status" -eq 0 ]
 		[[ "$output" == *": \"capaudit-$cmd - $summary\"" ]] || { echo "$output"; return 1; }
-		grep -q "^\\\\fBcapaudit\\\\fR \\\\fB$cmd\\\\fR" "$GEN/man/capaudit-$cmd.8"
+		grep -q "^\\\\fBcapaudit\\\\fR \\\\fB$cmd\\\\fR" "$GEN/man/man8/capaudit-$cmd.8"
 	done
+}
+
+@test "docs-sync: man itself finds the pages in the build tree (man -M build/man, MANPATH)" {
+	command -v man >/dev/null || skip "no man (Debian man-db)"
+	# the build's own pages where make made them (build/man), else those
+	# generated here
+	local m=$GEN/man
+	[ ! -d "$(dirname "$CAPAUDIT")/man" ] || m=$(dirname "$CAPAUDIT")/man
+	# the layout man searches: a section directory, man8/
+	run -0 man -M "$m" -w capaudit-record
+	[ "$output" = "$m/man8/capaudit-record.8" ]
+	run -0 env MANPAGER=cat MANWIDTH=80 LC_ALL=C.UTF-8 man -M "$m" capaudit-verify
+	[[ "$output" == *"capaudit-verify - "* ]]
+	[[ "$output" == *"--emit"* ]]
+	# MANPATH ending in ':' puts the build tree before the system's pages
+	run -0 env MANPATH="$m:" man -w capaudit
+	[ "$output" = "$m/man8/capaudit.8" ]
 }
 
 @test "docs-sync: the pages render without a warning (groff -ww, mandoc -Tlint)" {
 	command -v groff >/dev/null || skip "no groff (Debian groff-base)"
 	local f
-	for f in "$GEN"/man/*.8; do
+	for f in "$GEN"/man/man8/*.8; do
 		run --separate-stderr env LC_ALL=C.UTF-8 groff -man -Tutf8 -ww -z "$f"
 		[ "$status" -eq 0 ] && [ -z "$stderr" ] || { echo "$f: $stderr"; return 1; }
 		run --separate-stderr env LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$f"
@@ -300,7 +317,7 @@ complete_all() {
 	options report | grep -q -- '^--lenient - '
 	"$CAPAUDIT" report --help >"$T/help"
 	check_help report "$T/help"
-	check_man report "$GEN/man/capaudit-report.8"
+	check_man report "$GEN/man/man8/capaudit-report.8"
 	# --help without its line
 	grep -v -- '--lenient' "$T/help" >"$T/help.mut"
 	run check_help report "$T/help.mut"
@@ -310,7 +327,7 @@ complete_all() {
 	awk '/^\.TP$/ { tp = $0; next }
 	     tp != "" { if ($0 ~ /\\-\\-lenient/) { skip = 1; tp = ""; next } print tp; tp = "" }
 	     skip && /^\./ { skip = 0 }
-	     !skip' "$GEN/man/capaudit-report.8" >"$T/report.8"
+	     !skip' "$GEN/man/man8/capaudit-report.8" >"$T/report.8"
 	run ! grep -qx '\\fB\\-\\-lenient\\fR' "$T/report.8"
 	run check_man report "$T/report.8"
 	[ "$status" -ne 0 ]

@@ -54,6 +54,10 @@ header() {
 	[ "$(jqr '.service.removal_candidates | join(",")')" = "CAP_NET_RAW" ]
 	[ "$(jqr '.service.granted | join(",")')" = "CAP_CHOWN,CAP_NET_RAW" ]
 	[ "$(jqr '.service.uid')" = "65534" ]
+	# its drop-in names the unit it was recorded from
+	run "$CAPAUDIT" report -i "$T/rec.jsonl" --emit systemd
+	[ "${lines[0]}" = "# /etc/systemd/system/chown.service.d/capaudit.conf" ]
+	[[ "$output" == *$'\nAmbientCapabilities=CAP_CHOWN\n'* ]]
 }
 
 @test "record --service: ping with ambient CAP_NET_RAW uses all the unit grants" {
@@ -138,6 +142,169 @@ header() {
 	EOF
 	run "$CAPAUDIT" record -q -o "$T/rec.jsonl" --service "$T/seven.service"
 	[ "$status" -eq 7 ]
+}
+
+@test "record --service: drop-ins apply after the unit as systemd applies them (reset lists, a replaced command, the type's)" {
+	touch "$T/f" "$T/out"
+	chmod 666 "$T/out"   # written as nobody
+	mkdir -p "$T/u/ca-drop.service.d" "$T/lib/service.d"
+	unit u/ca-drop <<-EOF
+	[Service]
+	User=nobody
+	CapabilityBoundingSet=CAP_NET_RAW CAP_KILL CAP_CHOWN
+	AmbientCapabilities=CAP_NET_RAW CAP_KILL
+	Environment=WHO=unit
+	ExecStart=/bin/false
+	EOF
+	# each empty assignment resets what the unit set (systemd.unit(5),
+	# systemd.exec(5)); an empty ExecStart= lets a drop-in replace it
+	cat >"$T/u/ca-drop.service.d/10-caps.conf" <<-EOF
+	[Service]
+	CapabilityBoundingSet=
+	CapabilityBoundingSet=CAP_CHOWN
+	AmbientCapabilities=
+	AmbientCapabilities=CAP_CHOWN
+	ExecStart=
+	ExecStart=/bin/sh -c 'chown 1:1 $T/f && echo "\$\$WHO \$\$ALL" >$T/out && grep -E "^Cap(Bnd|Amb)" /proc/self/status >>$T/out'
+	EOF
+	# every service's (the type's drop-in), then this unit's again
+	printf '[Service]\nEnvironment=ALL=every-service\n' >"$T/lib/service.d/20-all.conf"
+	printf '[Service]\nEnvironment=WHO=drop-in\n' >"$T/u/ca-drop.service.d/30-who.conf"
+	SYSTEMD_UNIT_PATH=$T/lib run "$CAPAUDIT" record -o "$T/rec.jsonl" --service "$T/u/ca-drop.service"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"capaudit: note: $T/u/ca-drop.service: drop-ins, applied in this order: $T/u/ca-drop.service.d/10-caps.conf, $T/lib/service.d/20-all.conf, $T/u/ca-drop.service.d/30-who.conf"* ]]
+	[[ "$output" == *"capaudit: $T/u/ca-drop.service: every capability it grants was checked"* ]]
+	[ "$(stat -c %u:%g "$T/f")" = "1:1" ]
+	[ "$(cat "$T/out")" = "$(printf 'drop-in every-service\nCapBnd:\t0000000000000001\nCapAmb:\t0000000000000001')" ]
+	[ "$(header '.target.uid')" = "65534" ]
+	[ "$(header '.target.bounding | join(",")')" = "CAP_CHOWN" ]
+	[ "$(header '.target.ambient | join(",")')" = "CAP_CHOWN" ]
+	# by name, from the unit path
+	mv "$T/u/ca-drop.service" "$T/u/ca-drop.service.d" "$T/lib/"
+	: >"$T/out"
+	SYSTEMD_UNIT_PATH=$T/lib run "$CAPAUDIT" record -q -o "$T/rec.jsonl" --service ca-drop
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"capaudit: note: ca-drop.service: the unit file is $T/lib/ca-drop.service"* ]]
+	[ "$(head -n1 "$T/out")" = "drop-in every-service" ]
+	[ "$(header '.target.service')" = "$T/lib/ca-drop.service" ]
+}
+
+# vfy_unit: $T/u/ca-vfy.service, whose drop-in replaces its command by a
+# chown as nobody (repeatable: nobody never owns the file) and grants
+# three capabilities where it needs one
+vfy_unit() {
+	touch "$T/f"
+	mkdir -p "$T/u/ca-vfy.service.d"
+	unit u/ca-vfy <<-EOF
+	[Service]
+	User=nobody
+	ExecStart=/bin/false
+	EOF
+	cat >"$T/u/ca-vfy.service.d/10-job.conf" <<-EOF
+	[Service]
+	AmbientCapabilities=CAP_CHOWN CAP_NET_RAW CAP_KILL
+	ExecStart=
+	ExecStart=/bin/chown 1:1 $T/f
+	EOF
+}
+
+@test "run --service: the unit's command as its User=, with the unit's sets or exactly --caps" {
+	vfy_unit
+	SYSTEMD_UNIT_PATH=$T/none run "$CAPAUDIT" run -q --format json -o "$T/rec.jsonl" --service "$T/u/ca-vfy.service"
+	[ "$status" -eq 0 ]
+	[ "$(jq -r '"\(.service) \(.user) \(.caps | join(",")) \(.verdict)"' <<<"$output")" = "$T/u/ca-vfy.service nobody CAP_CHOWN,CAP_KILL,CAP_NET_RAW enough" ]
+	[ "$(header '.target.ambient | join(",")')" = "CAP_CHOWN,CAP_KILL,CAP_NET_RAW" ]
+	SYSTEMD_UNIT_PATH=$T/none run --separate-stderr "$CAPAUDIT" run -q --format json -o "$T/rec.jsonl" \
+		--caps CAP_KILL --service "$T/u/ca-vfy.service"
+	[ "$status" -eq 1 ]
+	[ "$(jq -r '"\(.caps | join(",")) \(.verdict) \(.denials[0].cap)"' <<<"$output")" = "CAP_KILL failed CAP_CHOWN" ]
+	# exactly the set: bounding and ambient, as a drop-in setting both would
+	[ "$(header '.target.bounding | join(",")')" = "CAP_KILL" ]
+	[ "$(header '.target.ambient | join(",")')" = "CAP_KILL" ]
+	run "$CAPAUDIT" run -q --user nobody --service "$T/u/ca-vfy.service"
+	[ "$status" -eq 2 ]
+	[ "$output" = "capaudit: --service runs the unit's ExecStart= as its User= with its environment: give no --user" ]
+}
+
+@test "verify --service: a unit and its drop-ins proven by one command; --emit-to writes the drop-in systemd reads, and it proves the same" {
+	vfy_unit
+	export SYSTEMD_UNIT_PATH=$T/none
+	run --separate-stderr "$CAPAUDIT" verify --service "$T/u/ca-vfy.service" --emit systemd \
+		--emit-to "$T/u/ca-vfy.service.d/capaudit.conf"
+	[ "$status" -eq 0 ]
+	# which files, once, then the runs
+	[[ "$stderr" == *"capaudit: note: $T/u/ca-vfy.service: drop-ins, applied in this order: $T/u/ca-vfy.service.d/10-job.conf"* ]]
+	[ "$(grep -c 'drop-ins, applied' <<<"$stderr")" = 1 ]
+	[[ "$output" == *"  unit: $T/u/ca-vfy.service (ca-vfy.service), as its User=: nobody"* ]]
+	[[ "$output" == *"Proven set: CAP_CHOWN"* ]]
+	[[ "$output" == *"  CAP_CHOWN: without it, exit status 1; denied CAP_CHOWN at setattr_prepare"* ]]
+	[[ "$output" == *"The unit grants CAP_CHOWN, CAP_KILL, CAP_NET_RAW: CAP_KILL, CAP_NET_RAW not needed"* ]]
+	[[ "$output" == *"--emit systemd: written to $T/u/ca-vfy.service.d/capaudit.conf"* ]]
+	# the snippet alone, as it is: a drop-in for this unit
+	[ "$(cat "$T/u/ca-vfy.service.d/capaudit.conf")" = "$(cat <<-EOF
+	# /etc/systemd/system/ca-vfy.service.d/capaudit.conf
+	# then: systemctl daemon-reload && systemctl restart ca-vfy.service
+	[Service]
+	# each empty assignment resets what the unit itself set
+	CapabilityBoundingSet=
+	CapabilityBoundingSet=CAP_CHOWN
+	AmbientCapabilities=
+	AmbientCapabilities=CAP_CHOWN
+	# every process ran as uid 65534 (nobody here)
+	User=nobody
+	NoNewPrivileges=yes
+	EOF
+	)" ]
+	# systemd reads every line of it (its one word: that User=nobody is
+	# the overflow user, which is what the unit ran as)
+	if command -v systemd-analyze >/dev/null; then
+		run systemd-analyze verify "$T/u/ca-vfy.service"
+		[ -z "$(grep capaudit.conf <<<"$output" | grep -v 'Special user nobody configured')" ]
+	fi
+	# the unit with it: granted is what was proven
+	run "$CAPAUDIT" record -o "$T/rec.jsonl" --service "$T/u/ca-vfy.service"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"drop-ins, applied in this order: $T/u/ca-vfy.service.d/10-job.conf, $T/u/ca-vfy.service.d/capaudit.conf"* ]]
+	[[ "$output" == *"capaudit: $T/u/ca-vfy.service: every capability it grants was checked"* ]]
+	[ "$(header '.target.bounding | join(",")')" = "CAP_CHOWN" ]
+	[ "$(header '.target.ambient | join(",")')" = "CAP_CHOWN" ]
+	# --emit-to -: standard output is the snippet alone, the report goes
+	# to standard error; by name, in JSON
+	mkdir -p "$T/none"
+	mv "$T/u/ca-vfy.service" "$T/u/ca-vfy.service.d" "$T/none/"
+	run --separate-stderr "$CAPAUDIT" verify -q --format json --service ca-vfy --emit systemd --emit-to -
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(cat "$T/none/ca-vfy.service.d/capaudit.conf")" ]
+	# (chown's own words, if any, before the report)
+	local json
+	json=$(sed -n '/^{/,/^}/p' <<<"$stderr")
+	[ "$(jq -r '"\(.service.file) \(.service.name) \(.service.granted | join(",")) [\(.service.not_needed | join(","))] \(.set | join(",")) \(.emitted_to) \(.snippets)"' <<<"$json")" = "$T/none/ca-vfy.service ca-vfy.service CAP_CHOWN [] CAP_CHOWN - null" ]
+}
+
+@test "verify --emit-to: one --emit kind; nothing written when no set is proven; --service takes no COMMAND" {
+	run "$CAPAUDIT" verify --emit-to "$T/x.conf" -- true
+	[ "$status" -eq 2 ]
+	[ "$output" = "capaudit: --emit-to writes one snippet: give one --emit KIND" ]
+	run "$CAPAUDIT" verify --emit systemd --emit docker --emit-to "$T/x.conf" -- true
+	[ "$status" -eq 2 ]
+	[ "$output" = "capaudit: --emit-to writes one snippet: give one --emit KIND" ]
+	run "$CAPAUDIT" verify --emit systemd --emit-to "$T" -- true
+	[ "$status" -eq 2 ]
+	[[ "$output" == "capaudit: --emit-to $T: "* ]]
+	# the command fails even with every capability: nothing to prove, nothing written
+	run --separate-stderr "$CAPAUDIT" verify -q --emit systemd --emit-to - -- false
+	[ "$status" -eq 1 ]
+	[ -z "$output" ]
+	run "$CAPAUDIT" verify -q --emit systemd --emit-to "$T/x.conf" -- false
+	[ "$status" -eq 1 ]
+	[ ! -e "$T/x.conf" ]
+	vfy_unit
+	run "$CAPAUDIT" verify --service "$T/u/ca-vfy.service" -- true
+	[ "$status" -eq 2 ]
+	[ "$output" = "capaudit: --service proves the unit's ExecStart=, as its User=: give no COMMAND" ]
+	run "$CAPAUDIT" verify --user nobody --service "$T/u/ca-vfy.service"
+	[ "$status" -eq 2 ]
+	[ "$output" = "capaudit: --service proves the unit's ExecStart=, as its User=: give no --user" ]
 }
 
 # Errors in the unit file: one line naming the file and line, exit 2, no record.

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""capaudit record --service on unit files built to be large: each must be
-parsed, or refused with one FILE:LINE line, in linear time and memory.
+"""capaudit record --service on unit files built to be large, alone or
+with drop-ins (NAME.service.d/*.conf): each must be parsed, or refused
+with one FILE:LINE line, in linear time and memory.
 Run as a user who is not root: the parse (and the users and groups it
 names) is all there is, then record says it needs root (exit 1); a
 refused file is exit 2.
@@ -47,12 +48,35 @@ cases = [
      ":2: ExecStart= has the octal escape '\\400', above \\377"),
     ("a \\u surrogate", HEAD + "ExecStart=/bin/echo \\ud800\n", 2, "a UTF-16 surrogate"),
     ("\\U above U+10FFFF", HEAD + "ExecStart=/bin/echo \\U00110000\n", 2, "not a character"),
+    # drop-ins: each file within the unit file's limits, all of them within
+    # 16 MiB and 1024 files; the limits on what the unit builds count
+    # across them, and the file that crosses one is named
+    ("a 5 MiB drop-in", HEAD + "ExecStart=/bin/true\n", 2,
+     "10-big.conf: larger than 4 MiB: not a unit file",
+     [("10-big.conf", HEAD + "# padding\n" * (5 << 17))]),
+    ("1,025 drop-ins", HEAD + "ExecStart=/bin/true\n", 2, ": more than 1024 drop-in files",
+     [(f"{k:04d}.conf", HEAD) for k in range(1025)]),
+    ("500 drop-ins of 1,000 Environment= lines", HEAD + "ExecStart=/bin/true $A\n", 1,
+     "needs root", [(f"{k:04d}.conf", HEAD + "Environment=A=b\n" * 1000) for k in range(500)]),
+    ("5 drop-ins of 4 MiB", HEAD + "ExecStart=/bin/true\n", 2,
+     "0003.conf: the unit and its drop-ins are larger than 16 MiB together",
+     [(f"{k:04d}.conf", HEAD + "# padding\n" * ((4 << 20) // 10 - 1)) for k in range(5)]),
+    ("4,097 Environment= variables across drop-ins", HEAD + "ExecStart=/bin/true\n", 2,
+     "0002.conf:98: Environment=: more than 4096 variables",
+     [(f"{k:04d}.conf", HEAD + "".join(f"Environment=V{k}_{i}=x\n" for i in range(2000)))
+      for k in range(3)]),
 ]
 bad = 0
-for i, (name, text, want_rc, want_msg) in enumerate(cases):
+# the host's own drop-ins (service.d/ of every service) stay out
+env = dict(os.environ, SYSTEMD_UNIT_PATH=os.path.join(work, "no-unit-path"))
+for i, (name, text, want_rc, want_msg, *more) in enumerate(cases):
     path = os.path.join(work, f"big{i}.service")
     with open(path, "w") as f:
         f.write(text)
+    for fname, ftext in (more[0] if more else []):
+        os.makedirs(path + ".d", exist_ok=True)
+        with open(os.path.join(path + ".d", fname), "w") as f:
+            f.write(ftext)
     # each case in a child of its own: its peak RSS alone
     probe = ("import resource,subprocess,sys,time;t=time.monotonic();"
              "p=subprocess.run(sys.argv[1:],stdout=subprocess.DEVNULL,stderr=subprocess.PIPE);"
@@ -60,7 +84,7 @@ for i, (name, text, want_rc, want_msg) in enumerate(cases):
              "round(time.monotonic()-t,3));print(p.stderr.decode(errors='replace'))")
     out = subprocess.run([sys.executable, "-c", probe, capaudit, "record", "-q", "--service",
                           path, "-o", os.path.join(work, "r.jsonl")],
-                         stdout=subprocess.PIPE).stdout.decode()
+                         stdout=subprocess.PIPE, env=env).stdout.decode()
     first, _, err = out.partition("\n")
     rc, rss_kb, secs = first.split()
     rc, rss_mib = int(rc), int(rss_kb) / 1024
@@ -69,6 +93,7 @@ for i, (name, text, want_rc, want_msg) in enumerate(cases):
     if max_rss and rss_mib > max_rss:
         ok = False
     bad += not ok
-    print(f"{'ok  ' if ok else 'FAIL'} {name} ({len(text) >> 10} KiB): exit {rc}, "
+    size = len(text) + sum(len(t) for _, t in (more[0] if more else []))
+    print(f"{'ok  ' if ok else 'FAIL'} {name} ({size >> 10} KiB): exit {rc}, "
           f"{rss_mib:.0f} MiB, {secs} s: {errl[0] if errl else '(nothing said)'}")
 sys.exit(1 if bad else 0)

@@ -321,6 +321,33 @@ escaped_or_refused() {
 	[ "$(jq -r '.denials | length' "$T/rep.json")" = 0 ]
 }
 
+@test "run and verify --user --keep-path: a program only the caller's PATH has is found by the command's own children" {
+	# a tool in a directory of the caller's PATH alone (as /usr/sbin is
+	# for a non-root login PATH), run by a script: with the user's login
+	# PATH the script's shell does not find it
+	mkdir -p "$T/bin"
+	printf '#!/bin/sh\necho "tool ran as $(id -u)"\n' >"$T/bin/catool"
+	chmod 755 "$T/bin/catool"
+	PATH=$T/bin:$PATH run "$CAPAUDIT" run -q --caps none --user nobody -o "$T/r.jsonl" -- sh -c catool
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"catool: not found"* ]]
+	PATH=$T/bin:$PATH run "$CAPAUDIT" run -q --caps none --user nobody --keep-path -o "$T/r.jsonl" \
+		-- sh -c 'catool; echo "PATH=$PATH HOME=$HOME"'
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"tool ran as 65534"* ]]
+	# the caller's PATH, the user's HOME
+	[[ "$output" == *"PATH=$T/bin:$PATH HOME=/nonexistent"* ]]
+	# verify hands it on to every run
+	PATH=$T/bin:$PATH run --separate-stderr "$CAPAUDIT" verify -q --user nobody --keep-path \
+		--format json -- sh -c catool
+	[ "$status" -eq 0 ]
+	[ "$(jq -r '.proven, (.set | length), .keep_path' <<<"$output" | paste -sd' ')" = "true 0 true" ]
+	# without --user there is no login PATH to keep the caller's from
+	run "$CAPAUDIT" run -q --caps none --keep-path -o "$T/r.jsonl" -- true
+	[ "$status" -eq 2 ]
+	[ "$output" = "capaudit: --keep-path keeps the caller's PATH instead of --user's login PATH: give --user" ]
+}
+
 @test "--emit setcap of a script names the kernel's rule, not a setcap line for the script" {
 	printf '#!/usr/bin/python3\nimport socket\ns = socket.socket()\ns.bind(("127.0.0.1", 99))\n' >"$T/bind99"
 	chmod +x "$T/bind99"

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "test.h"
 #include "facts/capnames.h"
@@ -249,4 +252,61 @@ TEST(unitfile_notes_settings_not_applied)
 	ASSERT_HAS(u.nnotes > 0 ? u.notes[0] : "", "t.service:4: DynamicUser= is not applied");
 	ASSERT_HAS(u.nnotes > 1 ? u.notes[1] : "", "t.service:6: WorkingDirectory= is not applied");
 	unitfile_free(&u);
+}
+
+/* text into a new file under dir; its path in path */
+static void put(const char *dir, const char *name, const char *text, char *path, size_t len)
+{
+	FILE *f;
+
+	snprintf(path, len, "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+TEST(unitfile_dropins_go_on_from_the_unit_and_name_their_own_lines)
+{
+	char dir[] = "/tmp/capaudit-unit.XXXXXX", unit[256], d1[256], d2[256], err[512];
+	char *drops[2] = { d1, d2 };
+	struct unit_file u;
+
+	if (!mkdtemp(dir)) {
+		SKIP("no temporary directory");
+		return;
+	}
+	put(dir, "u.service", "[Service]\nUser=nobody\nExecStart=/bin/false\n"
+	    "AmbientCapabilities=CAP_CHOWN CAP_KILL\nEnvironment=A=unit B=unit\n", unit,
+	    sizeof(unit));
+	/* resets, a replaced command, variables of every file expanded */
+	put(dir, "10.conf", "[Service]\nAmbientCapabilities=\nAmbientCapabilities=CAP_NET_RAW\n"
+	    "ExecStart=\nExecStart=/bin/echo $A ${B}\n", d1, sizeof(d1));
+	put(dir, "20.conf", "# last\n[Service]\nEnvironment=B=drop\nUser=\n", d2, sizeof(d2));
+	ASSERT_EQ(unitfile_load_dropins(unit, drops, 2, ALL, &u, err, sizeof(err)), 0);
+	ASSERT_EQ(u.nfiles, 3);
+	ASSERT_EQ(u.nexec, 1);
+	ASSERT_STR(u.exec[0].file, d1);
+	ASSERT_EQ(u.exec[0].line, 5);
+	ASSERT_STR(u.exec[0].argv[1], "unit");
+	ASSERT_STR(u.exec[0].argv[2], "drop");
+	ASSERT_U64(u.ambient, CAP_BIT(CAP_NET_RAW));
+	ASSERT_TRUE(u.user == NULL);
+	unitfile_free(&u);
+
+	/* an error names the drop-in; a key before any section in a drop-in
+	 * is one, whatever the unit's last section was */
+	put(dir, "20.conf", "User=nobody\n", d2, sizeof(d2));
+	ASSERT_EQ(unitfile_load_dropins(unit, drops, 2, ALL, &u, err, sizeof(err)), -1);
+	{
+		char want[600];
+
+		snprintf(want, sizeof(want), "%s:1: User= comes before any [Section]", d2);
+		ASSERT_STR(err, want);
+	}
+	unlink(unit);
+	unlink(d1);
+	unlink(d2);
+	rmdir(dir);
 }

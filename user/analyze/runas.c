@@ -92,6 +92,13 @@ void runas_build(const struct record *rec, const bool *matched, struct runas *ou
 	if (h->target_unit) {
 		out->unit = h->target_unit;
 		cgroup = h->target_cgroup;
+	} else if (h->target_service) {
+		/* record --service: the unit of that file (its name; the
+		 * snippet takes it only if it is a service's) */
+		const char *slash = strrchr(h->target_service, '/');
+
+		out->unit = slash ? slash + 1 : h->target_service;
+		cgroup = NULL;
 	}
 	out->user_unit = under_user_manager(cgroup, out->unit);
 	if (out->ngainers)

@@ -71,6 +71,7 @@ struct run_result {
 	char **cmd;
 	uint64_t caps;
 	const char *user;        /* NULL: as root */
+	const char *service;     /* run --service: the unit file, or NULL */
 	int exit_status;
 	const char *check;       /* --check SHELL TEST, or NULL */
 	int check_status;        /* its exit status */
@@ -121,6 +122,7 @@ struct verify_member {
 struct verify_result {
 	char **cmd;
 	const char *user, *check;
+	bool keep_path;          /* --user with the caller's PATH */
 	int runs;
 	bool proven;
 	uint64_t set;            /* the proven set */
@@ -143,6 +145,12 @@ struct verify_result {
 	const struct suggestion *sg;
 	const char *const *emit;
 	size_t nemit;
+	const char *emitted_to;  /* --emit-to: where the one snippet went ("-":
+				  * standard output), or NULL */
+	/* verify --service: the unit file, its name (or NULL), its User=
+	 * (NULL: root) and what it grants */
+	const char *service, *service_name, *service_user;
+	uint64_t service_granted;
 };
 
 #endif

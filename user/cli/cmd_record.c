@@ -62,12 +62,13 @@ static const struct cli_opt record_opts[] = {
 	  NULL, CLI_ARG_FILE, CLI_STRING(A, o.out) },
 	{ "duration", 'd', required_argument, "SECONDS", "stop after SECONDS", NULL,
 	  CLI_ARG_ANY, CLI_SECONDS(A, o.duration, 0, 0, "invalid duration '%s': seconds > 0 expected") },
-	{ "service", O_SERVICE, required_argument, "FILE.service",
-	  "run the unit's ExecStart= as the unit file configures it",
-	  "(User=, Group=, SupplementaryGroups=, AmbientCapabilities=, "
-	  "CapabilityBoundingSet=, NoNewPrivileges=, Environment=; docs/service.md); "
-	  "prints the capabilities it grants that no check asked for", CLI_ARG_UNITFILE,
-	  CLI_STRING(A, service_file) },
+	{ "service", O_SERVICE, required_argument, "UNIT|FILE",
+	  "run the unit's ExecStart= as its file and drop-ins configure it",
+	  "(a file, or a unit name found on systemd's unit path; its drop-ins, "
+	  "NAME.service.d/*.conf, applied as systemd applies them; User=, Group=, "
+	  "SupplementaryGroups=, AmbientCapabilities=, CapabilityBoundingSet=, "
+	  "NoNewPrivileges=, Environment=; docs/service.md); prints the capabilities it grants "
+	  "that no check asked for", CLI_ARG_UNITFILE, CLI_STRING(A, service_file) },
 	{ "attach", O_ATTACH, required_argument, "MODE[,MODE...]",
 	  "auto, or the attach modes to try, in order",
 	  "(auto: tp_btf, tracepoint, fexit, kprobe, the first that works)", CLI_ARG_ATTACH,
@@ -113,12 +114,12 @@ static const struct cli_cmd record_cmd = {
 	.name = "record",
 	.synopsis = "capaudit record [OPTIONS] (-p PID[,PID...] | -a | --cgroup PATH |\n"
 		    "                          --container NAME|ID | --unit NAME | -- COMMAND [ARGS...])\n"
-		    "capaudit record [OPTIONS] --service FILE.service",
+		    "capaudit record [OPTIONS] --service UNIT|FILE.service",
 	.about = "  record the capability checks of running processes and their descendants\n"
 		 "  (-p), of every process (-a), of a cgroup, container or systemd unit, or of\n"
-		 "  COMMAND's process tree until it exits; with --service, of a unit file's\n"
-		 "  ExecStart= started as the file configures it (user, groups, capability\n"
-		 "  sets, no_new_privs).\n",
+		 "  COMMAND's process tree until it exits; with --service, of a unit's\n"
+		 "  ExecStart= started as its file and drop-ins configure it (user, groups,\n"
+		 "  capability sets, no_new_privs).\n",
 	.opts = record_opts,
 	.in_order = 1,
 };
@@ -166,7 +167,7 @@ static int record_service(struct rec_opts *o, const char *file, int all_argc, ch
 {
 	struct service svc;
 	struct launch l = { .service = &svc };
-	int rc = service_prepare(file, &svc);
+	int rc = service_prepare(file, NULL, &svc);
 
 	if (rc)
 		return rc;

@@ -19,6 +19,7 @@
 #include "lib/msg.h"
 #include "lib/util.h"
 #include "record/launch.h"
+#include "record/service.h"
 #include "output/output.h"
 #include "tracer/privs.h"
 #include "recfile/recfile.h"
@@ -27,7 +28,7 @@
 
 #define DEFAULT_RUN_RECORD "capaudit-run.jsonl"
 
-enum { O_ATTACH = CLI_LONG_ONLY, O_CHECK };
+enum { O_ATTACH = CLI_LONG_ONLY, O_CHECK, O_KEEP_PATH, O_SERVICE };
 
 /* What the command line asked for. */
 struct run_args {
@@ -35,6 +36,8 @@ struct run_args {
 	struct rec_opts o;
 	struct suggest_opts so;
 	const char *user, *check;
+	const char *service;     /* --service UNIT|FILE, or NULL */
+	struct service svc;      /* the unit, resolved (with --service) */
 	bool exit_judges;        /* --exit-judges: the command's status says if it did its job */
 	const char *caps;        /* --caps, parsed once the options are read */
 	const char *fmt_name;    /* --format, until formatter_select() */
@@ -48,7 +51,17 @@ static const struct cli_opt run_opts[] = {
 	  "the set: capability names or numbers, comma-separated, or none", NULL, CLI_ARG_CAPS,
 	  CLI_STRING(A, caps) },
 	{ "user", 'u', required_argument, "USER", "run as USER (name or uid) with exactly that set",
-	  NULL, CLI_ARG_USER, CLI_STRING(A, user) },
+	  "(with USER's HOME, USER, LOGNAME and login PATH)", CLI_ARG_USER, CLI_STRING(A, user) },
+	{ "service", O_SERVICE, required_argument, "UNIT|FILE",
+	  "run a unit's ExecStart= as its file and drop-ins configure it, with the set",
+	  "(its User=, groups, environment and NoNewPrivileges=; the set is its bounding set "
+	  "and, for a user other than root, its ambient set, as a drop-in would give them; "
+	  "without --caps the unit's own sets; docs/service.md)", CLI_ARG_UNITFILE,
+	  CLI_STRING(A, service) },
+	{ "keep-path", O_KEEP_PATH, no_argument, NULL,
+	  "with --user: keep the caller's PATH instead of USER's login PATH",
+	  "(for a program that runs tools from directories only the caller's PATH has, such "
+	  "as /usr/sbin)", CLI_ARG_ANY, CLI_FLAG(A, l.keep_path) },
 	{ "check", O_CHECK, required_argument, "TEST",
 	  "the set is enough when sh -c TEST exits 0 too",
 	  "(run as the caller after the command; for programs whose status says little)",
@@ -76,7 +89,8 @@ static const struct cli_opt run_opts[] = {
 
 static const struct cli_cmd run_cmd = {
 	.name = "run",
-	.synopsis = "capaudit run --caps CAP[,CAP...]|none [OPTIONS] -- COMMAND [ARGS...]",
+	.synopsis = "capaudit run --caps CAP[,CAP...]|none [OPTIONS] -- COMMAND [ARGS...]\n"
+		    "capaudit run [--caps CAP[,CAP...]|none] [OPTIONS] --service UNIT|FILE.service",
 	.about = "  run COMMAND with exactly these capabilities (bounding, permitted, effective,\n"
 		 "  inheritable and ambient), as root or as USER, record it, and list every\n"
 		 "  denied check with its call site and whether it made a syscall fail.\n",
@@ -105,11 +119,11 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 	a->fmt = formatter_select(a->fmt_name, FOR_RUN);
 	if (!a->fmt)
 		return EXIT_USAGE;
-	if (!caps) {
+	if (!caps && !a->service) {
 		p_err("run needs --caps CAP[,CAP...] (or --caps none)");
 		return EXIT_USAGE;
 	}
-	if (parse_capset(caps, &a->l.caps, bad, sizeof(bad))) {
+	if (caps && parse_capset(caps, &a->l.caps, bad, sizeof(bad))) {
 		if (*bad && cap_suggest(bad, near))
 			p_err("unknown capability '%s' in --caps %s (did you mean %s?)", bad, caps,
 			      near);
@@ -119,10 +133,27 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 			p_err("an empty capability name in --caps '%s'", caps);
 		return EXIT_USAGE;
 	}
-	a->l.set_caps = true;
+	a->l.set_caps = caps != NULL;
 	/* where the kernel makes it a boundary, the command cannot leave the
 	 * cgroup it starts in (verify's: a run's own) */
 	a->l.cgroupns = cgroup_v2_nsdelegate();
+	if (a->service) {
+		if (a->user || a->l.keep_path || optind < argc) {
+			p_err("--service runs the unit's ExecStart= as its User= with its environment: "
+			      "give no %s", a->user ? "--user" : a->l.keep_path ? "--keep-path" :
+			      "COMMAND");
+			return EXIT_USAGE;
+		}
+		if (!strcmp(a->o.out, "-")) {
+			p_err("run -o -: run reads its record back to report on it; give a file");
+			return EXIT_USAGE;
+		}
+		return CLI_GO_ON;
+	}
+	if (a->l.keep_path && !a->user) {
+		p_err("--keep-path keeps the caller's PATH instead of --user's login PATH: give --user");
+		return EXIT_USAGE;
+	}
 	if (a->user && launch_resolve_user(a->user, &a->l)) {
 		p_err("--user %s: no such user", a->user);
 		return EXIT_USAGE;
@@ -149,8 +180,8 @@ static int can_hand_on(const struct run_args *a)
 	int cap;
 
 	if (privs_read(&pv) || !launch_privileged(&pv, a->user)) {
-		p_err("run --caps needs root (CAP_SETPCAP%s) to set the command's capabilities",
-		      a->user ? ", CAP_SETUID, CAP_SETGID" : "");
+		p_err("run %s needs root (CAP_SETPCAP%s) to set the command's capabilities",
+		      a->service ? "--service" : "--caps", a->user ? ", CAP_SETUID, CAP_SETGID" : "");
 		return EXIT_FAIL;
 	}
 	if (!(a->l.caps & ~(pv.bnd & pv.prm)))
@@ -203,10 +234,14 @@ static int verdict(const struct run_args *a)
 	}
 	suggest_build(&rec, &a->so, &sg);
 	rr.cmd = a->o.cmd;
-	rr.caps = a->l.caps;
+	rr.caps = a->service ? service_granted(&a->svc) : a->l.caps;
 	if (a->l.set_user && !a->l.user)   /* a bare uid without a passwd entry */
 		snprintf(uidname, sizeof(uidname), "uid %u", a->l.uid);
 	rr.user = !a->l.set_user ? NULL : a->l.user ? a->l.user : uidname;
+	if (a->service) {
+		rr.service = a->svc.unit.name;
+		rr.user = a->svc.unit.user && a->svc.set_user ? a->svc.unit.user : NULL;
+	}
 	rr.exit_status = a->o.cmd_status;
 	rr.check = a->check;
 	rr.check_status = a->check ? run_check(a->check) : 0;
@@ -223,13 +258,34 @@ static int verdict(const struct run_args *a)
 	return rr.enough ? EXIT_OK : EXIT_FAIL;
 }
 
+/* --service: the unit's first command is the command, started as the unit
+ * says with the set (record/service.c) */
+static int prepare_service(struct run_args *a)
+{
+	struct service_opts so = { .quiet = a->o.quiet, .set_caps = a->l.set_caps,
+				   .caps = a->l.caps };
+	int rc = service_prepare(a->service, &so, &a->svc);
+
+	if (rc)
+		return rc;
+	a->l.service = &a->svc;
+	a->o.service = &a->svc;
+	a->o.cmd = a->svc.unit.exec[0].argv;
+	return 0;
+}
+
 int do_run(int argc, char **argv, int all_argc, char **all_argv)
 {
 	struct run_args a = { 0 };
 	int rc;
 
 	if ((rc = parse_args(argc, argv, &a)) != CLI_GO_ON || (rc = can_hand_on(&a)) ||
-	    (rc = record_under_set(&a, all_argc, all_argv)))
+	    (a.service && (rc = prepare_service(&a))))
 		return rc;
-	return verdict(&a);
+	rc = record_under_set(&a, all_argc, all_argv);
+	if (!rc)
+		rc = verdict(&a);
+	if (a.service)
+		service_free(&a.svc);
+	return rc;
 }

@@ -280,21 +280,31 @@ static int run_with(struct verify *v, uint64_t caps, struct vrun *r, char *err, 
 	argv[a++] = "-q";
 	argv[a++] = "--format";
 	argv[a++] = "json";   /* the command's output on stderr, the report on stdout */
-	argv[a++] = "--caps";
-	argv[a++] = caps ? capsarg : "none";
+	/* a unit's first run is the unit as configured: its own sets */
+	if (!v->o.service || r != &v->base || v->o.from) {
+		argv[a++] = "--caps";
+		argv[a++] = caps ? capsarg : "none";
+	}
 	argv[a++] = "-o";
 	argv[a++] = path;
 	if (v->o.user) {
 		argv[a++] = "--user";
 		argv[a++] = v->o.user;
 	}
+	if (v->o.keep_path)
+		argv[a++] = "--keep-path";
 	if (v->o.attach) {
 		argv[a++] = "--attach";
 		argv[a++] = v->o.attach;
 	}
-	argv[a++] = "--";
-	for (i = 0; v->o.cmd[i] && a < sizeof(argv) / sizeof(argv[0]) - 1; i++)
-		argv[a++] = v->o.cmd[i];
+	if (v->o.service) {
+		argv[a++] = "--service";
+		argv[a++] = v->o.service;
+	} else {
+		argv[a++] = "--";
+		for (i = 0; v->o.cmd[i] && a < sizeof(argv) / sizeof(argv[0]) - 1; i++)
+			argv[a++] = v->o.cmd[i];
+	}
 	argv[a] = NULL;
 
 	if (runbox_open(&box, "capaudit-verify", v->res.runs) && !v->res.no_box) {
@@ -699,6 +709,9 @@ static void proven_suggestion(struct verify *v)
 			given = true;
 		}
 	}
+	/* a unit's snippet names it (a drop-in of its own) */
+	if (v->o.service_name)
+		s->runas.unit = v->o.service_name;
 	v->res.sg = s;
 }
 
@@ -727,6 +740,7 @@ int verify_prove(const struct verify_opts *o, struct verify **out, char *err, si
 		v->o.timeout = VERIFY_TIMEOUT_DEFAULT;
 	v->res.cmd = o->cmd;
 	v->res.user = o->user;
+	v->res.keep_path = o->keep_path;
 	v->res.check = o->check;
 	v->res.timeout = v->o.timeout;
 	v->res.max_runs = v->o.max_runs;
@@ -758,8 +772,9 @@ int verify_prove(const struct verify_opts *o, struct verify **out, char *err, si
 	/* the caller's privileges: what the command does when nothing stops it */
 	if (run_with(v, o->all, &v->base, err, errlen))
 		return stopped(v);
-	progress(v, "run 1 with %s: %s", o->from ? "--from's capabilities" :
-		 "the caller's privileges", v->base.ok ? "succeeded" : "failed");
+	progress(v, "run 1 with %s: %s", o->from ? "--from's capabilities" : o->service ?
+		 "the unit's own sets" : "the caller's privileges",
+		 v->base.ok ? "succeeded" : "failed");
 	v->res.have_suggested = v->base.have_rec;
 	v->res.suggested = v->base.sg.required;
 	if (!v->base.ok) {
@@ -770,9 +785,11 @@ int verify_prove(const struct verify_opts *o, struct verify **out, char *err, si
 		else
 			snprintf(v->res.failure, sizeof(v->res.failure), "the command fails even "
 				 "with %s (exit status %d%s): nothing to prove%s", o->from ?
-				 "--from's capabilities" : "the caller's privileges",
+				 "--from's capabilities" : o->service ? "the unit's own sets" :
+				 "the caller's privileges",
 				 v->base.exit_status, v->base.check_status ? ", the check failed" : "",
-				 o->from ? "" : " (a program that fails holding more than it "
+				 o->from ? "" : o->service ? " (with more than the unit grants: "
+				 "--from CAPS)" : " (a program that fails holding more than it "
 				 "needs: start from a smaller set with --from CAPS)");
 		return 1;
 	}

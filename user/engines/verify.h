@@ -9,8 +9,12 @@
 #include "analyze/views.h"
 
 struct verify_opts {
-	char **cmd;
+	char **cmd;              /* what each run runs, or with service the unit's
+				  * first command (for the report) */
+	const char *service;     /* --service UNIT|FILE: each run starts it, or NULL */
+	const char *service_name;   /* its unit name (foo.service), or NULL */
 	const char *user;        /* --user, or NULL */
+	bool keep_path;          /* --keep-path: the caller's PATH for --user */
 	const char *check;       /* --check TEST, or NULL */
 	bool exit_judges;        /* --exit-judges: COMMAND's status says if it did its job */
 	const char *program;     /* --program: whose suggested set to start from */

@@ -22,7 +22,6 @@
  * Limits, each one FILE:LINE error: the parse is linear in the file's
  * size, and these bound what it builds (an audited file may be anyone's).
  */
-#define UNIT_MAX_SIZE (4 << 20)   /* systemd refuses longer unit files too */
 #define UNIT_MAX_LINE (1 << 20)   /* a logical line: systemd's LONG_LINE_MAX */
 #define UNIT_MAX_EXEC 512         /* ExecStart= commands */
 #define UNIT_MAX_ENV 4096         /* Environment= variables */
@@ -34,14 +33,19 @@
 
 /* The parse in progress: where errors point. */
 struct parser {
-	const char *name;
+	const char *name;       /* the file being read (u->files) */
 	unsigned line;          /* the first physical line of the logical one */
 	char *err;
 	size_t errlen;
 	struct unit_file *u;
-	unsigned service_line;  /* the [Service] header, 0 if none */
-	/* ExecStart= values, split once every Environment= is known */
+	uint64_t all;           /* every capability */
+	const char *service_file;  /* the first [Service] header, NULL if none */
+	unsigned service_line;
+	const char *ambient_file;  /* the last AmbientCapabilities= */
+	/* ExecStart= values, split once every Environment= of every file is
+	 * known (systemd expands them when it starts the command) */
 	char **raw_exec;
+	const char **raw_file;
 	unsigned *raw_line;
 	size_t nraw;
 	struct hindex envx;     /* u->env by name */
@@ -554,7 +558,7 @@ static int expand_word(struct parser *p, unsigned line, const char *s, char ***a
 static int add_command(struct parser *p, unsigned line, struct word *w, size_t n)
 {
 	struct unit_file *u = p->u;
-	struct unit_exec e = { .line = line };
+	struct unit_exec e = { .file = p->name, .line = line };
 	bool at = false, no_env = false;
 	const char *s = w[0].s;
 	size_t i;
@@ -621,6 +625,7 @@ static int split_commands(struct parser *p)
 		int rc = 0;
 
 		p->line = p->raw_line[k];
+		p->name = p->raw_file[k];
 		if (split_words(p, "ExecStart", p->raw_exec[k], &w, &n))
 			return -1;
 		for (i = 0; i <= n && !rc; i++) {
@@ -659,7 +664,8 @@ static const char *const not_applied[][2] = {
 	{ "SystemCallFilter", "no seccomp filter is installed" },
 };
 
-static int set_str(struct parser *p, const char *key, const char *v, char **dst, unsigned *line)
+static int set_str(struct parser *p, const char *key, const char *v, char **dst,
+		   const char **file, unsigned *line)
 {
 	char *s;
 
@@ -671,6 +677,7 @@ static int set_str(struct parser *p, const char *key, const char *v, char **dst,
 	if (!s)
 		return -1;
 	*dst = s;
+	*file = p->name;
 	*line = p->line;
 	return 0;
 }
@@ -696,20 +703,23 @@ static int service_key(struct parser *p, const char *key, const char *v, uint64_
 		if (!s)
 			return -1;
 		p->raw_exec = xrealloc(p->raw_exec, (p->nraw + 1) * sizeof(char *));
+		p->raw_file = xrealloc(p->raw_file, (p->nraw + 1) * sizeof(char *));
 		p->raw_line = xrealloc(p->raw_line, (p->nraw + 1) * sizeof(unsigned));
 		p->raw_exec[p->nraw] = s;
+		p->raw_file[p->nraw] = p->name;
 		p->raw_line[p->nraw++] = p->line;
 		return 0;
 	}
 	if (!strcmp(key, "Type")) {
+		const char *unused_file;
 		unsigned unused;
 
-		return set_str(p, key, v, &u->type, &unused);
+		return set_str(p, key, v, &u->type, &unused_file, &unused);
 	}
 	if (!strcmp(key, "User"))
-		return set_str(p, key, v, &u->user, &u->user_line);
+		return set_str(p, key, v, &u->user, &u->user_file, &u->user_line);
 	if (!strcmp(key, "Group"))
-		return set_str(p, key, v, &u->group, &u->group_line);
+		return set_str(p, key, v, &u->group, &u->group_file, &u->group_line);
 	if (!strcmp(key, "SupplementaryGroups")) {
 		struct word *w;
 		size_t n, i;
@@ -737,6 +747,7 @@ static int service_key(struct parser *p, const char *key, const char *v, uint64_
 			w[i].s = NULL;
 		}
 		free_words(w, n);
+		u->groups_file = p->name;
 		u->groups_line = p->line;
 		return 0;
 	}
@@ -747,6 +758,7 @@ static int service_key(struct parser *p, const char *key, const char *v, uint64_
 	if (!strcmp(key, "AmbientCapabilities")) {
 		bool set = u->ambient != 0;
 
+		p->ambient_file = p->name;
 		u->ambient_line = p->line;
 		return cap_assign(p, key, v, all, &set, &u->ambient);
 	}
@@ -803,8 +815,10 @@ static int logical_line(struct parser *p, char *l, char **section, uint64_t all)
 			return fail_at(p, p->line, "'%s' is not a section header ([Name])", l);
 		free(*section);
 		*section = strndup(l + 1, len - 2);
-		if (!strcmp(*section, "Service") && !p->service_line)
+		if (!strcmp(*section, "Service") && !p->service_file) {
+			p->service_file = p->name;
 			p->service_line = p->line;
+		}
 		return 0;
 	}
 	eq = strchr(l, '=');
@@ -823,27 +837,39 @@ static int logical_line(struct parser *p, char *l, char **section, uint64_t all)
 	return service_key(p, key, val, all);
 }
 
-/* After the last line: the commands, and what systemd would refuse. */
+/* After the last line of the last file: the commands, and what systemd
+ * would refuse. */
 static int finish(struct parser *p)
 {
 	struct unit_file *u = p->u;
 
-	if (!p->service_line)
+	p->name = u->files[0];
+	if (!p->service_file)
 		return fail_at(p, 1, "no [Service] section: not a service unit");
+	p->name = p->service_file;
 	if (!p->nraw)
 		return fail_at(p, p->service_line, "[Service] has no ExecStart=");
 	if (split_commands(p))
 		return -1;
 	/* systemd: "Service has more than one ExecStart= setting, which is
-	 * only allowed for Type=oneshot services" */
-	if (u->nexec > 1 && (!u->type || strcmp(u->type, "oneshot")))
-		return fail_at(p, u->exec[1].line, "a second ExecStart= command (the first is on "
-			       "line %u): only Type=oneshot services may have several",
+	 * only allowed for Type=oneshot services"; a drop-in that means to
+	 * replace the command resets the list first */
+	if (u->nexec > 1 && (!u->type || strcmp(u->type, "oneshot"))) {
+		p->name = u->exec[1].file;
+		if (u->exec[1].file == u->exec[0].file)
+			return fail_at(p, u->exec[1].line, "a second ExecStart= command (the first "
+				       "is on line %u): only Type=oneshot services may have several",
+				       u->exec[0].line);
+		return fail_at(p, u->exec[1].line, "a second ExecStart= command (the first is at "
+			       "%s:%u): only Type=oneshot services may have several (a drop-in "
+			       "replaces the unit's after an empty ExecStart=)", u->exec[0].file,
 			       u->exec[0].line);
+	}
 	/* the kernel refuses an ambient capability outside the bounding set */
 	if (u->has_bounding && (u->ambient & ~u->bounding)) {
 		char names[CAPSET_STR_LEN];
 
+		p->name = p->ambient_file;
 		p->line = u->ambient_line;
 		note(p, "AmbientCapabilities= %s outside CapabilityBoundingSet=: not raised",
 		     capset_str(u->ambient & ~u->bounding, names, sizeof(names)));
@@ -852,23 +878,37 @@ static int finish(struct parser *p)
 	return 0;
 }
 
-int unitfile_parse(const char *text, size_t len, const char *name, uint64_t all_caps,
-		   struct unit_file *u, char *err, size_t errlen)
+static void parser_begin(struct parser *p, struct unit_file *u, uint64_t all_caps, char *err,
+			 size_t errlen)
 {
-	struct parser p = { .name = name, .err = err, .errlen = errlen, .u = u };
+	memset(p, 0, sizeof(*p));
+	p->err = err;
+	p->errlen = errlen;
+	p->u = u;
+	p->all = all_caps;
+	memset(u, 0, sizeof(*u));
+	u->bounding = all_caps;
+}
+
+/* One more file (name, len bytes of text): its lines go on from the
+ * files before (keys accumulate or reset as within one file), its
+ * sections and continued lines do not. 0, or -1 after saying why. */
+static int parser_file(struct parser *p, const char *name, const char *text, size_t len)
+{
+	struct unit_file *u = p->u;
 	char *section = NULL, *acc = NULL;
-	size_t acc_len = 0, i;
+	size_t acc_len = 0;
 	const char *s = text, *end = text + len;
 	unsigned lineno = 0;
 	int rc = 0;
 
-	memset(u, 0, sizeof(*u));
-	u->name = xstrdup(name);
-	u->bounding = all_caps;
-	if (memchr(text, '\0', len)) {
-		rc = fail_at(&p, 1, "a NUL byte: not a unit file");
-		goto out;
-	}
+	u->files = xrealloc(u->files, (u->nfiles + 1) * sizeof(char *));
+	u->files[u->nfiles] = xstrdup(name);
+	p->name = u->files[u->nfiles++];
+	if (!u->name)
+		u->name = xstrdup(name);
+	if (memchr(text, '\0', len))
+		return fail_at(p, 1, "a NUL byte: not a unit file");
 	while (s < end && !rc) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
 		size_t n = nl ? (size_t)(nl - s) : (size_t)(end - s);
@@ -884,7 +924,7 @@ int unitfile_parse(const char *text, size_t len, const char *name, uint64_t all_
 			continue;
 		}
 		if (!acc)
-			p.line = lineno;
+			p->line = lineno;
 		/* a trailing backslash continues the line; it is read as a space */
 		cont = *l && l[strlen(l) - 1] == '\\';
 		if (cont)
@@ -894,7 +934,7 @@ int unitfile_parse(const char *text, size_t len, const char *name, uint64_t all_
 
 			if (acc_len + ll > UNIT_MAX_LINE) {
 				free(line);
-				rc = fail_at(&p, p.line, "a line longer than 1 MiB (systemd's limit, "
+				rc = fail_at(p, p->line, "a line longer than 1 MiB (systemd's limit, "
 					     "continuations included)");
 				break;
 			}
@@ -906,54 +946,98 @@ int unitfile_parse(const char *text, size_t len, const char *name, uint64_t all_
 		free(line);
 		if (cont && s < end)
 			continue;
-		rc = logical_line(&p, trim(acc), &section, all_caps);
+		rc = logical_line(p, trim(acc), &section, p->all);
 		free(acc);
 		acc = NULL;
 		acc_len = 0;
 	}
 	if (!rc && acc)
-		rc = logical_line(&p, trim(acc), &section, all_caps);
-	if (!rc)
-		rc = finish(&p);
-out:
+		rc = logical_line(p, trim(acc), &section, p->all);
 	free(acc);
 	free(section);
-	for (i = 0; i < p.nraw; i++)
-		free(p.raw_exec[i]);
-	free(p.raw_exec);
-	free(p.raw_line);
-	hindex_free(&p.envx);
-	if (rc)
-		unitfile_free(u);
 	return rc;
+}
+
+/* The last file read (rc 0): the commands; then the parser's own memory,
+ * and u's when it failed. */
+static int parser_end(struct parser *p, int rc)
+{
+	if (!rc)
+		rc = finish(p);
+	for (size_t i = 0; i < p->nraw; i++)
+		free(p->raw_exec[i]);
+	free(p->raw_exec);
+	free(p->raw_file);
+	free(p->raw_line);
+	hindex_free(&p->envx);
+	if (rc)
+		unitfile_free(p->u);
+	return rc;
+}
+
+int unitfile_parse(const char *text, size_t len, const char *name, uint64_t all_caps,
+		   struct unit_file *u, char *err, size_t errlen)
+{
+	struct parser p;
+
+	parser_begin(&p, u, all_caps, err, errlen);
+	return parser_end(&p, parser_file(&p, name, text, len));
+}
+
+/* Read path into *buf (at most UNIT_MAX_SIZE, and *left of all files
+ * together): its length, or -1 with "path: why" in err. */
+static long read_unit(const char *path, char **buf, size_t *left, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "re");
+	size_t max = *left < UNIT_MAX_SIZE ? *left : UNIT_MAX_SIZE, n;
+
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	*buf = xcalloc(max + 1, 1);
+	n = fread(*buf, 1, max + 1, f);
+	if (ferror(f) || n > max) {
+		if (ferror(f))
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		else if (max == UNIT_MAX_SIZE)
+			snprintf(err, errlen, "%s: larger than 4 MiB: not a unit file", path);
+		else
+			snprintf(err, errlen, "%s: the unit and its drop-ins are larger than 16 MiB "
+				 "together", path);
+		fclose(f);
+		free(*buf);
+		*buf = NULL;
+		return -1;
+	}
+	fclose(f);
+	*left -= n;
+	return (long)n;
+}
+
+int unitfile_load_dropins(const char *path, char *const *dropins, size_t ndropins,
+			  uint64_t all_caps, struct unit_file *u, char *err, size_t errlen)
+{
+	struct parser p;
+	size_t left = UNIT_MAX_TOTAL;
+	int rc = 0;
+
+	parser_begin(&p, u, all_caps, err, errlen);
+	for (size_t i = 0; i <= ndropins && !rc; i++) {
+		const char *f = i ? dropins[i - 1] : path;
+		char *buf = NULL;
+		long n = read_unit(f, &buf, &left, err, errlen);
+
+		rc = n < 0 ? -1 : parser_file(&p, f, buf, (size_t)n);
+		free(buf);
+	}
+	return parser_end(&p, rc);
 }
 
 int unitfile_load(const char *path, uint64_t all_caps, struct unit_file *u, char *err,
 		  size_t errlen)
 {
-	FILE *f = fopen(path, "re");
-	char *buf;
-	size_t n;
-	int rc;
-
-	memset(u, 0, sizeof(*u));
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	buf = xcalloc(UNIT_MAX_SIZE + 1, 1);
-	n = fread(buf, 1, UNIT_MAX_SIZE + 1, f);
-	if (ferror(f) || n > UNIT_MAX_SIZE) {
-		snprintf(err, errlen, "%s: %s", path, ferror(f) ? strerror(errno) :
-			 "larger than 4 MiB: not a unit file");
-		fclose(f);
-		free(buf);
-		return -1;
-	}
-	fclose(f);
-	rc = unitfile_parse(buf, n, path, all_caps, u, err, errlen);
-	free(buf);
-	return rc;
+	return unitfile_load_dropins(path, NULL, 0, all_caps, u, err, errlen);
 }
 
 void unitfile_free(struct unit_file *u)
@@ -961,6 +1045,7 @@ void unitfile_free(struct unit_file *u)
 	size_t i;
 
 	free(u->name);
+	strv_free(u->files, u->nfiles);
 	free(u->type);
 	for (i = 0; i < u->nexec; i++) {
 		free(u->exec[i].path);

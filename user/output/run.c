@@ -24,6 +24,8 @@ int text_run(FILE *f, const struct run_result *r)
 	for (i = 0; r->cmd[i]; i++)
 		fprintf(f, " %s", ESC(r->cmd[i], esc));
 	fprintf(f, "\n  capabilities: %s\n", capset_str(r->caps, buf, sizeof(buf)));
+	if (r->service)
+		fprintf(f, "  unit: %s (its ExecStart=, with its drop-ins)\n", ESC(r->service, esc));
 	fprintf(f, "  as: %s\n", r->user ? ESC(r->user, esc) : "root");
 	fprintf(f, "  exit status: %d\n", r->exit_status);
 	if (r->check)
@@ -77,6 +79,7 @@ int json_run(FILE *f, const struct run_result *r)
 	json_set(root, "command", cmd);
 	json_set(root, "caps", json_capset(r->caps));
 	json_set(root, "user", r->user ? json_bytes(r->user) : json_null());
+	json_set(root, "service", r->service ? json_bytes(r->service) : json_null());
 	json_set(root, "exit_status", json_integer(r->exit_status));
 	if (r->check) {
 		json_set_bytes(root, "check", r->check);

@@ -4,6 +4,7 @@
 #include "output/render.h"
 
 #include <inttypes.h>
+#include <string.h>
 
 #include "analyze/views.h"
 #include "facts/capjson.h"
@@ -51,7 +52,16 @@ int text_verify(FILE *f, const struct verify_result *v)
 	fputs("capaudit verify:", f);
 	for (i = 0; v->cmd[i]; i++)
 		fprintf(f, " %s", text_escape(v->cmd[i], esc, sizeof(esc)));
-	fprintf(f, "\n  as: %s\n", v->user ? text_escape(v->user, esc, sizeof(esc)) : "root");
+	if (v->service) {
+		fprintf(f, "\n  unit: %s", text_escape(v->service, esc, sizeof(esc)));
+		if (v->service_name)
+			fprintf(f, " (%s)", text_escape(v->service_name, esc, sizeof(esc)));
+		fprintf(f, ", as its User=: %s\n", v->service_user ?
+			text_escape(v->service_user, esc, sizeof(esc)) : "root");
+	} else {
+		fprintf(f, "\n  as: %s%s\n", v->user ? text_escape(v->user, esc, sizeof(esc)) :
+			"root", v->keep_path ? " (with the caller's PATH)" : "");
+	}
 	if (v->check)
 		fprintf(f, "  success: exit status 0 and sh -c %s\n", text_escape(v->check, esc, sizeof(esc)));
 	fprintf(f, "  runs: %d (at most %d; each stopped after %g s)\n", v->runs, v->max_runs,
@@ -148,6 +158,25 @@ int text_verify(FILE *f, const struct verify_result *v)
 		       capset_str(v->suggested, buf, sizeof(buf)) : "no capability");
 		fputs(": the runs above corrected it.\n", f);
 	}
+	if (v->service) {
+		uint64_t extra = v->service_granted & ~v->set, lacks = v->set & ~v->service_granted;
+
+		fprintf(f, "\nThe unit grants %s", v->service_granted ?
+			capset_str(v->service_granted, buf, sizeof(buf)) : "no capability");
+		if (extra)
+			fprintf(f, ": %s not needed (the command succeeded without %s)",
+				capset_str(extra, buf, sizeof(buf)),
+				__builtin_popcountll(extra) == 1 ? "it" : "them");
+		else if (!lacks)
+			fputs(": each is needed", f);
+		if (lacks)
+			fprintf(f, "%s the proven set needs %s, which it does not grant", extra ?
+				";" : ":", capset_str(lacks, buf, sizeof(buf)));
+		fputs(".\n", f);
+	}
+	if (v->emitted_to)
+		fprintf(f, "\n--emit %s: written to %s\n", v->emit[0], strcmp(v->emitted_to, "-") ?
+			text_escape(v->emitted_to, esc, sizeof(esc)) : "standard output");
 	for (i = 0; v->sg && i < v->nemit; i++) {
 		fprintf(f, "\n# --emit %s\n", v->emit[i]);
 		emit_snippet(f, v->emit[i], v->sg);
@@ -174,6 +203,20 @@ int json_verify(FILE *f, const struct verify_result *v)
 		json_array_append_new(cmd, json_bytes(v->cmd[i]));
 	json_set(root, "command", cmd);
 	json_set(root, "user", v->user ? json_bytes(v->user) : json_null());
+	json_set(root, "keep_path", json_boolean(v->keep_path));
+	if (v->service) {
+		json_t *s = json_object();
+
+		json_set(s, "file", json_bytes(v->service));
+		json_set(s, "name", v->service_name ? json_bytes(v->service_name) : json_null());
+		json_set(s, "user", v->service_user ? json_bytes(v->service_user) : json_null());
+		json_set(s, "granted", json_capset(v->service_granted));
+		json_set(s, "not_needed", v->proven ? json_capset(v->service_granted & ~v->set) :
+			 json_null());
+		json_set(root, "service", s);
+	} else {
+		json_set(root, "service", json_null());
+	}
 	json_set(root, "check", v->check ? json_bytes(v->check) : json_null());
 	json_set(root, "runs", json_integer(v->runs));
 	json_set(root, "max_runs", json_integer(v->max_runs));
@@ -256,5 +299,6 @@ int json_verify(FILE *f, const struct verify_result *v)
 		}
 		json_set(root, "snippets", sn);
 	}
+	json_set(root, "emitted_to", v->emitted_to ? json_bytes(v->emitted_to) : json_null());
 	return json_write_pretty_free(f, root);
 }

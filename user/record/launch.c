@@ -84,8 +84,10 @@ void launch_user_env(const struct launch *l)
 	setenv("USER", l->user ? l->user : uid, 1);
 	setenv("LOGNAME", l->user ? l->user : uid, 1);
 	/* login.defs' ENV_SUPATH and ENV_PATH on Debian */
-	setenv("PATH", l->uid == 0 ? "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" :
-	       "/usr/local/bin:/usr/bin:/bin", 1);
+	if (!l->keep_path)
+		setenv("PATH", l->uid == 0 ?
+		       "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" :
+		       "/usr/local/bin:/usr/bin:/bin", 1);
 }
 
 int launch_raise_effective(void)

@@ -19,6 +19,7 @@ struct launch {
 	gid_t gid;
 	const char *user;        /* for initgroups() */
 	const char *home;        /* the user's home directory (passwd), or NULL */
+	bool keep_path;          /* --keep-path: the caller's PATH, not the login one */
 	char user_buf[64], home_buf[512];   /* (getpwnam()'s buffer is reused) */
 	/* a cgroup namespace of its own, rooted at the cgroup it starts in:
 	 * where cgroup2 is mounted with nsdelegate, the kernel then refuses
@@ -50,7 +51,8 @@ int launch_apply(const struct launch *l, const char **stage);
 /* In the child, for --user: the user's environment, as `runuser -l` gives
  * it: HOME from the passwd entry (else /), USER and LOGNAME, and the
  * system's PATH (root's with the sbin directories), so that the program's
- * own lookups are its user's, not the caller's. */
+ * own lookups are its user's, not the caller's; with keep_path, the
+ * caller's PATH stays. */
 void launch_user_env(const struct launch *l);
 
 /* Effective := permitted, so that the next steps may use what we hold. */

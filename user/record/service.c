@@ -22,6 +22,7 @@
 
 #include "analyze/service.h"
 #include "facts/capnames.h"
+#include "facts/unitpath.h"
 #include "lib/hindex.h"
 #include "lib/msg.h"
 #include "lib/util.h"
@@ -75,12 +76,12 @@ static int resolve_paths(struct service *v)
 		/* systemd: "neither a valid executable name nor an absolute path" */
 		if (strchr(p, '/')) {
 			p_err("%s:%u: ExecStart=%s: a relative path; systemd takes an absolute path "
-			      "or a bare name", u->name, u->exec[i].line, p);
+			      "or a bare name", u->exec[i].file, u->exec[i].line, p);
 			return -1;
 		}
 		v->paths[i] = find_exec(p);
 		if (!v->paths[i]) {
-			p_err("%s:%u: ExecStart=%s: not found in %s", u->name, u->exec[i].line, p,
+			p_err("%s:%u: ExecStart=%s: not found in %s", u->exec[i].file, u->exec[i].line, p,
 			      SYSTEMD_PATH);
 			return -1;
 		}
@@ -147,7 +148,8 @@ static int resolve_creds(struct service *v)
 	for (i = 1; i < u->nexec; i++)
 		if (u->exec[i].no_setuid != no_setuid) {
 			p_err("%s:%u: '!' on some ExecStart= commands and not on others: capaudit "
-			      "runs them all with one set of credentials", u->name, u->exec[i].line);
+			      "runs them all with one set of credentials", u->exec[i].file,
+			      u->exec[i].line);
 			return -1;
 		}
 	v->uid = 0;
@@ -158,7 +160,7 @@ static int resolve_creds(struct service *v)
 		struct passwd *pw = numeric ? getpwuid(id) : getpwnam(u->user);
 
 		if (!pw && !numeric) {
-			p_err("%s:%u: User=%s: no such user on this host", u->name, u->user_line,
+			p_err("%s:%u: User=%s: no such user on this host", u->user_file, u->user_line,
 			      u->user);
 			return -1;
 		}
@@ -190,7 +192,7 @@ static int resolve_creds(struct service *v)
 		}
 	}
 	if (u->group && !no_setuid && group_id(u->group, &v->gid)) {
-		p_err("%s:%u: Group=%s: no such group on this host", u->name, u->group_line,
+		p_err("%s:%u: Group=%s: no such group on this host", u->group_file, u->group_line,
 		      u->group);
 		hindex_free(&seen);
 		return -1;
@@ -199,7 +201,7 @@ static int resolve_creds(struct service *v)
 		gid_t g;
 
 		if (group_id(u->groups[i], &g)) {
-			p_err("%s:%u: SupplementaryGroups=: no group %s on this host", u->name,
+			p_err("%s:%u: SupplementaryGroups=: no group %s on this host", u->groups_file,
 			      u->groups_line, u->groups[i]);
 			hindex_free(&seen);
 			return -1;
@@ -254,30 +256,74 @@ static int can_hand_on(struct service *v)
 	return 0;
 }
 
-int service_prepare(const char *path, struct service *v)
+/* Which files make the unit: said when it was found by name or has
+ * drop-ins, so that what was read is never a guess. */
+static void say_sources(const struct unit_sources *s)
 {
+	if (s->by_name)
+		fprintf(stderr, "capaudit: note: %s: the unit file is %s\n", s->name, s->unit);
+	if (!s->ndropins)
+		return;
+	fprintf(stderr, "capaudit: note: %s: drop-ins, applied in this order: ", s->unit);
+	for (size_t i = 0; i < s->ndropins; i++)
+		fprintf(stderr, "%s%s", i ? ", " : "", s->dropins[i]);
+	fputc('\n', stderr);
+}
+
+int service_prepare(const char *arg, const struct service_opts *o, struct service *v)
+{
+	static const struct service_opts none;
 	int max = cap_max_bits();
 	uint64_t all = max >= 64 ? ~0ULL : (1ULL << max) - 1;
-	char err[1024];
+	struct unit_sources src;
+	char err[4600];
 	size_t i;
 	int rc;
 
+	if (!o)
+		o = &none;
 	memset(v, 0, sizeof(*v));
-	if (unitfile_load(path, all, &v->unit, err, sizeof(err))) {
+	if (unitpath_find(arg, &src, err, sizeof(err))) {
 		p_err("%s", err);
 		return EXIT_USAGE;
 	}
-	for (i = 0; i < v->unit.nnotes; i++)
+	rc = unitfile_load_dropins(src.unit, src.dropins, src.ndropins, all, &v->unit, err,
+				   sizeof(err));
+	/* an error is one line that names its file: the list only after */
+	if (!rc && !o->quiet)
+		say_sources(&src);
+	v->name = src.name;
+	src.name = NULL;
+	unitpath_free(&src);
+	if (rc) {
+		p_err("%s", err);
+		service_free(v);
+		return EXIT_USAGE;
+	}
+	for (i = 0; i < v->unit.nnotes && !o->quiet; i++)
 		fprintf(stderr, "capaudit: note: %s\n", v->unit.notes[i]);
-	if (v->unit.nexec > 1)
+	if (v->unit.nexec > 1 && !o->quiet)
 		fprintf(stderr, "capaudit: note: %s: %zu ExecStart= commands, run one after "
-			"another in one recording\n", path, v->unit.nexec);
+			"another in one recording\n", v->unit.name, v->unit.nexec);
 	v->bounding = v->unit.bounding;
 	v->ambient = v->unit.ambient & v->bounding;
-	rc = resolve_paths(v) || resolve_creds(v) ? EXIT_USAGE : can_hand_on(v) ? EXIT_FAIL : 0;
+	rc = resolve_paths(v) || resolve_creds(v) ? EXIT_USAGE : 0;
+	if (!rc && o->set_caps) {
+		/* what a drop-in of CapabilityBoundingSet=CAPS and, for a user
+		 * other than root, AmbientCapabilities=CAPS gives the command */
+		v->bounding = o->caps;
+		v->ambient = v->uid == 0 ? v->ambient & o->caps : o->caps;
+	}
+	if (!rc && can_hand_on(v))
+		rc = EXIT_FAIL;
 	if (rc)
 		service_free(v);
 	return rc;
+}
+
+uint64_t service_granted(const struct service *v)
+{
+	return v->uid == 0 ? v->bounding : v->ambient;
 }
 
 void service_free(struct service *v)
@@ -291,6 +337,7 @@ void service_free(struct service *v)
 		free(v->envp[i]);
 	free(v->envp);
 	free(v->groups);
+	free(v->name);
 	unitfile_free(&v->unit);
 	memset(v, 0, sizeof(*v));
 }
