@@ -5,6 +5,9 @@
 load helper
 
 BASE="$ROOT/examples/ci/baseline.json"
+# what every format says CAP_NET_RAW and CAP_CHOWN let a program do
+NET_RAW_WORDS="CAP_NET_RAW lets a program open raw sockets, which send and receive network packets the program builds itself"
+CHOWN_WORDS="CAP_CHOWN lets a program change a file's owner and group to any user and group"
 
 # Build and record the CI example's service: v1 (allowed) and v2 (+ raw ICMP).
 setup_file() {
@@ -31,7 +34,8 @@ teardown_file() {
 	run "$CAPAUDIT" check --baseline "$BASE" "$CI_OUT/v2.jsonl"
 	[ "$status" -eq 1 ]
 	[ "${lines[1]}" = "+ new capability   CAP_NET_RAW at inet_create (socket)" ]
-	[ "${lines[2]}" = "FAIL: 1 finding the baseline does not allow" ]
+	[ "${lines[2]}" = "      $NET_RAW_WORDS" ]
+	[ "${lines[3]}" = "FAIL: 1 finding the baseline does not allow" ]
 }
 
 @test "check: exit 2 on usage and input errors" {
@@ -123,8 +127,9 @@ teardown_file() {
 	[ "$stderr" = "" ]
 	[ "${lines[0]}" = "capaudit check: 1 record against $T/b.json (--match syscall)" ]
 	[ "${lines[1]}" = "+ new syscall      CAP_CHOWN in fchown (at setattr_prepare)" ]
-	[ "${lines[2]}" = "- unused syscall   CAP_CHOWN in chown  (hint)" ]
-	[ "${lines[3]}" = "FAIL: 1 finding the baseline does not allow, 1 hint" ]
+	[ "${lines[2]}" = "      $CHOWN_WORDS" ]
+	[ "${lines[3]}" = "- unused syscall   CAP_CHOWN in chown  (hint)" ]
+	[ "${lines[4]}" = "FAIL: 1 finding the baseline does not allow, 1 hint" ]
 	# capabilities only: nothing new
 	run "$CAPAUDIT" check --match capability --baseline "$T/b.json" "$CI_OUT/v1.jsonl"
 	[ "$status" -eq 0 ]
@@ -189,6 +194,7 @@ teardown_file() {
 }
 
 @test "check --format sarif has the SARIF 2.1.0 shape" {
+	cd "$T"   # outside a git work tree: the baseline as given
 	run "$CAPAUDIT" check --baseline "$BASE" --format sarif "$CI_OUT/v2.jsonl"
 	[ "$status" -eq 1 ]
 	echo "$output" >"$T/rep.json"
@@ -208,10 +214,63 @@ teardown_file() {
 }
 
 @test "check --format github prints ::error annotations" {
+	cd "$T"   # outside a git work tree: the baseline as given
 	run "$CAPAUDIT" check --baseline "$BASE" --format github "$CI_OUT/v2.jsonl"
 	[ "$status" -eq 1 ]
-	[ "${lines[0]}" = "::error file=$BASE,title=capaudit new-capability::New capability CAP_NET_RAW at kernel call site inet_create (socket): not allowed by $BASE" ]
+	[ "${lines[0]}" = "::error file=$BASE,title=capaudit%3A new capability CAP_NET_RAW::New capability CAP_NET_RAW at kernel call site inet_create (socket): not allowed by $BASE. $NET_RAW_WORDS. If this is intended, accept it (then review the diff and commit it): capaudit check --baseline $BASE --update $CI_OUT/v2.jsonl" ]
 	[ "${lines[1]}" = "capaudit check: FAIL: 1 failure, 0 hints, 2 allowed call sites seen" ]
+}
+
+# in_repo: a git work tree in $T/repo (its top: the .git beside ci/ and
+# sub/), the baseline committed in ci/, check run from sub/
+in_repo() {
+	mkdir -p "$T/repo/.git" "$T/repo/ci" "$T/repo/sub"
+	cp "$BASE" "$T/repo/ci/capaudit-baseline.json"
+	cd "$T/repo/sub"
+}
+
+# The words every CI format gives a new CAP_NET_RAW of v2.jsonl, the
+# baseline named from the work tree's top (ci/...), the command as given
+v2_message() {
+	echo "New capability CAP_NET_RAW at kernel call site inet_create (socket): not allowed by ci/capaudit-baseline.json. $NET_RAW_WORDS. If this is intended, accept it (then review the diff and commit it): capaudit check --baseline ../ci/capaudit-baseline.json --update $CI_OUT/v2.jsonl"
+}
+
+@test "check: github, junit, sarif and text say what the capability allows and how to accept it, paths from the work tree's top" {
+	command -v xmllint >/dev/null || skip "xmllint (libxml2-utils) is not installed"
+	in_repo
+	local m
+	m=$(v2_message)
+	run --separate-stderr "$CAPAUDIT" check --baseline ../ci/capaudit-baseline.json --format github "$CI_OUT/v2.jsonl"
+	[ "$status" -eq 1 ]
+	[ "${lines[0]}" = "::error file=ci/capaudit-baseline.json,title=capaudit%3A new capability CAP_NET_RAW::$m" ]
+	run --separate-stderr "$CAPAUDIT" check --baseline ../ci/capaudit-baseline.json --format junit "$CI_OUT/v2.jsonl"
+	[ "$status" -eq 1 ]
+	echo "$output" >"$T/junit.xml"
+	[ "$(xmllint --xpath 'string(//failure/@message)' "$T/junit.xml")" = "$m" ]
+	[ "$(xmllint --xpath 'string(//failure)' "$T/junit.xml")" = "$m" ]
+	[ "$(xmllint --xpath 'string(//testsuite/@name)' "$T/junit.xml")" = "capaudit check ci/capaudit-baseline.json" ]
+	run --separate-stderr "$CAPAUDIT" check --baseline ../ci/capaudit-baseline.json --format sarif "$CI_OUT/v2.jsonl"
+	[ "$status" -eq 1 ]
+	echo "$output" >"$T/rep.json"
+	[ "$(jqr '.runs[0].results[0].message.text')" = "$m" ]
+	[ "$(jqr '.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri')" = "ci/capaudit-baseline.json" ]
+	# text: the words under the finding, the command on a line of its own
+	run --separate-stderr "$CAPAUDIT" check --baseline ../ci/capaudit-baseline.json "$CI_OUT/v2.jsonl"
+	[ "$status" -eq 1 ]
+	[ "${lines[1]}" = "+ new capability   CAP_NET_RAW at inet_create (socket)" ]
+	[ "${lines[2]}" = "      $NET_RAW_WORDS" ]
+	[ "${lines[3]}" = "FAIL: 1 finding the baseline does not allow" ]
+	[ "${lines[4]}" = "  if this is intended, accept it (then review the diff and commit it): capaudit check --baseline ../ci/capaudit-baseline.json --update $CI_OUT/v2.jsonl" ]
+	# that command, run where check ran, accepts it
+	run "$CAPAUDIT" check --baseline ../ci/capaudit-baseline.json --update "$CI_OUT/v2.jsonl"
+	[ "$status" -eq 0 ]
+	run "$CAPAUDIT" check --baseline ../ci/capaudit-baseline.json "$CI_OUT/v2.jsonl"
+	[ "$status" -eq 0 ]
+	# outside a git work tree: the baseline as given
+	cd "$T"
+	run --separate-stderr "$CAPAUDIT" check --baseline "$BASE" --format github "$CI_OUT/v2.jsonl"
+	[ "$status" -eq 1 ]
+	[[ "${lines[0]}" == "::error file=$BASE,title=capaudit%3A new capability CAP_NET_RAW::New capability CAP_NET_RAW at kernel call site inet_create (socket): not allowed by $BASE. $NET_RAW_WORDS. If this is intended, "* ]]
 }
 
 @test "the examples/ci workflow passes for v1 and fails for v2 with the expected diff" {

@@ -340,9 +340,8 @@ on_path() {
 	run --separate-stderr "$CAPAUDIT" check --baseline "$T/my caps.json" --program criu "$T/rec.jsonl"
 	[ "$status" -eq 1 ]
 	local hint=${lines[-1]}
-	[ "$hint" = "  if this is intended: capaudit check --baseline '$T/my caps.json' --update --program criu $T/rec.jsonl, and review the diff" ]
-	hint=${hint#  if this is intended: }
-	hint=${hint%, and review the diff}
+	[ "$hint" = "  if this is intended, accept it (then review the diff and commit it): capaudit check --baseline '$T/my caps.json' --update --program criu $T/rec.jsonl" ]
+	hint=${hint#*commit it): }
 	run env PATH="$T/bin:$PATH" sh -c "$hint"
 	[ "$status" -eq 0 ]
 	[ "$output" = "capaudit: updated $T/my caps.json: 2 capabilities, 0 expected denials" ]

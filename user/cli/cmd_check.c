@@ -7,6 +7,7 @@
 #include "cli/cmd_check.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "analyze/check.h"
 #include "analyze/partial.h"
 #include "analyze/recview.h"
+#include "analyze/usite.h"
 #include "cli/options.h"
 #include "lib/msg.h"
 #include "lib/infile.h"
@@ -78,9 +80,10 @@ static const struct cli_opt check_opts[] = {
 	  "read what is valid in damaged records, warn what was skipped", NULL, CLI_ARG_ANY,
 	  CLI_FLAG(A, lenient) },
 	{ "source-root", O_SOURCE_ROOT, required_argument, "DIR",
-	  "name user-space places relative to DIR in sarif and github output",
-	  "(places of records made with --user-stacks; default: the current directory, a "
-	  "checkout's root in CI)", CLI_ARG_DIR, CLI_STRING(A, source_root) },
+	  "name files relative to DIR in what check prints (program lines, the baseline)",
+	  "(default: the top of the git work tree the current directory is in, the "
+	  "repository's root as CI annotations want it; outside one, the current directory)",
+	  CLI_ARG_DIR, CLI_STRING(A, source_root) },
 	{ 0 },
 };
 
@@ -228,6 +231,77 @@ static int open_files(struct check_files *cf, const struct check_args *a, bool *
 }
 
 
+/* The top of the git work tree dir lies in (the nearest directory, dir
+ * itself or above, that holds a .git: a directory, or the file of a
+ * linked work tree or submodule) into buf; false when there is none. dir
+ * is a resolved absolute path. */
+static bool work_tree_top(const char *dir, char *buf, size_t len)
+{
+	char probe[PATH_MAX + 8];
+	struct stat st;
+	size_t n;
+
+	if (snprintf(buf, len, "%s", dir) >= (int)len)
+		return false;
+	for (;;) {
+		snprintf(probe, sizeof(probe), "%s/.git", strcmp(buf, "/") ? buf : "");
+		if (!stat(probe, &st))
+			return true;
+		n = strlen(buf);
+		if (n <= 1)
+			return false;
+		while (n > 1 && buf[n - 1] != '/')
+			n--;
+		buf[n > 1 ? n - 1 : 1] = '\0';
+	}
+}
+
+/* Where annotations name files from (struct check_view's source_root):
+ * --source-root DIR (resolved), else the top of the git work tree of the
+ * current directory, else the current directory. NULL when none can be
+ * named (an unreadable current directory): paths then stay as recorded. */
+static const char *annotation_root(const struct check_args *a, char *buf, size_t len)
+{
+	char cwd[PATH_MAX];
+
+	if (a->source_root) {
+		if (!realpath(a->source_root, cwd))
+			return a->source_root;   /* as given: it may name a path elsewhere */
+		snprintf(buf, len, "%s", cwd);
+		return buf;
+	}
+	if (!getcwd(cwd, sizeof(cwd)))
+		return NULL;
+	if (!work_tree_top(cwd, buf, len))
+		snprintf(buf, len, "%s", cwd);
+	return buf;
+}
+
+/* The baseline as annotations name it: relative to root when it lies
+ * under it (its directory resolved, its own name kept: a symlink stays
+ * itself), else as given. */
+static const char *baseline_shown(const char *bpath, const char *root, char *buf, size_t len)
+{
+	char dir[PATH_MAX], *slash, *copy;
+	const char *base, *rel;
+
+	if (!root || !strcmp(bpath, "-"))
+		return bpath;
+	copy = xstrdup(bpath);
+	slash = strrchr(copy, '/');
+	base = slash ? slash + 1 : copy;
+	if (slash)
+		*slash = '\0';
+	if (!realpath(slash ? (*copy ? copy : "/") : ".", dir) ||
+	    snprintf(buf, len, "%s/%s", strcmp(dir, "/") ? dir : "", base) >= (int)len) {
+		free(copy);
+		return bpath;
+	}
+	free(copy);
+	rel = usite_relative(buf, root);
+	return rel == buf ? bpath : rel;
+}
+
 /* Options and operands: CLI_GO_ON, or the exit status (EXIT_OK after --help). */
 static int parse_args(int argc, char **argv, struct check_args *a)
 {
@@ -344,7 +418,7 @@ static int compare(const struct check_args *a, const struct observation *obs,
 {
 	struct check_result res;
 	struct check_view view;
-	char cwd[4096], upd[8192];
+	char root[PATH_MAX], shown[2 * PATH_MAX], upd[8192];
 	int rc;
 
 	update_command(a, upd, sizeof(upd));
@@ -362,7 +436,8 @@ static int compare(const struct check_args *a, const struct observation *obs,
 	view.baseline = a->bpath;
 	view.records = a->records;
 	view.nrecords = a->nrecords;
-	view.source_root = a->source_root ? a->source_root : getcwd(cwd, sizeof(cwd));
+	view.source_root = annotation_root(a, root, sizeof(root));
+	view.baseline_shown = baseline_shown(a->bpath, view.source_root, shown, sizeof(shown));
 	rc = a->fmt->check(stdout, &view);
 	if (fflush(stdout) || rc) {
 		p_err("cannot write the verdict: output error");
