@@ -177,7 +177,7 @@ teardown_file() {
 
 @test "check --format junit is well-formed JUnit XML with one failure" {
 	command -v xmllint >/dev/null || skip "xmllint (libxml2-utils) is not installed"
-	run "$CAPAUDIT" check --baseline "$BASE" --format junit "$CI_OUT/v2.jsonl"
+	run --separate-stderr "$CAPAUDIT" check --baseline "$BASE" --format junit "$CI_OUT/v2.jsonl"
 	[ "$status" -eq 1 ]
 	echo "$output" >"$T/junit.xml"
 	xmllint --noout "$T/junit.xml"
@@ -195,7 +195,7 @@ teardown_file() {
 
 @test "check --format sarif has the SARIF 2.1.0 shape" {
 	cd "$T"   # outside a git work tree: the baseline as given
-	run "$CAPAUDIT" check --baseline "$BASE" --format sarif "$CI_OUT/v2.jsonl"
+	run --separate-stderr "$CAPAUDIT" check --baseline "$BASE" --format sarif "$CI_OUT/v2.jsonl"
 	[ "$status" -eq 1 ]
 	echo "$output" >"$T/rep.json"
 	[ "$(jqr '.version')" = "2.1.0" ]
@@ -215,7 +215,7 @@ teardown_file() {
 
 @test "check --format github prints ::error annotations" {
 	cd "$T"   # outside a git work tree: the baseline as given
-	run "$CAPAUDIT" check --baseline "$BASE" --format github "$CI_OUT/v2.jsonl"
+	run --separate-stderr "$CAPAUDIT" check --baseline "$BASE" --format github "$CI_OUT/v2.jsonl"
 	[ "$status" -eq 1 ]
 	[ "${lines[0]}" = "::error file=$BASE,title=capaudit%3A new capability CAP_NET_RAW::New capability CAP_NET_RAW at kernel call site inet_create (socket): not allowed by $BASE. $NET_RAW_WORDS. If this is intended, accept it (then review the diff and commit it): capaudit check --baseline $BASE --update $CI_OUT/v2.jsonl" ]
 	[ "${lines[1]}" = "capaudit check: FAIL: 1 failure, 0 hints, 2 allowed call sites seen" ]
@@ -271,6 +271,26 @@ v2_message() {
 	run --separate-stderr "$CAPAUDIT" check --baseline "$BASE" --format github "$CI_OUT/v2.jsonl"
 	[ "$status" -eq 1 ]
 	[[ "${lines[0]}" == "::error file=$BASE,title=capaudit%3A new capability CAP_NET_RAW::New capability CAP_NET_RAW at kernel call site inet_create (socket): not allowed by $BASE. $NET_RAW_WORDS. If this is intended, "* ]]
+}
+
+@test "check: records without user stacks: one note says why an annotation is on the baseline file, and what to add" {
+	local note="capaudit: note: $CI_OUT/v2.jsonl has no user stacks, so a finding is shown on the baseline file, not on the line of the program that asked for the capability: record with capaudit record --user-stacks, the program built with debug info and frame pointers (-g -fno-omit-frame-pointer; docs/ci.md)"
+	run --separate-stderr "$CAPAUDIT" check --baseline "$BASE" --format github "$CI_OUT/v2.jsonl"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "$note" ]
+	# once, however many records and findings; in every format
+	echo '{"format":"capaudit-baseline","version":2,"capabilities":[]}' >"$T/empty.json"
+	run --separate-stderr "$CAPAUDIT" check --baseline "$T/empty.json" --format sarif "$CI_OUT/v2.jsonl" "$CI_OUT/v1.jsonl"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "capaudit: note: $CI_OUT/v2.jsonl and 1 other record have no user stacks, so a finding is shown on the baseline file, not on the line of the program that asked for the capability: record with capaudit record --user-stacks, the program built with debug info and frame pointers (-g -fno-omit-frame-pointer; docs/ci.md)" ]
+	# text and json place nothing on a file: no note
+	run --separate-stderr "$CAPAUDIT" check --baseline "$BASE" "$CI_OUT/v2.jsonl"
+	[ "$status" -eq 1 ]
+	[ -z "$stderr" ]
+	# nothing new: nothing to place, no note
+	run --separate-stderr "$CAPAUDIT" check --baseline "$BASE" --format github "$CI_OUT/v1.jsonl"
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
 }
 
 @test "the examples/ci workflow passes for v1 and fails for v2 with the expected diff" {

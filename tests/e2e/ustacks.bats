@@ -131,6 +131,12 @@ record_privops() {
 	run "$CAPAUDIT" report -i "$T/rec.jsonl"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"from $T/privops-stripped+0x"*", via chown in libc.so.6"* ]]
+	# check: on the baseline file, and a note says why, once
+	echo '{"format":"capaudit-baseline","version":2,"capabilities":[]}' >"$T/base.json"
+	run --separate-stderr "$CAPAUDIT" check --baseline "$T/base.json" --format github "$T/rec.jsonl"
+	[ "$status" -eq 1 ]
+	[[ "${lines[0]}" == "::error file=$T/base.json,title=capaudit%3A new capability "* ]]
+	[[ "$stderr" == "capaudit: note: "*" findings have no source line in the program's own code, so they are shown on the baseline file: the program that asked was built without debug info (-g), or it is not the project's own (a system tool such as chown)" ]]
 }
 
 @test "a binary deleted while it runs degrades the same way, no error" {

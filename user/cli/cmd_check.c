@@ -364,9 +364,17 @@ static void warn_partial(const char *name, const struct record *r)
 	fprintf(stderr, "capaudit: warning: %s\n", text_sanitize(msg, safe, sizeof(safe)));
 }
 
+/* Records without user stacks (record --user-stacks): how many, and the
+ * first one's name. */
+struct stackless {
+	size_t n;
+	const char *first;
+};
+
 /* Every record into one observation; 0, or -1 when a record is unreadable
  * (said; obs is then freed). */
-static int observe(const struct check_args *a, struct check_files *cf, struct observation *obs)
+static int observe(const struct check_args *a, struct check_files *cf, struct observation *obs,
+		   struct stackless *sl)
 {
 	size_t i;
 
@@ -382,6 +390,8 @@ static int observe(const struct check_args *a, struct check_files *cf, struct ob
 			return -1;
 		}
 		seen = rec_view_record(&workload);
+		if (!seen->nustacks && !sl->n++)
+			sl->first = name;
 		warn_lost(name, seen);
 		warn_partial(name, seen);
 		suggest_build(seen, &a->so, &sg);
@@ -412,9 +422,40 @@ static int update_baseline(const struct check_args *a, struct check_files *cf,
 	return rc;
 }
 
+/* When a new finding has no line of the program, say once why it is
+ * placed on the baseline file (github, junit, sarif), and what would name
+ * the line. */
+static void note_unplaced(const struct check_result *res, const struct stackless *sl)
+{
+	char safe[4200];
+	size_t i, n = 0;
+
+	for (i = 0; i < res->n; i++)
+		n += res->f[i].kind <= FK_NEW_DENIAL && !res->f[i].usrc;
+	if (!n)
+		return;
+	if (sl->n) {
+		fprintf(stderr, "capaudit: note: %s", text_sanitize(sl->first, safe, sizeof(safe)));
+		if (sl->n > 1)
+			fprintf(stderr, " and %zu other record%s have", sl->n - 1,
+				sl->n == 2 ? "" : "s");
+		else
+			fputs(" has", stderr);
+		fputs(" no user stacks, so a finding is shown on the baseline file, not on the line "
+		      "of the program that asked for the capability: record with capaudit record "
+		      "--user-stacks, the program built with debug info and frame pointers (-g "
+		      "-fno-omit-frame-pointer; docs/ci.md)\n", stderr);
+		return;
+	}
+	fprintf(stderr, "capaudit: note: %zu finding%s no source line in the program's own "
+		"code, so %s shown on the baseline file: the program that asked was built without "
+		"debug info (-g), or it is not the project's own (a system tool such as chown)\n", n,
+		n == 1 ? " has" : "s have", n == 1 ? "it is" : "they are");
+}
+
 /* The verdict: what was observed against the baseline, printed. */
 static int compare(const struct check_args *a, const struct observation *obs,
-		   struct baseline *base)
+		   struct baseline *base, const struct stackless *sl)
 {
 	struct check_result res;
 	struct check_view view;
@@ -431,6 +472,10 @@ static int compare(const struct check_args *a, const struct observation *obs,
 			a->match == MATCH_CALLSITE ? " and call sites" : "",
 			*upd ? upd : "check --update");
 	check_compare(obs, base, a->strict, a->match, &res);
+	/* the formats that place a finding on a file (text and json name the
+	 * line under the finding when there is one) */
+	if (strcmp(a->fmt->name, "text") && strcmp(a->fmt->name, "json"))
+		note_unplaced(&res, sl);
 	view.update_cmd = upd;
 	view.r = &res;
 	view.baseline = a->bpath;
@@ -453,6 +498,7 @@ int do_check(int argc, char **argv, int all_argc, char **all_argv)
 {
 	struct check_args a = { 0 };
 	struct observation obs = { 0 };
+	struct stackless sl = { 0 };
 	struct baseline base;
 	struct check_files cf;
 	bool missing = false, have_base;
@@ -471,13 +517,13 @@ int do_check(int argc, char **argv, int all_argc, char **all_argv)
 		close_files(&cf);
 		return EXIT_USAGE;
 	}
-	if (observe(&a, &cf, &obs)) {
+	if (observe(&a, &cf, &obs, &sl)) {
 		rc = EXIT_USAGE;
 	} else {
 		if (a.update)
 			rc = update_baseline(&a, &cf, &obs, have_base ? &base : NULL);
 		else
-			rc = compare(&a, &obs, &base);
+			rc = compare(&a, &obs, &base, &sl);
 		observation_free(&obs);
 	}
 	if (have_base)
