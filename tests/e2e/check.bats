@@ -86,6 +86,95 @@ teardown_file() {
 	[ "$status" -eq 0 ]
 }
 
+@test "check --update says what it added and removed; the diff is only that change (order, layout, notes kept)" {
+	# written by hand as docs/baseline.md shows: entries not sorted, lists on
+	# one line, a note after the lists; no record uses CAP_SYS_ADMIN or chown
+	cat >"$T/b.json" <<-'EOF'
+	{
+	  "format": "capaudit-baseline",
+	  "version": 2,
+	  "note": "Capabilities of the example service.",
+	  "capabilities": [
+	    {
+	      "cap": "CAP_NET_BIND_SERVICE",
+	      "syscalls": ["bind"],
+	      "callsites": [
+	        { "function": "__inet_bind", "note": "bind(2) of the TCP listener" }
+	      ],
+	      "note": "listens below 1024"
+	    },
+	    {
+	      "cap": "CAP_CHOWN",
+	      "note": "hands the state file to nobody",
+	      "syscalls": [{ "syscall": "fchown", "note": "fchown(2) of the state file" }, "chown"],
+	      "callsites": ["setattr_prepare"]
+	    },
+	    {
+	      "cap": "CAP_SYS_ADMIN",
+	      "note": "legacy",
+	      "syscalls": ["mount"],
+	      "callsites": ["path_mount"]
+	    }
+	  ],
+	  "denied": []
+	}
+	EOF
+	# what it must become: CAP_NET_RAW added at the end of a list that is
+	# not sorted, laid out as its neighbours; chown and CAP_SYS_ADMIN gone
+	cat >"$T/want.json" <<-'EOF'
+	{
+	  "format": "capaudit-baseline",
+	  "version": 2,
+	  "note": "Capabilities of the example service.",
+	  "capabilities": [
+	    {
+	      "cap": "CAP_NET_BIND_SERVICE",
+	      "syscalls": ["bind"],
+	      "callsites": [
+	        { "function": "__inet_bind", "note": "bind(2) of the TCP listener" }
+	      ],
+	      "note": "listens below 1024"
+	    },
+	    {
+	      "cap": "CAP_CHOWN",
+	      "note": "hands the state file to nobody",
+	      "syscalls": [{ "syscall": "fchown", "note": "fchown(2) of the state file" }],
+	      "callsites": ["setattr_prepare"]
+	    },
+	    {
+	      "cap": "CAP_NET_RAW",
+	      "syscalls": [
+	        "socket"
+	      ],
+	      "callsites": [
+	        "inet_create"
+	      ]
+	    }
+	  ],
+	  "denied": []
+	}
+	EOF
+	chmod 640 "$T/b.json"
+	run --separate-stderr "$CAPAUDIT" check --update --baseline "$T/b.json" "$CI_OUT/v2.jsonl"
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "capaudit: updated $T/b.json: 3 capabilities, 0 expected denials
+  added CAP_NET_RAW, in syscall socket at kernel call site inet_create: it lets a program open raw sockets, which send and receive network packets the program builds itself
+  removed syscall chown of CAP_CHOWN: no record made it
+  removed CAP_SYS_ADMIN: no record used it (its note was: legacy)" ]
+	diff -u "$T/want.json" "$T/b.json"
+	[ "$(stat -c %a "$T/b.json")" = 640 ]
+	run -0 "$CAPAUDIT" check --baseline "$T/b.json" "$CI_OUT/v2.jsonl"
+	# nothing to change: the file is left as it is
+	local ino
+	ino=$(stat -c %i "$T/b.json")
+	run --separate-stderr "$CAPAUDIT" check --update --baseline "$T/b.json" "$CI_OUT/v2.jsonl"
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "capaudit: $T/b.json already allows what the record shows, no more: left as it is" ]
+	[ "$(stat -c %i "$T/b.json")" = "$ino" ]
+	diff -u "$T/want.json" "$T/b.json"
+	[ "$(ls "$T")" = "$(printf 'b.json\nwant.json')" ]
+}
+
 @test "check warns about a record that lost something, syscall results included; the verdict stays" {
 	run --separate-stderr "$CAPAUDIT" check --baseline "$BASE" "$CI_OUT/v1.jsonl"
 	[ "$status" -eq 0 ]

@@ -379,3 +379,212 @@ TEST(check_messages_name_capability_site_and_baseline)
 	ASSERT_EQ(check_match_parse("callsite"), MATCH_CALLSITE);
 	ASSERT_EQ(check_match_parse("site"), -1);
 }
+
+/* ---- check --update on the file's own text (baseline_edit) ---- */
+
+/* text edited into want; the result must read back as want */
+static char *edit_to(const char *text, const struct baseline *want)
+{
+	struct baseline back;
+	char err[512] = "", *out;
+	size_t len = 0;
+	FILE *m;
+
+	out = baseline_edit(text, strlen(text), want, &len);
+	if (!out) {
+		FAIL_AT("baseline_edit gave NULL");
+		return xstrdup("");
+	}
+	ASSERT_EQ(strlen(out), len);
+	m = fmemopen(out, len, "r");
+	if (baseline_read(m, "edited", &back, err, sizeof(err))) {
+		FAIL_AT("the edited text does not read: %s\n%s", err, out);
+	} else {
+		ASSERT_TRUE(baseline_same(&back, want));
+		baseline_free(&back);
+	}
+	fclose(m);
+	return out;
+}
+
+static struct bl_entry *want_entry(struct baseline *b, bool denied, int cap, const char *sys,
+				   const char *sites)
+{
+	struct bl_entry *e = denied ? bl_add(&b->denied, &b->ndenied, &b->capdenied, cap) :
+				      bl_add(&b->caps, &b->ncaps, &b->capcaps, cap);
+	char *copy = xstrdup(sites), *tok, *save = NULL;
+
+	if (sys) {
+		char *c2 = xstrdup(sys);
+
+		e->has_sys = true;
+		for (tok = strtok_r(c2, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+			bl_add_sys(e, tok);
+		free(c2);
+	}
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		bl_add_site(e, tok);
+	free(copy);
+	return e;
+}
+
+TEST(baseline_edit_keeps_order_layout_and_notes)
+{
+	struct baseline want = { 0 };
+	struct bl_entry *e;
+	char *out;
+
+	/* a sorted file: the new entry and the new syscall go where they sort;
+	 * the first call site goes with its separator; notes stay where they are */
+	want.note = xstrdup("svc");
+	e = want_entry(&want, false, 0, "chown,fchown", "setattr_prepare");
+	e->note = xstrdup("state");
+	bl_find_sys(e, "fchown")->note = xstrdup("the state file");
+	want_entry(&want, false, 13, "socket", "inet_create");
+	want_entry(&want, false, 21, "sethostname", "__x64_sys_sethostname");
+	out = edit_to("{\n"
+		      "  \"format\": \"capaudit-baseline\",\n"
+		      "  \"version\": 2,\n"
+		      "  \"note\": \"svc\",\n"
+		      "  \"capabilities\": [\n"
+		      "    {\n"
+		      "      \"cap\": \"CAP_CHOWN\",\n"
+		      "      \"note\": \"state\",\n"
+		      "      \"syscalls\": [\n"
+		      "        {\n"
+		      "          \"syscall\": \"fchown\",\n"
+		      "          \"note\": \"the state file\"\n"
+		      "        }\n"
+		      "      ],\n"
+		      "      \"callsites\": [\n"
+		      "        \"notify_change\",\n"
+		      "        \"setattr_prepare\"\n"
+		      "      ]\n"
+		      "    },\n"
+		      "    {\n"
+		      "      \"cap\": \"sys_admin\",\n"
+		      "      \"syscalls\": [\"sethostname\"],\n"
+		      "      \"callsites\": [\"__x64_sys_sethostname\"]\n"
+		      "    }\n"
+		      "  ],\n"
+		      "  \"denied\": []\n"
+		      "}\n", &want);
+	ASSERT_STR(out, "{\n"
+		   "  \"format\": \"capaudit-baseline\",\n"
+		   "  \"version\": 2,\n"
+		   "  \"note\": \"svc\",\n"
+		   "  \"capabilities\": [\n"
+		   "    {\n"
+		   "      \"cap\": \"CAP_CHOWN\",\n"
+		   "      \"note\": \"state\",\n"
+		   "      \"syscalls\": [\n"
+		   "        \"chown\",\n"
+		   "        {\n"
+		   "          \"syscall\": \"fchown\",\n"
+		   "          \"note\": \"the state file\"\n"
+		   "        }\n"
+		   "      ],\n"
+		   "      \"callsites\": [\n"
+		   "        \"setattr_prepare\"\n"
+		   "      ]\n"
+		   "    },\n"
+		   "    {\n"
+		   "      \"cap\": \"CAP_NET_RAW\",\n"
+		   "      \"syscalls\": [\n"
+		   "        \"socket\"\n"
+		   "      ],\n"
+		   "      \"callsites\": [\n"
+		   "        \"inet_create\"\n"
+		   "      ]\n"
+		   "    },\n"
+		   "    {\n"
+		   "      \"cap\": \"sys_admin\",\n"
+		   "      \"syscalls\": [\"sethostname\"],\n"
+		   "      \"callsites\": [\"__x64_sys_sethostname\"]\n"
+		   "    }\n"
+		   "  ],\n"
+		   "  \"denied\": []\n"
+		   "}\n");
+	free(out);
+	baseline_free(&want);
+}
+
+TEST(baseline_edit_fills_empty_lists_adds_missing_members_and_empties_lists)
+{
+	struct baseline want = { 0 };
+	char *out;
+
+	/* a version 1 entry gets its syscalls before its call sites; "denied"
+	 * is added where it was missing (tabs, as the file is indented) */
+	want_entry(&want, false, 10, "bind", "__inet_bind");
+	want_entry(&want, true, 38, "bpf", "array_map_alloc");
+	out = edit_to("{\n\t\"format\": \"capaudit-baseline\",\n\t\"version\": 1,\n"
+		      "\t\"capabilities\": [\n\t\t{\n\t\t\t\"cap\": \"CAP_NET_BIND_SERVICE\",\n"
+		      "\t\t\t\"callsites\": [\"__inet_bind\"]\n\t\t}\n\t]\n}", &want);
+	ASSERT_STR(out, "{\n\t\"format\": \"capaudit-baseline\",\n\t\"version\": 2,\n"
+		   "\t\"capabilities\": [\n\t\t{\n\t\t\t\"cap\": \"CAP_NET_BIND_SERVICE\",\n"
+		   "\t\t\t\"syscalls\": [\n\t\t\t\t\"bind\"\n\t\t\t],\n"
+		   "\t\t\t\"callsites\": [\"__inet_bind\"]\n\t\t}\n\t],\n"
+		   "\t\"denied\": [\n\t\t{\n\t\t\t\"cap\": \"CAP_PERFMON\",\n"
+		   "\t\t\t\"syscalls\": [\n\t\t\t\t\"bpf\"\n\t\t\t],\n"
+		   "\t\t\t\"callsites\": [\n\t\t\t\t\"array_map_alloc\"\n\t\t\t]\n\t\t}\n\t]\n}");
+	free(out);
+	baseline_free(&want);
+	/* an empty list filled, a list emptied, a file on one line stays on one */
+	memset(&want, 0, sizeof(want));
+	want_entry(&want, false, 0, "fchown", "setattr_prepare");
+	out = edit_to("{\"format\":\"capaudit-baseline\",\"version\":2,\"capabilities\":"
+		      "[{\"cap\":\"CAP_CHOWN\",\"syscalls\":[],\"callsites\":[\"setattr_prepare\"]}],"
+		      "\"denied\":[{\"cap\":\"CAP_BPF\",\"syscalls\":[\"bpf\"],\"callsites\":[\"x\"]}]}",
+		      &want);
+	ASSERT_STR(out, "{\"format\":\"capaudit-baseline\",\"version\":2,\"capabilities\":"
+		   "[{\"cap\":\"CAP_CHOWN\",\"syscalls\":[\"fchown\"],\"callsites\":[\"setattr_prepare\"]}],"
+		   "\"denied\":[]}");
+	free(out);
+	baseline_free(&want);
+	/* an empty list in an entry on lines: one level below its line */
+	memset(&want, 0, sizeof(want));
+	want_entry(&want, false, 0, "fchown", "setattr_prepare");
+	out = edit_to("{\n  \"format\": \"capaudit-baseline\",\n  \"version\": 2,\n"
+		      "  \"capabilities\": [\n    {\n      \"cap\": \"CAP_CHOWN\",\n"
+		      "      \"syscalls\": [],\n      \"callsites\": [\"setattr_prepare\"]\n    }\n  ]\n}\n",
+		      &want);
+	ASSERT_HAS(out, "      \"syscalls\": [\n        \"fchown\"\n      ],\n");
+	free(out);
+	baseline_free(&want);
+}
+
+TEST(baseline_edit_reads_escapes_and_refuses_what_it_cannot_follow)
+{
+	struct baseline want = { 0 }, a = { 0 }, b = { 0 };
+	size_t len;
+	char *out;
+
+	/* names written with escapes are the names they stand for */
+	bl_find_site(want_entry(&want, false, 0, "fchown", "setattr_prepare"),
+		     "setattr_prepare")->note = xstrdup("n\"q");
+	out = edit_to("{\"format\":\"capaudit-baseline\",\"version\":2,\"capabilities\":"
+		      "[{\"cap\":\"CAP_\\u0043HOWN\",\"syscalls\":[\"fch\\u006fwn\",\"chown\"],"
+		      "\"callsites\":[{\"function\":\"setattr\\u005fprepare\",\"note\":\"n\\\"q\"}]}]}",
+		      &want);
+	ASSERT_STR(out, "{\"format\":\"capaudit-baseline\",\"version\":2,\"capabilities\":"
+		   "[{\"cap\":\"CAP_\\u0043HOWN\",\"syscalls\":[\"fch\\u006fwn\"],"
+		   "\"callsites\":[{\"function\":\"setattr\\u005fprepare\",\"note\":\"n\\\"q\"}]}]}");
+	free(out);
+	/* not an object, or more after it: NULL */
+	ASSERT_TRUE(baseline_edit("[]", 2, &want, &len) == NULL);
+	ASSERT_TRUE(baseline_edit("{} {}", 5, &want, &len) == NULL);
+	ASSERT_TRUE(baseline_edit("{\"capabilities\": [{\"cap\": \"CAP_NOPE\"}]}", 39, &want, &len) ==
+		    NULL);
+	baseline_free(&want);
+	/* the same baseline in any order; a note differs: not the same */
+	want_entry(&a, false, 0, "chown,fchown", "x,y");
+	want_entry(&a, false, 13, "socket", "inet_create");
+	want_entry(&b, false, 13, "socket", "inet_create");
+	want_entry(&b, false, 0, "fchown,chown", "y,x");
+	ASSERT_TRUE(baseline_same(&a, &b));
+	bl_find_site(&b.caps[1], "x")->note = xstrdup("why");
+	ASSERT_TRUE(!baseline_same(&a, &b));
+	baseline_free(&a);
+	baseline_free(&b);
+}

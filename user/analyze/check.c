@@ -602,6 +602,78 @@ void check_updated_baseline(const struct observation *o, const struct baseline *
 		     &out->denied, &out->ndenied, &out->capdenied);
 }
 
+static void add_change(struct bl_change **v, size_t *n, size_t *cap, struct bl_change c)
+{
+	grow_array((void **)v, cap, *n + 1, sizeof(**v));
+	(*v)[(*n)++] = c;
+}
+
+/* What of list `from` is not in list `to` (both may be NULL): whole
+ * entries, else their syscalls and call sites. */
+static void list_changes(struct bl_entry *from, size_t nfrom, struct bl_entry *to, size_t nto,
+			 bool added, bool denied, struct bl_change **v, size_t *n, size_t *cap)
+{
+	size_t i, j;
+
+	for (i = 0; i < nfrom; i++) {
+		struct bl_entry *e = &from[i], *o = bl_find(to, nto, e->cap);
+		struct bl_change c = { .added = added, .denied = denied, .cap = e->cap, .entry = e };
+
+		if (!o) {
+			c.note = added ? NULL : e->note;
+			add_change(v, n, cap, c);
+			continue;
+		}
+		for (j = 0; j < e->nsys; j++)
+			if (!bl_find_sys(o, e->sys[j].func)) {
+				c.syscall = e->sys[j].func;
+				c.note = added ? NULL : e->sys[j].note;
+				add_change(v, n, cap, c);
+			}
+		c.syscall = NULL;
+		for (j = 0; j < e->nsites; j++)
+			if (!bl_find_site(o, e->sites[j].func)) {
+				c.site = e->sites[j].func;
+				c.note = added ? NULL : e->sites[j].note;
+				add_change(v, n, cap, c);
+			}
+	}
+}
+
+static int cmp_change(const void *x, const void *y)
+{
+	const struct bl_change *a = x, *b = y;
+
+	if (a->added != b->added)
+		return a->added ? -1 : 1;
+	if (a->denied != b->denied)
+		return a->denied ? 1 : -1;
+	if (a->cap != b->cap)
+		return a->cap - b->cap;
+	if (!!a->syscall + 2 * !!a->site != !!b->syscall + 2 * !!b->site)
+		return (!!a->syscall + 2 * !!a->site) - (!!b->syscall + 2 * !!b->site);
+	return strcmp(a->syscall ? a->syscall : a->site ? a->site : "",
+		      b->syscall ? b->syscall : b->site ? b->site : "");
+}
+
+size_t check_update_changes(const struct baseline *old, const struct baseline *upd,
+			    struct bl_change **out)
+{
+	struct baseline none = { 0 };
+	size_t n = 0, cap = 0;
+
+	if (!old)
+		old = &none;
+	*out = NULL;
+	list_changes(upd->caps, upd->ncaps, old->caps, old->ncaps, true, false, out, &n, &cap);
+	list_changes(upd->denied, upd->ndenied, old->denied, old->ndenied, true, true, out, &n, &cap);
+	list_changes(old->caps, old->ncaps, upd->caps, upd->ncaps, false, false, out, &n, &cap);
+	list_changes(old->denied, old->ndenied, upd->denied, upd->ndenied, false, true, out, &n,
+		     &cap);
+	sort_array(*out, n, sizeof(**out), cmp_change);
+	return n;
+}
+
 const char *check_baseline_shown(const struct check_view *v)
 {
 	return v->baseline_shown ? v->baseline_shown : v->baseline;

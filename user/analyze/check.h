@@ -160,6 +160,24 @@ void check_result_free(struct check_result *r);
 void check_updated_baseline(const struct observation *o, const struct baseline *old,
 			    struct baseline *out);
 
+/* One thing check --update adds to a baseline or removes from it. */
+struct bl_change {
+	bool added;                   /* else removed */
+	bool denied;                  /* an expected denial's entry */
+	int cap;
+	const char *syscall, *site;   /* what was added or removed; both NULL:
+				       * the whole entry */
+	const char *note;             /* a removed thing's note, or NULL */
+	const struct bl_entry *entry; /* the entry: the new baseline's when
+				       * added, the old one's when removed */
+};
+
+/* What goes from old (NULL: none yet) to upd: what is added, then what
+ * is removed, by capability (borrowed from both). The number; *out is
+ * malloc'd. */
+size_t check_update_changes(const struct baseline *old, const struct baseline *upd,
+			    struct bl_change **out);
+
 const char *finding_kind_name(enum finding_kind k);   /* "new-capability", ... */
 
 /* The baseline as v's annotations name it (v->baseline_shown, else as given). */

@@ -19,6 +19,7 @@
 #include "analyze/partial.h"
 #include "analyze/recview.h"
 #include "analyze/usite.h"
+#include "facts/capnames.h"
 #include "cli/options.h"
 #include "lib/msg.h"
 #include "lib/infile.h"
@@ -404,22 +405,157 @@ static int observe(const struct check_args *a, struct check_files *cf, struct ob
 	return 0;
 }
 
-/* --update: the baseline rewritten from what was observed, notes kept. */
+/* "a, b, c, d and 3 more" of n names (sanitized) into buf. */
+static const char *names_of(const struct bl_site *v, size_t n, char *buf, size_t len)
+{
+	char safe[600];
+	size_t i, o = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < n && i < 4 && o < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%s", i ? ", " : "",
+				      text_sanitize(v[i].func, safe, sizeof(safe)));
+	if (n > 4 && o < len)
+		snprintf(buf + o, len - o, " and %zu more", n - 4);
+	return buf;
+}
+
+/* One line for what --update added or removed, plain. */
+static void print_change(const struct bl_change *c)
+{
+	char n[CAP_NAME_LEN], what[CAP_NAME_LEN + 40], safe[600], note[700] = "", sys[2600],
+		sites[2600];
+	const struct bl_entry *e = c->entry;
+
+	cap_name(c->cap, n);
+	snprintf(what, sizeof(what), "%s%s", c->denied ? "the expected denial of " : "", n);
+	if (c->note)
+		snprintf(note, sizeof(note), " (its note was: %s)",
+			 text_sanitize(c->note, safe, sizeof(safe)));
+	if (c->syscall || c->site) {
+		fprintf(stderr, "  %s %s %s %s %s%s%s\n", c->added ? "added" : "removed",
+			c->syscall ? "syscall" : "kernel call site",
+			text_sanitize(c->syscall ? c->syscall : c->site, safe, sizeof(safe)),
+			c->added ? "to" : "of", what,
+			c->added ? "" : c->syscall ? ": no record made it" : ": no record reached it",
+			note);
+		return;
+	}
+	if (!c->added) {
+		fprintf(stderr, "  removed %s: no record %s it%s\n", what,
+			c->denied ? "showed" : "used", note);
+		return;
+	}
+	fprintf(stderr, "  added %s", what);
+	if (e->nsys)
+		fprintf(stderr, ", in syscall%s %s", e->nsys == 1 ? "" : "s",
+			names_of(e->sys, e->nsys, sys, sizeof(sys)));
+	if (e->nsites)
+		fprintf(stderr, " at kernel call site%s %s", e->nsites == 1 ? "" : "s",
+			names_of(e->sites, e->nsites, sites, sizeof(sites)));
+	if (cap_words(c->cap))
+		fprintf(stderr, ": it lets a program %s", cap_words(c->cap));
+	fputc('\n', stderr);
+}
+
+/* The baseline's text (the bytes edited in place), when it reads as a
+ * baseline that is exactly want; else NULL (written whole then). */
+static char *edited_text(const char *text, size_t len, const struct baseline *want,
+			 size_t *outlen)
+{
+	struct baseline back;
+	char err[1024], *ed = baseline_edit(text, len, want, outlen);
+	FILE *m = ed ? fmemopen(ed, *outlen ? *outlen : 1, "r") : NULL;
+	bool same = false;
+
+	if (m && !baseline_read(m, "edited", &back, err, sizeof(err))) {
+		same = baseline_same(&back, want);
+		baseline_free(&back);
+	}
+	if (m)
+		fclose(m);
+	if (!same) {
+		free(ed);
+		return NULL;
+	}
+	return ed;
+}
+
+/* --update: the baseline rewritten from what was observed, in the file's
+ * own text (text: len bytes, NULL: no baseline yet), notes kept; what it
+ * added and removed said, one line each. A baseline that already allows
+ * exactly that is left as it is. */
 static int update_baseline(const struct check_args *a, struct check_files *cf,
-			   const struct observation *obs, const struct baseline *base)
+			   const struct observation *obs, const struct baseline *base,
+			   const char *text, size_t len)
 {
 	struct baseline updated;
+	struct bl_change *ch;
+	char msg[1200], *ed = NULL;
+	size_t i, nch, elen = 0;
 	int rc;
 
 	check_updated_baseline(obs, base, &updated);
-	rc = write_baseline(&cf->out, &updated) ? EXIT_FAIL : EXIT_OK;
-	if (!rc)
+	if (base && baseline_same(base, &updated)) {
+		fprintf(stderr, "capaudit: %s already allows what the record%s show%s, no more: left "
+			"as it is\n", a->bpath, a->nrecords == 1 ? "" : "s",
+			a->nrecords == 1 ? "s" : "");
+		baseline_free(&updated);
+		return EXIT_OK;   /* the unfinished output is dropped unseen */
+	}
+	if (base && text) {
+		ed = edited_text(text, len, &updated, &elen);
+		if (!ed)
+			fprintf(stderr, "capaudit: note: %s is written whole, in capaudit's order and "
+				"layout: its own could not be kept\n", a->bpath);
+	}
+	if (ed) {
+		errno = 0;
+		rc = outfile_finish(&cf->out, fwrite(ed, 1, elen, cf->out.f) == elen ? 0 : -1, msg,
+				    sizeof(msg));
+		if (rc)
+			p_err("%s", msg);
+		rc = rc ? EXIT_FAIL : EXIT_OK;
+	} else {
+		rc = write_baseline(&cf->out, &updated) ? EXIT_FAIL : EXIT_OK;
+	}
+	free(ed);
+	if (!rc) {
 		fprintf(stderr, "capaudit: %s %s: %zu %s, %zu expected %s\n",
 			base ? "updated" : "created", a->bpath, updated.ncaps,
 			plural(updated.ncaps, "capability", "capabilities"), updated.ndenied,
 			plural(updated.ndenied, "denial", "denials"));
+		nch = check_update_changes(base, &updated, &ch);
+		for (i = 0; i < nch; i++)
+			print_change(&ch[i]);
+		free(ch);
+	}
 	baseline_free(&updated);
 	return rc;
+}
+
+/* The whole of f into *buf (*len bytes, NUL after them); 0, or -1 with
+ * errno. */
+static int read_all(FILE *f, char **buf, size_t *len)
+{
+	size_t cap = 65536, n = 0, got;
+	char *p = xcalloc(cap, 1);
+
+	while ((got = fread(p + n, 1, cap - n - 1, f)) > 0) {
+		n += got;
+		if (cap - n - 1 == 0) {
+			cap *= 2;
+			p = xrealloc(p, cap);
+		}
+	}
+	if (ferror(f)) {
+		free(p);
+		return -1;
+	}
+	p[n] = '\0';
+	*buf = p;
+	*len = n;
+	return 0;
 }
 
 /* When a new finding has no line of the program, say once why it is
@@ -502,7 +638,9 @@ int do_check(int argc, char **argv, int all_argc, char **all_argv)
 	struct baseline base;
 	struct check_files cf;
 	bool missing = false, have_base;
-	char err[1024];
+	char err[1024], *text = NULL;
+	size_t tlen = 0;
+	FILE *mem = NULL;
 	int rc;
 
 	if ((rc = parse_args(argc, argv, &a)) != CLI_GO_ON)
@@ -511,8 +649,29 @@ int do_check(int argc, char **argv, int all_argc, char **all_argv)
 		close_files(&cf);
 		return EXIT_USAGE;
 	}
-	have_base = cf.base && !baseline_read(cf.base, infile_name(a.bpath), &base, err, sizeof(err));
+	/* --update edits the baseline's own text: read whole first */
+	if (a.update && cf.base) {
+		if (read_all(cf.base, &text, &tlen)) {
+			p_err("%s: cannot read: %s", infile_name(a.bpath), strerror(errno));
+			close_files(&cf);
+			return EXIT_USAGE;
+		}
+		mem = fmemopen(text, tlen ? tlen : 1, "r");
+		if (!mem) {
+			p_err("%s: cannot read: %s", infile_name(a.bpath), strerror(errno));
+			free(text);
+			close_files(&cf);
+			return EXIT_USAGE;
+		}
+		if (!tlen)
+			fgetc(mem);   /* an empty file: at its end */
+	}
+	have_base = cf.base && !baseline_read(mem ? mem : cf.base, infile_name(a.bpath), &base, err,
+					      sizeof(err));
+	if (mem)
+		fclose(mem);
 	if (cf.base && !have_base) {
+		free(text);
 		p_err("%s", err);   /* never overwritten: its notes would be lost */
 		close_files(&cf);
 		return EXIT_USAGE;
@@ -521,13 +680,14 @@ int do_check(int argc, char **argv, int all_argc, char **all_argv)
 		rc = EXIT_USAGE;
 	} else {
 		if (a.update)
-			rc = update_baseline(&a, &cf, &obs, have_base ? &base : NULL);
+			rc = update_baseline(&a, &cf, &obs, have_base ? &base : NULL, text, tlen);
 		else
 			rc = compare(&a, &obs, &base, &sl);
 		observation_free(&obs);
 	}
 	if (have_base)
 		baseline_free(&base);
+	free(text);
 	close_files(&cf);
 	return rc;
 }
