@@ -235,6 +235,36 @@ teardown_file() {
 	[ "$output" = "capaudit: invalid --match 'site': capability, syscall or callsite" ]
 }
 
+@test "check --match: what fails at each level, denials included, as capaudit-check(8) says" {
+	# chown without CAP_CHOWN: a denied check in fchownat at setattr_prepare
+	touch "$T/f"
+	run -1 "$CAPAUDIT" run -q --caps none -o "$T/run.jsonl" -- chown nobody "$T/f"
+	den() {   # a baseline expecting that denial in syscalls $1 at call sites $2
+		printf '{"format":"capaudit-baseline","version":2,"capabilities":[],"denied":[{"cap":"CAP_CHOWN","syscalls":[%s],"callsites":[%s]}]}\n' "$1" "$2" >"$T/d.json"
+	}
+	# the denial's capability expected, in another syscall at another call site
+	den '"chown"' '"notify_change"'
+	run -0 "$CAPAUDIT" check --match capability --baseline "$T/d.json" "$T/run.jsonl"
+	run -1 "$CAPAUDIT" check --baseline "$T/d.json" "$T/run.jsonl"
+	[ "${lines[1]}" = "! new denial       CAP_CHOWN in fchownat (at setattr_prepare): blocking (the syscall failed)" ]
+	[ "$(printf '%s\n' "${lines[@]}" | grep -c '^! ')" = 1 ]
+	run -1 "$CAPAUDIT" check --match callsite --baseline "$T/d.json" "$T/run.jsonl"
+	[ "$(printf '%s\n' "${lines[@]}" | grep '^! ')" = "$(printf '%s\n' \
+	  "! new denial       CAP_CHOWN at setattr_prepare (fchownat): blocking (the syscall failed)" \
+	  "! new denial       CAP_CHOWN in fchownat (at setattr_prepare): blocking (the syscall failed)")" ]
+	# its syscall listed: only the call site differs, a finding at callsite alone
+	den '"fchownat"' '"notify_change"'
+	run -0 "$CAPAUDIT" check --baseline "$T/d.json" "$T/run.jsonl"
+	run -1 "$CAPAUDIT" check --match callsite --baseline "$T/d.json" "$T/run.jsonl"
+	[ "${lines[1]}" = "! new denial       CAP_CHOWN at setattr_prepare (fchownat): blocking (the syscall failed)" ]
+	# not expected at all: a finding at every level
+	echo '{"format":"capaudit-baseline","version":2,"capabilities":[]}' >"$T/d.json"
+	for m in capability syscall callsite; do
+		run -1 "$CAPAUDIT" check --match "$m" --baseline "$T/d.json" "$T/run.jsonl"
+		[ "${lines[1]}" = "! new denial       CAP_CHOWN at setattr_prepare (fchownat): blocking (the syscall failed)" ]
+	done
+}
+
 @test "check: a version 1 baseline (no syscalls) is still read; a note says what is not compared" {
 	run --separate-stderr "$CAPAUDIT" check --baseline "$ROOT/tests/fixtures/baseline-v1.json" "$CI_OUT/v1.jsonl"
 	[ "$status" -eq 0 ]
