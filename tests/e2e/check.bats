@@ -4,7 +4,7 @@
 
 load helper
 
-BASE="$ROOT/examples/ci/baseline.json"
+BASE="$ROOT/examples/ci/capaudit-baseline.json"
 # what every format says CAP_NET_RAW and CAP_CHOWN let a program do
 NET_RAW_WORDS="CAP_NET_RAW lets a program open raw sockets, which send and receive network packets the program builds itself"
 CHOWN_WORDS="CAP_CHOWN lets a program change a file's owner and group to any user and group"

@@ -26,7 +26,7 @@ setup() {
 	chmod +x "$T/bin/capaudit" "$T/bin/sudo"
 	# the committed baseline: the host's record of the matrix's CAP_SYSLOG
 	# loop (6.18: do_syslog)
-	"$CAPAUDIT" check --update --baseline "$W/caps.baseline.json" "$K/6.18-loop.jsonl" 2>/dev/null
+	"$CAPAUDIT" check --update --baseline "$W/capaudit-baseline.json" "$K/6.18-loop.jsonl" 2>/dev/null
 }
 
 # lines FILE: the capaudit command lines of a workflow file, one per line
@@ -67,7 +67,7 @@ assert cap["needs"] == "capaudit"
 assert jobs["capaudit"]["container"] == "debian:12"
 runs = [s.get("run", "") for s in cap["steps"]]
 assert "sudo capaudit record -o caps.jsonl -- make check" in runs, runs
-assert "capaudit check --baseline caps.baseline.json --format github caps.jsonl" in runs, runs
+assert "capaudit check --baseline capaudit-baseline.json --format github caps.jsonl" in runs, runs
 up = [s for s in cap["steps"] if s.get("uses", "").startswith("actions/upload-artifact@")]
 assert len(up) == 1 and up[0]["with"]["path"] == "caps.jsonl" and up[0]["if"] == "always()", up
 assert any("make -C capaudit static" in s.get("run", "") for s in jobs["capaudit"]["steps"])
@@ -75,7 +75,7 @@ gl = yaml.safe_load(open(sys.argv[2]))
 job = gl["capabilities"]
 assert job["artifacts"]["reports"]["junit"] == "capaudit-junit.xml"
 assert job["artifacts"]["when"] == "always"
-assert "capaudit check --baseline caps.baseline.json --format junit caps.jsonl > capaudit-junit.xml" in job["script"]
+assert "capaudit check --baseline capaudit-baseline.json --format junit caps.jsonl > capaudit-junit.xml" in job["script"]
 assert "sudo capaudit record -o caps.jsonl -- make check" in job["script"]
 assert "make -C capaudit-src static" in gl["capaudit"]["script"]
 print("ok")
@@ -91,7 +91,7 @@ PY
 	[ "${#L[@]}" -eq 3 ]
 	[ "${L[0]}" = "sudo capaudit doctor" ]
 	[ "${L[1]}" = "sudo capaudit record -o caps.jsonl -- make check" ]
-	[ "${L[2]}" = "capaudit check --baseline caps.baseline.json --format github caps.jsonl" ]
+	[ "${L[2]}" = "capaudit check --baseline capaudit-baseline.json --format github caps.jsonl" ]
 	run -0 in_checkout "${L[0]}"
 	# the record: make check's chown, in the checkout
 	run -0 in_checkout "${L[1]}"
@@ -99,8 +99,8 @@ PY
 	[ "$(jqr '.required | join(",")')" = "CAP_CHOWN" ]
 	# against the baseline (CAP_SYSLOG only): CAP_CHOWN is a new capability
 	run -1 --separate-stderr in_checkout "${L[2]}"
-	[ "${lines[0]}" = "::error file=caps.baseline.json,title=capaudit%3A new capability CAP_CHOWN::New capability CAP_CHOWN at kernel call site setattr_prepare (fchownat): not allowed by caps.baseline.json. CAP_CHOWN lets a program change a file's owner and group to any user and group. If this is intended, accept it (then review the diff and commit it): capaudit check --baseline caps.baseline.json --update caps.jsonl" ]
-	[[ "${lines[1]}" == "::notice file=caps.baseline.json,title=capaudit%3A unused capability CAP_SYSLOG::CAP_SYSLOG is allowed by caps.baseline.json but no record used it. CAP_SYSLOG lets a program read and clear the kernel's log." ]]
+	[ "${lines[0]}" = "::error file=capaudit-baseline.json,title=capaudit%3A new capability CAP_CHOWN::New capability CAP_CHOWN at kernel call site setattr_prepare (fchownat): not allowed by capaudit-baseline.json. CAP_CHOWN lets a program change a file's owner and group to any user and group. If this is intended, accept it (then review the diff and commit it): capaudit check --baseline capaudit-baseline.json --update caps.jsonl" ]
+	[[ "${lines[1]}" == "::notice file=capaudit-baseline.json,title=capaudit%3A unused capability CAP_SYSLOG::CAP_SYSLOG is allowed by capaudit-baseline.json but no record used it. CAP_SYSLOG lets a program read and clear the kernel's log." ]]
 	[ "${lines[2]}" = "capaudit check: FAIL: 1 failure, 1 hint, 0 allowed call sites seen" ]
 	# Debian 6.1's record of the same loop (check_syslog_permissions, not
 	# do_syslog): nothing new at the default --match syscall
@@ -113,7 +113,7 @@ PY
 	run -0 lines_of "$E/gitlab-ci.yml"
 	mapfile -t L <<<"$output"
 	[ "${#L[@]}" -eq 2 ]
-	[ "${L[1]}" = "capaudit check --baseline caps.baseline.json --format junit caps.jsonl > capaudit-junit.xml" ]
+	[ "${L[1]}" = "capaudit check --baseline capaudit-baseline.json --format junit caps.jsonl > capaudit-junit.xml" ]
 	run -0 in_checkout "${L[0]}"
 	# make check's record: CAP_CHOWN fails, the baseline's unused CAP_SYSLOG is skipped
 	run -1 in_checkout "${L[1]}"
