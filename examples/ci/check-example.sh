@@ -13,12 +13,12 @@ $cc -O2 -DHEALTH_PINGS -o "$OUT/service-v2" examples/ci/service.c
 
 echo "== v1: record and check"
 "$CAPAUDIT" record -q -o "$OUT/v1.jsonl" -- "$OUT/service"
-"$CAPAUDIT" check --baseline examples/ci/baseline.json "$OUT/v1.jsonl"
+"$CAPAUDIT" check --baseline examples/ci/capaudit-baseline.json "$OUT/v1.jsonl"
 
 echo "== v2 (adds raw ICMP pings): record and check"
 "$CAPAUDIT" record -q -o "$OUT/v2.jsonl" -- "$OUT/service-v2"
 set +e
-"$CAPAUDIT" check --baseline examples/ci/baseline.json "$OUT/v2.jsonl" >"$OUT/v2-check.txt"
+"$CAPAUDIT" check --baseline examples/ci/capaudit-baseline.json "$OUT/v2.jsonl" >"$OUT/v2-check.txt"
 rc=$?
 set -e
 cat "$OUT/v2-check.txt"

@@ -3,7 +3,7 @@
  * A tiny "service" for the CI example (examples/ci/README.md): it listens
  * on a port below 1024 and hands its state file to an unprivileged user.
  * Built with -DHEALTH_PINGS it also opens a raw ICMP socket: the change
- * that makes `capaudit check` fail against baseline.json.
+ * that makes `capaudit check` fail against capaudit-baseline.json.
  */
 #include <arpa/inet.h>
 #include <errno.h>

@@ -4,7 +4,10 @@
 
 load helper
 
-BASE="$ROOT/examples/ci/baseline.json"
+BASE="$ROOT/examples/ci/capaudit-baseline.json"
+# what every format says CAP_NET_RAW and CAP_CHOWN let a program do
+NET_RAW_WORDS="CAP_NET_RAW lets a program open raw sockets, which send and receive network packets the program builds itself"
+CHOWN_WORDS="CAP_CHOWN lets a program change a file's owner and group to any user and group"
 
 # Build and record the CI example's service: v1 (allowed) and v2 (+ raw ICMP).
 setup_file() {
@@ -31,7 +34,8 @@ teardown_file() {
 	run "$CAPAUDIT" check --baseline "$BASE" "$CI_OUT/v2.jsonl"
 	[ "$status" -eq 1 ]
 	[ "${lines[1]}" = "+ new capability   CAP_NET_RAW at inet_create (socket)" ]
-	[ "${lines[2]}" = "FAIL: 1 finding the baseline does not allow" ]
+	[ "${lines[2]}" = "      $NET_RAW_WORDS" ]
+	[ "${lines[3]}" = "FAIL: 1 finding the baseline does not allow" ]
 }
 
 @test "check: exit 2 on usage and input errors" {
@@ -82,6 +86,95 @@ teardown_file() {
 	[ "$status" -eq 0 ]
 }
 
+@test "check --update says what it added and removed; the diff is only that change (order, layout, notes kept)" {
+	# written by hand as docs/baseline.md shows: entries not sorted, lists on
+	# one line, a note after the lists; no record uses CAP_SYS_ADMIN or chown
+	cat >"$T/b.json" <<-'EOF'
+	{
+	  "format": "capaudit-baseline",
+	  "version": 2,
+	  "note": "Capabilities of the example service.",
+	  "capabilities": [
+	    {
+	      "cap": "CAP_NET_BIND_SERVICE",
+	      "syscalls": ["bind"],
+	      "callsites": [
+	        { "function": "__inet_bind", "note": "bind(2) of the TCP listener" }
+	      ],
+	      "note": "listens below 1024"
+	    },
+	    {
+	      "cap": "CAP_CHOWN",
+	      "note": "hands the state file to nobody",
+	      "syscalls": [{ "syscall": "fchown", "note": "fchown(2) of the state file" }, "chown"],
+	      "callsites": ["setattr_prepare"]
+	    },
+	    {
+	      "cap": "CAP_SYS_ADMIN",
+	      "note": "legacy",
+	      "syscalls": ["mount"],
+	      "callsites": ["path_mount"]
+	    }
+	  ],
+	  "denied": []
+	}
+	EOF
+	# what it must become: CAP_NET_RAW added at the end of a list that is
+	# not sorted, laid out as its neighbours; chown and CAP_SYS_ADMIN gone
+	cat >"$T/want.json" <<-'EOF'
+	{
+	  "format": "capaudit-baseline",
+	  "version": 2,
+	  "note": "Capabilities of the example service.",
+	  "capabilities": [
+	    {
+	      "cap": "CAP_NET_BIND_SERVICE",
+	      "syscalls": ["bind"],
+	      "callsites": [
+	        { "function": "__inet_bind", "note": "bind(2) of the TCP listener" }
+	      ],
+	      "note": "listens below 1024"
+	    },
+	    {
+	      "cap": "CAP_CHOWN",
+	      "note": "hands the state file to nobody",
+	      "syscalls": [{ "syscall": "fchown", "note": "fchown(2) of the state file" }],
+	      "callsites": ["setattr_prepare"]
+	    },
+	    {
+	      "cap": "CAP_NET_RAW",
+	      "syscalls": [
+	        "socket"
+	      ],
+	      "callsites": [
+	        "inet_create"
+	      ]
+	    }
+	  ],
+	  "denied": []
+	}
+	EOF
+	chmod 640 "$T/b.json"
+	run --separate-stderr "$CAPAUDIT" check --update --baseline "$T/b.json" "$CI_OUT/v2.jsonl"
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "capaudit: updated $T/b.json: 3 capabilities, 0 expected denials
+  added CAP_NET_RAW, in syscall socket at kernel call site inet_create: it lets a program open raw sockets, which send and receive network packets the program builds itself
+  removed syscall chown of CAP_CHOWN: no record made it
+  removed CAP_SYS_ADMIN: no record used it (its note was: legacy)" ]
+	diff -u "$T/want.json" "$T/b.json"
+	[ "$(stat -c %a "$T/b.json")" = 640 ]
+	run -0 "$CAPAUDIT" check --baseline "$T/b.json" "$CI_OUT/v2.jsonl"
+	# nothing to change: the file is left as it is
+	local ino
+	ino=$(stat -c %i "$T/b.json")
+	run --separate-stderr "$CAPAUDIT" check --update --baseline "$T/b.json" "$CI_OUT/v2.jsonl"
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "capaudit: $T/b.json already allows what the record shows, no more: left as it is" ]
+	[ "$(stat -c %i "$T/b.json")" = "$ino" ]
+	diff -u "$T/want.json" "$T/b.json"
+	[ "$(ls "$T")" = "$(printf 'b.json\nwant.json')" ]
+}
+
 @test "check warns about a record that lost something, syscall results included; the verdict stays" {
 	run --separate-stderr "$CAPAUDIT" check --baseline "$BASE" "$CI_OUT/v1.jsonl"
 	[ "$status" -eq 0 ]
@@ -123,8 +216,9 @@ teardown_file() {
 	[ "$stderr" = "" ]
 	[ "${lines[0]}" = "capaudit check: 1 record against $T/b.json (--match syscall)" ]
 	[ "${lines[1]}" = "+ new syscall      CAP_CHOWN in fchown (at setattr_prepare)" ]
-	[ "${lines[2]}" = "- unused syscall   CAP_CHOWN in chown  (hint)" ]
-	[ "${lines[3]}" = "FAIL: 1 finding the baseline does not allow, 1 hint" ]
+	[ "${lines[2]}" = "      $CHOWN_WORDS" ]
+	[ "${lines[3]}" = "- unused syscall   CAP_CHOWN in chown  (hint)" ]
+	[ "${lines[4]}" = "FAIL: 1 finding the baseline does not allow, 1 hint" ]
 	# capabilities only: nothing new
 	run "$CAPAUDIT" check --match capability --baseline "$T/b.json" "$CI_OUT/v1.jsonl"
 	[ "$status" -eq 0 ]
@@ -139,6 +233,36 @@ teardown_file() {
 	run "$CAPAUDIT" check --match site --baseline "$BASE" "$CI_OUT/v1.jsonl"
 	[ "$status" -eq 2 ]
 	[ "$output" = "capaudit: invalid --match 'site': capability, syscall or callsite" ]
+}
+
+@test "check --match: what fails at each level, denials included, as capaudit-check(8) says" {
+	# chown without CAP_CHOWN: a denied check in fchownat at setattr_prepare
+	touch "$T/f"
+	run -1 "$CAPAUDIT" run -q --caps none -o "$T/run.jsonl" -- chown nobody "$T/f"
+	den() {   # a baseline expecting that denial in syscalls $1 at call sites $2
+		printf '{"format":"capaudit-baseline","version":2,"capabilities":[],"denied":[{"cap":"CAP_CHOWN","syscalls":[%s],"callsites":[%s]}]}\n' "$1" "$2" >"$T/d.json"
+	}
+	# the denial's capability expected, in another syscall at another call site
+	den '"chown"' '"notify_change"'
+	run -0 "$CAPAUDIT" check --match capability --baseline "$T/d.json" "$T/run.jsonl"
+	run -1 "$CAPAUDIT" check --baseline "$T/d.json" "$T/run.jsonl"
+	[ "${lines[1]}" = "! new denial       CAP_CHOWN in fchownat (at setattr_prepare): blocking (the syscall failed)" ]
+	[ "$(printf '%s\n' "${lines[@]}" | grep -c '^! ')" = 1 ]
+	run -1 "$CAPAUDIT" check --match callsite --baseline "$T/d.json" "$T/run.jsonl"
+	[ "$(printf '%s\n' "${lines[@]}" | grep '^! ')" = "$(printf '%s\n' \
+	  "! new denial       CAP_CHOWN at setattr_prepare (fchownat): blocking (the syscall failed)" \
+	  "! new denial       CAP_CHOWN in fchownat (at setattr_prepare): blocking (the syscall failed)")" ]
+	# its syscall listed: only the call site differs, a finding at callsite alone
+	den '"fchownat"' '"notify_change"'
+	run -0 "$CAPAUDIT" check --baseline "$T/d.json" "$T/run.jsonl"
+	run -1 "$CAPAUDIT" check --match callsite --baseline "$T/d.json" "$T/run.jsonl"
+	[ "${lines[1]}" = "! new denial       CAP_CHOWN at setattr_prepare (fchownat): blocking (the syscall failed)" ]
+	# not expected at all: a finding at every level
+	echo '{"format":"capaudit-baseline","version":2,"capabilities":[]}' >"$T/d.json"
+	for m in capability syscall callsite; do
+		run -1 "$CAPAUDIT" check --match "$m" --baseline "$T/d.json" "$T/run.jsonl"
+		[ "${lines[1]}" = "! new denial       CAP_CHOWN at setattr_prepare (fchownat): blocking (the syscall failed)" ]
+	done
 }
 
 @test "check: a version 1 baseline (no syscalls) is still read; a note says what is not compared" {
@@ -172,7 +296,7 @@ teardown_file() {
 
 @test "check --format junit is well-formed JUnit XML with one failure" {
 	command -v xmllint >/dev/null || skip "xmllint (libxml2-utils) is not installed"
-	run "$CAPAUDIT" check --baseline "$BASE" --format junit "$CI_OUT/v2.jsonl"
+	run --separate-stderr "$CAPAUDIT" check --baseline "$BASE" --format junit "$CI_OUT/v2.jsonl"
 	[ "$status" -eq 1 ]
 	echo "$output" >"$T/junit.xml"
 	xmllint --noout "$T/junit.xml"
@@ -189,7 +313,8 @@ teardown_file() {
 }
 
 @test "check --format sarif has the SARIF 2.1.0 shape" {
-	run "$CAPAUDIT" check --baseline "$BASE" --format sarif "$CI_OUT/v2.jsonl"
+	cd "$T"   # outside a git work tree: the baseline as given
+	run --separate-stderr "$CAPAUDIT" check --baseline "$BASE" --format sarif "$CI_OUT/v2.jsonl"
 	[ "$status" -eq 1 ]
 	echo "$output" >"$T/rep.json"
 	[ "$(jqr '.version')" = "2.1.0" ]
@@ -208,10 +333,83 @@ teardown_file() {
 }
 
 @test "check --format github prints ::error annotations" {
-	run "$CAPAUDIT" check --baseline "$BASE" --format github "$CI_OUT/v2.jsonl"
+	cd "$T"   # outside a git work tree: the baseline as given
+	run --separate-stderr "$CAPAUDIT" check --baseline "$BASE" --format github "$CI_OUT/v2.jsonl"
 	[ "$status" -eq 1 ]
-	[ "${lines[0]}" = "::error file=$BASE,title=capaudit new-capability::New capability CAP_NET_RAW at kernel call site inet_create (socket): not allowed by $BASE" ]
+	[ "${lines[0]}" = "::error file=$BASE,title=capaudit%3A new capability CAP_NET_RAW::New capability CAP_NET_RAW at kernel call site inet_create (socket): not allowed by $BASE. $NET_RAW_WORDS. If this is intended, accept it (then review the diff and commit it): capaudit check --baseline $BASE --update $CI_OUT/v2.jsonl" ]
 	[ "${lines[1]}" = "capaudit check: FAIL: 1 failure, 0 hints, 2 allowed call sites seen" ]
+}
+
+# in_repo: a git work tree in $T/repo (its top: the .git beside ci/ and
+# sub/), the baseline committed in ci/, check run from sub/
+in_repo() {
+	mkdir -p "$T/repo/.git" "$T/repo/ci" "$T/repo/sub"
+	cp "$BASE" "$T/repo/ci/capaudit-baseline.json"
+	cd "$T/repo/sub"
+}
+
+# The words every CI format gives a new CAP_NET_RAW of v2.jsonl, the
+# baseline named from the work tree's top (ci/...), the command as given
+v2_message() {
+	echo "New capability CAP_NET_RAW at kernel call site inet_create (socket): not allowed by ci/capaudit-baseline.json. $NET_RAW_WORDS. If this is intended, accept it (then review the diff and commit it): capaudit check --baseline ../ci/capaudit-baseline.json --update $CI_OUT/v2.jsonl"
+}
+
+@test "check: github, junit, sarif and text say what the capability allows and how to accept it, paths from the work tree's top" {
+	command -v xmllint >/dev/null || skip "xmllint (libxml2-utils) is not installed"
+	in_repo
+	local m
+	m=$(v2_message)
+	run --separate-stderr "$CAPAUDIT" check --baseline ../ci/capaudit-baseline.json --format github "$CI_OUT/v2.jsonl"
+	[ "$status" -eq 1 ]
+	[ "${lines[0]}" = "::error file=ci/capaudit-baseline.json,title=capaudit%3A new capability CAP_NET_RAW::$m" ]
+	run --separate-stderr "$CAPAUDIT" check --baseline ../ci/capaudit-baseline.json --format junit "$CI_OUT/v2.jsonl"
+	[ "$status" -eq 1 ]
+	echo "$output" >"$T/junit.xml"
+	[ "$(xmllint --xpath 'string(//failure/@message)' "$T/junit.xml")" = "$m" ]
+	[ "$(xmllint --xpath 'string(//failure)' "$T/junit.xml")" = "$m" ]
+	[ "$(xmllint --xpath 'string(//testsuite/@name)' "$T/junit.xml")" = "capaudit check ci/capaudit-baseline.json" ]
+	run --separate-stderr "$CAPAUDIT" check --baseline ../ci/capaudit-baseline.json --format sarif "$CI_OUT/v2.jsonl"
+	[ "$status" -eq 1 ]
+	echo "$output" >"$T/rep.json"
+	[ "$(jqr '.runs[0].results[0].message.text')" = "$m" ]
+	[ "$(jqr '.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri')" = "ci/capaudit-baseline.json" ]
+	# text: the words under the finding, the command on a line of its own
+	run --separate-stderr "$CAPAUDIT" check --baseline ../ci/capaudit-baseline.json "$CI_OUT/v2.jsonl"
+	[ "$status" -eq 1 ]
+	[ "${lines[1]}" = "+ new capability   CAP_NET_RAW at inet_create (socket)" ]
+	[ "${lines[2]}" = "      $NET_RAW_WORDS" ]
+	[ "${lines[3]}" = "FAIL: 1 finding the baseline does not allow" ]
+	[ "${lines[4]}" = "  if this is intended, accept it (then review the diff and commit it): capaudit check --baseline ../ci/capaudit-baseline.json --update $CI_OUT/v2.jsonl" ]
+	# that command, run where check ran, accepts it
+	run "$CAPAUDIT" check --baseline ../ci/capaudit-baseline.json --update "$CI_OUT/v2.jsonl"
+	[ "$status" -eq 0 ]
+	run "$CAPAUDIT" check --baseline ../ci/capaudit-baseline.json "$CI_OUT/v2.jsonl"
+	[ "$status" -eq 0 ]
+	# outside a git work tree: the baseline as given
+	cd "$T"
+	run --separate-stderr "$CAPAUDIT" check --baseline "$BASE" --format github "$CI_OUT/v2.jsonl"
+	[ "$status" -eq 1 ]
+	[[ "${lines[0]}" == "::error file=$BASE,title=capaudit%3A new capability CAP_NET_RAW::New capability CAP_NET_RAW at kernel call site inet_create (socket): not allowed by $BASE. $NET_RAW_WORDS. If this is intended, "* ]]
+}
+
+@test "check: records without user stacks: one note says why an annotation is on the baseline file, and what to add" {
+	local note="capaudit: note: $CI_OUT/v2.jsonl has no user stacks, so a finding is shown on the baseline file, not on the line of the program that asked for the capability: record with capaudit record --user-stacks, the program built with debug info and frame pointers (-g -fno-omit-frame-pointer; docs/ci.md)"
+	run --separate-stderr "$CAPAUDIT" check --baseline "$BASE" --format github "$CI_OUT/v2.jsonl"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "$note" ]
+	# once, however many records and findings; in every format
+	echo '{"format":"capaudit-baseline","version":2,"capabilities":[]}' >"$T/empty.json"
+	run --separate-stderr "$CAPAUDIT" check --baseline "$T/empty.json" --format sarif "$CI_OUT/v2.jsonl" "$CI_OUT/v1.jsonl"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "capaudit: note: $CI_OUT/v2.jsonl and 1 other record have no user stacks, so a finding is shown on the baseline file, not on the line of the program that asked for the capability: record with capaudit record --user-stacks, the program built with debug info and frame pointers (-g -fno-omit-frame-pointer; docs/ci.md)" ]
+	# text and json place nothing on a file: no note
+	run --separate-stderr "$CAPAUDIT" check --baseline "$BASE" "$CI_OUT/v2.jsonl"
+	[ "$status" -eq 1 ]
+	[ -z "$stderr" ]
+	# nothing new: nothing to place, no note
+	run --separate-stderr "$CAPAUDIT" check --baseline "$BASE" --format github "$CI_OUT/v1.jsonl"
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
 }
 
 @test "the examples/ci workflow passes for v1 and fails for v2 with the expected diff" {

@@ -406,3 +406,13 @@ readme_first_commands() {
 	[[ "$output" == *"README.md:"*": docs/no-such-page.md: no such file"* ]]
 	[[ "$output" == *"docs/ci.md:"*": install.md#no-such-heading: no heading makes the anchor #no-such-heading"* ]]
 }
+
+@test "docs-sync: the baseline file has one name in the docs, manual pages, examples and messages: capaudit-baseline.json" {
+	# every --baseline FILE written out (not "-" or a placeholder such as
+	# FILE), and every other name a baseline had
+	run bash -c "cd '$ROOT' && grep -rnoE -- '--baseline[= ]+[^ \`)\"]+' README.md docs man examples user/recfile/kind.c |
+		grep -vE -- '--baseline[= ]+(-|[A-Z]+|%s)\$' | grep -v 'capaudit-baseline\.json\$';
+		grep -rnP '(?<![-\\w])(caps|baseline|web)\.json(?!l)|caps\.baseline\.json|ci/capabilities\.json|nginx-caps\.json' README.md docs man examples user/recfile/kind.c"
+	[ -z "$output" ] || { echo "other names for the baseline:"; echo "$output"; return 1; }
+	[ -f "$ROOT/examples/ci/capaudit-baseline.json" ]
+}

@@ -23,7 +23,7 @@ bad() {
 	[ -z "$output" ] || { echo "stdout: $output"; return 1; }
 	[ "${#stderr_lines[@]}" -eq 1 ] || { echo "stderr: $stderr"; return 1; }
 	[ "$stderr" = "capaudit: $f:$msg" ] || { echo "got:  $stderr"; echo "want: capaudit: $f:$msg"; return 1; }
-	run --separate-stderr "$CAPAUDIT" check --baseline "$ROOT/examples/ci/baseline.json" "$f"
+	run --separate-stderr "$CAPAUDIT" check --baseline "$ROOT/examples/ci/capaudit-baseline.json" "$f"
 	[ "$status" -eq 2 ] || { echo "check exit $status for $f"; return 1; }
 	[ "$stderr" = "capaudit: $f:$msg" ] || { echo "check: $stderr"; return 1; }
 }
@@ -238,7 +238,7 @@ json_err() {
 @test "every record string a text output shows is escaped: control and bidi characters in every header and process field, through report, diff, check and --emit" {
 	command -v python3 >/dev/null || skip "python3 is not installed"
 	run python3 "$ROOT/tests/e2e/hostile-fields.py" "$CAPAUDIT" \
-		"$ROOT/tests/fixtures/kernels/6.18-chown.jsonl" "$ROOT/examples/ci/baseline.json" "$T"
+		"$ROOT/tests/fixtures/kernels/6.18-chown.jsonl" "$ROOT/examples/ci/capaudit-baseline.json" "$T"
 	echo "$output"
 	[ "$status" -eq 0 ]
 	# the header's attach and scope among them (they were shown raw)
@@ -281,19 +281,19 @@ kind_err() {
 
 @test "a file of another kind is named for what it is, in one line: a baseline, events, gzip, a record as the baseline" {
 	local base="$ROOT/tests/fixtures/baseline-v1.json"
-	cp "$base" "$T/caps.json"
-	kind_err "$T/caps.json: a baseline, not a record: give it to check: capaudit check --baseline $T/caps.json capaudit-record.jsonl" \
-		report "$T/caps.json"
-	kind_err "$T/caps.json: a baseline, not a record: give it to check: capaudit check --baseline $T/caps.json capaudit-record.jsonl" \
-		check --baseline "$base" "$T/caps.json"
-	kind_err "$T/caps.json: a baseline, not a record: give it to check: capaudit check --baseline $T/caps.json capaudit-record.jsonl" \
-		diff "$GOOD" "$T/caps.json"
-	run --separate-stderr "$CAPAUDIT" report - <"$T/caps.json"
+	cp "$base" "$T/capaudit-baseline.json"
+	kind_err "$T/capaudit-baseline.json: a baseline, not a record: give it to check: capaudit check --baseline $T/capaudit-baseline.json capaudit-record.jsonl" \
+		report "$T/capaudit-baseline.json"
+	kind_err "$T/capaudit-baseline.json: a baseline, not a record: give it to check: capaudit check --baseline $T/capaudit-baseline.json capaudit-record.jsonl" \
+		check --baseline "$base" "$T/capaudit-baseline.json"
+	kind_err "$T/capaudit-baseline.json: a baseline, not a record: give it to check: capaudit check --baseline $T/capaudit-baseline.json capaudit-record.jsonl" \
+		diff "$GOOD" "$T/capaudit-baseline.json"
+	run --separate-stderr "$CAPAUDIT" report - <"$T/capaudit-baseline.json"
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "capaudit: standard input: a baseline (check --baseline FILE), not a record" ]
 	# the JSON mode's error is the same line
-	run --separate-stderr "$CAPAUDIT" report --format json "$T/caps.json"
-	[ "$(echo "$output" | jq -r .error)" = "$T/caps.json: a baseline, not a record: give it to check: capaudit check --baseline $T/caps.json capaudit-record.jsonl" ]
+	run --separate-stderr "$CAPAUDIT" report --format json "$T/capaudit-baseline.json"
+	[ "$(echo "$output" | jq -r .error)" = "$T/capaudit-baseline.json: a baseline, not a record: give it to check: capaudit check --baseline $T/capaudit-baseline.json capaudit-record.jsonl" ]
 
 	gzip -c "$GOOD" >"$T/rec.jsonl.gz"
 	kind_err "$T/rec.jsonl.gz: gzip-compressed, not a record: unpack it first: gunzip -k $T/rec.jsonl.gz" \
@@ -301,9 +301,9 @@ kind_err() {
 	cp "$T/rec.jsonl.gz" "$T/rec"
 	kind_err "$T/rec: gzip-compressed, not a record: unpack it first: zcat $T/rec > $T/rec.jsonl" \
 		check --baseline "$base" "$T/rec"
-	gzip -c "$base" >"$T/caps.json.gz"
-	kind_err "$T/caps.json.gz: gzip-compressed, not a baseline: unpack it first: gunzip -k $T/caps.json.gz" \
-		check --baseline "$T/caps.json.gz" "$GOOD"
+	gzip -c "$base" >"$T/capaudit-baseline.json.gz"
+	kind_err "$T/capaudit-baseline.json.gz: gzip-compressed, not a baseline: unpack it first: gunzip -k $T/capaudit-baseline.json.gz" \
+		check --baseline "$T/capaudit-baseline.json.gz" "$GOOD"
 
 	printf '{"ts":1700000000.5,"kind":"first_use","program":{"comm":"ping"},"cap":"CAP_NET_RAW"}\n' >"$T/events.jsonl"
 	kind_err "$T/events.jsonl: monitor --events lines, not a record: the monitor's record is its checkpoint (monitor -o FILE)" \
@@ -311,14 +311,14 @@ kind_err() {
 	kind_err "$T/events.jsonl: monitor --events lines, not a baseline: the monitor's record is its checkpoint (monitor -o FILE)" \
 		check --baseline "$T/events.jsonl" "$GOOD"
 
-	kind_err "$GOOD: a record, not a baseline: a baseline is made from it with capaudit check --baseline caps.json --update $GOOD" \
+	kind_err "$GOOD: a record, not a baseline: a baseline is made from it with capaudit check --baseline capaudit-baseline.json --update $GOOD" \
 		check --baseline "$GOOD" "$GOOD"
 	sed '1s/"scope":"command"/"scope":"monitor"/' "$GOOD" >"$T/checkpoint.jsonl"
-	kind_err "$T/checkpoint.jsonl: a monitor checkpoint (a record), not a baseline: a baseline is made from it with capaudit check --baseline caps.json --update $T/checkpoint.jsonl" \
+	kind_err "$T/checkpoint.jsonl: a monitor checkpoint (a record), not a baseline: a baseline is made from it with capaudit check --baseline capaudit-baseline.json --update $T/checkpoint.jsonl" \
 		check --baseline "$T/checkpoint.jsonl" "$GOOD"
 	# a path the shell would split is quoted in the command
 	cp "$GOOD" "$T/my record.jsonl"
-	kind_err "$T/my record.jsonl: a record, not a baseline: a baseline is made from it with capaudit check --baseline caps.json --update '$T/my record.jsonl'" \
+	kind_err "$T/my record.jsonl: a record, not a baseline: a baseline is made from it with capaudit check --baseline capaudit-baseline.json --update '$T/my record.jsonl'" \
 		check --baseline "$T/my record.jsonl" "$GOOD"
 	# a record read from a pipe loses no byte to the look at its start
 	run "$CAPAUDIT" report - <"$GOOD"
@@ -335,18 +335,19 @@ on_path() {
 
 @test "check's --update hint is a command that works as printed (quoted paths, the records and choices given)" {
 	on_path
-	cp "$ROOT/tests/fixtures/baseline-v1.json" "$T/my caps.json"
+	cp "$ROOT/tests/fixtures/baseline-v1.json" "$T/my capaudit-baseline.json"
 	cp "$GOOD" "$T/rec.jsonl"
-	run --separate-stderr "$CAPAUDIT" check --baseline "$T/my caps.json" --program criu "$T/rec.jsonl"
+	run --separate-stderr "$CAPAUDIT" check --baseline "$T/my capaudit-baseline.json" --program criu "$T/rec.jsonl"
 	[ "$status" -eq 1 ]
 	local hint=${lines[-1]}
-	[ "$hint" = "  if this is intended: capaudit check --baseline '$T/my caps.json' --update --program criu $T/rec.jsonl, and review the diff" ]
-	hint=${hint#  if this is intended: }
-	hint=${hint%, and review the diff}
+	[ "$hint" = "  if this is intended, accept it (then review the diff and commit it): capaudit check --baseline '$T/my capaudit-baseline.json' --update --program criu $T/rec.jsonl" ]
+	hint=${hint#*commit it): }
 	run env PATH="$T/bin:$PATH" sh -c "$hint"
 	[ "$status" -eq 0 ]
-	[ "$output" = "capaudit: updated $T/my caps.json: 2 capabilities, 0 expected denials" ]
-	run "$CAPAUDIT" check --baseline "$T/my caps.json" --program criu "$T/rec.jsonl"
+	[ "${lines[0]}" = "capaudit: updated $T/my capaudit-baseline.json: 2 capabilities, 0 expected denials" ]
+	[ "${lines[1]}" = "  added CAP_SYS_ADMIN, in syscall mount at kernel call site path_mount: it lets a program do many administration tasks: mount file systems, set the host name, create namespaces and more" ]
+	[ "${lines[3]}" = "  removed CAP_CHOWN: no record used it (its note was: hands the state file to the service user (nobody))" ]
+	run "$CAPAUDIT" check --baseline "$T/my capaudit-baseline.json" --program criu "$T/rec.jsonl"
 	[ "$status" -eq 0 ]
 	# a baseline not there yet: the command that creates it
 	run --separate-stderr "$CAPAUDIT" check --baseline "$T/new.json" "$T/rec.jsonl"
@@ -354,7 +355,8 @@ on_path() {
 	[ "$stderr" = "capaudit: $T/new.json: No such file or directory: create it from the record: capaudit check --baseline $T/new.json --update $T/rec.jsonl" ]
 	run env PATH="$T/bin:$PATH" sh -c "${stderr##*: }"
 	[ "$status" -eq 0 ]
-	[ "$output" = "capaudit: created $T/new.json: 2 capabilities, 0 expected denials" ]
+	[ "${lines[0]}" = "capaudit: created $T/new.json: 2 capabilities, 0 expected denials" ]
+	[ "${#lines[@]}" -eq 3 ]   # and a line for each capability added
 	run "$CAPAUDIT" check --baseline "$T/new.json" "$T/rec.jsonl"
 	[ "$status" -eq 0 ]
 	# the record from a pipe: the hint says to pipe it in again, and does
@@ -364,7 +366,8 @@ on_path() {
 	hint=${stderr##*: }
 	run env PATH="$T/bin:$PATH" sh -c "${hint% (with the record piped in again)} < $T/rec.jsonl"
 	[ "$status" -eq 0 ]
-	[ "$output" = "capaudit: created $T/piped.json: 2 capabilities, 0 expected denials" ]
+	[ "${lines[0]}" = "capaudit: created $T/piped.json: 2 capabilities, 0 expected denials" ]
+	[ "${#lines[@]}" -eq 3 ]   # and a line for each capability added
 }
 
 @test "report and check without a record in the directory say how to record one" {
@@ -372,9 +375,9 @@ on_path() {
 	kind_err "capaudit-record.jsonl: no such file: record one first: capaudit record -- COMMAND (or -p PID, -a)" report
 	kind_err "capaudit-record.jsonl: no such file: record one first: capaudit record -- COMMAND (or -p PID, -a)" \
 		report --suggest
-	cp "$ROOT/tests/fixtures/baseline-v1.json" "$T/caps.json"
+	cp "$ROOT/tests/fixtures/baseline-v1.json" "$T/capaudit-baseline.json"
 	kind_err "capaudit-record.jsonl: no such file: record one first: capaudit record -- COMMAND (or -p PID, -a)" \
-		check --baseline caps.json
+		check --baseline capaudit-baseline.json
 	# a record named is only said missing
 	kind_err "nope.jsonl: No such file or directory" report nope.jsonl
 	# the hint's record is the one report and check read when none is named

@@ -129,11 +129,11 @@ has_finding_of_chown() {
 @test "monitor --baseline: a use the baseline does not allow is a finding line, an allowed one is not" {
 	# CAP_CHOWN allowed in chown(2) at another call site: chown(1)'s
 	# fchownat(2) is a new syscall (--match syscall, the default, as check)
-	cat >"$T/caps.json" <<-'EOF'
+	cat >"$T/capaudit-baseline.json" <<-'EOF'
 	{"format": "capaudit-baseline", "version": 2,
 	 "capabilities": [{"cap": "CAP_CHOWN", "syscalls": ["chown"], "callsites": ["chown_common"]}]}
 	EOF
-	start_monitor --interval 60 --events "$T/ev.jsonl" --baseline "$T/caps.json"
+	start_monitor --interval 60 --events "$T/ev.jsonl" --baseline "$T/capaudit-baseline.json"
 	run_chown
 	wait_for 5 event_of_chown
 	wait_for 5 has_finding_of_chown
@@ -143,8 +143,8 @@ has_finding_of_chown() {
 	wait "$MPID" || true
 	# fchownat allowed: the call site is detail, unless --match callsite
 	rm -f "$T/ev.jsonl"
-	sed -i 's/"chown"\]/"fchownat"]/' "$T/caps.json"
-	start_monitor --interval 60 --events "$T/ev.jsonl" --baseline "$T/caps.json" --match callsite
+	sed -i 's/"chown"\]/"fchownat"]/' "$T/capaudit-baseline.json"
+	start_monitor --interval 60 --events "$T/ev.jsonl" --baseline "$T/capaudit-baseline.json" --match callsite
 	run_chown
 	wait_for 5 event_of_chown
 	wait_for 5 has_finding_of_chown
@@ -152,7 +152,7 @@ has_finding_of_chown() {
 	  "CAP_CHOWN new-callsite setattr_prepare" ]
 	run "$CAPAUDIT" monitor --events - --baseline "$T/missing.json"
 	[ "$status" -ne 0 ]
-	run "$CAPAUDIT" monitor --events - --baseline "$T/caps.json" --match nope
+	run "$CAPAUDIT" monitor --events - --baseline "$T/capaudit-baseline.json" --match nope
 	[ "$status" -eq 2 ]
 	[ "$output" = "capaudit: invalid --match 'nope': capability, syscall or callsite" ]
 }
@@ -219,11 +219,11 @@ has_chown_metric() {
 }
 
 @test "monitor --metrics and --listen: the checkpoint's counts in Prometheus text, promtool accepts them" {
-	cat >"$T/caps.json" <<-'EOF2'
+	cat >"$T/capaudit-baseline.json" <<-'EOF2'
 	{"format": "capaudit-baseline", "version": 1, "capabilities": []}
 	EOF2
 	start_monitor --interval 1 --metrics "$T/capaudit.prom" --listen 127.0.0.1:0 \
-		--baseline "$T/caps.json"
+		--baseline "$T/capaudit-baseline.json"
 	wait_for 5 test -s "$T/capaudit.prom"
 	port=$(sed -n 's/.*(port \([0-9]*\)).*/\1/p' "$T/mon.err")
 	echo "port: $port"

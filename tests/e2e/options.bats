@@ -143,7 +143,7 @@ explained() {
 }
 
 @test "a mistyped command: did you mean the nearest; the help is one command away" {
-	run --separate-stderr "$CAPAUDIT" reprot caps.json
+	run --separate-stderr "$CAPAUDIT" reprot capaudit-baseline.json
 	[ "$status" -eq 2 ] && [ -z "$output" ]
 	[ "$stderr" = "capaudit: unknown command 'reprot' (did you mean capaudit report?): see capaudit help" ]
 	run --separate-stderr "$CAPAUDIT" chek
@@ -192,7 +192,7 @@ explained() {
 	run --separate-stderr "$CAPAUDIT" report --format junit -i "$GOOD"
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "capaudit: unknown format 'junit' for report (text, json, html)" ]
-	run --separate-stderr "$CAPAUDIT" check --format xml --baseline "$ROOT/examples/ci/baseline.json" "$GOOD"
+	run --separate-stderr "$CAPAUDIT" check --format xml --baseline "$ROOT/examples/ci/capaudit-baseline.json" "$GOOD"
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "capaudit: unknown format 'xml' for check (text, json, junit, sarif, github)" ]
 	run --separate-stderr "$CAPAUDIT" diff --format junit "$GOOD" "$GOOD"

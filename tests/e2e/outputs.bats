@@ -143,16 +143,23 @@ chown_made_event() {
 @test "sudo check --update: a new baseline in the user's directory is the user's; updated, it keeps owner and mode" {
 	touch "$T/f"
 	record -- chown nobody "$T/f"
-	run "${SUDO[@]}" "$CAPAUDIT" check --update --baseline "$D/caps.baseline.json" "$T/rec.jsonl"
+	run "${SUDO[@]}" "$CAPAUDIT" check --update --baseline "$D/capaudit-baseline.json" "$T/rec.jsonl"
 	[ "$status" -eq 0 ]
-	[ "$(owner "$D/caps.baseline.json")" = "$TUID:$TGID 644" ]
-	grep -q CAP_CHOWN "$D/caps.baseline.json"
-	chmod 600 "$D/caps.baseline.json"
-	run "$CAPAUDIT" check --update --baseline "$D/caps.baseline.json" "$T/rec.jsonl"
+	[ "$(owner "$D/capaudit-baseline.json")" = "$TUID:$TGID 644" ]
+	grep -q CAP_CHOWN "$D/capaudit-baseline.json"
+	chmod 600 "$D/capaudit-baseline.json"
+	# an entry no record uses, for the update to remove: the file is replaced
+	jq '.capabilities += [{"cap": "CAP_SYS_ADMIN"}]' "$D/capaudit-baseline.json" >"$T/more.json"
+	cat "$T/more.json" >"$D/capaudit-baseline.json"
+	local ino
+	ino=$(stat -c %i "$D/capaudit-baseline.json")
+	run "$CAPAUDIT" check --update --baseline "$D/capaudit-baseline.json" "$T/rec.jsonl"
 	[ "$status" -eq 0 ]
-	[ "$(owner "$D/caps.baseline.json")" = "$TUID:$TGID 600" ]
-	[ "$(ls -A "$D")" = "caps.baseline.json" ]
-	run "$CAPAUDIT" check --baseline "$D/caps.baseline.json" "$T/rec.jsonl"
+	[ "${lines[-1]}" = "  removed CAP_SYS_ADMIN: no record used it" ]
+	[ "$(stat -c %i "$D/capaudit-baseline.json")" != "$ino" ]
+	[ "$(owner "$D/capaudit-baseline.json")" = "$TUID:$TGID 600" ]
+	[ "$(ls -A "$D")" = "capaudit-baseline.json" ]
+	run "$CAPAUDIT" check --baseline "$D/capaudit-baseline.json" "$T/rec.jsonl"
 	[ "$status" -eq 0 ]
 }
 

@@ -32,7 +32,7 @@ setup() {
 	mkdir -m 1777 "$PUB"
 	mkdir -m 0700 "$SECRET"
 	REC=$ROOT/tests/fixtures/kernels/6.18-chown.jsonl
-	cp "$ROOT/examples/ci/baseline.json" "$SECRET/victim"
+	cp "$ROOT/examples/ci/capaudit-baseline.json" "$SECRET/victim"
 	chmod 600 "$SECRET/victim"
 	VICTIM=$(sha256sum <"$SECRET/victim")
 	RACER=
@@ -53,7 +53,7 @@ AS_NOBODY="setpriv --reuid=65534 --regid=65534 --clear-groups"
 # a few times; each run's status is counted (OK / refused)
 race() {
 	$AS_NOBODY sh -c 'cp "$1" "$2/out" && ln -s "$3" "$2/link"' sh \
-		"$ROOT/examples/ci/baseline.json" "$PUB" "$SECRET/victim"
+		"$ROOT/examples/ci/capaudit-baseline.json" "$PUB" "$SECRET/victim"
 	$AS_NOBODY /usr/bin/python3 "$ROOT/tests/e2e/exchange-racer.py" "$PUB/out" "$PUB/link" \
 		"$T/stop" 600 >"$T/swaps" &
 	RACER=$!
@@ -128,7 +128,7 @@ only_named_there() {
 	done
 	# root's own link there is followed: its target is replaced, the link stays
 	ln -s "$T/mine.json" "$PUB/r"
-	cp "$ROOT/examples/ci/baseline.json" "$T/mine.json"
+	cp "$ROOT/examples/ci/capaudit-baseline.json" "$T/mine.json"
 	run "$CAPAUDIT" check --update --baseline "$PUB/r" "$REC"
 	[ "$status" -eq 0 ]
 	[ -L "$PUB/r" ]

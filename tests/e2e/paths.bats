@@ -129,7 +129,7 @@ teardown() {
 }
 
 @test "check --update through a symlink keeps the baseline's owner and mode, in another user's directory" {
-	cp "$ROOT/examples/ci/baseline.json" "$T/b.json"
+	cp "$ROOT/examples/ci/capaudit-baseline.json" "$T/b.json"
 	mkdir "$T/home"
 	mv "$T/b.json" "$T/home/b.json"
 	chown -R nobody "$T/home"
@@ -150,7 +150,7 @@ teardown() {
 	run "$CAPAUDIT" report -i - <"$REC"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"Record standard input"* ]]
-	run "$CAPAUDIT" check --baseline - "$REC" <"$ROOT/examples/ci/baseline.json"
+	run "$CAPAUDIT" check --baseline - "$REC" <"$ROOT/examples/ci/capaudit-baseline.json"
 	[ "$status" -le 1 ]
 	run timeout 10 "$CAPAUDIT" report -i /dev/zero
 	[ "$status" -eq 2 ]

@@ -25,6 +25,7 @@
 #include "recfile/recfile.h"
 #include "analyze/report.h"
 #include "analyze/suggest.h"
+#include "lib/util.h"
 
 #define FAIL(...) do { fprintf(stderr, "fuzz: " __VA_ARGS__); fputc('\n', stderr); abort(); } while (0)
 
@@ -293,6 +294,62 @@ int fuzz_record(const uint8_t *data, size_t size)
 	return 0;
 }
 
+/* check --update on an accepted baseline's own text (baseline_edit): every
+ * other entry kept, less its first syscall and call site, plus one of
+ * each; a capability it lacks added. The text it gives must read back as
+ * exactly that. */
+static void fuzz_edit(const uint8_t *data, size_t size, const struct baseline *b)
+{
+	struct baseline want = { 0 }, back;
+	struct bl_change *ch;
+	char err[1024], *ed;
+	size_t i, j, elen = 0;
+	int c;
+	FILE *m;
+
+	want.note = b->note ? xstrdup(b->note) : NULL;
+	for (i = 0; i < b->ncaps; i += 2) {
+		const struct bl_entry *o = &b->caps[i];
+		struct bl_entry *e = bl_add(&want.caps, &want.ncaps, &want.capcaps, o->cap);
+
+		e->note = o->note ? xstrdup(o->note) : NULL;
+		for (j = 1; j < o->nsys; j++)
+			if (o->sys[j].note)
+				bl_add_sys(e, o->sys[j].func)->note = xstrdup(o->sys[j].note);
+			else
+				bl_add_sys(e, o->sys[j].func);
+		bl_add_sys(e, "fuzz_sys");
+		for (j = 1; j < o->nsites; j++)
+			if (o->sites[j].note)
+				bl_add_site(e, o->sites[j].func)->note = xstrdup(o->sites[j].note);
+			else
+				bl_add_site(e, o->sites[j].func);
+		bl_add_site(e, "fuzz_site");
+	}
+	for (c = 0; c <= 40 && bl_find(b->caps, b->ncaps, c); c++)
+		;
+	if (c <= 40 && !bl_find(want.caps, want.ncaps, c)) {
+		struct bl_entry *e = bl_add(&want.caps, &want.ncaps, &want.capcaps, c);
+
+		bl_add_sys(e, "socket");
+		bl_add_site(e, "inet_create");
+	}
+	ed = baseline_edit((const char *)data, size, &want, &elen);
+	if (ed) {
+		m = fmemopen(ed, elen ? elen : 1, "r");
+		if (!m || baseline_read(m, "edited", &back, err, sizeof(err)))
+			FAIL("baseline: the edited text does not read: %s", err);
+		if (!baseline_same(&back, &want))
+			FAIL("baseline: the edited text is not the baseline it must be");
+		baseline_free(&back);
+		fclose(m);
+		free(ed);
+	}
+	check_update_changes(b, &want, &ch);
+	free(ch);
+	baseline_free(&want);
+}
+
 int fuzz_baseline(const uint8_t *data, size_t size)
 {
 	struct baseline b, b2;
@@ -308,6 +365,7 @@ int fuzz_baseline(const uint8_t *data, size_t size)
 		return 0;
 	}
 	fclose(f);
+	fuzz_edit(data, size, &b);
 	m = open_memstream(&buf, &len);
 	if (!m || baseline_write(m, &b) || fclose(m))
 		FAIL("baseline: cannot write back an accepted baseline");

@@ -17,6 +17,20 @@ TEST(cap_names_from_libcap)
 	ASSERT_STR(cap_name(-3, b), "-3");
 }
 
+TEST(cap_words_for_every_capability)
+{
+	int c;
+
+	/* every capability the kernel headers know has its plain words */
+	for (c = 0; c <= CAP_LAST_CAP; c++)
+		if (!cap_words(c) || !*cap_words(c))
+			FAIL_AT("capability %d has no plain words", c);
+	ASSERT_STR(cap_words(CAP_NET_RAW), "open raw sockets, which send and receive network "
+		   "packets the program builds itself");
+	ASSERT_TRUE(cap_words(CAP_LAST_CAP + 1) == NULL);
+	ASSERT_TRUE(cap_words(-1) == NULL);
+}
+
 TEST(cap_numbers_from_names)
 {
 	ASSERT_EQ(cap_number("CAP_BPF"), 39);

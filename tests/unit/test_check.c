@@ -326,28 +326,265 @@ TEST(baseline_write_then_load_round_trips)
 TEST(check_messages_name_capability_site_and_baseline)
 {
 	struct finding x = { .kind = FK_NEW_CAP, .cap = 13, .func = "inet_create",
-			     .syscalls = "socket" };
-	char m[512];
+			     .syscalls = "socket", .fails = true };
+	struct check_view v = { .baseline = "../b.json", .baseline_shown = "ci/b.json",
+				.source_root = "/src" };
+	char m[CHECK_MSG_LEN];
 
-	check_message(&x, "b.json", m, sizeof(m));
+	/* without a command to accept: what, where, the words */
+	check_message(&x, &v, m, sizeof(m));
 	ASSERT_STR(m, "New capability CAP_NET_RAW at kernel call site inet_create (socket): "
-		   "not allowed by b.json");
-	x.kind = FK_NEW_DENIAL;
-	x.cap = 34;
-	x.func = "do_syslog";
-	x.syscalls = NULL;
-	x.dkind = DENY_BLOCKING;
-	check_message(&x, "b.json", m, sizeof(m));
+		   "not allowed by ci/b.json. CAP_NET_RAW lets a program open raw sockets, which "
+		   "send and receive network packets the program builds itself.");
+	/* the program's line, relative to the root; the command last */
+	x.usrc = "/src/app/ping.c";
+	x.uline = 24;
+	x.ufunc = "open_ping";
+	v.update_cmd = "capaudit check --baseline ../b.json --update caps.jsonl";
+	check_message(&x, &v, m, sizeof(m));
+	ASSERT_STR(m, "New capability CAP_NET_RAW at kernel call site inet_create (socket), asked "
+		   "for at app/ping.c:24 (open_ping): not allowed by ci/b.json. CAP_NET_RAW lets a "
+		   "program open raw sockets, which send and receive network packets the program "
+		   "builds itself. If this is intended, accept it (then review the diff and commit "
+		   "it): capaudit check --baseline ../b.json --update caps.jsonl");
+	x = (struct finding){ .kind = FK_NEW_DENIAL, .cap = 34, .func = "do_syslog",
+			      .dkind = DENY_BLOCKING, .fails = true };
+	v.update_cmd = NULL;
+	v.baseline_shown = NULL;
+	check_message(&x, &v, m, sizeof(m));
 	ASSERT_STR(m, "New denied CAP_SYSLOG check at do_syslog (the syscall failed): not "
-		   "expected by b.json");
+		   "expected by ../b.json. CAP_SYSLOG lets a program read and clear the kernel's "
+		   "log.");
 	ASSERT_STR(finding_kind_name(FK_UNUSED_CAP), "unused-capability");
 	x = (struct finding){ .kind = FK_NEW_SYSCALL, .cap = 0, .func = "setattr_prepare",
 			      .syscall = "chown" };
-	check_message(&x, "b.json", m, sizeof(m));
+	check_message(&x, &v, m, sizeof(m));
 	ASSERT_STR(m, "CAP_CHOWN used in a new syscall chown (at kernel call site "
-		   "setattr_prepare): not allowed by b.json");
+		   "setattr_prepare): not allowed by ../b.json. CAP_CHOWN lets a program change a "
+		   "file's owner and group to any user and group.");
+	/* --strict: an unused entry fails, and the command drops it */
+	x = (struct finding){ .kind = FK_UNUSED_CAP, .cap = 21, .fails = true };
+	v.update_cmd = "capaudit check --baseline ../b.json --update r.jsonl";
+	check_message(&x, &v, m, sizeof(m));
+	ASSERT_HAS(m, "CAP_SYS_ADMIN is allowed by ../b.json but no record used it. CAP_SYS_ADMIN "
+		   "lets a program do many administration tasks");
+	ASSERT_HAS(m, ". If it is no longer needed, drop it (then review the diff and commit it): "
+		   "capaudit check --baseline ../b.json --update r.jsonl");
+	/* a number without words: no words, no crash */
+	x = (struct finding){ .kind = FK_NEW_CAP, .cap = 55, .func = "f" };
+	check_message(&x, &v, m, sizeof(m));
+	ASSERT_STR(m, "New capability 55 at kernel call site f: not allowed by ../b.json.");
 	ASSERT_STR(finding_kind_name(FK_NEW_SYSCALL), "new-syscall");
 	ASSERT_STR(check_match_name(MATCH_SYSCALL), "syscall");
 	ASSERT_EQ(check_match_parse("callsite"), MATCH_CALLSITE);
 	ASSERT_EQ(check_match_parse("site"), -1);
+}
+
+/* ---- check --update on the file's own text (baseline_edit) ---- */
+
+/* text edited into want; the result must read back as want */
+static char *edit_to(const char *text, const struct baseline *want)
+{
+	struct baseline back;
+	char err[512] = "", *out;
+	size_t len = 0;
+	FILE *m;
+
+	out = baseline_edit(text, strlen(text), want, &len);
+	if (!out) {
+		FAIL_AT("baseline_edit gave NULL");
+		return xstrdup("");
+	}
+	ASSERT_EQ(strlen(out), len);
+	m = fmemopen(out, len, "r");
+	if (baseline_read(m, "edited", &back, err, sizeof(err))) {
+		FAIL_AT("the edited text does not read: %s\n%s", err, out);
+	} else {
+		ASSERT_TRUE(baseline_same(&back, want));
+		baseline_free(&back);
+	}
+	fclose(m);
+	return out;
+}
+
+static struct bl_entry *want_entry(struct baseline *b, bool denied, int cap, const char *sys,
+				   const char *sites)
+{
+	struct bl_entry *e = denied ? bl_add(&b->denied, &b->ndenied, &b->capdenied, cap) :
+				      bl_add(&b->caps, &b->ncaps, &b->capcaps, cap);
+	char *copy = xstrdup(sites), *tok, *save = NULL;
+
+	if (sys) {
+		char *c2 = xstrdup(sys);
+
+		e->has_sys = true;
+		for (tok = strtok_r(c2, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+			bl_add_sys(e, tok);
+		free(c2);
+	}
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		bl_add_site(e, tok);
+	free(copy);
+	return e;
+}
+
+TEST(baseline_edit_keeps_order_layout_and_notes)
+{
+	struct baseline want = { 0 };
+	struct bl_entry *e;
+	char *out;
+
+	/* a sorted file: the new entry and the new syscall go where they sort;
+	 * the first call site goes with its separator; notes stay where they are */
+	want.note = xstrdup("svc");
+	e = want_entry(&want, false, 0, "chown,fchown", "setattr_prepare");
+	e->note = xstrdup("state");
+	bl_find_sys(e, "fchown")->note = xstrdup("the state file");
+	want_entry(&want, false, 13, "socket", "inet_create");
+	want_entry(&want, false, 21, "sethostname", "__x64_sys_sethostname");
+	out = edit_to("{\n"
+		      "  \"format\": \"capaudit-baseline\",\n"
+		      "  \"version\": 2,\n"
+		      "  \"note\": \"svc\",\n"
+		      "  \"capabilities\": [\n"
+		      "    {\n"
+		      "      \"cap\": \"CAP_CHOWN\",\n"
+		      "      \"note\": \"state\",\n"
+		      "      \"syscalls\": [\n"
+		      "        {\n"
+		      "          \"syscall\": \"fchown\",\n"
+		      "          \"note\": \"the state file\"\n"
+		      "        }\n"
+		      "      ],\n"
+		      "      \"callsites\": [\n"
+		      "        \"notify_change\",\n"
+		      "        \"setattr_prepare\"\n"
+		      "      ]\n"
+		      "    },\n"
+		      "    {\n"
+		      "      \"cap\": \"sys_admin\",\n"
+		      "      \"syscalls\": [\"sethostname\"],\n"
+		      "      \"callsites\": [\"__x64_sys_sethostname\"]\n"
+		      "    }\n"
+		      "  ],\n"
+		      "  \"denied\": []\n"
+		      "}\n", &want);
+	ASSERT_STR(out, "{\n"
+		   "  \"format\": \"capaudit-baseline\",\n"
+		   "  \"version\": 2,\n"
+		   "  \"note\": \"svc\",\n"
+		   "  \"capabilities\": [\n"
+		   "    {\n"
+		   "      \"cap\": \"CAP_CHOWN\",\n"
+		   "      \"note\": \"state\",\n"
+		   "      \"syscalls\": [\n"
+		   "        \"chown\",\n"
+		   "        {\n"
+		   "          \"syscall\": \"fchown\",\n"
+		   "          \"note\": \"the state file\"\n"
+		   "        }\n"
+		   "      ],\n"
+		   "      \"callsites\": [\n"
+		   "        \"setattr_prepare\"\n"
+		   "      ]\n"
+		   "    },\n"
+		   "    {\n"
+		   "      \"cap\": \"CAP_NET_RAW\",\n"
+		   "      \"syscalls\": [\n"
+		   "        \"socket\"\n"
+		   "      ],\n"
+		   "      \"callsites\": [\n"
+		   "        \"inet_create\"\n"
+		   "      ]\n"
+		   "    },\n"
+		   "    {\n"
+		   "      \"cap\": \"sys_admin\",\n"
+		   "      \"syscalls\": [\"sethostname\"],\n"
+		   "      \"callsites\": [\"__x64_sys_sethostname\"]\n"
+		   "    }\n"
+		   "  ],\n"
+		   "  \"denied\": []\n"
+		   "}\n");
+	free(out);
+	baseline_free(&want);
+}
+
+TEST(baseline_edit_fills_empty_lists_adds_missing_members_and_empties_lists)
+{
+	struct baseline want = { 0 };
+	char *out;
+
+	/* a version 1 entry gets its syscalls before its call sites; "denied"
+	 * is added where it was missing (tabs, as the file is indented) */
+	want_entry(&want, false, 10, "bind", "__inet_bind");
+	want_entry(&want, true, 38, "bpf", "array_map_alloc");
+	out = edit_to("{\n\t\"format\": \"capaudit-baseline\",\n\t\"version\": 1,\n"
+		      "\t\"capabilities\": [\n\t\t{\n\t\t\t\"cap\": \"CAP_NET_BIND_SERVICE\",\n"
+		      "\t\t\t\"callsites\": [\"__inet_bind\"]\n\t\t}\n\t]\n}", &want);
+	ASSERT_STR(out, "{\n\t\"format\": \"capaudit-baseline\",\n\t\"version\": 2,\n"
+		   "\t\"capabilities\": [\n\t\t{\n\t\t\t\"cap\": \"CAP_NET_BIND_SERVICE\",\n"
+		   "\t\t\t\"syscalls\": [\n\t\t\t\t\"bind\"\n\t\t\t],\n"
+		   "\t\t\t\"callsites\": [\"__inet_bind\"]\n\t\t}\n\t],\n"
+		   "\t\"denied\": [\n\t\t{\n\t\t\t\"cap\": \"CAP_PERFMON\",\n"
+		   "\t\t\t\"syscalls\": [\n\t\t\t\t\"bpf\"\n\t\t\t],\n"
+		   "\t\t\t\"callsites\": [\n\t\t\t\t\"array_map_alloc\"\n\t\t\t]\n\t\t}\n\t]\n}");
+	free(out);
+	baseline_free(&want);
+	/* an empty list filled, a list emptied, a file on one line stays on one */
+	memset(&want, 0, sizeof(want));
+	want_entry(&want, false, 0, "fchown", "setattr_prepare");
+	out = edit_to("{\"format\":\"capaudit-baseline\",\"version\":2,\"capabilities\":"
+		      "[{\"cap\":\"CAP_CHOWN\",\"syscalls\":[],\"callsites\":[\"setattr_prepare\"]}],"
+		      "\"denied\":[{\"cap\":\"CAP_BPF\",\"syscalls\":[\"bpf\"],\"callsites\":[\"x\"]}]}",
+		      &want);
+	ASSERT_STR(out, "{\"format\":\"capaudit-baseline\",\"version\":2,\"capabilities\":"
+		   "[{\"cap\":\"CAP_CHOWN\",\"syscalls\":[\"fchown\"],\"callsites\":[\"setattr_prepare\"]}],"
+		   "\"denied\":[]}");
+	free(out);
+	baseline_free(&want);
+	/* an empty list in an entry on lines: one level below its line */
+	memset(&want, 0, sizeof(want));
+	want_entry(&want, false, 0, "fchown", "setattr_prepare");
+	out = edit_to("{\n  \"format\": \"capaudit-baseline\",\n  \"version\": 2,\n"
+		      "  \"capabilities\": [\n    {\n      \"cap\": \"CAP_CHOWN\",\n"
+		      "      \"syscalls\": [],\n      \"callsites\": [\"setattr_prepare\"]\n    }\n  ]\n}\n",
+		      &want);
+	ASSERT_HAS(out, "      \"syscalls\": [\n        \"fchown\"\n      ],\n");
+	free(out);
+	baseline_free(&want);
+}
+
+TEST(baseline_edit_reads_escapes_and_refuses_what_it_cannot_follow)
+{
+	struct baseline want = { 0 }, a = { 0 }, b = { 0 };
+	size_t len;
+	char *out;
+
+	/* names written with escapes are the names they stand for */
+	bl_find_site(want_entry(&want, false, 0, "fchown", "setattr_prepare"),
+		     "setattr_prepare")->note = xstrdup("n\"q");
+	out = edit_to("{\"format\":\"capaudit-baseline\",\"version\":2,\"capabilities\":"
+		      "[{\"cap\":\"CAP_\\u0043HOWN\",\"syscalls\":[\"fch\\u006fwn\",\"chown\"],"
+		      "\"callsites\":[{\"function\":\"setattr\\u005fprepare\",\"note\":\"n\\\"q\"}]}]}",
+		      &want);
+	ASSERT_STR(out, "{\"format\":\"capaudit-baseline\",\"version\":2,\"capabilities\":"
+		   "[{\"cap\":\"CAP_\\u0043HOWN\",\"syscalls\":[\"fch\\u006fwn\"],"
+		   "\"callsites\":[{\"function\":\"setattr\\u005fprepare\",\"note\":\"n\\\"q\"}]}]}");
+	free(out);
+	/* not an object, or more after it: NULL */
+	ASSERT_TRUE(baseline_edit("[]", 2, &want, &len) == NULL);
+	ASSERT_TRUE(baseline_edit("{} {}", 5, &want, &len) == NULL);
+	ASSERT_TRUE(baseline_edit("{\"capabilities\": [{\"cap\": \"CAP_NOPE\"}]}", 39, &want, &len) ==
+		    NULL);
+	baseline_free(&want);
+	/* the same baseline in any order; a note differs: not the same */
+	want_entry(&a, false, 0, "chown,fchown", "x,y");
+	want_entry(&a, false, 13, "socket", "inet_create");
+	want_entry(&b, false, 13, "socket", "inet_create");
+	want_entry(&b, false, 0, "fchown,chown", "y,x");
+	ASSERT_TRUE(baseline_same(&a, &b));
+	bl_find_site(&b.caps[1], "x")->note = xstrdup("why");
+	ASSERT_TRUE(!baseline_same(&a, &b));
+	baseline_free(&a);
+	baseline_free(&b);
 }

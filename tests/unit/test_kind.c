@@ -51,6 +51,6 @@ TEST(input_expect_keeps_every_byte)
 	s = input_expect(f, "r.jsonl", INPUT_BASELINE, err, sizeof(err));
 	ASSERT_TRUE(s == NULL);
 	ASSERT_STR(err, "r.jsonl: a record, not a baseline: a baseline is made from it with "
-		   "capaudit check --baseline caps.json --update r.jsonl");
+		   "capaudit check --baseline capaudit-baseline.json --update r.jsonl");
 	fclose(f);
 }

@@ -972,7 +972,7 @@ static void hostile_inputs(const char *synth)
 		}
 		for (a = 0; sh->args[a]; a++)
 			argv[a + 1] = !strcmp(sh->args[a], "FILE") ? (char *)sh->file :
-				      !strcmp(sh->args[a], "BASE") ? (i < 5 ? "examples/ci/baseline.json"
+				      !strcmp(sh->args[a], "BASE") ? (i < 5 ? "examples/ci/capaudit-baseline.json"
 									 : base) :
 				      (char *)sh->args[a];
 		argv[a + 1] = NULL;

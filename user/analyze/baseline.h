@@ -57,6 +57,20 @@ int baseline_load(const char *path, struct baseline *b, bool *missing, char *err
 /* The same from an open file; path names it in messages. */
 int baseline_read(FILE *f, const char *path, struct baseline *b, char *err, size_t n);
 int baseline_write(FILE *f, const struct baseline *b);
+/*
+ * check --update on the baseline's own text (len bytes that
+ * baseline_read() accepted): the text of a baseline that allows exactly
+ * want, where what stays keeps its bytes (its place, its layout, its
+ * notes), what goes is cut out with its separator and what comes goes
+ * where it sorts (last in a list that is not sorted), laid out as its
+ * neighbours. malloc'd, its length in *outlen; NULL when the text is not
+ * one this editor follows. The caller reads it back and compares
+ * (baseline_same()) before it writes it.
+ */
+char *baseline_edit(const char *text, size_t len, const struct baseline *want, size_t *outlen);
+/* Whether a and b allow the same (entries, syscalls, call sites, with the
+ * same notes), in whatever order. */
+bool baseline_same(const struct baseline *a, const struct baseline *b);
 void baseline_free(struct baseline *b);
 
 /* Lookups; NULL when absent. */

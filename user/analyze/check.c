@@ -602,60 +602,148 @@ void check_updated_baseline(const struct observation *o, const struct baseline *
 		     &out->denied, &out->ndenied, &out->capdenied);
 }
 
-void check_message(const struct finding *x, const char *baseline, char *buf, size_t len)
+static void add_change(struct bl_change **v, size_t *n, size_t *cap, struct bl_change c)
 {
-	char n[CAP_NAME_LEN], sys[300] = "";
-	const char *fn = x->func ? x->func : "";
+	grow_array((void **)v, cap, *n + 1, sizeof(**v));
+	(*v)[(*n)++] = c;
+}
+
+/* What of list `from` is not in list `to` (both may be NULL): whole
+ * entries, else their syscalls and call sites. */
+static void list_changes(struct bl_entry *from, size_t nfrom, struct bl_entry *to, size_t nto,
+			 bool added, bool denied, struct bl_change **v, size_t *n, size_t *cap)
+{
+	size_t i, j;
+
+	for (i = 0; i < nfrom; i++) {
+		struct bl_entry *e = &from[i], *o = bl_find(to, nto, e->cap);
+		struct bl_change c = { .added = added, .denied = denied, .cap = e->cap, .entry = e };
+
+		if (!o) {
+			c.note = added ? NULL : e->note;
+			add_change(v, n, cap, c);
+			continue;
+		}
+		for (j = 0; j < e->nsys; j++)
+			if (!bl_find_sys(o, e->sys[j].func)) {
+				c.syscall = e->sys[j].func;
+				c.note = added ? NULL : e->sys[j].note;
+				add_change(v, n, cap, c);
+			}
+		c.syscall = NULL;
+		for (j = 0; j < e->nsites; j++)
+			if (!bl_find_site(o, e->sites[j].func)) {
+				c.site = e->sites[j].func;
+				c.note = added ? NULL : e->sites[j].note;
+				add_change(v, n, cap, c);
+			}
+	}
+}
+
+static int cmp_change(const void *x, const void *y)
+{
+	const struct bl_change *a = x, *b = y;
+
+	if (a->added != b->added)
+		return a->added ? -1 : 1;
+	if (a->denied != b->denied)
+		return a->denied ? 1 : -1;
+	if (a->cap != b->cap)
+		return a->cap - b->cap;
+	if (!!a->syscall + 2 * !!a->site != !!b->syscall + 2 * !!b->site)
+		return (!!a->syscall + 2 * !!a->site) - (!!b->syscall + 2 * !!b->site);
+	return strcmp(a->syscall ? a->syscall : a->site ? a->site : "",
+		      b->syscall ? b->syscall : b->site ? b->site : "");
+}
+
+size_t check_update_changes(const struct baseline *old, const struct baseline *upd,
+			    struct bl_change **out)
+{
+	struct baseline none = { 0 };
+	size_t n = 0, cap = 0;
+
+	if (!old)
+		old = &none;
+	*out = NULL;
+	list_changes(upd->caps, upd->ncaps, old->caps, old->ncaps, true, false, out, &n, &cap);
+	list_changes(upd->denied, upd->ndenied, old->denied, old->ndenied, true, true, out, &n, &cap);
+	list_changes(old->caps, old->ncaps, upd->caps, upd->ncaps, false, false, out, &n, &cap);
+	list_changes(old->denied, old->ndenied, upd->denied, upd->ndenied, false, true, out, &n,
+		     &cap);
+	sort_array(*out, n, sizeof(**out), cmp_change);
+	return n;
+}
+
+const char *check_baseline_shown(const struct check_view *v)
+{
+	return v->baseline_shown ? v->baseline_shown : v->baseline;
+}
+
+void check_message(const struct finding *x, const struct check_view *v, char *buf, size_t len)
+{
+	char n[CAP_NAME_LEN], sys[300] = "", where[4400] = "";
+	const char *fn = x->func ? x->func : "", *baseline = check_baseline_shown(v);
+	size_t o;
 
 	cap_name(x->cap, n);
 	if (x->syscalls)
 		snprintf(sys, sizeof(sys), " (%s)", x->syscalls);
+	/* where the program asked for it (--user-stacks), named as file= is */
+	if (x->usrc)
+		snprintf(where, sizeof(where), ", asked for at %s:%d%s%s%s",
+			 usite_relative(x->usrc, v->source_root), x->uline, x->ufunc ? " (" : "",
+			 x->ufunc ? x->ufunc : "", x->ufunc ? ")" : "");
 	switch (x->kind) {
 	case FK_NEW_CAP:
-		snprintf(buf, len, "New capability %s at kernel call site %s%s%s: not allowed by %s",
-			 n, fn, sys, x->replaces_sys_admin ? ", instead of CAP_SYS_ADMIN" : "",
-			 baseline);
+		snprintf(buf, len, "New capability %s at kernel call site %s%s%s%s: not allowed by "
+			 "%s.", n, fn, sys, x->replaces_sys_admin ? ", instead of CAP_SYS_ADMIN" : "",
+			 where, baseline);
 		break;
 	case FK_NEW_SYSCALL:
-		snprintf(buf, len, "%s used in a new syscall %s%s%s%s: not allowed by %s", n,
+		snprintf(buf, len, "%s used in a new syscall %s%s%s%s%s: not allowed by %s.", n,
 			 x->syscall, x->func ? " (at kernel call site " : "", fn, x->func ? ")" : "",
-			 baseline);
+			 where, baseline);
 		break;
 	case FK_NEW_SITE:
-		snprintf(buf, len, "%s used at a new kernel call site %s%s: not allowed by %s", n, fn,
-			 sys, baseline);
+		snprintf(buf, len, "%s used at a new kernel call site %s%s%s: not allowed by %s.", n,
+			 fn, sys, where, baseline);
 		break;
 	case FK_NEW_DENIAL:
 		if (x->syscall)
 			snprintf(sys, sizeof(sys), " in syscall %s", x->syscall);
-		snprintf(buf, len, "New denied %s check at %s%s (%s): not expected by %s", n,
+		snprintf(buf, len, "New denied %s check at %s%s (%s)%s: not expected by %s.", n,
 			 x->func ? fn : "?", sys,
 			 x->dkind == DENY_ADVISORY ? "advisory" :
 			 x->dkind == DENY_INCONCLUSIVE ? "the syscall was interrupted" :
-			 denial_kind_words(x->dkind), baseline);
+			 denial_kind_words(x->dkind), where, baseline);
 		break;
 	case FK_UNUSED_CAP:
-		snprintf(buf, len, "%s is allowed by %s but no record used it", n, baseline);
+		snprintf(buf, len, "%s is allowed by %s but no record used it.", n, baseline);
 		break;
 	case FK_UNUSED_SYSCALL:
-		snprintf(buf, len, "%s in syscall %s is allowed by %s but no record made it", n,
+		snprintf(buf, len, "%s in syscall %s is allowed by %s but no record made it.", n,
 			 x->syscall, baseline);
 		break;
 	case FK_UNUSED_SITE:
-		snprintf(buf, len, "%s at %s is allowed by %s but no record reached it", n, fn,
+		snprintf(buf, len, "%s at %s is allowed by %s but no record reached it.", n, fn,
 			 baseline);
 		break;
 	case FK_UNUSED_DENIAL:
-		snprintf(buf, len, "Expected denial of %s%s%s (%s) was not seen", n,
+		snprintf(buf, len, "Expected denial of %s%s%s (%s) was not seen.", n,
 			 x->syscall ? " in syscall " : x->func ? " at " : "",
 			 x->syscall ? x->syscall : fn, baseline);
 		break;
 	default:
-		snprintf(buf, len, "%s at %s is allowed", n, fn);
+		snprintf(buf, len, "%s at %s is allowed%s.", n, fn, where);
 	}
-	/* where the program asked for it (--user-stacks) */
-	if (x->usrc && strlen(buf) + 1 < len)
-		snprintf(buf + strlen(buf), len - strlen(buf), "; asked for at %s:%d%s%s%s",
-			 x->usrc, x->uline, x->ufunc ? " (" : "", x->ufunc ? x->ufunc : "",
-			 x->ufunc ? ")" : "");
+	o = strlen(buf);
+	/* what the capability lets a program do, in plain words */
+	if (cap_words(x->cap) && o + 1 < len)
+		o += (size_t)snprintf(buf + o, len - o, " %s lets a program %s.", n,
+				      cap_words(x->cap));
+	/* how to accept it: the command last, to be copied whole */
+	if (x->fails && v->update_cmd && *v->update_cmd && o + 1 < len)
+		snprintf(buf + o, len - o, " %s (then review the diff and commit it): %s",
+			 x->kind >= FK_UNUSED_CAP ? "If it is no longer needed, drop it" :
+			 "If this is intended, accept it", v->update_cmd);
 }

@@ -117,13 +117,22 @@ struct check_result {
 struct check_view {
 	const struct check_result *r;
 	const char *baseline;     /* path as given */
+	/* the baseline named as annotations name files: relative to
+	 * source_root when it lies under it, else as given; NULL: baseline */
+	const char *baseline_shown;
 	char **records;           /* paths as given */
 	size_t nrecords;
-	const char *source_root;  /* user places are shown relative to it */
+	/* user places (and baseline_shown) are named relative to it: --source-root,
+	 * else the top of the git work tree check runs in, else the current
+	 * directory */
+	const char *source_root;
 	/* the command that accepts the findings (check --update with the same
 	 * baseline, records and choices), ready to paste; NULL: not known */
 	const char *update_cmd;
 };
+
+/* Room for check_message(): its sentences and the whole update_cmd. */
+#define CHECK_MSG_LEN 16384
 
 /* Add one record's suggestion to the observation. */
 void observation_add(struct observation *o, const struct suggestion *s);
@@ -151,10 +160,35 @@ void check_result_free(struct check_result *r);
 void check_updated_baseline(const struct observation *o, const struct baseline *old,
 			    struct baseline *out);
 
+/* One thing check --update adds to a baseline or removes from it. */
+struct bl_change {
+	bool added;                   /* else removed */
+	bool denied;                  /* an expected denial's entry */
+	int cap;
+	const char *syscall, *site;   /* what was added or removed; both NULL:
+				       * the whole entry */
+	const char *note;             /* a removed thing's note, or NULL */
+	const struct bl_entry *entry; /* the entry: the new baseline's when
+				       * added, the old one's when removed */
+};
+
+/* What goes from old (NULL: none yet) to upd: what is added, then what
+ * is removed, by capability (borrowed from both). The number; *out is
+ * malloc'd. */
+size_t check_update_changes(const struct baseline *old, const struct baseline *upd,
+			    struct bl_change **out);
+
 const char *finding_kind_name(enum finding_kind k);   /* "new-capability", ... */
 
-/* One sentence about a finding, for annotations and reports (raw bytes:
- * each output format escapes it). */
-void check_message(const struct finding *x, const char *baseline, char *buf, size_t len);
+/* The baseline as v's annotations name it (v->baseline_shown, else as given). */
+const char *check_baseline_shown(const struct check_view *v);
+
+/* What a finding says in an annotation, a JUnit failure or a SARIF result
+ * (raw bytes: each output format escapes it): what is new and where (the
+ * kernel call site, and the program's line with --user-stacks, relative to
+ * v->source_root), against which baseline; what the capability lets a
+ * program do (cap_words()); for a failing finding, the command that
+ * accepts it (v->update_cmd), last, so that it is copied whole. */
+void check_message(const struct finding *x, const struct check_view *v, char *buf, size_t len);
 
 #endif

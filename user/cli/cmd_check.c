@@ -7,6 +7,7 @@
 #include "cli/cmd_check.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,8 @@
 #include "analyze/check.h"
 #include "analyze/partial.h"
 #include "analyze/recview.h"
+#include "analyze/usite.h"
+#include "facts/capnames.h"
 #include "cli/options.h"
 #include "lib/msg.h"
 #include "lib/infile.h"
@@ -62,7 +65,8 @@ static const struct cli_opt check_opts[] = {
 	  "capabilities the baseline allows but nothing used fail too", NULL, CLI_ARG_ANY,
 	  CLI_FLAG(A, strict) },
 	{ "update", O_UPDATE, no_argument, NULL,
-	  "rewrite the baseline from the records, keeping notes", NULL, CLI_ARG_ANY,
+	  "rewrite the baseline from the records and say what was added and removed",
+	  "(what stays keeps its place, layout and notes)", CLI_ARG_ANY,
 	  CLI_FLAG(A, update) },
 	{ "program", 'p', required_argument, "NAME",
 	  "judge only program images whose name or executable is NAME", NULL, CLI_ARG_ANY,
@@ -78,9 +82,10 @@ static const struct cli_opt check_opts[] = {
 	  "read what is valid in damaged records, warn what was skipped", NULL, CLI_ARG_ANY,
 	  CLI_FLAG(A, lenient) },
 	{ "source-root", O_SOURCE_ROOT, required_argument, "DIR",
-	  "name user-space places relative to DIR in sarif and github output",
-	  "(places of records made with --user-stacks; default: the current directory, a "
-	  "checkout's root in CI)", CLI_ARG_DIR, CLI_STRING(A, source_root) },
+	  "name files relative to DIR in what check prints (program lines, the baseline)",
+	  "(default: the top of the git work tree the current directory is in, the "
+	  "repository's root as CI annotations want it; outside one, the current directory)",
+	  CLI_ARG_DIR, CLI_STRING(A, source_root) },
 	{ 0 },
 };
 
@@ -228,6 +233,77 @@ static int open_files(struct check_files *cf, const struct check_args *a, bool *
 }
 
 
+/* The top of the git work tree dir lies in (the nearest directory, dir
+ * itself or above, that holds a .git: a directory, or the file of a
+ * linked work tree or submodule) into buf; false when there is none. dir
+ * is a resolved absolute path. */
+static bool work_tree_top(const char *dir, char *buf, size_t len)
+{
+	char probe[PATH_MAX + 8];
+	struct stat st;
+	size_t n;
+
+	if (snprintf(buf, len, "%s", dir) >= (int)len)
+		return false;
+	for (;;) {
+		snprintf(probe, sizeof(probe), "%s/.git", strcmp(buf, "/") ? buf : "");
+		if (!stat(probe, &st))
+			return true;
+		n = strlen(buf);
+		if (n <= 1)
+			return false;
+		while (n > 1 && buf[n - 1] != '/')
+			n--;
+		buf[n > 1 ? n - 1 : 1] = '\0';
+	}
+}
+
+/* Where annotations name files from (struct check_view's source_root):
+ * --source-root DIR (resolved), else the top of the git work tree of the
+ * current directory, else the current directory. NULL when none can be
+ * named (an unreadable current directory): paths then stay as recorded. */
+static const char *annotation_root(const struct check_args *a, char *buf, size_t len)
+{
+	char cwd[PATH_MAX];
+
+	if (a->source_root) {
+		if (!realpath(a->source_root, cwd))
+			return a->source_root;   /* as given: it may name a path elsewhere */
+		snprintf(buf, len, "%s", cwd);
+		return buf;
+	}
+	if (!getcwd(cwd, sizeof(cwd)))
+		return NULL;
+	if (!work_tree_top(cwd, buf, len))
+		snprintf(buf, len, "%s", cwd);
+	return buf;
+}
+
+/* The baseline as annotations name it: relative to root when it lies
+ * under it (its directory resolved, its own name kept: a symlink stays
+ * itself), else as given. */
+static const char *baseline_shown(const char *bpath, const char *root, char *buf, size_t len)
+{
+	char dir[PATH_MAX], *slash, *copy;
+	const char *base, *rel;
+
+	if (!root || !strcmp(bpath, "-"))
+		return bpath;
+	copy = xstrdup(bpath);
+	slash = strrchr(copy, '/');
+	base = slash ? slash + 1 : copy;
+	if (slash)
+		*slash = '\0';
+	if (!realpath(slash ? (*copy ? copy : "/") : ".", dir) ||
+	    snprintf(buf, len, "%s/%s", strcmp(dir, "/") ? dir : "", base) >= (int)len) {
+		free(copy);
+		return bpath;
+	}
+	free(copy);
+	rel = usite_relative(buf, root);
+	return rel == buf ? bpath : rel;
+}
+
 /* Options and operands: CLI_GO_ON, or the exit status (EXIT_OK after --help). */
 static int parse_args(int argc, char **argv, struct check_args *a)
 {
@@ -290,9 +366,17 @@ static void warn_partial(const char *name, const struct record *r)
 	fprintf(stderr, "capaudit: warning: %s\n", text_sanitize(msg, safe, sizeof(safe)));
 }
 
+/* Records without user stacks (record --user-stacks): how many, and the
+ * first one's name. */
+struct stackless {
+	size_t n;
+	const char *first;
+};
+
 /* Every record into one observation; 0, or -1 when a record is unreadable
  * (said; obs is then freed). */
-static int observe(const struct check_args *a, struct check_files *cf, struct observation *obs)
+static int observe(const struct check_args *a, struct check_files *cf, struct observation *obs,
+		   struct stackless *sl)
 {
 	size_t i;
 
@@ -308,6 +392,8 @@ static int observe(const struct check_args *a, struct check_files *cf, struct ob
 			return -1;
 		}
 		seen = rec_view_record(&workload);
+		if (!seen->nustacks && !sl->n++)
+			sl->first = name;
 		warn_lost(name, seen);
 		warn_partial(name, seen);
 		suggest_build(seen, &a->so, &sg);
@@ -320,31 +406,197 @@ static int observe(const struct check_args *a, struct check_files *cf, struct ob
 	return 0;
 }
 
-/* --update: the baseline rewritten from what was observed, notes kept. */
+/* "a, b, c, d and 3 more" of n names (sanitized) into buf. */
+static const char *names_of(const struct bl_site *v, size_t n, char *buf, size_t len)
+{
+	char safe[600];
+	size_t i, o = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < n && i < 4 && o < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%s", i ? ", " : "",
+				      text_sanitize(v[i].func, safe, sizeof(safe)));
+	if (n > 4 && o < len)
+		snprintf(buf + o, len - o, " and %zu more", n - 4);
+	return buf;
+}
+
+/* One line for what --update added or removed, plain. */
+static void print_change(const struct bl_change *c)
+{
+	char n[CAP_NAME_LEN], what[CAP_NAME_LEN + 40], safe[600], note[700] = "", sys[2600],
+		sites[2600];
+	const struct bl_entry *e = c->entry;
+
+	cap_name(c->cap, n);
+	snprintf(what, sizeof(what), "%s%s", c->denied ? "the expected denial of " : "", n);
+	if (c->note)
+		snprintf(note, sizeof(note), " (its note was: %s)",
+			 text_sanitize(c->note, safe, sizeof(safe)));
+	if (c->syscall || c->site) {
+		fprintf(stderr, "  %s %s %s %s %s%s%s\n", c->added ? "added" : "removed",
+			c->syscall ? "syscall" : "kernel call site",
+			text_sanitize(c->syscall ? c->syscall : c->site, safe, sizeof(safe)),
+			c->added ? "to" : "of", what,
+			c->added ? "" : c->syscall ? ": no record made it" : ": no record reached it",
+			note);
+		return;
+	}
+	if (!c->added) {
+		fprintf(stderr, "  removed %s: no record %s it%s\n", what,
+			c->denied ? "showed" : "used", note);
+		return;
+	}
+	fprintf(stderr, "  added %s", what);
+	if (e->nsys)
+		fprintf(stderr, ", in syscall%s %s", e->nsys == 1 ? "" : "s",
+			names_of(e->sys, e->nsys, sys, sizeof(sys)));
+	if (e->nsites)
+		fprintf(stderr, " at kernel call site%s %s", e->nsites == 1 ? "" : "s",
+			names_of(e->sites, e->nsites, sites, sizeof(sites)));
+	if (cap_words(c->cap))
+		fprintf(stderr, ": it lets a program %s", cap_words(c->cap));
+	fputc('\n', stderr);
+}
+
+/* The baseline's text (the bytes edited in place), when it reads as a
+ * baseline that is exactly want; else NULL (written whole then). */
+static char *edited_text(const char *text, size_t len, const struct baseline *want,
+			 size_t *outlen)
+{
+	struct baseline back;
+	char err[1024], *ed = baseline_edit(text, len, want, outlen);
+	FILE *m = ed ? fmemopen(ed, *outlen ? *outlen : 1, "r") : NULL;
+	bool same = false;
+
+	if (m && !baseline_read(m, "edited", &back, err, sizeof(err))) {
+		same = baseline_same(&back, want);
+		baseline_free(&back);
+	}
+	if (m)
+		fclose(m);
+	if (!same) {
+		free(ed);
+		return NULL;
+	}
+	return ed;
+}
+
+/* --update: the baseline rewritten from what was observed, in the file's
+ * own text (text: len bytes, NULL: no baseline yet), notes kept; what it
+ * added and removed said, one line each. A baseline that already allows
+ * exactly that is left as it is. */
 static int update_baseline(const struct check_args *a, struct check_files *cf,
-			   const struct observation *obs, const struct baseline *base)
+			   const struct observation *obs, const struct baseline *base,
+			   const char *text, size_t len)
 {
 	struct baseline updated;
+	struct bl_change *ch;
+	char msg[1200], *ed = NULL;
+	size_t i, nch, elen = 0;
 	int rc;
 
 	check_updated_baseline(obs, base, &updated);
-	rc = write_baseline(&cf->out, &updated) ? EXIT_FAIL : EXIT_OK;
-	if (!rc)
+	if (base && baseline_same(base, &updated)) {
+		fprintf(stderr, "capaudit: %s already allows what the record%s show%s, no more: left "
+			"as it is\n", a->bpath, a->nrecords == 1 ? "" : "s",
+			a->nrecords == 1 ? "s" : "");
+		baseline_free(&updated);
+		return EXIT_OK;   /* the unfinished output is dropped unseen */
+	}
+	if (base && text) {
+		ed = edited_text(text, len, &updated, &elen);
+		if (!ed)
+			fprintf(stderr, "capaudit: note: %s is written whole, in capaudit's order and "
+				"layout: its own could not be kept\n", a->bpath);
+	}
+	if (ed) {
+		errno = 0;
+		rc = outfile_finish(&cf->out, fwrite(ed, 1, elen, cf->out.f) == elen ? 0 : -1, msg,
+				    sizeof(msg));
+		if (rc)
+			p_err("%s", msg);
+		rc = rc ? EXIT_FAIL : EXIT_OK;
+	} else {
+		rc = write_baseline(&cf->out, &updated) ? EXIT_FAIL : EXIT_OK;
+	}
+	free(ed);
+	if (!rc) {
 		fprintf(stderr, "capaudit: %s %s: %zu %s, %zu expected %s\n",
 			base ? "updated" : "created", a->bpath, updated.ncaps,
 			plural(updated.ncaps, "capability", "capabilities"), updated.ndenied,
 			plural(updated.ndenied, "denial", "denials"));
+		nch = check_update_changes(base, &updated, &ch);
+		for (i = 0; i < nch; i++)
+			print_change(&ch[i]);
+		free(ch);
+	}
 	baseline_free(&updated);
 	return rc;
 }
 
+/* The whole of f into *buf (*len bytes, NUL after them); 0, or -1 with
+ * errno. */
+static int read_all(FILE *f, char **buf, size_t *len)
+{
+	size_t cap = 65536, n = 0, got;
+	char *p = xcalloc(cap, 1);
+
+	while ((got = fread(p + n, 1, cap - n - 1, f)) > 0) {
+		n += got;
+		if (cap - n - 1 == 0) {
+			cap *= 2;
+			p = xrealloc(p, cap);
+		}
+	}
+	if (ferror(f)) {
+		free(p);
+		return -1;
+	}
+	p[n] = '\0';
+	*buf = p;
+	*len = n;
+	return 0;
+}
+
+/* When a new finding has no line of the program, say once why it is
+ * placed on the baseline file (github, junit, sarif), and what would name
+ * the line. */
+static void note_unplaced(const struct check_result *res, const struct stackless *sl)
+{
+	char safe[4200];
+	size_t i, n = 0;
+
+	for (i = 0; i < res->n; i++)
+		n += res->f[i].kind <= FK_NEW_DENIAL && !res->f[i].usrc;
+	if (!n)
+		return;
+	if (sl->n) {
+		fprintf(stderr, "capaudit: note: %s", text_sanitize(sl->first, safe, sizeof(safe)));
+		if (sl->n > 1)
+			fprintf(stderr, " and %zu other record%s have", sl->n - 1,
+				sl->n == 2 ? "" : "s");
+		else
+			fputs(" has", stderr);
+		fputs(" no user stacks, so a finding is shown on the baseline file, not on the line "
+		      "of the program that asked for the capability: record with capaudit record "
+		      "--user-stacks, the program built with debug info and frame pointers (-g "
+		      "-fno-omit-frame-pointer; docs/ci.md)\n", stderr);
+		return;
+	}
+	fprintf(stderr, "capaudit: note: %zu finding%s no source line in the program's own "
+		"code, so %s shown on the baseline file: the program that asked was built without "
+		"debug info (-g), or it is not the project's own (a system tool such as chown)\n", n,
+		n == 1 ? " has" : "s have", n == 1 ? "it is" : "they are");
+}
+
 /* The verdict: what was observed against the baseline, printed. */
 static int compare(const struct check_args *a, const struct observation *obs,
-		   struct baseline *base)
+		   struct baseline *base, const struct stackless *sl)
 {
 	struct check_result res;
 	struct check_view view;
-	char cwd[4096], upd[8192];
+	char root[PATH_MAX], shown[2 * PATH_MAX], upd[8192];
 	int rc;
 
 	update_command(a, upd, sizeof(upd));
@@ -357,12 +609,17 @@ static int compare(const struct check_args *a, const struct observation *obs,
 			a->match == MATCH_CALLSITE ? " and call sites" : "",
 			*upd ? upd : "check --update");
 	check_compare(obs, base, a->strict, a->match, &res);
+	/* the formats that place a finding on a file (text and json name the
+	 * line under the finding when there is one) */
+	if (strcmp(a->fmt->name, "text") && strcmp(a->fmt->name, "json"))
+		note_unplaced(&res, sl);
 	view.update_cmd = upd;
 	view.r = &res;
 	view.baseline = a->bpath;
 	view.records = a->records;
 	view.nrecords = a->nrecords;
-	view.source_root = a->source_root ? a->source_root : getcwd(cwd, sizeof(cwd));
+	view.source_root = annotation_root(a, root, sizeof(root));
+	view.baseline_shown = baseline_shown(a->bpath, view.source_root, shown, sizeof(shown));
 	rc = a->fmt->check(stdout, &view);
 	if (fflush(stdout) || rc) {
 		p_err("cannot write the verdict: output error");
@@ -378,10 +635,13 @@ int do_check(int argc, char **argv, int all_argc, char **all_argv)
 {
 	struct check_args a = { 0 };
 	struct observation obs = { 0 };
+	struct stackless sl = { 0 };
 	struct baseline base;
 	struct check_files cf;
 	bool missing = false, have_base;
-	char err[1024];
+	char err[1024], *text = NULL;
+	size_t tlen = 0;
+	FILE *mem = NULL;
 	int rc;
 
 	if ((rc = parse_args(argc, argv, &a)) != CLI_GO_ON)
@@ -390,23 +650,45 @@ int do_check(int argc, char **argv, int all_argc, char **all_argv)
 		close_files(&cf);
 		return EXIT_USAGE;
 	}
-	have_base = cf.base && !baseline_read(cf.base, infile_name(a.bpath), &base, err, sizeof(err));
+	/* --update edits the baseline's own text: read whole first */
+	if (a.update && cf.base) {
+		if (read_all(cf.base, &text, &tlen)) {
+			p_err("%s: cannot read: %s", infile_name(a.bpath), strerror(errno));
+			close_files(&cf);
+			return EXIT_USAGE;
+		}
+		mem = fmemopen(text, tlen ? tlen : 1, "r");
+		if (!mem) {
+			p_err("%s: cannot read: %s", infile_name(a.bpath), strerror(errno));
+			free(text);
+			close_files(&cf);
+			return EXIT_USAGE;
+		}
+		if (!tlen)
+			fgetc(mem);   /* an empty file: at its end */
+	}
+	have_base = cf.base && !baseline_read(mem ? mem : cf.base, infile_name(a.bpath), &base, err,
+					      sizeof(err));
+	if (mem)
+		fclose(mem);
 	if (cf.base && !have_base) {
+		free(text);
 		p_err("%s", err);   /* never overwritten: its notes would be lost */
 		close_files(&cf);
 		return EXIT_USAGE;
 	}
-	if (observe(&a, &cf, &obs)) {
+	if (observe(&a, &cf, &obs, &sl)) {
 		rc = EXIT_USAGE;
 	} else {
 		if (a.update)
-			rc = update_baseline(&a, &cf, &obs, have_base ? &base : NULL);
+			rc = update_baseline(&a, &cf, &obs, have_base ? &base : NULL, text, tlen);
 		else
-			rc = compare(&a, &obs, &base);
+			rc = compare(&a, &obs, &base, &sl);
 		observation_free(&obs);
 	}
 	if (have_base)
 		baseline_free(&base);
+	free(text);
 	close_files(&cf);
 	return rc;
 }

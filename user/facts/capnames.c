@@ -29,6 +29,66 @@ const char *cap_name(int cap, char buf[CAP_NAME_LEN])
 	return buf;
 }
 
+/* One line per capability, in the kernel's order; capabilities(7) says
+ * the rest. Each follows "CAP_X lets a program". */
+static const char *const cap_words_table[] = {
+	[CAP_CHOWN] = "change a file's owner and group to any user and group",
+	[CAP_DAC_OVERRIDE] = "read, write and run any file, whatever its permissions say",
+	[CAP_DAC_READ_SEARCH] = "read any file and list any directory, whatever their "
+				"permissions say",
+	[CAP_FOWNER] = "do to any file what only its owner may do: change its mode, times "
+		       "and flags",
+	[CAP_FSETID] = "keep a file's set-user-ID and set-group-ID bits when it changes the "
+		       "file, and set the set-group-ID bit for a group it is not in",
+	[CAP_KILL] = "send signals to other users' processes",
+	[CAP_SETGID] = "change its group IDs and supplementary groups to any group",
+	[CAP_SETUID] = "change its user IDs to any user's: become another user",
+	[CAP_SETPCAP] = "drop capabilities from its bounding set, add capabilities to its "
+			"inheritable set and change its securebits",
+	[CAP_LINUX_IMMUTABLE] = "make files immutable or append-only, and undo it",
+	[CAP_NET_BIND_SERVICE] = "listen on network ports below 1024",
+	[CAP_NET_BROADCAST] = "send broadcasts and listen to multicast",
+	[CAP_NET_ADMIN] = "configure the network: interfaces, addresses, routes and firewall "
+			  "rules",
+	[CAP_NET_RAW] = "open raw sockets, which send and receive network packets the program "
+			"builds itself",
+	[CAP_IPC_LOCK] = "lock memory into RAM beyond its limit",
+	[CAP_IPC_OWNER] = "use any System V shared memory, message queue or semaphore, "
+			  "whatever its permissions say",
+	[CAP_SYS_MODULE] = "load and unload kernel modules",
+	[CAP_SYS_RAWIO] = "read and write devices and I/O ports directly",
+	[CAP_SYS_CHROOT] = "change its root directory (chroot)",
+	[CAP_SYS_PTRACE] = "trace and inspect any process: read its memory, stop it and change it",
+	[CAP_SYS_PACCT] = "turn process accounting on and off",
+	[CAP_SYS_ADMIN] = "do many administration tasks: mount file systems, set the host name, "
+			  "create namespaces and more",
+	[CAP_SYS_BOOT] = "reboot the machine and load a new kernel",
+	[CAP_SYS_NICE] = "raise processes' priority and change how they are scheduled",
+	[CAP_SYS_RESOURCE] = "go beyond resource limits and disk quotas",
+	[CAP_SYS_TIME] = "set the system clock",
+	[CAP_SYS_TTY_CONFIG] = "configure and hang up terminals",
+	[CAP_MKNOD] = "create device files",
+	[CAP_LEASE] = "take leases on files it does not own",
+	[CAP_AUDIT_WRITE] = "write records to the kernel's audit log",
+	[CAP_AUDIT_CONTROL] = "configure the kernel's auditing",
+	[CAP_SETFCAP] = "give files capabilities",
+	[CAP_MAC_OVERRIDE] = "override mandatory access control (Smack)",
+	[CAP_MAC_ADMIN] = "configure mandatory access control (Smack, AppArmor)",
+	[CAP_SYSLOG] = "read and clear the kernel's log",
+	[CAP_WAKE_ALARM] = "set alarms that wake the system from suspend",
+	[CAP_BLOCK_SUSPEND] = "keep the system from suspending",
+	[CAP_AUDIT_READ] = "read the kernel's audit log as it is written",
+	[CAP_PERFMON] = "monitor performance and trace the system (perf events)",
+	[CAP_BPF] = "load BPF programs (small programs run in the kernel) and create BPF maps",
+	[CAP_CHECKPOINT_RESTORE] = "checkpoint and restore processes, such as choosing a new "
+				   "process's ID",
+};
+
+const char *cap_words(int cap)
+{
+	return cap >= 0 && (size_t)cap < ARRAY_SIZE(cap_words_table) ? cap_words_table[cap] : NULL;
+}
+
 int cap_number(const char *name)
 {
 	char lower[CAP_NAME_LEN + 4];

@@ -46,6 +46,11 @@ static inline int cap_next(uint64_t mask, int after)
 
 /* Upper-case name of cap into buf; an unknown number prints as itself. */
 const char *cap_name(int cap, char buf[CAP_NAME_LEN]);
+/* What capability cap lets a program do, in plain words that follow "lets
+ * a program": "open raw sockets, which send and receive network packets
+ * the program builds itself" for CAP_NET_RAW (after capabilities(7));
+ * NULL for a number without words. */
+const char *cap_words(int cap);
 /* The names of mask's capabilities, lowest first, joined by sep, into buf
  * (none when mask is empty); as many as fit. */
 const char *capset_join(uint64_t mask, const char *sep, const char *none, char *buf,

@@ -11,8 +11,11 @@
 
 /* ---- text ---------------------------------------------------------------- */
 
-/* One line per finding: a stable, diffable form (no counts). */
-static void print_finding(FILE *f, const struct finding *x, const char *root)
+/* One line per finding: a stable, diffable form (no counts); under it
+ * the program's line (--user-stacks) and, the first time a capability
+ * is named (explained: one bit a capability), what it lets a program do. */
+static void print_finding(FILE *f, const struct finding *x, const char *root,
+			  uint64_t *explained)
 {
 	char n[CAP_NAME_LEN], esc[600];
 
@@ -71,18 +74,23 @@ rest:
 		fprintf(f, ":%d%s%s%s\n", x->uline, x->ufunc ? " (" : "", x->ufunc ? ESC(x->ufunc, esc) : "",
 			x->ufunc ? ")" : "");
 	}
+	if (cap_words(x->cap) && !capset_has(*explained, x->cap)) {
+		fprintf(f, "      %s lets a program %s\n", n, cap_words(x->cap));
+		*explained |= CAP_BIT(x->cap);
+	}
 }
 
 int text_check(FILE *f, const struct check_view *v)
 {
 	const struct check_result *r = v->r;
 	char esc[4200], cmd[16400];
+	uint64_t explained = 0;
 	size_t i;
 
 	fprintf(f, "capaudit check: %zu record%s against %s (--match %s)\n", v->nrecords,
 		v->nrecords == 1 ? "" : "s", ESC(v->baseline, esc), check_match_name(r->match));
 	for (i = 0; i < r->n; i++)
-		print_finding(f, &r->f[i], v->source_root);
+		print_finding(f, &r->f[i], v->source_root, &explained);
 	if (r->nfail)
 		fprintf(f, "FAIL: %zu finding%s the baseline does not allow%s", r->nfail,
 			r->nfail == 1 ? "" : "s", r->nhint ? "" : "\n");
@@ -93,7 +101,7 @@ int text_check(FILE *f, const struct check_view *v)
 		fprintf(f, ", %zu hint%s\n", r->nhint, r->nhint == 1 ? "" : "s");
 	/* sanitized, not escaped: the command's quoting stays as it is */
 	if (r->nfail && v->update_cmd && *v->update_cmd)
-		fprintf(f, "  if this is intended: %s, and review the diff\n",
+		fprintf(f, "  if this is intended, accept it (then review the diff and commit it): %s\n",
 			text_sanitize(v->update_cmd, cmd, sizeof(cmd)));
 	return ferror(f) ? -1 : 0;
 }

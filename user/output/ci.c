@@ -15,7 +15,7 @@
 #include "analyze/usite.h"
 #include "lib/util.h"
 
-#define MSG_LEN 1024
+#define MSG_LEN CHECK_MSG_LEN
 
 /* ---- JUnit ------------------------------------------------------------------ */
 
@@ -36,7 +36,7 @@ static int junit_check(FILE *f, const struct check_view *v)
 	fprintf(f, "<testsuites name=\"capaudit\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" "
 		"skipped=\"%zu\">\n", r->n, r->nfail, skipped);
 	fprintf(f, "  <testsuite name=\"capaudit check ");
-	xml(f, v->baseline);
+	xml(f, check_baseline_shown(v));
 	fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\">\n", r->n,
 		r->nfail, skipped);
 	for (i = 0; i < r->n; i++) {
@@ -58,7 +58,7 @@ static int junit_check(FILE *f, const struct check_view *v)
 			xml(f, usite_relative(x->usrc, v->source_root));
 			fprintf(f, "\" line=\"%d\"", x->uline);
 		}
-		check_message(x, v->baseline, msg, sizeof(msg));
+		check_message(x, v, msg, sizeof(msg));
 		if (x->fails) {
 			fprintf(f, ">\n      <failure type=\"%s\" message=\"", finding_kind_name(x->kind));
 			xml(f, msg);
@@ -147,7 +147,7 @@ static int sarif_check(FILE *f, const struct check_view *v)
 			continue;   /* allowed: not a result */
 		res = json_object();
 		m = json_object();
-		check_message(x, v->baseline, msg, sizeof(msg));
+		check_message(x, v, msg, sizeof(msg));
 		json_set(res, "ruleId", json_string(rules[ri].id));
 		json_set(res, "ruleIndex", json_integer(ri));
 		json_set(res, "level", json_string(x->fails ? "error" : "note"));
@@ -161,7 +161,7 @@ static int sarif_check(FILE *f, const struct check_view *v)
 		art = json_object();
 		region = json_object();
 		json_set_bytes(art, "uri", x->usrc ? usite_relative(x->usrc, v->source_root)
-					       : v->baseline);
+					       : check_baseline_shown(v));
 		json_set(phys, "artifactLocation", art);
 		json_set(region, "startLine", json_integer(x->usrc ? x->uline : 1));
 		json_set(phys, "region", region);
@@ -193,7 +193,7 @@ static int sarif_check(FILE *f, const struct check_view *v)
 			       *ra = json_object(), *rr = json_object();
 
 			json_set(rl, "id", json_integer(1));
-			json_set_bytes(ra, "uri", v->baseline);
+			json_set_bytes(ra, "uri", check_baseline_shown(v));
 			json_set(rp, "artifactLocation", ra);
 			json_set(rr, "startLine", json_integer(1));
 			json_set(rp, "region", rr);
@@ -224,6 +224,22 @@ static int sarif_check(FILE *f, const struct check_view *v)
 
 const struct formatter output_sarif = { .name = "sarif", .check = sarif_check };
 
+/* "new capability", ...: a finding's kind in words, for a title */
+static const char *finding_words(enum finding_kind k)
+{
+	switch (k) {
+	case FK_NEW_CAP: return "new capability";
+	case FK_NEW_SYSCALL: return "new syscall for";
+	case FK_NEW_SITE: return "new call site for";
+	case FK_NEW_DENIAL: return "new denial of";
+	case FK_UNUSED_CAP: return "unused capability";
+	case FK_UNUSED_SYSCALL: return "unused syscall for";
+	case FK_UNUSED_SITE: return "unused call site for";
+	case FK_UNUSED_DENIAL: return "expected denial not seen:";
+	default: return "allowed";
+	}
+}
+
 /* ---- GitHub Actions workflow commands ----------------------------------------- */
 
 /* Escape for a workflow command: data escapes %, CR, LF; properties also : and , */
@@ -247,7 +263,7 @@ static void gh(FILE *f, const char *s, bool property)
 static int github_check(FILE *f, const struct check_view *v)
 {
 	const struct check_result *r = v->r;
-	char msg[MSG_LEN], title[128];
+	char msg[MSG_LEN], title[128], name[CAP_NAME_LEN];
 	size_t i;
 
 	for (i = 0; i < r->n; i++) {
@@ -255,15 +271,16 @@ static int github_check(FILE *f, const struct check_view *v)
 
 		if (x->kind == FK_ALLOWED)
 			continue;
-		check_message(x, v->baseline, msg, sizeof(msg));
-		snprintf(title, sizeof(title), "capaudit %s", finding_kind_name(x->kind));
+		check_message(x, v, msg, sizeof(msg));
+		snprintf(title, sizeof(title), "capaudit: %s %s", finding_words(x->kind),
+			 cap_name(x->cap, name));
 		fprintf(f, "::%s file=", x->fails ? "error" : "notice");
 		if (x->usrc) {
 			/* on the line of the pull request that added the call */
 			gh(f, usite_relative(x->usrc, v->source_root), true);
 			fprintf(f, ",line=%d", x->uline);
 		} else {
-			gh(f, v->baseline, true);
+			gh(f, check_baseline_shown(v), true);
 		}
 		fputs(",title=", f);
 		gh(f, title, true);

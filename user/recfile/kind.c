@@ -128,7 +128,7 @@ static void wrong_kind(const char *name, enum input_kind got, enum input_kind wa
 				 got == INPUT_RECORD ? "record" : "monitor checkpoint (a record)");
 		else
 			snprintf(err, errlen, "%s: a %s, not a baseline: a baseline is made from it "
-				 "with capaudit check --baseline caps.json --update %s", name,
+				 "with capaudit check --baseline capaudit-baseline.json --update %s", name,
 				 got == INPUT_RECORD ? "record" : "monitor checkpoint (a record)", w);
 		return;
 	default:

@@ -2,7 +2,7 @@
 /*
  * What kind of file an input is, told from its first bytes before it is
  * parsed, so that a file given in the wrong place is named for what it is
- * ("caps.json: a baseline, not a record") instead of failing deep in a
+ * ("capaudit-baseline.json: a baseline, not a record") instead of failing deep in a
  * parser ("invalid JSON: unclosed object or array"):
  *   record      line 1 is the header object: "type": "header"
  *               (docs/record-format.md)
