@@ -70,7 +70,7 @@ run_both() {
 	# the header (format 5) names the architecture and what the kernel
 	# lacked; report's text, JSON and html page carry both
 	arch=$(uname -m | sed 's/aarch64/arm64/')
-	[ "$(head -n 1 "$T/noleaf.jsonl" | jq -r '"\(.version) \(.arch) \(.kernel_bpf.missing | join(","))"')" = "6 $arch find_vma" ]
+	[ "$(head -n 1 "$T/noleaf.jsonl" | jq -r '"\(.version) \(.arch) \(.kernel_bpf.missing | join(","))"')" = "7 $arch find_vma" ]
 	"$CAPAUDIT" report -i "$T/noleaf.jsonl" > "$T/report.txt"
 	grep -q '^  note: --user-stacks without leaf frames: the caller of a syscall wrapper .* bpf_find_vma() needs Linux 5.17 (commit 7c7e3d31e785)$' "$T/report.txt"
 	[ "$("$CAPAUDIT" report --format json -i "$T/noleaf.jsonl" |

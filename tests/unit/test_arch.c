@@ -103,10 +103,10 @@ TEST(recfile_arch_and_syscall_name_are_checked)
 		     END5(1), "t.jsonl:3: field 'syscall_name' must be a syscall name");
 	expect_error(HDR5(",\"arch\":\"arm64\"") PROC5 CHECK5(0, ",\"syscall_name\":\"chown\"") END5(1),
 		     "t.jsonl:3: field 'syscall_name' without a syscall");
-	/* version 6 is read; 7 is not */
-	expect_error("{\"type\":\"header\",\"format\":\"capaudit-record\",\"version\":7,"
+	/* version 7 is read; 8 is not */
+	expect_error("{\"type\":\"header\",\"format\":\"capaudit-record\",\"version\":8,"
 		     "\"kernel\":\"k\",\"attach\":\"a\",\"start_ns\":1,\"end_ns\":2}\n",
-		     "t.jsonl:1: record version 7 is newer than this capaudit reads (6)");
+		     "t.jsonl:1: record version 8 is newer than this capaudit reads (7)");
 }
 
 /* Written back, an arm64 record still says arm64 and names its syscalls as

@@ -148,9 +148,9 @@ TEST(recfile_rejects_foreign_and_newer_formats)
 {
 	expect_error("{\"type\":\"header\",\"format\":\"other\",\"version\":1}\n",
 		     "t.jsonl:1: format is 'other', not a capaudit record");
-	expect_error("{\"type\":\"header\",\"format\":\"capaudit-record\",\"version\":7,"
+	expect_error("{\"type\":\"header\",\"format\":\"capaudit-record\",\"version\":8,"
 		     "\"kernel\":\"k\",\"attach\":\"a\",\"start_ns\":1,\"end_ns\":2}\n",
-		     "t.jsonl:1: record version 7 is newer than this capaudit reads (6)");
+		     "t.jsonl:1: record version 8 is newer than this capaudit reads (7)");
 	/* version 4's fields are checked as strictly as the others */
 	expect_error(HDR "{\"type\":\"process\",\"pid\":10,\"cgroup\":\"x\"}\n",
 		     "t.jsonl:2: field 'cgroup' must be a path starting with '/'");

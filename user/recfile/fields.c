@@ -363,6 +363,65 @@ static const struct rec_field opts_rows[] = {
 };
 static TABLE(opts_table, RT_OPTS, NULL, opts_rows);
 
+#undef S
+#define S struct rec_object
+/* enum rec_obj_kind's names in the file */
+static const char *const obj_kind_names[] = {
+	NULL, "file", "process", "sockopt", "socket", "bind", "netlink", "ioctl", "bpf",
+	"mount", "sysctl", "flags",
+};
+_Static_assert(sizeof(obj_kind_names) / sizeof(obj_kind_names[0]) == OBJ_KIND_NR,
+	       "a name for each object kind");
+static bool obj_has_pid(const void *o, const struct record *r)
+{
+	return ((const struct rec_object *)o)->pid >= 0;
+}
+static bool obj_has_uid(const void *o, const struct record *r)
+{
+	return ((const struct rec_object *)o)->uid >= 0;
+}
+static bool obj_has_gid(const void *o, const struct record *r)
+{
+	return ((const struct rec_object *)o)->gid >= 0;
+}
+static bool obj_has_mode(const void *o, const struct record *r)
+{
+	return ((const struct rec_object *)o)->mode >= 0;
+}
+static bool obj_has_num(const void *o, const struct record *r)
+{
+	return ((const struct rec_object *)o)->num >= 0;
+}
+/* for a reader: the permission bits as ls and chmod write them */
+static json_t *obj_mode_octal(const void *o, const struct record *r)
+{
+	const struct rec_object *b = o;
+	char buf[8];
+
+	if (b->mode < 0)
+		return NULL;
+	snprintf(buf, sizeof(buf), "%04o", (unsigned)(b->mode & 07777));
+	return json_string(buf);
+}
+static const struct rec_field object_rows[] = {
+	ROW("kind", RF_ENUM, kind, .since = 7, .required = 7, .names = obj_kind_names,
+	    .max = OBJ_KIND_NR),
+	ROW("path", RF_STR, path, .since = 7),
+	ROW("name", RF_STR, name, .since = 7),
+	ROW("detail", RF_STR, detail, .since = 7),
+	INT("pid", RF_I64, pid, 0, INT32_MAX, .since = 7, .def = -1, HOOK(obj_has_pid)),
+	INT("uid", RF_I64, uid, 0, UINT32_MAX, .since = 7, .def = -1, HOOK(obj_has_uid)),
+	INT("gid", RF_I64, gid, 0, UINT32_MAX, .since = 7, .def = -1, HOOK(obj_has_gid)),
+	INT("mode", RF_I64, mode, 0, 0177777, .since = 7, .def = -1, HOOK(obj_has_mode)),
+	{ .name = "mode_octal", .type = RF_DERIVED, .write_fn = obj_mode_octal, .since = 7 },
+	INT("num", RF_I64, num, 0, INT64_MAX, .since = 7, .def = -1, HOOK(obj_has_num)),
+	INT("count", RF_U64, count, 1, INT64_MAX, .since = 7, .required = 7),
+	ROW("late", RF_BOOL, late, .since = 7, NONZERO),
+};
+static TABLE(object_table, RT_OBJECT, NULL, object_rows);
+#undef S
+#define S struct rec_check
+
 /* enum rec_userns: what the file names (host and child are said by init_ns) */
 static const char *const userns_names[] = { NULL, "inside", "owner", NULL };
 
@@ -401,6 +460,10 @@ static const struct rec_field check_rows[] = {
 	ROW("stack", RF_STACK_REF, stack, .since = 1, .def = -1),
 	ROW("stack_error", RF_STR, stack_error, .since = 1),
 	ROW("ustack", RF_USTACK_REF, ustack, .since = 1, .def = -1, HOOK(has_ustack)),
+	ROW("objects", RF_ARRAY, objects, .off2 = offsetof(S, nobjects), .since = 7,
+	    NONZERO, .sub = &object_table, .elem = sizeof(struct rec_object),
+	    .max = REC_MAX_OBJECTS, .item_error = "objects item %zu must be an object"),
+	INT("objects_more", RF_U64, objects_more, 0, INT64_MAX, .since = 7, NONZERO),
 };
 TABLE(rec_check_table, RT_CHECK, "check", check_rows);
 #undef S

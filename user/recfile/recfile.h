@@ -32,12 +32,15 @@
  * (cgroup, container, unit) and whether their exec gained privilege, the
  * header the scope's target; 5: the header names the architecture
  * (arch), whose table numbers the checks' syscalls, and the BPF features
- * the recording kernel lacked (kernel_bpf) */
-#define REC_VERSION 6
+ * the recording kernel lacked (kernel_bpf); 6: checks say which
+ * operation their syscall asked for (op); 7: checks say what they were
+ * about (objects: the file, the process, the option, the message) */
+#define REC_VERSION 7
 #define REC_MAX_CAP 63
 #define REC_ARCH_MIXED "mixed"
 #define REC_MAX_LINE (1 << 20)   /* longer lines are rejected */
 #define REC_MAX_UFRAMES 128     /* user frames per ustack line */
+#define REC_MAX_OBJECTS 16      /* objects per check line (the rest: objects_more) */
 
 /* Counts of what the kernel side could not store. Never silent. Every
  * member is a kind of loss in rec_lost_kinds[] (model.c), the one list
@@ -226,6 +229,50 @@ struct rec_check {
 	int ustack;             /* index in record.ustacks (--user-stacks), -1: none */
 	uint32_t line;          /* line of the record file it was read from */
 	char *stack_error;      /* why there is no stack, or NULL */
+	/* version 7: what it was about, at most REC_MAX_OBJECTS, and how many
+	 * checks were about something else that did not fit */
+	struct rec_object *objects;
+	size_t nobjects;
+	uint64_t objects_more;
+};
+
+/*
+ * What one check was about (format version 7, docs/record-format.md
+ * "objects"): the file, process, socket option, netlink message, ...
+ * that the syscall named, as the hook saw it when the check's key was
+ * new or its short list of objects not yet full. Unknown parts stay
+ * NULL / -1.
+ */
+enum rec_obj_kind {
+	OBJ_NONE = 0,
+	OBJ_FILE,      /* path; uid, gid, mode of the file when known */
+	OBJ_PROCESS,   /* pid; name: its comm; uid: its real uid */
+	OBJ_SOCKOPT,   /* detail: the level (SOL_SOCKET); name: the option; num: its number */
+	OBJ_SOCKET,    /* detail: the family (AF_INET); name: the type (SOCK_RAW); num: protocol */
+	OBJ_BIND,      /* detail: the family; num: the port */
+	OBJ_NETLINK,   /* detail: the protocol (NETLINK_ROUTE); name: the message type
+			* (RTM_NEWLINK, NFT_MSG_NEWTABLE); num: its number */
+	OBJ_IOCTL,     /* name: the request's name; num: the request; path: the file */
+	OBJ_BPF,       /* name: the command (BPF_PROG_LOAD); detail: the program or map type */
+	OBJ_MOUNT,     /* path: the target; detail: the file system type; name: the operation */
+	OBJ_SYSCTL,    /* name: net.ipv4.ip_forward; path: /proc/sys/... */
+	OBJ_FLAGS,     /* name: the flags' names (CLONE_NEWNET|CLONE_NEWNS); num: their value;
+			* detail: what they are of (clone, unshare, prctl's option, capset) */
+	OBJ_KIND_NR
+};
+
+struct rec_object {
+	int kind;               /* enum rec_obj_kind */
+	char *path;             /* NULL: none */
+	char *name;
+	char *detail;
+	int64_t pid;            /* -1: none */
+	int64_t uid, gid;       /* -1: not known */
+	int64_t mode;           /* st_mode's type and permission bits; -1: not known */
+	int64_t num;            /* -1: none */
+	uint64_t count;         /* checks seen with it, of those the hook looked at */
+	bool late;              /* uid/gid/mode/name read by the recorder after
+				 * the check, not by the hook at it */
 };
 
 /* A kernel stack, shared by every check that came through it. */
