@@ -294,27 +294,44 @@ static void list_answers(const struct container_ref *c, size_t n, const char *ar
 {
 	static const char *const how[] = { "", "by its name", "by its id", "by its id" };
 	size_t i, used = 0, full = 0;
-	bool same_id;
+	bool same_id, *done = xcalloc(n ? n : 1, sizeof(*done));
 
 	for (i = 0; i < n; i++)
 		full += answers(&c[i], arg) == 2;
 	buf[0] = '\0';
-	for (i = 0; i < n && used + 1 < len; i++) {
-		int a = answers(&c[i], arg), w;
+	/* in an order that does not depend on the walk of the tree (kernfs
+	 * lists a directory by its names' hashes): those answering by their
+	 * id first, then by their name, each by id and cgroup */
+	for (int pass = 0; pass < 2; pass++) {
+		for (;;) {
+			size_t at = n;
 
-		if (!a || (full && a != 2))
-			continue;
-		/* two cgroups of one id: where each is */
-		same_id = false;
-		for (size_t k = 0; k < n; k++)
-			same_id |= k != i && answers(&c[k], arg) && !strcmp(c[k].id, c[i].id);
-		w = snprintf(buf + used, len - used, "%s%.12s%s%s%s %s%s%s", used ? ", " : "",
-			     c[i].id, c[i].name[0] ? " (" : "", c[i].name, c[i].name[0] ? ")" : "",
-			     how[a], same_id ? " in " : "", same_id ? c[i].cgroup : "");
-		if (w < 0)
-			break;
-		used += (size_t)w;
+			for (i = 0; i < n; i++) {
+				int a = answers(&c[i], arg);
+
+				if (done[i] || !a || (full && a != 2) || (pass == 0) != (a != 1))
+					continue;
+				if (at == n || strcmp(c[i].id, c[at].id) < 0 ||
+				    (!strcmp(c[i].id, c[at].id) && strcmp(c[i].cgroup, c[at].cgroup) < 0))
+					at = i;
+			}
+			if (at == n || used + 1 >= len)
+				break;
+			done[at] = true;
+			/* two cgroups of one id: where each is */
+			same_id = false;
+			for (size_t k = 0; k < n; k++)
+				same_id |= k != at && answers(&c[k], arg) && !strcmp(c[k].id, c[at].id);
+			int w = snprintf(buf + used, len - used, "%s%.12s%s%s%s %s%s%s", used ? ", " : "",
+					 c[at].id, c[at].name[0] ? " (" : "", c[at].name,
+					 c[at].name[0] ? ")" : "", how[answers(&c[at], arg)],
+					 same_id ? " in " : "", same_id ? c[at].cgroup : "");
+			if (w < 0)
+				break;
+			used += (size_t)w < len - used ? (size_t)w : len - used - 1;
+		}
 	}
+	free(done);
 }
 
 int container_find(const char *root, const char *arg, struct container_ref *out, char *err,
