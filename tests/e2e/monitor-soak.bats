@@ -39,12 +39,19 @@ rss_kb() {
 	wait_for 30 churn_checks_are "${warm##*calls=}"
 	rss0=$(rss_kb "$MPID")
 	main=$("$CHURN" forks 30000 2 8)
-	main2=$("$CHURN" forks 30000 1 8)
-	want=$(( ${warm##*calls=} + ${main##*calls=} + ${main2##*calls=} ))
+	want=$(( ${warm##*calls=} + ${main##*calls=} ))
 	wait_for 60 churn_checks_are "$want"
 	rss1=$(rss_kb "$MPID")
-	echo "rss after warm-up ${rss0} KiB, after 60000 processes ${rss1} KiB"
-	[ $((rss1 - rss0)) -lt 8192 ]
+	main2=$("$CHURN" forks 30000 1 8)
+	want=$(( want + ${main2##*calls=} ))
+	wait_for 60 churn_checks_are "$want"
+	rss2=$(rss_kb "$MPID")
+	echo "rss after warm-up ${rss0} KiB, after 30000 more processes ${rss1} KiB, after 60000 ${rss2} KiB"
+	# a leak grows with every batch; a table that doubles once (its size
+	# follows how many processes wait for the next checkpoint, which a
+	# busy host makes larger: +14 MiB seen under load 10) grows in one.
+	# Flat: one of the two batches grew less than 8 MiB
+	[ $((rss1 - rss0)) -lt 8192 ] || [ $((rss2 - rss1)) -lt 8192 ]
 	kill -INT "$MPID"
 	st=0
 	wait "$MPID" || st=$?
