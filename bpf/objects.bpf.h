@@ -31,6 +31,8 @@
 
 /* The loader's table: how syscall nr names its object (enum ca_obj_how). */
 const volatile __u8 obj_how[CA_OP_SYS_MAX];
+/* The recorder's mount namespace (its inode number; 0: not known). */
+const volatile __u32 self_mntns = 0;
 
 struct obj_scratch {
 	/* a path walk capture_object() leaves to send_object(): each runs
@@ -201,6 +203,8 @@ static __always_inline int obj_user_path(struct obj_scratch *b, struct task_stru
 	if (!upath)
 		return dirfd == AT_FDCWD ? -1 : obj_fd(b, task, dirfd, 0, 0);
 	b->ev.kind = CA_OBJ_FILE;
+	if (BPF_CORE_READ(task, nsproxy, mnt_ns, ns.inum) != self_mntns)
+		b->ev.oflags |= CA_OBJF_MNTNS;
 	n = bpf_probe_read_user_str(b->ev.path, CA_PATH_LEN, (void *)upath);
 	if (n <= 0)
 		return -1;

@@ -6,7 +6,8 @@
  * marked late: a file's owner and mode by stat() of its path (the hook
  * has the inode only for an fd), a process's name and real uid from
  * /proc/PID/status. A process in a child pid namespace named a pid of its
- * own namespace: that one is not looked up.
+ * own namespace, one in another mount namespace (a container) a path of
+ * its own: those are not looked up.
  */
 #include "record/objects.h"
 
@@ -224,7 +225,7 @@ void objtab_object_of(const struct ca_obj_event *e, struct rec_object *o)
 		o->path = file_path(e);
 		if ((o->name = sysctl_name(o->path)))
 			o->kind = OBJ_SYSCTL;
-		if (!(e->oflags & CA_OBJF_INODE))
+		if (!(e->oflags & (CA_OBJF_INODE | CA_OBJF_MNTNS)))
 			file_late(o);
 		break;
 	case CA_OBJ_PROCESS:
