@@ -26,10 +26,12 @@ struct obj_slot {
 	struct rec_object o;
 };
 
+/* a key's objects, grown one at a time: most keys have one or none (-a
+ * records tens of thousands of keys) */
 struct obj_key {
 	struct ca_key key;
 	size_t n;
-	struct obj_slot s[REC_MAX_OBJECTS];
+	struct obj_slot *s;
 };
 
 struct objtab {
@@ -50,9 +52,11 @@ void objtab_free(struct objtab *t)
 
 	if (!t)
 		return;
-	for (i = 0; i < t->n; i++)
+	for (i = 0; i < t->n; i++) {
 		for (k = 0; k < t->e[i].n; k++)
 			rec_object_clear(&t->e[i].s[k].o);
+		free(t->e[i].s);
+	}
 	free(t->e);
 	free(t->idx);
 	free(t);
@@ -299,6 +303,7 @@ void objtab_on_event(struct objtab *t, const struct ca_obj_event *e)
 			return;   /* sent again: a drain gave the key a new entry */
 	if (k->n >= REC_MAX_OBJECTS)
 		return;   /* its checks are counted in objects_more */
+	k->s = xrealloc(k->s, (k->n + 1) * sizeof(*k->s));
 	objtab_object_of(e, &k->s[k->n].o);
 	if (k->s[k->n].o.kind == OBJ_NONE) {
 		rec_object_clear(&k->s[k->n].o);
