@@ -221,7 +221,7 @@ enum ca_obj_kind {
 };
 
 /* ca_obj_event.detail of CA_OBJ_FLAGS */
-enum ca_flags_of { CA_FLAGS_CLONE = 1, CA_FLAGS_UNSHARE = 2, CA_FLAGS_PRCTL = 3 };
+enum ca_flags_of { CA_FLAGS_CLONE = 1, CA_FLAGS_UNSHARE = 2, CA_FLAGS_PRCTL = 3, CA_FLAGS_CLONE3 = 4 };
 
 /* How the hook finds the object of a syscall (the loader's table
  * obj_how[], by this architecture's syscall numbers: tracer/objhow.c). */

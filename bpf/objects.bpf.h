@@ -323,7 +323,8 @@ static __always_inline int read_object(struct obj_scratch *b, struct task_struct
 	case CA_OH_UNSHARE:
 	case CA_OH_CLONE3:
 		b->ev.kind = CA_OBJ_FLAGS;
-		b->ev.detail = how == CA_OH_UNSHARE ? CA_FLAGS_UNSHARE : CA_FLAGS_CLONE;
+		b->ev.detail = how == CA_OH_UNSHARE ? CA_FLAGS_UNSHARE :
+			       how == CA_OH_CLONE3 ? CA_FLAGS_CLONE3 : CA_FLAGS_CLONE;
 		if (how == CA_OH_CLONE3 && bpf_probe_read_user(&w, sizeof(w), (void *)a0))
 			return -1;
 		b->ev.num = (__s64)(how == CA_OH_CLONE3 ? w : a0);

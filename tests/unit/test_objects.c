@@ -129,7 +129,14 @@ TEST(objects_named_numbers)
 	e.num = 0x40000000 | 0x00020000 | 17;   /* CLONE_NEWNET|CLONE_NEWNS, SIGCHLD */
 	objtab_object_of(&e, &o);
 	ASSERT_STR(o.detail, "clone");
-	ASSERT_STR(o.name, "CLONE_NEWNS|CLONE_NEWNET|0x11");
+	ASSERT_STR(o.name, "CLONE_NEWNS|CLONE_NEWNET|SIGCHLD");
+	rec_object_clear(&o);
+
+	ev_init(&e, CA_OBJ_FLAGS);
+	e.detail = CA_FLAGS_UNSHARE;
+	e.num = 0x40000000 | 0x80 | 0x400000000ULL;  /* CLONE_NEWTIME here; a bit unnamed */
+	objtab_object_of(&e, &o);
+	ASSERT_STR(o.name, "CLONE_NEWNET|CLONE_NEWTIME|0x400000000");
 	rec_object_clear(&o);
 
 	ev_init(&e, CA_OBJ_BIND);

@@ -206,8 +206,8 @@ static void process_late(struct rec_object *o, const struct ca_obj_event *e)
 
 static const char *flags_of(long d)
 {
-	return d == CA_FLAGS_CLONE ? "clone" : d == CA_FLAGS_UNSHARE ? "unshare" :
-	       d == CA_FLAGS_PRCTL ? "prctl" : NULL;
+	return d == CA_FLAGS_CLONE ? "clone" : d == CA_FLAGS_CLONE3 ? "clone3" :
+	       d == CA_FLAGS_UNSHARE ? "unshare" : d == CA_FLAGS_PRCTL ? "prctl" : NULL;
 }
 
 void objtab_object_of(const struct ca_obj_event *e, struct rec_object *o)
@@ -285,7 +285,8 @@ void objtab_object_of(const struct ca_obj_event *e, struct rec_object *o)
 		if (e->detail == CA_FLAGS_PRCTL)
 			s = sysop_label("prctl", e->num);
 		else
-			s = objname_clone_flags((uint64_t)e->num, buf, sizeof(buf));
+			s = objname_clone_flags((uint64_t)e->num, e->detail == CA_FLAGS_CLONE, buf,
+						sizeof(buf));
 		o->name = s && s[0] ? xstrdup(s) : NULL;
 		break;
 	default:
