@@ -31,6 +31,21 @@
 
 /* The loader's table: how syscall nr names its object (enum ca_obj_how). */
 const volatile __u8 obj_how[CA_OP_SYS_MAX];
+/* Syscall nr names an object. The index is masked, not only compared:
+ * the compiler may reload nr from another spill slot than the one it
+ * compared, which 5.10 and 6.1's verifiers then take as unbounded. */
+static __always_inline bool has_object(__s32 nr)
+{
+	__u32 i = (__u32)nr;
+
+	if (nr < 0 || nr >= CA_OP_SYS_MAX)
+		return false;
+	/* an empty asm: the compiler no longer knows i's range, so the mask
+	 * stays, next to the load that needs it */
+	asm volatile("" : "=r"(i) : "0"(i));
+	return obj_how[i & (CA_OP_SYS_MAX - 1)];
+}
+
 /* The recorder's mount namespace (its inode number; 0: not known). */
 const volatile __u32 self_mntns = 0;
 
@@ -374,7 +389,7 @@ __noinline int capture_object(__u32 idx, __s32 nr, __u64 a0, __u64 a1, __u64 a2)
 	if (!c || !b || !agg || idx >= CA_CACHE_SLOTS || nr < 0 || nr >= CA_OP_SYS_MAX)
 		return 0;
 	b->ready = 0;
-	how = obj_how[nr];
+	how = obj_how[(__u32)nr & (CA_OP_SYS_MAX - 1)];
 	if (how == CA_OH_NONE)
 		return 0;
 	v = bpf_map_lookup_elem(agg, &c->slots[idx].key);
