@@ -1397,10 +1397,10 @@ static __always_inline int on_check(void *ctx, struct task_struct *task, int cap
 		s->last_ns = now;
 		if (!proven(c, s, fp) && !entry_walk)
 			learn_proof(idx, fp, top, proof_frames());
-		/* a hit that walked (the first CA_VERIFY_FIRST of a slot, then
-		 * one in 256) looks at its object too: the same arguments can
-		 * point at other contents (a buffer reused) */
-		if (has_object(nr) &&
+		/* a hit that walked looks at its object too, among the
+		 * slot's first CA_OBJ_HIT_LOOKS: the same arguments can point
+		 * at other contents (a buffer reused) */
+		if (h < CA_OBJ_HIT_LOOKS && has_object(nr) &&
 		    capture_object(idx, nr, a0, a1, a2))
 			send_object(idx);
 		goto out;

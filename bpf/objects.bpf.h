@@ -46,6 +46,11 @@ static __always_inline bool has_object(__s32 nr)
 	return obj_how[i & (CA_OP_SYS_MAX - 1)];
 }
 
+/* A cache hit that walks its stack looks at its object only among its
+ * slot's first few hits: enough to see the others a reused buffer names
+ * (CA_OBJ_KEEP are kept), without reading the same one 64 times. */
+#define CA_OBJ_HIT_LOOKS 8
+
 /* The recorder's mount namespace (its inode number; 0: not known). */
 const volatile __u32 self_mntns = 0;
 
@@ -55,6 +60,9 @@ struct obj_scratch {
 	__u64 walk_dentry, walk_mnt;
 	__u32 walk_into;     /* 1: into ev.path, 0: into ev.base */
 	__u32 ready;         /* ev holds an object to send */
+	/* the bytes of ev.path, ev.base and ev.name in use (with the NUL):
+	 * the fingerprint hashes those words only */
+	__u32 path_len, base_len, name_len, pad;
 	struct ca_obj_event ev;
 	/* a path walk builds its string backwards from the middle; twice
 	 * CA_PATH_LEN so that every masked offset plus length stays inside */
@@ -124,10 +132,13 @@ static __always_inline int walk_path(struct obj_scratch *b)
 	n = CA_PATH_LEN - (pos & (CA_PATH_LEN - 1));
 	if (n > CA_PATH_LEN)
 		n = CA_PATH_LEN;
-	if (b->walk_into)
+	if (b->walk_into) {
 		bpf_probe_read_kernel(b->ev.path, n, &b->walk[pos & (CA_PATH_LEN - 1)]);
-	else
+		b->path_len = n;
+	} else {
 		bpf_probe_read_kernel(b->ev.base, n, &b->walk[pos & (CA_PATH_LEN - 1)]);
+		b->base_len = n;
+	}
 	return cut;
 }
 
@@ -223,6 +234,7 @@ static __always_inline int obj_user_path(struct obj_scratch *b, struct task_stru
 	n = bpf_probe_read_user_str(b->ev.path, CA_PATH_LEN, (void *)upath);
 	if (n <= 0)
 		return -1;
+	b->path_len = (__u32)n;
 	if (n >= CA_PATH_LEN)
 		b->ev.oflags |= CA_OBJF_PATH_CUT;
 	if (b->ev.path[0] == '/')
@@ -327,8 +339,11 @@ static __always_inline int read_object(struct obj_scratch *b, struct task_struct
 	case CA_OH_MOUNT:
 		obj_user_path(b, task, AT_FDCWD, a1);
 		b->ev.kind = CA_OBJ_MOUNT;
-		if (a2)
-			bpf_probe_read_user_str(b->ev.name, sizeof(b->ev.name), (void *)a2);
+		if (a2) {
+			long m = bpf_probe_read_user_str(b->ev.name, sizeof(b->ev.name), (void *)a2);
+
+			b->name_len = m > 0 ? (__u32)m : 0;
+		}
 		return 0;
 	case CA_OH_UMOUNT:
 		obj_user_path(b, task, AT_FDCWD, a0);
@@ -353,7 +368,9 @@ static __always_inline int read_object(struct obj_scratch *b, struct task_struct
 	return -1;
 }
 
-/* A fingerprint of the object read: its kind, numbers and strings. */
+/* A fingerprint of the object read: its kind, numbers and the words of
+ * its strings in use (the rest of each is zero-filled, and the lengths
+ * are hashed too). */
 static __always_inline __u64 obj_fingerprint(struct obj_scratch *b)
 {
 	const __u64 *w;
@@ -364,9 +381,25 @@ static __always_inline __u64 obj_fingerprint(struct obj_scratch *b)
 	h = mix64(h, (__u64)b->ev.num);
 	h = mix64(h, (__u64)b->ev.detail);
 	h = mix64(h, (__u64)(__u32)b->ev.pid << 32 | (b->ev.oflags & CA_OBJF_REL));
+	h = mix64(h, (__u64)b->path_len << 32 | b->base_len << 16 | b->name_len);
+	w = (const __u64 *)b->ev.path;
+	for (i = 0; i < CA_PATH_LEN / 8; i++) {
+		if (i * 8 >= b->path_len)
+			break;
+		h = mix64(h, w[i]);
+	}
+	w = (const __u64 *)b->ev.base;
+	for (i = 0; i < CA_PATH_LEN / 8; i++) {
+		if (i * 8 >= b->base_len)
+			break;
+		h = mix64(h, w[i]);
+	}
 	w = (const __u64 *)b->ev.name;
-	for (i = 0; i < (CA_OBJ_NAME_LEN + 2 * CA_PATH_LEN) / 8; i++)
-		h = mix64(h, w[i]);   /* name, path and base: adjacent, zero-filled */
+	for (i = 0; i < CA_OBJ_NAME_LEN / 8; i++) {
+		if (i * 8 >= b->name_len)
+			break;
+		h = mix64(h, w[i]);
+	}
 	return h | 1;  /* 0 marks a free slot */
 }
 
@@ -403,6 +436,7 @@ __noinline int capture_object(__u32 idx, __s32 nr, __u64 a0, __u64 a1, __u64 a2)
 	b->ev.num = -1;
 	b->ev.detail = -1;
 	b->walk_dentry = 0;
+	b->path_len = b->base_len = b->name_len = 0;
 	if (read_object(b, (struct task_struct *)bpf_get_current_task(), how, a0, a1, a2) < 0 ||
 	    !b->ev.kind)
 		return 0;

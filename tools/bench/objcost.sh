@@ -1,13 +1,18 @@
 #!/bin/bash
 # The cost of reading a check's object (issue 44), by the kernel's own
 # accounting (bpf_stats: run_time_ns / run_cnt of the check program):
-# capaudit record --exact-stacks (every check walks its stack, the slow
-# path, where the hook reads objects) of objwork's utimensat() loop on a
-# file of nobody's, one CAP_FOWNER check a call, its path relative to the
-# cwd (the cwd's dentries walked too). Run for each capaudit given (one
-# built before objects, one after), rounds interleaved, medians.
+# capaudit record of objwork's utimensat() loop on a file of nobody's, one
+# CAP_FOWNER check a call, its path relative to the cwd (the cwd's
+# dentries walked too), in two shapes:
+#   miss  the name from 4096 buffers in turn: every check a cache miss
+#         (the stack walked, the key's entry looked up, the object read)
+#   hit   one buffer, with --exact-stacks: every check a hit that walks
+#         (the object read only among the slot's first hits since
+#         CA_OBJ_HIT_LOOKS)
+# Run for each capaudit given (one built before objects, one after),
+# rounds interleaved, medians.
 #   objcost.sh CAPAUDIT_BEFORE CAPAUDIT_AFTER [CALLS] [ROUNDS]
-# Prints one line per build and "objcost: before_ns=.. after_ns=.. added_ns=..".
+# Prints the rounds and "objcost: miss_before_ns=.. miss_after_ns=.. ...".
 set -euo pipefail
 [ "$(id -u)" -eq 0 ] || { echo "objcost.sh: needs root" >&2; exit 2; }
 BEFORE=$(realpath "$1") AFTER=$(realpath "$2") CALLS=${3:-200000} ROUNDS=${4:-5}
@@ -31,12 +36,14 @@ stats() {
 		"\(map(.run_time_ns // 0) | add // 0) \(map(.run_cnt // 0) | max // 0) \(length)"'
 }
 
-# one CA one round: ns per run of the loop's checks
+# round CA SHAPE: ns per run of the loop's checks
 round() {
-	local ca=$1 in="$D/in" out="$D/out" rpid s0 s1
+	local ca=$1 in="$D/in" out="$D/out" rpid s0 s1 extra="" copies=4096
+	[ "$2" = hit ] && extra=--exact-stacks copies=1
 	rm -f "$in" "$out"
 	mkfifo "$in" "$out"
-	(cd "$D/dir" && exec "$ca" record -q --exact-stacks -o /dev/null -- "$WORK" "$CALLS" f <"$in" >"$out") &
+	(cd "$D/dir" && exec "$ca" record -q $extra -o /dev/null -- "$WORK" "$CALLS" f "$copies" \
+		<"$in" >"$out") &
 	rpid=$!
 	exec 7>"$in" 8<"$out"
 	for _ in $(seq 1 100); do   # attached: its programs are there
@@ -56,14 +63,19 @@ round() {
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-: >"$D/before"
-: >"$D/after"
-for r in $(seq 1 "$ROUNDS"); do
-	round "$BEFORE" >>"$D/before"
-	round "$AFTER" >>"$D/after"
+line="objcost:"
+for shape in miss hit; do
+	: >"$D/before"
+	: >"$D/after"
+	for r in $(seq 1 "$ROUNDS"); do
+		round "$BEFORE" "$shape" >>"$D/before"
+		round "$AFTER" "$shape" >>"$D/after"
+	done
+	b=$(median <"$D/before")
+	a=$(median <"$D/after")
+	echo "$shape before: $(tr '\n' ' ' <"$D/before")(ns per run; median $b)"
+	echo "$shape after:  $(tr '\n' ' ' <"$D/after")(ns per run; median $a)"
+	line="$line ${shape}_before_ns=$b ${shape}_after_ns=$a ${shape}_added_ns=$(awk -v a="$a" -v b="$b" \
+		'BEGIN { printf "%.1f", a - b }')"
 done
-b=$(median <"$D/before")
-a=$(median <"$D/after")
-echo "before: $(tr '\n' ' ' <"$D/before")(ns per run; median $b)"
-echo "after:  $(tr '\n' ' ' <"$D/after")(ns per run; median $a)"
-echo "objcost: before_ns=$b after_ns=$a added_ns=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.1f", a - b }') calls=$CALLS rounds=$ROUNDS"
+echo "$line calls=$CALLS rounds=$ROUNDS"
