@@ -21,6 +21,9 @@
 #                   aarch64 (Debian's cross toolchain and :arm64 libraries)
 #   make bench-real real workloads (nginx under wrk, perf bench sched messaging) with
 #                   nothing attached, monitor -a and bpftrace (BENCH_QUICK=1: about 2 min)
+#   make bench-objects BEFORE=PATH
+#                   what reading a check's object costs the slow path: this build
+#                   against the capaudit at PATH (CALLS, ROUNDS)
 #   V=1             show the commands
 #
 # Outputs go to build/, never beside the sources. Header dependencies are
