@@ -233,7 +233,15 @@ int proctable_on_event(void *ctx, const struct ca_event *e)
 	struct rec_process *p, *parent;
 	char comm[CA_COMM_LEN + 1], exe[CA_PATH_LEN + 1];
 	struct procinfo pi;
-	bool child = proctable_is_child(pt, e->tgid, e->pstart), added;
+	bool child, added;
+
+	/* an object event has a layout of its own (struct ca_obj_event) */
+	if (e->type == CA_EV_OBJECT) {
+		if (pt->objs)
+			objtab_on_event(pt->objs, (const struct ca_obj_event *)(const void *)e);
+		return 0;
+	}
+	child = proctable_is_child(pt, e->tgid, e->pstart);
 
 	memcpy(comm, e->comm, CA_COMM_LEN);
 	comm[CA_COMM_LEN] = '\0';
@@ -310,10 +318,6 @@ int proctable_on_event(void *ctx, const struct ca_event *e)
 		 * (once per program name: under -a thousands of short-lived
 		 * copies of one program map the same files) */
 		ustacks_scan_new(pt->us, (pid_t)e->tgid, comm);
-		break;
-	case CA_EV_OBJECT:
-		if (pt->objs)
-			objtab_on_event(pt->objs, (const struct ca_obj_event *)(const void *)e);
 		break;
 	case CA_EV_NEWKEY:
 		if (pt->on_newkey)
