@@ -233,7 +233,15 @@ int proctable_on_event(void *ctx, const struct ca_event *e)
 	struct rec_process *p, *parent;
 	char comm[CA_COMM_LEN + 1], exe[CA_PATH_LEN + 1];
 	struct procinfo pi;
-	bool child = proctable_is_child(pt, e->tgid, e->pstart), added;
+	bool child, added;
+
+	/* an object event has a layout of its own (struct ca_obj_event) */
+	if (e->type == CA_EV_OBJECT) {
+		if (pt->objs)
+			objtab_on_event(pt->objs, (const struct ca_obj_event *)(const void *)e);
+		return 0;
+	}
+	child = proctable_is_child(pt, e->tgid, e->pstart);
 
 	memcpy(comm, e->comm, CA_COMM_LEN);
 	comm[CA_COMM_LEN] = '\0';
@@ -576,6 +584,7 @@ void proctable_free(struct proctable *pt)
 	size_t k;
 
 	ustacks_free(pt->us);
+	objtab_free(pt->objs);
 	procset_free(&pt->live);
 	free(pt->scope_ids);
 	exe_ids_free(&pt->exes);
