@@ -18,6 +18,23 @@ bool obj_same(const struct rec_object *a, const struct rec_object *b)
 	       str_same(a->detail, b->detail);
 }
 
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+/* A copy of o that the set owns. */
+static const struct rec_object *object_copy(const struct rec_object *o)
+{
+	struct rec_object *c = xcalloc(1, sizeof(*c));
+
+	*c = *o;
+	c->path = dup_or_null(o->path);
+	c->name = dup_or_null(o->name);
+	c->detail = dup_or_null(o->detail);
+	return c;
+}
+
 void obj_set_add(struct obj_set *s, const struct rec_object *o, uint64_t count)
 {
 	size_t i;
@@ -27,11 +44,11 @@ void obj_set_add(struct obj_set *s, const struct rec_object *o, uint64_t count)
 			s->e[i].count = sat_add(s->e[i].count, count);
 			return;
 		}
-	if (s->n == OBJSET_MAX || s->owned) {   /* an owned set is a finished copy */
+	if (s->n == OBJSET_MAX) {
 		s->more = sat_add(s->more, count);
 		return;
 	}
-	s->e[s->n++] = (struct obj_entry){ o, count };
+	s->e[s->n++] = (struct obj_entry){ s->owned ? object_copy(o) : o, count };
 }
 
 void obj_set_add_check(struct obj_set *s, const struct rec_check *c)
@@ -52,26 +69,11 @@ void obj_set_merge(struct obj_set *dst, const struct obj_set *src)
 	dst->more = sat_add(dst->more, src->more);
 }
 
-static char *dup_or_null(const char *s)
-{
-	return s ? xstrdup(s) : NULL;
-}
-
 void obj_set_own(struct obj_set *dst, const struct obj_set *src)
 {
-	size_t i;
-
-	*dst = *src;
+	memset(dst, 0, sizeof(*dst));
 	dst->owned = true;
-	for (i = 0; i < src->n; i++) {
-		struct rec_object *o = xcalloc(1, sizeof(*o));
-
-		*o = *src->e[i].o;
-		o->path = dup_or_null(o->path);
-		o->name = dup_or_null(o->name);
-		o->detail = dup_or_null(o->detail);
-		dst->e[i].o = o;
-	}
+	obj_set_merge(dst, src);
 }
 
 void obj_set_release(struct obj_set *s)

@@ -29,7 +29,8 @@ struct obj_set {
 	struct obj_entry e[OBJSET_MAX];
 	size_t n;
 	uint64_t more;       /* checks about objects not kept */
-	bool owned;          /* obj_set_own(): the objects are the set's */
+	bool owned;          /* the objects are the set's copies (obj_set_own(),
+			      * or an empty set made so): it outlives the record */
 };
 
 /* Whether a and b name the same thing: kind and what names it (path,
@@ -39,14 +40,16 @@ bool obj_same(const struct rec_object *a, const struct rec_object *b);
 void obj_set_add(struct obj_set *s, const struct rec_object *o, uint64_t count);
 /* Every object of a check, and its objects_more. */
 void obj_set_add_check(struct obj_set *s, const struct rec_check *c);
-/* src's objects and more into dst (src must outlive dst unless dst owns). */
+/* src's objects and more into dst (src's objects must outlive dst unless
+ * dst owns: then they are copied). */
 void obj_set_merge(struct obj_set *dst, const struct obj_set *src);
 /* Whether the set says anything (an old record's checks: never). */
 static inline bool obj_set_any(const struct obj_set *s)
 {
 	return s->n || s->more;
 }
-/* dst = a deep copy of src, owned (free with obj_set_release). */
+/* dst = a copy of src that owns its objects, and copies those added
+ * later (free with obj_set_release). */
 void obj_set_own(struct obj_set *dst, const struct obj_set *src);
 void obj_set_release(struct obj_set *s);
 

@@ -196,6 +196,7 @@ static void add_site(struct cap_row *cr, const struct rec_check *c, const struct
 		s->granted = sat_add(s->granted, c->count);
 	else
 		s->denied = sat_add(s->denied, c->count);
+	obj_set_add_check(&s->objects, c);
 	add_user(s, c, up);
 }
 

@@ -24,6 +24,7 @@
 #include "lib/util.h"
 #include "output/html.h"
 #include "output/output.h"
+#include "output/objtext.h"
 #include "output/words.h"
 
 /* Small, and only what the page needs: system fonts, no images. */
@@ -50,6 +51,15 @@ static const char style[] =
 void html_text(FILE *f, const char *s)
 {
 	markup_escape(f, s ? s : "");
+}
+
+void html_about(FILE *f, const struct obj_set *s)
+{
+	if (!obj_set_any(s))
+		return;
+	fputs("<br><span class=\"about small\">about ", f);
+	objects_html(f, s, OBJ_SHOW);
+	fputs("</span>", f);
 }
 
 void html_capset(FILE *f, const char *id, uint64_t mask)

@@ -228,6 +228,14 @@ char *objects_text(const struct obj_set *s, size_t show, char *buf, size_t len)
 	return text_escape(objects_raw(s, show, raw, sizeof(raw)), buf, len);
 }
 
+void objects_line(FILE *f, const char *indent, const struct obj_set *s)
+{
+	char buf[8192];
+
+	if (obj_set_any(s))
+		fprintf(f, "%sabout %s\n", indent, objects_text(s, OBJ_SHOW, buf, sizeof(buf)));
+}
+
 void objects_html(FILE *f, const struct obj_set *s, size_t show)
 {
 	char raw[4096];

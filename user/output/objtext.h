@@ -36,6 +36,9 @@ char *object_text(const struct rec_object *o, char *buf, size_t len);
 char *objects_raw(const struct obj_set *s, size_t show, char *buf, size_t len);
 /* The same list escaped for text. Returns buf. */
 char *objects_text(const struct obj_set *s, size_t show, char *buf, size_t len);
+/* "INDENTabout LIST\n" (text), nothing for an empty set: the line each
+ * text output puts under a row whose checks had objects. */
+void objects_line(FILE *f, const char *indent, const struct obj_set *s);
 /* The same list escaped for HTML, written to f. */
 void objects_html(FILE *f, const struct obj_set *s, size_t show);
 /* obj["objects"] = each object as the record has it (kind, path, name,
