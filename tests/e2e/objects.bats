@@ -46,8 +46,8 @@ teardown() {
 	[ "$status" -eq 0 ]
 	[[ "$output" == *'      about /tmp/evil\x0a\x1b[31m\xe2\x80\xaegpj.exe<b> (owner 1000:1000, mode 0400)'* ]]
 	# nothing a terminal acts on got through
-	! printf '%s' "$output" | grep -q $'\x1b'
-	! printf '%s' "$output" | grep -q $'\xe2\x80\xae'
+	[[ "$output" != *$'\x1b'* ]]
+	[[ "$output" != *$'\xe2\x80\xae'* ]]
 }
 
 @test "report --format json: objects and objects_more per call site" {
@@ -84,7 +84,7 @@ teardown() {
 	"$CAPAUDIT" report --format html -i "$REC" >"$T/r.html"
 	grep -q '<span class="about small">about /srv/app/config.yml (owner 65534:65534, mode 0600)</span>' "$T/r.html"
 	grep -qF 'about /tmp/evil\x0a\x1b[31m\xe2\x80\xaegpj.exe&lt;b&gt; (owner 1000:1000, mode 0400)' "$T/r.html"
-	! grep -q 'exe<b>' "$T/r.html"
+	[ "$(grep -c 'exe<b>' "$T/r.html")" = 0 ]
 	grep -q '<code>sk_setsockopt</code><br><span class="about small">about SOL_SOCKET SO_RCVBUFFORCE</span>' "$T/r.html"
 }
 
@@ -97,5 +97,49 @@ teardown() {
 	"$CAPAUDIT" report --format json -i "$OLD" >"$T/rep.json"
 	[ "$(jqr '[.. | objects | select(has("objects") or has("objects_more"))] | length')" = 0 ]
 	"$CAPAUDIT" report --format html -i "$OLD" >"$T/r.html"
-	! grep -q 'class="about' "$T/r.html"
+	[ "$(grep -c 'class="about' "$T/r.html")" = 0 ]
+}
+
+# the record without its CAP_KILL check: what a baseline allowed before
+before_kill() {
+	grep -v '"cap":5,' "$REC" | sed 's/"checks":8}/"checks":7}/' >"$T/before.jsonl"
+}
+
+@test "check: a new capability's finding says what it was about, in text, JSON and GitHub annotations" {
+	before_kill
+	"$CAPAUDIT" check --baseline "$T/b.json" --update "$T/before.jsonl" 2>/dev/null
+	run "$CAPAUDIT" check --baseline "$T/b.json" "$REC"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"+ new capability   CAP_KILL at kill_ok_by_cred (kill)
+      about process 4242 (sleep, uid 65534, read after the check)"* ]]
+	run --separate-stderr "$CAPAUDIT" check --format github --baseline "$T/b.json" "$REC"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"::error file=$T/b.json,title=capaudit%3A new capability CAP_KILL::New capability CAP_KILL at kernel call site kill_ok_by_cred (kill): not allowed by $T/b.json. About process 4242 (sleep, uid 65534, read after the check). CAP_KILL lets"* ]]
+	"$CAPAUDIT" check --format json --baseline "$T/b.json" "$REC" >"$T/rep.json" || true
+	[ "$(jqr '.findings[0].objects[0] | "\(.kind) \(.pid) \(.name) \(.uid)"')" = "process 4242 sleep 65534" ]
+	"$CAPAUDIT" check --format sarif --baseline "$T/b.json" "$REC" >"$T/rep.json" || true
+	[[ "$(jqr '.runs[0].results[0].message.text')" == *"About process 4242 (sleep, uid 65534, read after the check)."* ]]
+	"$CAPAUDIT" check --format junit --baseline "$T/b.json" "$REC" >"$T/j.xml" || true
+	grep -q 'About process 4242 (sleep, uid 65534, read after the check)\.' "$T/j.xml"
+}
+
+@test "check: a hostile path in an annotation is escaped" {
+	grep -v '"cap":2,' "$REC" | sed 's/"checks":8}/"checks":7}/' >"$T/before.jsonl"
+	"$CAPAUDIT" check --baseline "$T/b.json" --update "$T/before.jsonl" 2>/dev/null
+	run --separate-stderr "$CAPAUDIT" check --format github --match callsite --baseline "$T/b.json" "$REC"
+	[[ "$output" == *'About /tmp/evil\x0a\x1b[31m\xe2\x80\xaegpj.exe<b> (owner 1000:1000, mode 0400).'* ]]
+	[[ "$output" != *$'\x1b'* ]]
+}
+
+@test "diff: what an added call site was about, said once under it" {
+	before_kill
+	run "$CAPAUDIT" diff "$T/before.jsonl" "$REC"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"  + CAP_KILL                 checked: granted 1, denied 0
+  + CAP_KILL                 syscall kill x1
+  + CAP_KILL                 call site kill_ok_by_cred, granted 1
+      about process 4242 (sleep, uid 65534, read after the check)
+"* ]]
+	"$CAPAUDIT" diff --format json "$T/before.jsonl" "$REC" >"$T/rep.json" || true
+	[ "$(jqr '[.programs[0].changes[] | select(.kind == "callsite") | .objects[0].text] | join(",")')" = "process 4242 (sleep, uid 65534, read after the check)" ]
 }

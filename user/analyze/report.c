@@ -562,7 +562,8 @@ int report_build(const struct record *r, const struct report_opts *o, struct rep
 			cr->init_ns = true;
 		else
 			cr->other_ns = true;
-		sys_count_add(&cr->sys, &cr->nsys, &cr->capsys, c->syscall, c->sysname, c->count);
+		obj_set_add_check(&sys_count_add(&cr->sys, &cr->nsys, &cr->capsys, c->syscall,
+						 c->sysname, c->count)->objects, c);
 		up.us = check_ustack(r, c);
 		up.own = usite_own_frame(up.us, p->exe);
 		add_site(cr, c, st, up);

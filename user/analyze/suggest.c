@@ -274,7 +274,8 @@ static struct sg_site *add_site(struct sg_site **sites, size_t *n, size_t *cap,
 	}
 	obj_set_add_check(&s->objects, c);
 	s->count = sat_add(s->count, c->count);
-	sys_count_add(&s->sys, &s->nsys, &s->capsys, c->syscall, c->sysname, c->count);
+	obj_set_add_check(&sys_count_add(&s->sys, &s->nsys, &s->capsys, c->syscall, c->sysname,
+					 c->count)->objects, c);
 	return s;
 }
 
@@ -535,7 +536,8 @@ static void add_denial(struct suggestion *s, const struct row *r, int alt, struc
 	if (out.other)
 		d->sys_errno = out.errno_;
 	obj_set_add_check(&d->objects, c);
-	sys_count_add(&d->sys, &d->nsys, &d->capsys, c->syscall, c->sysname, c->count);
+	obj_set_add_check(&sys_count_add(&d->sys, &d->nsys, &d->capsys, c->syscall, c->sysname,
+					 c->count)->objects, c);
 }
 
 static void add_aside(struct suggestion *s, int cap, enum sg_aside_why why, const char *func,
