@@ -206,7 +206,7 @@ $(BUILD)/privops: EXAMPLE_CFLAGS := -g -fno-omit-frame-pointer
 UNIT_RECORD_OBJS := $(addprefix $(BUILD)/user/,record/proctable.o record/attribute.o \
 	record/collect.o record/procinfo.o record/procset.o record/exeid.o record/containers.o \
 	record/ustacks.o record/ptrace_targets.o record/command.o record/symbols.o \
-	record/launch.o record/service.o record/scope.o \
+	record/launch.o record/service.o record/scope.o record/objects.o \
 	tracer/tasks.o tracer/aggtab.o tracer/privs.o)
 $(BUILD)/unit-tests: $(UNIT_OBJS) $(ANALYSIS_OBJS) $(BUILD)/user/monitor/monfold.o \
 		$(BUILD)/user/tracer/proofranges.o $(UNIT_RECORD_OBJS)

@@ -299,6 +299,14 @@ struct {
 	__type(value, __u64);
 } overflow SEC(".maps");
 
+/* A new aggregation map value, built here (agg_entry()). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ca_val);
+} val_new SEC(".maps");
+
 /* The call-site cache: one struct ca_cache per CPU (capaudit.h). */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -554,7 +562,8 @@ static __always_inline struct ca_val *agg_entry(void *agg, const struct ca_key *
 					       __u64 count, __u64 last_ns,
 					       const struct ca_meta *meta, bool *added)
 {
-	struct ca_val *v, nv;
+	struct ca_val *v, *nv;
+	__u32 zero = 0;
 
 	*added = false;
 	if (!agg)
@@ -562,11 +571,16 @@ static __always_inline struct ca_val *agg_entry(void *agg, const struct ca_key *
 	v = bpf_map_lookup_elem(agg, key);
 	if (v)
 		return v;
-	__builtin_memset(&nv, 0, sizeof(nv));
-	nv.count = count;
-	nv.last_ns = last_ns;
-	nv.meta = *meta;
-	if (bpf_map_update_elem(agg, key, &nv, BPF_NOEXIST) == 0) {
+	/* built in val_new, not on the stack: on_check()'s frame leaves too
+	 * little of the 512 bytes for its 176 */
+	nv = bpf_map_lookup_elem(&val_new, &zero);
+	if (!nv)
+		return NULL;
+	__builtin_memset(nv, 0, sizeof(*nv));
+	nv->count = count;
+	nv->last_ns = last_ns;
+	nv->meta = *meta;
+	if (bpf_map_update_elem(agg, key, nv, BPF_NOEXIST) == 0) {
 		stat_add(CA_STAT_KEYS, 1);
 		*added = true;
 	}
@@ -1097,6 +1111,8 @@ static __always_inline __u32 syscall_op(__s32 nr, __u64 a0, __u64 a1, __u64 a2)
 	return 0;
 }
 
+#include "objects.bpf.h"
+
 static __always_inline bool is_setid(__s32 nr)
 {
 	return nr >= 0 && (nr == nr_setuid || nr == nr_setgid || nr == nr_setreuid ||
@@ -1381,6 +1397,12 @@ static __always_inline int on_check(void *ctx, struct task_struct *task, int cap
 		s->last_ns = now;
 		if (!proven(c, s, fp) && !entry_walk)
 			learn_proof(idx, fp, top, proof_frames());
+		/* a hit that walked (the first CA_VERIFY_FIRST of a slot, then
+		 * one in 256) looks at its object too: the same arguments can
+		 * point at other contents (a buffer reused) */
+		if (nr >= 0 && nr < CA_OP_SYS_MAX && obj_how[nr] &&
+		    capture_object(idx, nr, a0, a1, a2))
+			send_object(idx);
 		goto out;
 	}
 	if (hit && !sid && !s->key.kstack) {
@@ -1419,6 +1441,10 @@ static __always_inline int on_check(void *ctx, struct task_struct *task, int cap
 	agg_entry(cur_agg(), &s->key, 0, now, &s->meta, &added);
 	if (added && cfg_new_keys)
 		newkey_event(task, &s->key, &s->meta);
+	/* what it was about (objects.bpf.h): here only, where a new slot
+	 * was taken, never on a hit; other syscalls pay one load */
+	if (nr >= 0 && nr < CA_OP_SYS_MAX && obj_how[nr] && capture_object(idx, nr, a0, a1, a2))
+		send_object(idx);
 	s->last_ns = now;
 	s->count = 1;
 	s->nproof = 0;

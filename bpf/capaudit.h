@@ -23,6 +23,9 @@
 #define CA_PROOF_FRAMES  8    /* frames a cache hit proves, up to the call site */
 #define CA_SKIP_RANGES   128  /* kernel text ranges of the capability API and plumbing */
 #define CA_TSTATE_TIDS   16384 /* threads in a syscall with a denied check, before task storage */
+#define CA_OBJ_KEEP      4    /* objects the hook reads per key (per aggregation map entry) */
+#define CA_PATH_DEPTH    32   /* directories a path walk climbs (bpf/objects.bpf.h) */
+#define CA_OBJ_NAME_LEN  32   /* a file system type, a short name */
 
 /* ca_key.flags */
 #define CA_F_INIT_NS     0x01 /* checked against the initial user namespace */
@@ -134,6 +137,15 @@ struct ca_val {
 	__u32 sys_errno;
 	__u32 pad;
 	struct ca_meta meta;
+	/* What the checks were about (bpf/objects.bpf.h): the fingerprints
+	 * of the first CA_OBJ_KEEP objects the hook read for this key (0:
+	 * free), each sent once as a CA_EV_OBJECT event, and the checks it
+	 * saw with each. Once the list is full the hook reads no more
+	 * objects: obj_more counts the checks it looked at then. Only a
+	 * cache miss looks (never a hit): see "Hot path" in capaudit.bpf.c. */
+	__u64 obj_fp[CA_OBJ_KEEP];
+	__u32 obj_count[CA_OBJ_KEEP];
+	__u64 obj_more;
 };
 
 /*
@@ -187,6 +199,86 @@ enum ca_event_type {
 	/* a followed process reached another through a ptrace access check
 	 * (bpf/ptrace_access.bpf.h): once per (process, target, way) */
 	CA_EV_PTRACE = 7,
+	/* what a check was about: struct ca_obj_event, once per object
+	 * fingerprint per key (bpf/objects.bpf.h) */
+	CA_EV_OBJECT = 8,
+};
+
+/* ca_obj_event.kind: the same kinds as the record's (recfile.h enum
+ * rec_obj_kind), numbered alike */
+enum ca_obj_kind {
+	CA_OBJ_FILE = 1,    /* path (+ base), inode's uid/gid/mode with CA_OBJF_INODE */
+	CA_OBJ_PROCESS = 2, /* pid */
+	CA_OBJ_SOCKOPT = 3, /* detail: level; num: option */
+	CA_OBJ_SOCKET = 4,  /* detail: family; sub: type; num: protocol */
+	CA_OBJ_BIND = 5,    /* detail: family; num: port */
+	CA_OBJ_NETLINK = 6, /* detail: protocol; num: message type (-1: not read) */
+	CA_OBJ_IOCTL = 7,   /* num: request; path: the fd's file */
+	CA_OBJ_BPF = 8,     /* num: command; detail: program or map type (-1: none) */
+	CA_OBJ_MOUNT = 9,   /* path: target; name: file system type */
+	CA_OBJ_SYSCTL = 10, /* (made by user space from a /proc/sys/ file) */
+	CA_OBJ_FLAGS = 11,  /* num: flags; detail: CA_FLAGS_* (what they are of) */
+};
+
+/* ca_obj_event.detail of CA_OBJ_FLAGS */
+enum ca_flags_of { CA_FLAGS_CLONE = 1, CA_FLAGS_UNSHARE = 2, CA_FLAGS_PRCTL = 3 };
+
+/* How the hook finds the object of a syscall (the loader's table
+ * obj_how[], by this architecture's syscall numbers: tracer/objhow.c). */
+enum ca_obj_how {
+	CA_OH_NONE = 0,
+	CA_OH_PATH0,      /* a path in a0, from the cwd */
+	CA_OH_PATH1,      /* a path in a1, from the cwd (symlink's new name) */
+	CA_OH_AT0_PATH1,  /* dirfd a0, path a1; a NULL path names a0's file (utimensat) */
+	CA_OH_AT1_PATH2,  /* dirfd a1, path a2 (symlinkat) */
+	CA_OH_FD0,        /* fd a0: its file, or its socket (netlink: the message at a1) */
+	CA_OH_WRITEV,     /* fd a0, struct iovec a1 */
+	CA_OH_SENDMSG,    /* fd a0, struct msghdr a1 */
+	CA_OH_IOCTL,      /* fd a0, request a1 */
+	CA_OH_PID0,       /* pid a0 */
+	CA_OH_PID1,       /* pid a1 (ptrace) */
+	CA_OH_PRIO,       /* setpriority: which a0 (PRIO_PROCESS 0), who a1 */
+	CA_OH_IOPRIO,     /* ioprio_set: which a0 (IOPRIO_WHO_PROCESS 1), who a1 */
+	CA_OH_SOCKOPT,    /* level a1, option a2 */
+	CA_OH_SOCKET,     /* family a0, type a1, protocol a2 */
+	CA_OH_BIND,       /* fd a0, sockaddr a1 */
+	CA_OH_BPF,        /* command a0, union bpf_attr a1 */
+	CA_OH_MOUNT,      /* source a0, target a1, file system type a2 */
+	CA_OH_UMOUNT,     /* target a0 */
+	CA_OH_CLONE,      /* flags a0 */
+	CA_OH_CLONE3,     /* struct clone_args a0 (flags first) */
+	CA_OH_UNSHARE,    /* flags a0 */
+	CA_OH_PRCTL,      /* option a0 */
+	CA_OH_NR
+};
+
+/* ca_obj_event.oflags */
+#define CA_OBJF_INODE    0x01 /* uid, gid, mode read from the file's inode by the hook */
+#define CA_OBJF_REL      0x02 /* path is relative to base (a directory the hook resolved) */
+#define CA_OBJF_BASE_CUT 0x04 /* base (or an fd's path) is cut: deeper than CA_PATH_DEPTH,
+			       * longer than CA_PATH_LEN, or on a mount the walk cannot cross */
+#define CA_OBJF_PIDNS    0x08 /* the caller is in a child pid namespace: pid is its number there */
+#define CA_OBJF_NOBASE   0x10 /* relative path, its directory not found (a bad dirfd) */
+#define CA_OBJF_PATH_CUT 0x20 /* the user's string did not fit CA_PATH_LEN */
+
+/* A CA_EV_OBJECT event: the check's key, so that the recorder puts the
+ * object on its check line, the object's fingerprint (as kept in
+ * ca_val.obj_fp) and what the hook read of it. */
+struct ca_obj_event {
+	__u32 type;        /* CA_EV_OBJECT */
+	__u16 kind;        /* enum ca_obj_kind */
+	__u16 oflags;      /* CA_OBJF_* */
+	struct ca_key key;
+	__u64 fp;
+	__s64 num;         /* -1: none */
+	__s64 detail;      /* -1: none */
+	__s32 pid;         /* CA_OBJ_PROCESS: as the syscall named it; 0: none */
+	__u32 sub;
+	__u32 uid, gid, mode;  /* with CA_OBJF_INODE */
+	__u32 pad;
+	char name[CA_OBJ_NAME_LEN];
+	char path[CA_PATH_LEN];
+	char base[CA_PATH_LEN];
 };
 
 /* CA_EV_PTRACE: the way the target was reached */

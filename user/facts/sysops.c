@@ -182,6 +182,11 @@ static enum opkind kind_of(const char *s)
 	return OK_NONE;
 }
 
+const char *sysop_level_name(long level)
+{
+	return LOOKUP(level_names, level);
+}
+
 bool sysop_carried(const char *sysname)
 {
 	return kind_of(sysname) != OK_NONE;

@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* A setsockopt level's name ("SOL_SOCKET"), or NULL. */
+const char *sysop_level_name(long level);
 /* The syscall (by name) carries an op. */
 bool sysop_carried(const char *sysname);
 /* The name the kernel's source gives the operation in a switch's case

@@ -369,6 +369,9 @@ int record_dedup_checks(struct record *r, enum dedup how, size_t *removed,
 			if (c->last_ns > o->last_ns)
 				o->last_ns = c->last_ns;
 		}
+		if (how == DEDUP_MERGE)
+			rec_check_objects_union(o, c);
+		rec_check_objects_free(c);
 		free(c->stack_error);
 		(*removed)++;
 	}
@@ -435,8 +438,10 @@ static void record_keep_checks(struct record *r, const bool *keep)
 	for (i = 0; i < r->nchecks; i++) {
 		if (keep[i])
 			r->checks[n++] = r->checks[i];
-		else
+		else {
 			free(r->checks[i].stack_error);
+			rec_check_objects_free(&r->checks[i]);
+		}
 	}
 	/* the vacated tail is zeroed: record_add_*() reuse it as new */
 	if (r->nchecks > n)
@@ -571,8 +576,10 @@ void record_free(struct record *r)
 	for (i = 0; i < r->nprocs; i++)
 		free_process(&r->procs[i]);
 	free(r->procs);
-	for (i = 0; i < r->nchecks; i++)
+	for (i = 0; i < r->nchecks; i++) {
 		free(r->checks[i].stack_error);   /* comm is interned */
+		rec_check_objects_free(&r->checks[i]);
+	}
 	for (i = 0; i < r->strcap; i++)
 		free(r->strtab[i]);
 	free(r->strtab);

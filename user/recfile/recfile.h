@@ -275,6 +275,18 @@ struct rec_object {
 				 * the check, not by the hook at it */
 };
 
+/* objects.c: two objects are the same object (kind, path, name, detail,
+ * pid and num; counts and what was read of owner and mode aside) */
+bool rec_object_same(const struct rec_object *a, const struct rec_object *b);
+void rec_object_clear(struct rec_object *o);   /* frees its strings */
+void rec_check_objects_free(struct rec_check *c);
+/* o into c's objects: counted with the same object, else added while
+ * fewer than REC_MAX_OBJECTS, else counted in objects_more; o is taken
+ * (its strings moved or freed) */
+void rec_check_objects_add(struct rec_check *c, struct rec_object *o);
+/* from's objects into into's (from is left with none) */
+void rec_check_objects_union(struct rec_check *into, struct rec_check *from);
+
 /* A kernel stack, shared by every check that came through it. */
 struct rec_stack {
 	char **frames;          /* "func+0xoff" or "func+0xoff [mod]", innermost first */

@@ -148,6 +148,7 @@ static int collect_one(void *ctx, const struct ca_key *k, const struct ca_val *v
 	c->sys_errno = (int)v->sys_errno;
 	c->sys_restart = v->sys_restart;
 	c->ustack = ustacks_resolve(pt->us, pt->tr, pt->rec, k);
+	objtab_attach(pt->objs, k, aggtab_objs(v), c);
 	pt->rec->hdr.checks += v->count;
 	if (!k->kstack) {
 		snprintf(frame, sizeof(frame), "stack not captured: %s",

@@ -311,6 +311,10 @@ int proctable_on_event(void *ctx, const struct ca_event *e)
 		 * copies of one program map the same files) */
 		ustacks_scan_new(pt->us, (pid_t)e->tgid, comm);
 		break;
+	case CA_EV_OBJECT:
+		if (pt->objs)
+			objtab_on_event(pt->objs, (const struct ca_obj_event *)(const void *)e);
+		break;
 	case CA_EV_NEWKEY:
 		if (pt->on_newkey)
 			pt->on_newkey(pt->newkey_ctx, e);
@@ -576,6 +580,7 @@ void proctable_free(struct proctable *pt)
 	size_t k;
 
 	ustacks_free(pt->us);
+	objtab_free(pt->objs);
 	procset_free(&pt->live);
 	free(pt->scope_ids);
 	exe_ids_free(&pt->exes);

@@ -19,6 +19,7 @@
 #include "record/procset.h"
 #include "record/record.h"
 #include "record/scope.h"
+#include "record/objects.h"
 #include "record/ustacks.h"
 #include "tracer/abi.h"
 #include "tracer/tasks_iter.h"
@@ -55,6 +56,7 @@ struct proctable {
 	bool launcher_known, cmd_known;
 	uint32_t launcher_exec_id, cmd_exec_id;
 	struct ustacks *us;       /* --user-stacks: which files the build ids name */
+	struct objtab *objs;      /* what the checks were about (record/objects.h) */
 	/* what is done with a CA_EV_NEWKEY event (capaudit monitor), and
 	 * with the start of the container record --container --wait awaits */
 	void (*on_newkey)(void *ctx, const struct ca_event *e);

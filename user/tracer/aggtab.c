@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "tracer/aggtab.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,6 +52,33 @@ static void merge_meta(struct ca_meta *into, const struct ca_meta *m)
 		*into = *m;
 }
 
+/* A drained entry's object fingerprints and counts, into o. */
+static void objs_add(struct agg_objs *o, const struct ca_val *v)
+{
+	size_t i, k;
+
+	o->more += v->obj_more;
+	for (i = 0; i < CA_OBJ_KEEP; i++) {
+		if (!v->obj_fp[i])
+			continue;
+		for (k = 0; k < o->n && o->fp[k] != v->obj_fp[i]; k++)
+			;
+		if (k == o->n && o->n < AGG_OBJ_MAX) {
+			o->fp[o->n] = v->obj_fp[i];
+			o->count[o->n++] = 0;
+		}
+		if (k < o->n)
+			o->count[k] += v->obj_count[i];
+		else
+			o->more += v->obj_count[i];
+	}
+}
+
+const struct agg_objs *aggtab_objs(const struct ca_val *v)
+{
+	return &((const struct agg_entry *)((const char *)v - offsetof(struct agg_entry, val)))->objs;
+}
+
 void aggtab_add(struct aggtab *t, const struct ca_key *k, const struct ca_val *v)
 {
 	struct ca_val *o;
@@ -64,9 +92,12 @@ void aggtab_add(struct aggtab *t, const struct ca_key *k, const struct ca_val *v
 		grow_array((void **)&t->e, &t->cap, t->n + 1, sizeof(*t->e));
 		t->e[t->n].key = *k;
 		t->e[t->n].val = *v;
+		memset(&t->e[t->n].objs, 0, sizeof(t->e[t->n].objs));
+		objs_add(&t->e[t->n].objs, v);
 		t->idx[i] = (uint32_t)++t->n;
 		return;
 	}
+	objs_add(&t->e[t->idx[i] - 1].objs, v);
 	o = &t->e[t->idx[i] - 1].val;
 	o->count += v->count;
 	o->sys_failed += v->sys_failed;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "tracer/tracer.h"
+#include "tracer/objhow.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -302,6 +303,7 @@ static int try_mode(struct tracer *t, const struct tracer_cfg *cfg, enum attach_
 			if (op_sys[i] >= 0 && op_sys[i] < 512)
 				s->rodata->op_sys_mask[op_sys[i] / 64] |= 1ULL << (op_sys[i] % 64);
 	}
+	objhow_fill((uint8_t *)s->rodata->obj_how, sizeof(s->rodata->obj_how));
 	s->rodata->kfeat = kfeat;
 	choose_programs(s, m, cfg->syscall_results, kfeat);
 	choose_ptrace_hooks(s, cfg->ptrace_hooks);
@@ -369,6 +371,10 @@ static int rb_cb(void *ctx, void *data, size_t len)
 	struct tracer *t = ctx;
 	const struct ca_event *e = data;
 
+	/* an object event has its own layout (struct ca_obj_event) */
+	if (len >= sizeof(__u32) && e->type == CA_EV_OBJECT)
+		return len >= sizeof(struct ca_obj_event) && t->on_event ?
+		       t->on_event(t->ctx, data) : 0;
 	if (len < CA_EVENT_SMALL || (e->type == CA_EV_EXEC && len < sizeof(*e)))
 		return 0;
 	return t->on_event ? t->on_event(t->ctx, data) : 0;
