@@ -143,3 +143,12 @@ before_kill() {
 	"$CAPAUDIT" diff --format json "$T/before.jsonl" "$REC" >"$T/rep.json" || true
 	[ "$(jqr '[.programs[0].changes[] | select(.kind == "callsite") | .objects[0].text] | join(",")')" = "process 4242 (sleep, uid 65534, read after the check)" ]
 }
+
+@test "report --by user-site: each row says what its checks were about" {
+	run "$CAPAUDIT" report --by user-site -i "$REC"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"  CAP_NET_ADMIN            at sk_setsockopt                    denied 1
+    about SOL_SOCKET SO_RCVBUFFORCE"* ]]
+	"$CAPAUDIT" report --by user-site --format json -i "$REC" >"$T/rep.json"
+	[ "$(jqr '.user_sites[] | select(.callsite == "kill_ok_by_cred") | .objects[0].text')" = "process 4242 (sleep, uid 65534, read after the check)" ]
+}

@@ -136,8 +136,8 @@ static void add_urow(struct report *rep, const struct rec_check *c, const struct
 {
 	const struct rec_ustack *us = up.us;
 	const struct rec_uframe *where = up.own >= 0 ? &us->frames[up.own] : NULL;
-	struct usite_row key = { where, NULL, c->comm ? c->comm : "", c->cap, noaudit,
-				 st ? st->site_func : "?", 0, 0 };
+	struct usite_row key = { .where = where, .comm = c->comm ? c->comm : "", .cap = c->cap,
+				 .noaudit = noaudit, .func = st ? st->site_func : "?" };
 	uint64_t h = hash_str(hash_str(hash_u64((uint64_t)c->cap, noaudit), key.func), key.comm);
 	struct urow_ctx uc = { rep, &key };
 	struct usite_row *u;
@@ -159,6 +159,7 @@ count:
 		u->granted = sat_add(u->granted, c->count);
 	else
 		u->denied = sat_add(u->denied, c->count);
+	obj_set_add_check(&u->objects, c);
 }
 
 struct site_ctx {

@@ -45,6 +45,7 @@ struct usite_row {
 	bool noaudit;
 	const char *func;                /* kernel call site (borrowed) */
 	uint64_t granted, denied;
+	struct obj_set objects;          /* what its checks were about */
 };
 
 struct cap_row {

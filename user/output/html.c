@@ -480,7 +480,9 @@ static void user_site_table(FILE *f, const struct report *rep)
 		fprintf(f, "</td><td class=\"cap\"><span class=\"chip\">%s</span>%s</td><td><code>",
 			cap_name(u->cap, name), u->noaudit ? " <span class=\"small\">noaudit</span>" : "");
 		html_text(f, u->func);
-		fputs("</code></td>", f);
+		fputs("</code>", f);
+		html_about(f, &u->objects);
+		fputs("</td>", f);
 		num_cell(f, "granted", u->granted);
 		num_cell(f, "denied", u->denied);
 		fputs("</tr>\n", f);

@@ -212,6 +212,7 @@ static void print_urows(FILE *f, const struct report *rep)
 		if (u->noaudit)
 			fputs(" noaudit", f);
 		fputc('\n', f);
+		objects_line(f, "    ", &u->objects);
 		prev = u;
 	}
 }
@@ -658,6 +659,7 @@ int json_report(FILE *f, const struct report *rep, const char *source)
 			json_set(o, "granted", json_uint(u->granted));
 			json_set(o, "denied", json_uint(u->denied));
 			json_set(o, "noaudit", json_boolean(u->noaudit));
+			objects_json_set(o, &u->objects);
 			json_array_append_new(ua, o);
 		}
 		json_set(root, "user_sites", ua);
