@@ -102,7 +102,7 @@ LOADER_OBJS   := $(patsubst %.cpp,$(BUILD)/%.o,$(LOADER_SRCS:%.c=$(BUILD)/%.o))
 UNIT_OBJS     := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
 
 .PHONY: all deps demo screenshot check test help vmtest fuzz fuzz-merge install uninstall deb man completion \
-	bench bench-real clean check-layers static
+	bench bench-real bench-objects clean check-layers static
 ifeq ($(ARCH),$(HOST_ARCH))
 all: $(BUILD)/capaudit man completion
 else
@@ -312,6 +312,11 @@ fuzz-merge:
 
 # make bench: ratios measured in one run (tools/bench/bench.c); BENCH_QUICK=1
 # keeps it under 45 s.
+# the objects benchmark's workload (make bench-objects)
+$(BUILD)/objwork: tools/bench/objwork.c | $(BUILD)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $< -o $@
+
 $(BUILD)/bench-workload: tools/bench/workload.c | $(BUILD)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $< -o $@
@@ -341,6 +346,14 @@ bench:
 	$(Q)tools/deps.sh bench
 	$(Q)$(MAKE) --no-print-directory all $(BUILD)/bench $(BUILD)/bench-workload $(BUILD)/churn
 	$(Q)$(BUILD)/bench
+
+# make bench-objects BEFORE=PATH: the slow path's cost of reading a check's
+# object, this build against the capaudit at PATH (one built before objects:
+# tools/bench/objcost.sh)
+bench-objects:
+	$(Q)test -n "$(BEFORE)" || { echo "make bench-objects BEFORE=path/to/capaudit" >&2; exit 2; }
+	$(Q)$(MAKE) --no-print-directory all $(BUILD)/objwork
+	$(Q)OBJWORK=$(BUILD)/objwork tools/bench/objcost.sh $(BEFORE) $(BUILD)/capaudit $(CALLS) $(ROUNDS)
 
 # make bench-real: real Debian workloads (nginx under wrk, perf bench sched
 # messaging) with nothing attached, with monitor -a and with bpftrace's

@@ -1400,7 +1400,7 @@ static __always_inline int on_check(void *ctx, struct task_struct *task, int cap
 		/* a hit that walked (the first CA_VERIFY_FIRST of a slot, then
 		 * one in 256) looks at its object too: the same arguments can
 		 * point at other contents (a buffer reused) */
-		if (nr >= 0 && nr < CA_OP_SYS_MAX && obj_how[nr] &&
+		if (has_object(nr) &&
 		    capture_object(idx, nr, a0, a1, a2))
 			send_object(idx);
 		goto out;
@@ -1443,7 +1443,7 @@ static __always_inline int on_check(void *ctx, struct task_struct *task, int cap
 		newkey_event(task, &s->key, &s->meta);
 	/* what it was about (objects.bpf.h): here only, where a new slot
 	 * was taken, never on a hit; other syscalls pay one load */
-	if (nr >= 0 && nr < CA_OP_SYS_MAX && obj_how[nr] && capture_object(idx, nr, a0, a1, a2))
+	if (has_object(nr) && capture_object(idx, nr, a0, a1, a2))
 		send_object(idx);
 	s->last_ns = now;
 	s->count = 1;

@@ -221,7 +221,7 @@ enum ca_obj_kind {
 };
 
 /* ca_obj_event.detail of CA_OBJ_FLAGS */
-enum ca_flags_of { CA_FLAGS_CLONE = 1, CA_FLAGS_UNSHARE = 2, CA_FLAGS_PRCTL = 3 };
+enum ca_flags_of { CA_FLAGS_CLONE = 1, CA_FLAGS_UNSHARE = 2, CA_FLAGS_PRCTL = 3, CA_FLAGS_CLONE3 = 4 };
 
 /* How the hook finds the object of a syscall (the loader's table
  * obj_how[], by this architecture's syscall numbers: tracer/objhow.c). */
@@ -260,6 +260,8 @@ enum ca_obj_how {
 #define CA_OBJF_PIDNS    0x08 /* the caller is in a child pid namespace: pid is its number there */
 #define CA_OBJF_NOBASE   0x10 /* relative path, its directory not found (a bad dirfd) */
 #define CA_OBJF_PATH_CUT 0x20 /* the user's string did not fit CA_PATH_LEN */
+#define CA_OBJF_MNTNS    0x40 /* the caller's mount namespace is not the recorder's:
+			       * its paths name files the recorder cannot stat() */
 
 /* A CA_EV_OBJECT event: the check's key, so that the recorder puts the
  * object on its check line, the object's fingerprint (as kept in

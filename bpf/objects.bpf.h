@@ -31,6 +31,23 @@
 
 /* The loader's table: how syscall nr names its object (enum ca_obj_how). */
 const volatile __u8 obj_how[CA_OP_SYS_MAX];
+/* Syscall nr names an object. The index is masked, not only compared:
+ * the compiler may reload nr from another spill slot than the one it
+ * compared, which 5.10 and 6.1's verifiers then take as unbounded. */
+static __always_inline bool has_object(__s32 nr)
+{
+	__u32 i = (__u32)nr;
+
+	if (nr < 0 || nr >= CA_OP_SYS_MAX)
+		return false;
+	/* an empty asm: the compiler no longer knows i's range, so the mask
+	 * stays, next to the load that needs it */
+	asm volatile("" : "=r"(i) : "0"(i));
+	return obj_how[i & (CA_OP_SYS_MAX - 1)];
+}
+
+/* The recorder's mount namespace (its inode number; 0: not known). */
+const volatile __u32 self_mntns = 0;
 
 struct obj_scratch {
 	/* a path walk capture_object() leaves to send_object(): each runs
@@ -201,6 +218,8 @@ static __always_inline int obj_user_path(struct obj_scratch *b, struct task_stru
 	if (!upath)
 		return dirfd == AT_FDCWD ? -1 : obj_fd(b, task, dirfd, 0, 0);
 	b->ev.kind = CA_OBJ_FILE;
+	if (BPF_CORE_READ(task, nsproxy, mnt_ns, ns.inum) != self_mntns)
+		b->ev.oflags |= CA_OBJF_MNTNS;
 	n = bpf_probe_read_user_str(b->ev.path, CA_PATH_LEN, (void *)upath);
 	if (n <= 0)
 		return -1;
@@ -319,7 +338,8 @@ static __always_inline int read_object(struct obj_scratch *b, struct task_struct
 	case CA_OH_UNSHARE:
 	case CA_OH_CLONE3:
 		b->ev.kind = CA_OBJ_FLAGS;
-		b->ev.detail = how == CA_OH_UNSHARE ? CA_FLAGS_UNSHARE : CA_FLAGS_CLONE;
+		b->ev.detail = how == CA_OH_UNSHARE ? CA_FLAGS_UNSHARE :
+			       how == CA_OH_CLONE3 ? CA_FLAGS_CLONE3 : CA_FLAGS_CLONE;
 		if (how == CA_OH_CLONE3 && bpf_probe_read_user(&w, sizeof(w), (void *)a0))
 			return -1;
 		b->ev.num = (__s64)(how == CA_OH_CLONE3 ? w : a0);
@@ -369,7 +389,7 @@ __noinline int capture_object(__u32 idx, __s32 nr, __u64 a0, __u64 a1, __u64 a2)
 	if (!c || !b || !agg || idx >= CA_CACHE_SLOTS || nr < 0 || nr >= CA_OP_SYS_MAX)
 		return 0;
 	b->ready = 0;
-	how = obj_how[nr];
+	how = obj_how[(__u32)nr & (CA_OP_SYS_MAX - 1)];
 	if (how == CA_OH_NONE)
 		return 0;
 	v = bpf_map_lookup_elem(agg, &c->slots[idx].key);

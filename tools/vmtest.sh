@@ -355,7 +355,14 @@ for k in $labels; do
 		echo "scope cgroups: $(jq -r 'select(.type == "process") | .cgroup // "none"
 			| sub("^/capaudit-mx-[0-9]+$"; "/capaudit-mx")' \
 			"$f/$m.scope.jsonl" 2>/dev/null | sort -u | tr '\n' ' ')" >> "$dir/$m.sig"
-		[ "$k" != host ] || grep -e '^loop ' -e '^scope cgroups: ' "$dir/$m.sig" >> "$dir/$m.sig-noleaf"
+		# what the chown was about (issue 44): the file, read by the hook
+		# from the syscall's path (the run's directory left out); not its
+		# owner, which the recorder reads after the chown or before it
+		echo "chown objects: $(jq -r 'select(.type == "check" and .cap_name == "CAP_CHOWN") |
+			.objects // [] | .[] | "\(.kind) \(.path // "none" | sub(".*/matrix\\.[^/]+/"; "matrix/"))"' \
+			"$f/$m.chown.jsonl" 2>/dev/null | sort -u | tr '\n' ' ')" >> "$dir/$m.sig"
+		[ "$k" != host ] || grep -e '^loop ' -e '^scope cgroups: ' -e '^chown objects: ' \
+			"$dir/$m.sig" >> "$dir/$m.sig-noleaf"
 		"$CA" report --format json -i "$f/$m.chown.jsonl" 2>/dev/null | jq -r '.record.attach' \
 			> "$dir/$m.attached"
 	done

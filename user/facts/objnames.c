@@ -17,6 +17,8 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "lib/util.h"
+
 struct objname {
 	const char *name;
 	long value;
@@ -156,7 +158,8 @@ static const struct objname clone_names[] = {
 	N(CLONE_SYSVSEM), N(CLONE_SETTLS), N(CLONE_PARENT_SETTID), N(CLONE_CHILD_CLEARTID),
 	N(CLONE_DETACHED), N(CLONE_UNTRACED), N(CLONE_CHILD_SETTID), N(CLONE_NEWCGROUP),
 	N(CLONE_NEWUTS), N(CLONE_NEWIPC), N(CLONE_NEWUSER), N(CLONE_NEWPID), N(CLONE_NEWNET),
-	N(CLONE_IO),
+	N(CLONE_IO), N(CLONE_NEWTIME),
+	N(CLONE_CLEAR_SIGHAND), N(CLONE_INTO_CGROUP),
 };
 
 /* address families, sys/socket.h */
@@ -252,15 +255,20 @@ const char *objname_bpf_map_type(long type)
 	return LOOKUP(map_names, type);
 }
 
-const char *objname_clone_flags(uint64_t flags, char *buf, size_t len)
+const char *objname_clone_flags(uint64_t flags, bool exit_signal, char *buf, size_t len)
 {
 	size_t i, at = 0;
-	uint64_t left = flags;
+	uint64_t left = flags, signal = flags;
 	int n;
 
 	if (!len)
 		return NULL;
 	buf[0] = '\0';
+	if (exit_signal) {
+		/* clone(2)'s low byte: the signal the parent gets (CSIGNAL) */
+		left &= ~(uint64_t)CSIGNAL;
+		flags &= ~(uint64_t)CSIGNAL;
+	}
 	for (i = 0; i < sizeof(clone_names) / sizeof(clone_names[0]); i++) {
 		uint64_t bit = (uint64_t)(unsigned long)clone_names[i].value;
 
@@ -272,7 +280,13 @@ const char *objname_clone_flags(uint64_t flags, char *buf, size_t len)
 			return buf;   /* cut: what fits */
 		at += (size_t)n;
 	}
-	if (left)
-		snprintf(buf + at, len - at, "%s0x%llx", at ? "|" : "", (unsigned long long)left);
+	if (left) {
+		n = snprintf(buf + at, len - at, "%s0x%llx", at ? "|" : "", (unsigned long long)left);
+		if (n < 0 || (size_t)n >= len - at)
+			return buf;
+		at += (size_t)n;
+	}
+	if (exit_signal && (signal & CSIGNAL))
+		snprintf(buf + at, len - at, "%s%s", at ? "|" : "", sig_name((int)(signal & CSIGNAL)));
 	return buf;
 }

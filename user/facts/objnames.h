@@ -11,6 +11,7 @@
 #ifndef CA_OBJNAMES_H
 #define CA_OBJNAMES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,7 +25,8 @@ const char *objname_netlink_msg(long proto, long type, char *buf, size_t len);
 const char *objname_bpf_prog_type(long type);  /* "BPF_PROG_TYPE_XDP" */
 const char *objname_bpf_map_type(long type);   /* "BPF_MAP_TYPE_HASH" */
 /* clone(2)/unshare(2) flags by name, "|" between ("CLONE_NEWNET|CLONE_NEWNS"),
- * the exit signal and unnamed bits in hex; buf is returned. */
-const char *objname_clone_flags(uint64_t flags, char *buf, size_t len);
+ * unnamed bits in hex, then (exit_signal: clone's low byte) the signal
+ * ("SIGCHLD"); buf is returned. */
+const char *objname_clone_flags(uint64_t flags, bool exit_signal, char *buf, size_t len);
 
 #endif

@@ -6,7 +6,8 @@
  * marked late: a file's owner and mode by stat() of its path (the hook
  * has the inode only for an fd), a process's name and real uid from
  * /proc/PID/status. A process in a child pid namespace named a pid of its
- * own namespace: that one is not looked up.
+ * own namespace, one in another mount namespace (a container) a path of
+ * its own: those are not looked up.
  */
 #include "record/objects.h"
 
@@ -25,10 +26,12 @@ struct obj_slot {
 	struct rec_object o;
 };
 
+/* a key's objects, grown one at a time: most keys have one or none (-a
+ * records tens of thousands of keys) */
 struct obj_key {
 	struct ca_key key;
 	size_t n;
-	struct obj_slot s[REC_MAX_OBJECTS];
+	struct obj_slot *s;
 };
 
 struct objtab {
@@ -49,9 +52,11 @@ void objtab_free(struct objtab *t)
 
 	if (!t)
 		return;
-	for (i = 0; i < t->n; i++)
+	for (i = 0; i < t->n; i++) {
 		for (k = 0; k < t->e[i].n; k++)
 			rec_object_clear(&t->e[i].s[k].o);
+		free(t->e[i].s);
+	}
 	free(t->e);
 	free(t->idx);
 	free(t);
@@ -201,8 +206,8 @@ static void process_late(struct rec_object *o, const struct ca_obj_event *e)
 
 static const char *flags_of(long d)
 {
-	return d == CA_FLAGS_CLONE ? "clone" : d == CA_FLAGS_UNSHARE ? "unshare" :
-	       d == CA_FLAGS_PRCTL ? "prctl" : NULL;
+	return d == CA_FLAGS_CLONE ? "clone" : d == CA_FLAGS_CLONE3 ? "clone3" :
+	       d == CA_FLAGS_UNSHARE ? "unshare" : d == CA_FLAGS_PRCTL ? "prctl" : NULL;
 }
 
 void objtab_object_of(const struct ca_obj_event *e, struct rec_object *o)
@@ -224,7 +229,7 @@ void objtab_object_of(const struct ca_obj_event *e, struct rec_object *o)
 		o->path = file_path(e);
 		if ((o->name = sysctl_name(o->path)))
 			o->kind = OBJ_SYSCTL;
-		if (!(e->oflags & CA_OBJF_INODE))
+		if (!(e->oflags & (CA_OBJF_INODE | CA_OBJF_MNTNS)))
 			file_late(o);
 		break;
 	case CA_OBJ_PROCESS:
@@ -280,7 +285,8 @@ void objtab_object_of(const struct ca_obj_event *e, struct rec_object *o)
 		if (e->detail == CA_FLAGS_PRCTL)
 			s = sysop_label("prctl", e->num);
 		else
-			s = objname_clone_flags((uint64_t)e->num, buf, sizeof(buf));
+			s = objname_clone_flags((uint64_t)e->num, e->detail == CA_FLAGS_CLONE, buf,
+						sizeof(buf));
 		o->name = s && s[0] ? xstrdup(s) : NULL;
 		break;
 	default:
@@ -298,6 +304,7 @@ void objtab_on_event(struct objtab *t, const struct ca_obj_event *e)
 			return;   /* sent again: a drain gave the key a new entry */
 	if (k->n >= REC_MAX_OBJECTS)
 		return;   /* its checks are counted in objects_more */
+	k->s = xrealloc(k->s, (k->n + 1) * sizeof(*k->s));
 	objtab_object_of(e, &k->s[k->n].o);
 	if (k->s[k->n].o.kind == OBJ_NONE) {
 		rec_object_clear(&k->s[k->n].o);

@@ -599,7 +599,11 @@ static int attach(struct session *s)
 	cfg.new_keys = s->monitor && s->pt.on_newkey;
 	if (o->user_stacks)
 		s->pt.us = ustacks_new();
-	s->pt.objs = objtab_new();
+	/* the monitor runs for months: its keys' objects would pile up
+	 * (it folds checks its own way, monitor/monfold.h); a recording's
+	 * end frees them */
+	if (!s->monitor)
+		s->pt.objs = objtab_new();
 	cfg.max_keys = agg_size(s);
 	cfg.fixed_keys = o->max_keys != 0;
 	/* -a: every fork, exec and exit of the host goes through it; a loader

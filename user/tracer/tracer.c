@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -304,6 +305,12 @@ static int try_mode(struct tracer *t, const struct tracer_cfg *cfg, enum attach_
 				s->rodata->op_sys_mask[op_sys[i] / 64] |= 1ULL << (op_sys[i] % 64);
 	}
 	objhow_fill((uint8_t *)s->rodata->obj_how, sizeof(s->rodata->obj_how));
+	{
+		struct stat mst;
+
+		if (!stat("/proc/self/ns/mnt", &mst))
+			s->rodata->self_mntns = (__u32)mst.st_ino;
+	}
 	s->rodata->kfeat = kfeat;
 	choose_programs(s, m, cfg->syscall_results, kfeat);
 	choose_ptrace_hooks(s, cfg->ptrace_hooks);
