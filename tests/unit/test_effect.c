@@ -264,3 +264,38 @@ TEST(effect_sockopt_object_decides_without_an_op)
 	rec.checks[rec.nchecks - 4].objects = NULL;
 	rec.checks[rec.nchecks - 4].nobjects = 0;
 }
+
+/* The same in the suggestion: a granted SO_RCVBUFFORCE named only by its
+ * object is an operation programs fall back from (verify decides), as
+ * with the op; SO_MARK's object leaves it required */
+TEST(suggest_sockopt_object_is_the_operation_without_an_op)
+{
+	struct suggest_opts o = { 0 };
+	struct suggestion s;
+	struct rec_object x = { .kind = OBJ_SOCKOPT, .pid = -1, .uid = -1, .gid = -1, .mode = -1,
+				.num = 33, .count = 1 };
+	struct rec_check *c;
+
+	fresh();
+	c = chk(CAP_NET_ADMIN, 0, "setsockopt", -1, sockopt, N(sockopt));
+	x.detail = xstrdup("SOL_SOCKET");
+	x.name = xstrdup("SO_RCVBUFFORCE");
+	rec_check_objects_add(c, &x);
+	suggest_build(&rec, &o, &s);
+	ASSERT_TRUE(!(s.required & CAP_BIT(CAP_NET_ADMIN)));
+	ASSERT_TRUE(s.undecided_caps & CAP_BIT(CAP_NET_ADMIN));
+	ASSERT_EQ(s.nundecided, 1);
+	ASSERT_EQ(s.undecided[0].why, UD_FALLBACK);
+	ASSERT_EQ(s.undecided[0].objects.n, 1);   /* and it says what it was about */
+	suggest_free(&s);
+
+	fresh();
+	c = chk(CAP_NET_ADMIN, 0, "setsockopt", -1, sockopt, N(sockopt));
+	x.detail = xstrdup("SOL_SOCKET");
+	x.name = xstrdup("SO_MARK");
+	x.num = 36;
+	rec_check_objects_add(c, &x);
+	suggest_build(&rec, &o, &s);
+	ASSERT_TRUE(s.required & CAP_BIT(CAP_NET_ADMIN));
+	suggest_free(&s);
+}

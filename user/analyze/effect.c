@@ -193,11 +193,16 @@ static const char *object_label(const struct rec_check *c)
 	return label;
 }
 
+const char *check_op_label(const struct rec_check *c)
+{
+	return c->op >= 0 ? sysop_label(c->sysname, c->op) : object_label(c);
+}
+
 void effect_of(const struct ktable *t, const struct record *rec, const struct rec_check *c,
 	       const char *func, struct effect *e)
 {
 	const struct rec_stack *st = check_stack(rec, c);
-	const char *label = c->op >= 0 ? sysop_label(c->sysname, c->op) : object_label(c);
+	const char *label = check_op_label(c);
 	const struct kfact *f;
 	struct ks_answer a;
 	char fn[128];

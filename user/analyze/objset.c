@@ -6,16 +6,9 @@
 
 #include "lib/util.h"
 
-static bool str_same(const char *a, const char *b)
-{
-	return a == b || (a && b && !strcmp(a, b));
-}
-
 bool obj_same(const struct rec_object *a, const struct rec_object *b)
 {
-	return a->kind == b->kind && a->pid == b->pid && a->num == b->num &&
-	       str_same(a->path, b->path) && str_same(a->name, b->name) &&
-	       str_same(a->detail, b->detail);
+	return rec_object_same(a, b);   /* the record's own rule (recfile/objects.c) */
 }
 
 static char *dup_or_null(const char *s)

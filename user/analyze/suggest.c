@@ -15,7 +15,6 @@
 #include "analyze/service.h"
 #include "facts/callsite.h"
 #include "facts/capnames.h"
-#include "facts/sysops.h"
 #include "lib/util.h"
 
 /* One audited check row of the record, with what the analysis learns. */
@@ -622,7 +621,7 @@ static bool undecided_here(const struct ks_answer *a, const struct row *r,
 static const struct kfact *run_decides(const struct row *r, const char *func, int cap)
 {
 	static const enum kfact_kind kinds[] = { KF_VERIFIER, KF_FALLBACK, KF_PROGRAM };
-	const char *label = sysop_label(r->c->sysname, r->c->op);
+	const char *label = check_op_label(r->c);
 	const struct kfact *f;
 	size_t k;
 
