@@ -41,7 +41,10 @@
 #   and rt-tests' cyclictest (mlock() past RLIMIT_MEMLOCK: ENOMEM),
 #   nftables, conntrack, ipset, iptables and ethtool (refused in a netlink
 #   ack), udev's udevadm and systemd's systemd-notify (SO_RCVBUFFORCE,
-#   SO_SNDBUFFORCE tried and done without).
+#   SO_SNDBUFFORCE tried and done without). strace and procps' sysctl
+#   (tests/e2e/objects-strace.bats: the objects a record names against
+#   what strace -f prints for the same run of chown, kill, renice,
+#   taskset, ping, ip, python3, mount, chroot, cat and sysctl).
 # vmtest (the kernel matrix, tools/vmtest.sh): qemu-system-x86 and
 #   qemu-system-arm (qemu-system-aarch64) run the guests; liblzma-dev and
 #   libbz2-dev link the static libdw; make ARCH=arm64's static cross build
@@ -70,7 +73,7 @@ linux-libc-dev:arm64"
 TEST_PKGS="$CHECK_PKGS $VMTEST_PKGS util-linux valgrind iputils-ping iproute2 socat curl
 podman runc busybox-static python3-yaml debhelper lintian adduser chromium linux-perf
 debootstrap patchelf bpftrace nginx-light dnsmasq-base rsync memtester gpg rt-tests nftables
-conntrack ipset iptables ethtool udev systemd"
+conntrack ipset iptables ethtool udev systemd strace procps"
 
 target=${1:-test}
 [ $# -gt 0 ] && shift

@@ -34,8 +34,10 @@ teardown_file() {
 	run "$CAPAUDIT" check --baseline "$BASE" "$CI_OUT/v2.jsonl"
 	[ "$status" -eq 1 ]
 	[ "${lines[1]}" = "+ new capability   CAP_NET_RAW at inet_create (socket)" ]
-	[ "${lines[2]}" = "      $NET_RAW_WORDS" ]
-	[ "${lines[3]}" = "FAIL: 1 finding the baseline does not allow" ]
+	# what it was about (issue 44): the raw socket v2 opens
+	[ "${lines[2]}" = "      about socket AF_INET SOCK_RAW protocol 1" ]
+	[ "${lines[3]}" = "      $NET_RAW_WORDS" ]
+	[ "${lines[4]}" = "FAIL: 1 finding the baseline does not allow" ]
 }
 
 @test "check: exit 2 on usage and input errors" {
@@ -216,9 +218,11 @@ teardown_file() {
 	[ "$stderr" = "" ]
 	[ "${lines[0]}" = "capaudit check: 1 record against $T/b.json (--match syscall)" ]
 	[ "${lines[1]}" = "+ new syscall      CAP_CHOWN in fchown (at setattr_prepare)" ]
-	[ "${lines[2]}" = "      $CHOWN_WORDS" ]
-	[ "${lines[3]}" = "- unused syscall   CAP_CHOWN in chown  (hint)" ]
-	[ "${lines[4]}" = "FAIL: 1 finding the baseline does not allow, 1 hint" ]
+	# the state file it chowns (mkstemp's name), its owner and mode at the check
+	[[ "${lines[2]}" == "      about /tmp/capaudit-ci-state."*" (owner 0:0, mode 0600)" ]]
+	[ "${lines[3]}" = "      $CHOWN_WORDS" ]
+	[ "${lines[4]}" = "- unused syscall   CAP_CHOWN in chown  (hint)" ]
+	[ "${lines[5]}" = "FAIL: 1 finding the baseline does not allow, 1 hint" ]
 	# capabilities only: nothing new
 	run "$CAPAUDIT" check --match capability --baseline "$T/b.json" "$CI_OUT/v1.jsonl"
 	[ "$status" -eq 0 ]
@@ -336,7 +340,7 @@ teardown_file() {
 	cd "$T"   # outside a git work tree: the baseline as given
 	run --separate-stderr "$CAPAUDIT" check --baseline "$BASE" --format github "$CI_OUT/v2.jsonl"
 	[ "$status" -eq 1 ]
-	[ "${lines[0]}" = "::error file=$BASE,title=capaudit%3A new capability CAP_NET_RAW::New capability CAP_NET_RAW at kernel call site inet_create (socket): not allowed by $BASE. $NET_RAW_WORDS. If this is intended, accept it (then review the diff and commit it): capaudit check --baseline $BASE --update $CI_OUT/v2.jsonl" ]
+	[ "${lines[0]}" = "::error file=$BASE,title=capaudit%3A new capability CAP_NET_RAW::New capability CAP_NET_RAW at kernel call site inet_create (socket): not allowed by $BASE. About socket AF_INET SOCK_RAW protocol 1. $NET_RAW_WORDS. If this is intended, accept it (then review the diff and commit it): capaudit check --baseline $BASE --update $CI_OUT/v2.jsonl" ]
 	[ "${lines[1]}" = "capaudit check: FAIL: 1 failure, 0 hints, 2 allowed call sites seen" ]
 }
 
@@ -351,7 +355,7 @@ in_repo() {
 # The words every CI format gives a new CAP_NET_RAW of v2.jsonl, the
 # baseline named from the work tree's top (ci/...), the command as given
 v2_message() {
-	echo "New capability CAP_NET_RAW at kernel call site inet_create (socket): not allowed by ci/capaudit-baseline.json. $NET_RAW_WORDS. If this is intended, accept it (then review the diff and commit it): capaudit check --baseline ../ci/capaudit-baseline.json --update $CI_OUT/v2.jsonl"
+	echo "New capability CAP_NET_RAW at kernel call site inet_create (socket): not allowed by ci/capaudit-baseline.json. About socket AF_INET SOCK_RAW protocol 1. $NET_RAW_WORDS. If this is intended, accept it (then review the diff and commit it): capaudit check --baseline ../ci/capaudit-baseline.json --update $CI_OUT/v2.jsonl"
 }
 
 @test "check: github, junit, sarif and text say what the capability allows and how to accept it, paths from the work tree's top" {
@@ -377,9 +381,10 @@ v2_message() {
 	run --separate-stderr "$CAPAUDIT" check --baseline ../ci/capaudit-baseline.json "$CI_OUT/v2.jsonl"
 	[ "$status" -eq 1 ]
 	[ "${lines[1]}" = "+ new capability   CAP_NET_RAW at inet_create (socket)" ]
-	[ "${lines[2]}" = "      $NET_RAW_WORDS" ]
-	[ "${lines[3]}" = "FAIL: 1 finding the baseline does not allow" ]
-	[ "${lines[4]}" = "  if this is intended, accept it (then review the diff and commit it): capaudit check --baseline ../ci/capaudit-baseline.json --update $CI_OUT/v2.jsonl" ]
+	[ "${lines[2]}" = "      about socket AF_INET SOCK_RAW protocol 1" ]
+	[ "${lines[3]}" = "      $NET_RAW_WORDS" ]
+	[ "${lines[4]}" = "FAIL: 1 finding the baseline does not allow" ]
+	[ "${lines[5]}" = "  if this is intended, accept it (then review the diff and commit it): capaudit check --baseline ../ci/capaudit-baseline.json --update $CI_OUT/v2.jsonl" ]
 	# that command, run where check ran, accepts it
 	run "$CAPAUDIT" check --baseline ../ci/capaudit-baseline.json --update "$CI_OUT/v2.jsonl"
 	[ "$status" -eq 0 ]
@@ -389,7 +394,7 @@ v2_message() {
 	cd "$T"
 	run --separate-stderr "$CAPAUDIT" check --baseline "$BASE" --format github "$CI_OUT/v2.jsonl"
 	[ "$status" -eq 1 ]
-	[[ "${lines[0]}" == "::error file=$BASE,title=capaudit%3A new capability CAP_NET_RAW::New capability CAP_NET_RAW at kernel call site inet_create (socket): not allowed by $BASE. $NET_RAW_WORDS. If this is intended, "* ]]
+	[[ "${lines[0]}" == "::error file=$BASE,title=capaudit%3A new capability CAP_NET_RAW::New capability CAP_NET_RAW at kernel call site inet_create (socket): not allowed by $BASE. About socket AF_INET SOCK_RAW protocol 1. $NET_RAW_WORDS. If this is intended, "* ]]
 }
 
 @test "check: records without user stacks: one note says why an annotation is on the baseline file, and what to add" {

@@ -257,7 +257,9 @@ PY
 	[ "$(jqr '.required | join(",")')" = "CAP_CHOWN" ]
 	# against the baseline (CAP_SYSLOG only): CAP_CHOWN is a new capability
 	run -1 --separate-stderr in_checkout "${L[2]}"
-	[ "${lines[0]}" = "::error file=capaudit-baseline.json,title=capaudit%3A new capability CAP_CHOWN::New capability CAP_CHOWN at kernel call site setattr_prepare (fchownat): not allowed by capaudit-baseline.json. CAP_CHOWN lets a program change a file's owner and group to any user and group. If this is intended, accept it (then review the diff and commit it): capaudit check --baseline capaudit-baseline.json --update caps.jsonl" ]
+	# what it was about: the file make check chowned (its owner and mode
+	# read by the recorder after the chown)
+	[[ "${lines[0]}" == "::error file=capaudit-baseline.json,title=capaudit%3A new capability CAP_CHOWN::New capability CAP_CHOWN at kernel call site setattr_prepare (fchownat): not allowed by capaudit-baseline.json. About $W/state (owner 65534:"*", read after the check). CAP_CHOWN lets a program change a file's owner and group to any user and group. If this is intended, accept it (then review the diff and commit it): capaudit check --baseline capaudit-baseline.json --update caps.jsonl" ]]
 	[[ "${lines[1]}" == "::notice file=capaudit-baseline.json,title=capaudit%3A unused capability CAP_SYSLOG::CAP_SYSLOG is allowed by capaudit-baseline.json but no record used it. CAP_SYSLOG lets a program read and clear the kernel's log." ]]
 	[ "${lines[2]}" = "capaudit check: FAIL: 1 failure, 1 hint, 0 allowed call sites seen" ]
 	# chown(1) has no debug info: on the baseline file, and check says why

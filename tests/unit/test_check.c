@@ -332,7 +332,7 @@ TEST(check_messages_name_capability_site_and_baseline)
 	char m[CHECK_MSG_LEN];
 
 	/* without a command to accept: what, where, the words */
-	check_message(&x, &v, m, sizeof(m));
+	check_message(&x, &v, NULL, m, sizeof(m));
 	ASSERT_STR(m, "New capability CAP_NET_RAW at kernel call site inet_create (socket): "
 		   "not allowed by ci/b.json. CAP_NET_RAW lets a program open raw sockets, which "
 		   "send and receive network packets the program builds itself.");
@@ -341,7 +341,7 @@ TEST(check_messages_name_capability_site_and_baseline)
 	x.uline = 24;
 	x.ufunc = "open_ping";
 	v.update_cmd = "capaudit check --baseline ../b.json --update caps.jsonl";
-	check_message(&x, &v, m, sizeof(m));
+	check_message(&x, &v, NULL, m, sizeof(m));
 	ASSERT_STR(m, "New capability CAP_NET_RAW at kernel call site inet_create (socket), asked "
 		   "for at app/ping.c:24 (open_ping): not allowed by ci/b.json. CAP_NET_RAW lets a "
 		   "program open raw sockets, which send and receive network packets the program "
@@ -351,28 +351,28 @@ TEST(check_messages_name_capability_site_and_baseline)
 			      .dkind = DENY_BLOCKING, .fails = true };
 	v.update_cmd = NULL;
 	v.baseline_shown = NULL;
-	check_message(&x, &v, m, sizeof(m));
+	check_message(&x, &v, NULL, m, sizeof(m));
 	ASSERT_STR(m, "New denied CAP_SYSLOG check at do_syslog (the syscall failed): not "
 		   "expected by ../b.json. CAP_SYSLOG lets a program read and clear the kernel's "
 		   "log.");
 	ASSERT_STR(finding_kind_name(FK_UNUSED_CAP), "unused-capability");
 	x = (struct finding){ .kind = FK_NEW_SYSCALL, .cap = 0, .func = "setattr_prepare",
 			      .syscall = "chown" };
-	check_message(&x, &v, m, sizeof(m));
+	check_message(&x, &v, NULL, m, sizeof(m));
 	ASSERT_STR(m, "CAP_CHOWN used in a new syscall chown (at kernel call site "
 		   "setattr_prepare): not allowed by ../b.json. CAP_CHOWN lets a program change a "
 		   "file's owner and group to any user and group.");
 	/* --strict: an unused entry fails, and the command drops it */
 	x = (struct finding){ .kind = FK_UNUSED_CAP, .cap = 21, .fails = true };
 	v.update_cmd = "capaudit check --baseline ../b.json --update r.jsonl";
-	check_message(&x, &v, m, sizeof(m));
+	check_message(&x, &v, NULL, m, sizeof(m));
 	ASSERT_HAS(m, "CAP_SYS_ADMIN is allowed by ../b.json but no record used it. CAP_SYS_ADMIN "
 		   "lets a program do many administration tasks");
 	ASSERT_HAS(m, ". If it is no longer needed, drop it (then review the diff and commit it): "
 		   "capaudit check --baseline ../b.json --update r.jsonl");
 	/* a number without words: no words, no crash */
 	x = (struct finding){ .kind = FK_NEW_CAP, .cap = 55, .func = "f" };
-	check_message(&x, &v, m, sizeof(m));
+	check_message(&x, &v, NULL, m, sizeof(m));
 	ASSERT_STR(m, "New capability 55 at kernel call site f: not allowed by ../b.json.");
 	ASSERT_STR(finding_kind_name(FK_NEW_SYSCALL), "new-syscall");
 	ASSERT_STR(check_match_name(MATCH_SYSCALL), "syscall");

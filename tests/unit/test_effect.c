@@ -214,3 +214,88 @@ TEST(verdict_by_what_the_kernel_did)
 	record_free(&rec);
 	memset(&rec, 0, sizeof(rec));
 }
+
+/* record format 7: a check without an op whose objects name the option
+ * (issue 44): the object decides as the op would; the op, when recorded,
+ * decides over it; objects that disagree decide nothing */
+TEST(effect_sockopt_object_decides_without_an_op)
+{
+	static struct rec_object force = { .kind = OBJ_SOCKOPT, .detail = "SOL_SOCKET",
+					   .name = "SO_RCVBUFFORCE", .num = 33, .pid = -1,
+					   .uid = -1, .gid = -1, .mode = -1, .count = 1 };
+	static struct rec_object mark = { .kind = OBJ_SOCKOPT, .detail = "SOL_SOCKET",
+					  .name = "SO_MARK", .num = 36, .pid = -1, .uid = -1,
+					  .gid = -1, .mode = -1, .count = 1 };
+	static struct rec_object both[2];
+	struct rec_check *c;
+	struct effect e;
+
+	fresh();
+	c = chk(CAP_NET_ADMIN, -1, "setsockopt", -1, sockopt, N(sockopt));
+	c->objects = &force;
+	c->nobjects = 1;
+	eff(c, &e);
+	ASSERT_STR(eff_kind_name(e.kind), "done-without");
+	c = chk(CAP_NET_ADMIN, -1, "setsockopt", -1, sockopt, N(sockopt));
+	c->objects = &mark;
+	c->nobjects = 1;
+	eff(c, &e);
+	ASSERT_TRUE(e.kind != EFF_DONE_WITHOUT);
+	/* the op says SO_MARK: it decides, whatever an object says */
+	c = chk(CAP_NET_ADMIN, -1, "setsockopt", 1 << 16 | 36, sockopt, N(sockopt));
+	c->objects = &force;
+	c->nobjects = 1;
+	eff(c, &e);
+	ASSERT_TRUE(e.kind != EFF_DONE_WITHOUT);
+	/* two options in one check: neither decides for the other */
+	both[0] = force;
+	both[1] = mark;
+	c = chk(CAP_NET_ADMIN, -1, "setsockopt", -1, sockopt, N(sockopt));
+	c->objects = both;
+	c->nobjects = 2;
+	eff(c, &e);
+	ASSERT_TRUE(e.kind != EFF_DONE_WITHOUT);
+	c->objects = NULL;   /* the record must not free the statics */
+	c->nobjects = 0;
+	rec.checks[rec.nchecks - 2].objects = NULL;
+	rec.checks[rec.nchecks - 2].nobjects = 0;
+	rec.checks[rec.nchecks - 3].objects = NULL;
+	rec.checks[rec.nchecks - 3].nobjects = 0;
+	rec.checks[rec.nchecks - 4].objects = NULL;
+	rec.checks[rec.nchecks - 4].nobjects = 0;
+}
+
+/* The same in the suggestion: a granted SO_RCVBUFFORCE named only by its
+ * object is an operation programs fall back from (verify decides), as
+ * with the op; SO_MARK's object leaves it required */
+TEST(suggest_sockopt_object_is_the_operation_without_an_op)
+{
+	struct suggest_opts o = { 0 };
+	struct suggestion s;
+	struct rec_object x = { .kind = OBJ_SOCKOPT, .pid = -1, .uid = -1, .gid = -1, .mode = -1,
+				.num = 33, .count = 1 };
+	struct rec_check *c;
+
+	fresh();
+	c = chk(CAP_NET_ADMIN, 0, "setsockopt", -1, sockopt, N(sockopt));
+	x.detail = xstrdup("SOL_SOCKET");
+	x.name = xstrdup("SO_RCVBUFFORCE");
+	rec_check_objects_add(c, &x);
+	suggest_build(&rec, &o, &s);
+	ASSERT_TRUE(!(s.required & CAP_BIT(CAP_NET_ADMIN)));
+	ASSERT_TRUE(s.undecided_caps & CAP_BIT(CAP_NET_ADMIN));
+	ASSERT_EQ(s.nundecided, 1);
+	ASSERT_EQ(s.undecided[0].why, UD_FALLBACK);
+	ASSERT_EQ(s.undecided[0].objects.n, 1);   /* and it says what it was about */
+	suggest_free(&s);
+
+	fresh();
+	c = chk(CAP_NET_ADMIN, 0, "setsockopt", -1, sockopt, N(sockopt));
+	x.detail = xstrdup("SOL_SOCKET");
+	x.name = xstrdup("SO_MARK");
+	x.num = 36;
+	rec_check_objects_add(c, &x);
+	suggest_build(&rec, &o, &s);
+	ASSERT_TRUE(s.required & CAP_BIT(CAP_NET_ADMIN));
+	suggest_free(&s);
+}

@@ -468,3 +468,49 @@ TEST(httpd_ipv6_loopback)
 	close(fd);
 	httpd_stop(h);
 }
+
+/* What checks were about (record format 7), counted by kind only: no
+ * path, pid or option becomes a label; a record without objects writes
+ * no such family (its metrics are as they were). */
+TEST(metrics_objects_by_kind_only)
+{
+	struct record r = { 0 };
+	struct metrics_snapshot m = { 0 };
+	char err[512], path[4096];
+	FILE *f;
+	char *t;
+
+	snprintf(path, sizeof(path), "%s", fixture("objects.jsonl"));
+	f = fopen(path, "r");
+	ASSERT_TRUE(f != NULL);
+	if (!f)
+		return;
+	ASSERT_EQ(recfile_read(f, path, &r, err, sizeof(err)), 0);
+	fclose(f);
+	metrics_from_record(&r, NULL, MATCH_SYSCALL, false, &m);
+	t = metrics_text(&m, NULL);
+	ASSERT_TRUE(strstr(t, "capaudit_check_objects_total{kind=\"file\"} 7\n") != NULL);
+	ASSERT_TRUE(strstr(t, "capaudit_check_objects_total{kind=\"process\"} 1\n") != NULL);
+	ASSERT_TRUE(strstr(t, "capaudit_check_objects_total{kind=\"sockopt\"} 1\n") != NULL);
+	ASSERT_TRUE(strstr(t, "capaudit_check_objects_total{kind=\"unlisted\"} 2\n") != NULL);
+	ASSERT_TRUE(strstr(t, "/srv/") == NULL && strstr(t, "4242") == NULL);
+	free(t);
+	metrics_snapshot_free(&m);
+	record_free(&r);
+
+	memset(&r, 0, sizeof(r));
+	memset(&m, 0, sizeof(m));
+	snprintf(path, sizeof(path), "%s", fixture("emit-setuid-ping.jsonl"));
+	f = fopen(path, "r");
+	ASSERT_TRUE(f != NULL);
+	if (!f)
+		return;
+	ASSERT_EQ(recfile_read(f, path, &r, err, sizeof(err)), 0);
+	fclose(f);
+	metrics_from_record(&r, NULL, MATCH_SYSCALL, false, &m);
+	t = metrics_text(&m, NULL);
+	ASSERT_TRUE(strstr(t, "capaudit_check_objects_total") == NULL);
+	free(t);
+	metrics_snapshot_free(&m);
+	record_free(&r);
+}

@@ -9,6 +9,8 @@
 #include "output/output.h"
 #include "analyze/report.h"
 #include "analyze/suggest.h"
+#include "analyze/views.h"
+#include "facts/capnames.h"
 #include "recfile/recfile.h"
 #include "test.h"
 
@@ -511,4 +513,53 @@ TEST(text_suggest_explains_set_aside_and_which_file)
 	free(buf);
 	suggest_free(&sg);
 	record_free(&r);
+}
+
+/* verify's "without it" line, and a dropped member's refusals, say what
+ * the denial was about (issue 44), from copies that outlive the run's
+ * record */
+TEST(output_verify_says_what_a_denial_was_about)
+{
+	struct rec_object file = { .kind = OBJ_FILE, .path = "/etc/app/key.pem", .uid = 0,
+				   .gid = 0, .mode = 0100600, .pid = -1, .num = -1, .count = 1 };
+	struct rec_object opt = { .kind = OBJ_SOCKOPT, .detail = "SOL_SOCKET",
+				  .name = "SO_RCVBUFFORCE", .pid = -1, .uid = -1, .gid = -1,
+				  .mode = -1, .num = 33, .count = 1 };
+	static char *cmd[] = { "app", NULL };
+	struct verify_result v = { 0 };
+	struct obj_set s = { 0 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	v.cmd = cmd;
+	v.runs = 3;
+	v.proven = true;
+	v.set = 1ULL << CAP_DAC_OVERRIDE;
+	v.nmembers = 2;
+	v.members[0] = (struct verify_member){ .cap = CAP_DAC_OVERRIDE, .kept = true,
+					       .replaced_by = -1, .exit_status = 1,
+					       .deny_cap = CAP_DAC_OVERRIDE,
+					       .deny_func = "generic_permission" };
+	obj_set_add(&s, &file, 1);
+	obj_set_own(&v.members[0].deny_objects, &s);
+	v.members[1] = (struct verify_member){ .cap = CAP_NET_ADMIN, .replaced_by = -1,
+					       .nrefusals = 1 };
+	v.members[1].refusals[0] = (struct verify_refusal){ .func = "sk_setsockopt",
+		.kind = DENY_DONE_WITHOUT, .count = 1 };
+	memset(&s, 0, sizeof(s));
+	obj_set_add(&s, &opt, 1);
+	obj_set_own(&v.members[1].refusals[0].objects, &s);
+	f = open_memstream(&buf, &len);
+	output_text.verify(f, &v);
+	fclose(f);
+	ASSERT_TRUE(strstr(buf, "  CAP_DAC_OVERRIDE: without it, exit status 1; denied "
+			   "CAP_DAC_OVERRIDE at generic_permission\n    about /etc/app/key.pem "
+			   "(owner 0:0, mode 0600)\n") != NULL);
+	ASSERT_TRUE(strstr(buf, "    at sk_setsockopt: about SOL_SOCKET SO_RCVBUFFORCE\n") != NULL);
+	if (test_fails)
+		printf("# %s\n", buf);
+	free(buf);
+	obj_set_release(&v.members[0].deny_objects);
+	obj_set_release(&v.members[1].refusals[0].objects);
 }

@@ -246,6 +246,8 @@ static void add_sys(struct observation *o, struct bl_entry *e, bool denied, cons
 
 		bl_add_sys(e, name);
 		x->count = sat_add(x->count, sys[i].count);
+		x->objects.owned = true;   /* copies: each record is freed after it is added */
+		obj_set_merge(&x->objects, &sys[i].objects);
 		x->replaces |= replaces;
 		if (denial_kind_rank(kind) > denial_kind_rank(x->kind))
 			x->kind = kind;
@@ -264,6 +266,8 @@ static void add_sites(struct observation *o, int cap, const struct sg_site *site
 
 		bl_add_site(e, sites[i].func);
 		x->count = sat_add(x->count, sites[i].count);
+		x->objects.owned = true;
+		obj_set_merge(&x->objects, &sites[i].objects);
 		x->replaces |= replaces;
 		append_syscalls(&x->syscalls, sites[i].sys, sites[i].nsys);
 		add_sys(o, e, false, sites[i].func, sites[i].sys, sites[i].nsys, replaces,
@@ -284,7 +288,8 @@ void observation_add(struct observation *o, const struct suggestion *s)
 	for (i = 0; i < s->ncover; i++)
 		add_sites(o, s->cover[i].cap, s->cover[i].sites, s->cover[i].nsites, false);
 	for (i = 0; i < s->nundecided; i++) {
-		struct sg_site st = { .func = s->undecided[i].func, .count = s->undecided[i].count };
+		struct sg_site st = { .func = s->undecided[i].func, .count = s->undecided[i].count,
+				      .objects = s->undecided[i].objects };
 
 		add_sites(o, s->undecided[i].cap, &st, 1, false);
 	}
@@ -295,6 +300,8 @@ void observation_add(struct observation *o, const struct suggestion *s)
 
 		bl_add_site(e, d->func);
 		x->count = sat_add(x->count, d->count);
+		x->objects.owned = true;
+		obj_set_merge(&x->objects, &d->objects);
 		/* blocking anywhere makes it blocking */
 		if (denial_kind_rank(d->kind) > denial_kind_rank(x->kind))
 			x->kind = d->kind;
@@ -318,6 +325,7 @@ void observation_free(struct observation *o)
 		free(o->extra[i].syscalls);
 		free(o->extra[i].usrc);
 		free(o->extra[i].ufunc);
+		obj_set_release(&o->extra[i].objects);
 	}
 	free(o->extra);
 	hindex_free(&o->extra_idx);
@@ -326,6 +334,7 @@ void observation_free(struct observation *o)
 		free(o->sx[i].sites);
 		free(o->sx[i].usrc);
 		free(o->sx[i].ufunc);
+		obj_set_release(&o->sx[i].objects);
 	}
 	free(o->sx);
 	hindex_free(&o->sx_idx);
@@ -439,6 +448,7 @@ static void fill_from_extra(struct finding *f, const struct observation *o, bool
 	f->usrc = x->usrc ? xstrdup(x->usrc) : NULL;
 	f->ufunc = x->ufunc ? xstrdup(x->ufunc) : NULL;
 	f->uline = x->uline;
+	obj_set_own(&f->objects, &x->objects);
 }
 
 /* A finding about one syscall of a capability. */
@@ -458,6 +468,7 @@ static struct finding *add_sys_finding(struct check_result *r, enum finding_kind
 	f->usrc = x->usrc ? xstrdup(x->usrc) : NULL;
 	f->ufunc = x->ufunc ? xstrdup(x->ufunc) : NULL;
 	f->uline = x->uline;
+	obj_set_own(&f->objects, &x->objects);
 	return f;
 }
 
@@ -553,6 +564,7 @@ void check_result_free(struct check_result *r)
 		free(r->f[i].syscalls);
 		free(r->f[i].usrc);
 		free(r->f[i].ufunc);
+		obj_set_release(&r->f[i].objects);
 	}
 	free(r->f);
 	memset(r, 0, sizeof(*r));
@@ -679,7 +691,8 @@ const char *check_baseline_shown(const struct check_view *v)
 	return v->baseline_shown ? v->baseline_shown : v->baseline;
 }
 
-void check_message(const struct finding *x, const struct check_view *v, char *buf, size_t len)
+void check_message(const struct finding *x, const struct check_view *v, const char *about,
+		   char *buf, size_t len)
 {
 	char n[CAP_NAME_LEN], sys[300] = "", where[4400] = "";
 	const char *fn = x->func ? x->func : "", *baseline = check_baseline_shown(v);
@@ -737,6 +750,10 @@ void check_message(const struct finding *x, const struct check_view *v, char *bu
 		snprintf(buf, len, "%s at %s is allowed%s.", n, fn, where);
 	}
 	o = strlen(buf);
+	/* what it was about: the file, the process, the option */
+	if (about && *about && o + 1 < len)
+		o += (size_t)snprintf(buf + o, len - o, " About %s.", about);
+	o = o < len ? o : len - 1;
 	/* what the capability lets a program do, in plain words */
 	if (cap_words(x->cap) && o + 1 < len)
 		o += (size_t)snprintf(buf + o, len - o, " %s lets a program %s.", n,

@@ -60,6 +60,7 @@ struct finding {
 	 * with --user-stacks, debug info present), or NULL / 0 */
 	char *usrc, *ufunc;
 	int uline;
+	struct obj_set objects;  /* what its checks were about (owned) */
 };
 
 /* What the records show, merged: capability -> call sites; denials. */
@@ -77,6 +78,7 @@ struct observation {
 		enum denial_kind kind;
 		char *usrc, *ufunc;   /* user place (see struct finding) */
 		int uline;
+		struct obj_set objects;   /* owned: the records are freed */
 	} *extra;
 	size_t nextra, capextra;
 	struct hindex extra_idx;   /* extras by (cap, denied, site) */
@@ -92,6 +94,7 @@ struct observation {
 		enum denial_kind kind;
 		char *usrc, *ufunc;
 		int uline;
+		struct obj_set objects;   /* owned */
 	} *sx;
 	size_t nsx, capsx;
 	struct hindex sx_idx;
@@ -188,7 +191,10 @@ const char *check_baseline_shown(const struct check_view *v);
  * kernel call site, and the program's line with --user-stacks, relative to
  * v->source_root), against which baseline; what the capability lets a
  * program do (cap_words()); for a failing finding, the command that
- * accepts it (v->update_cmd), last, so that it is copied whole. */
-void check_message(const struct finding *x, const struct check_view *v, char *buf, size_t len);
+ * accepts it (v->update_cmd), last, so that it is copied whole. about:
+ * what its checks were about, in words (output/objtext.h objects_raw()),
+ * said after where; NULL or "": nothing. */
+void check_message(const struct finding *x, const struct check_view *v, const char *about,
+		   char *buf, size_t len);
 
 #endif

@@ -62,18 +62,28 @@ static void add_report(struct facts *fs, const struct report *rep, bool from_new
 			f->it.granted = cr->granted;
 			f->it.denied = cr->denied;
 			f->it.checks = sat_add(cr->granted, cr->denied);
-			for (k = 0; k < cr->nsys; k++)
-				add_fact(fs, pr, cr, DK_SYSCALL, check_syscall_label(cr->sys[k].nr, cr->sys[k].name, num,
-						sizeof(num)), from_new)->it.checks = cr->sys[k].count;
+			for (k = 0; k < cr->nsites; k++)
+				obj_set_merge(&f->it.objects, &cr->sites[k].objects);
+			for (k = 0; k < cr->nsys; k++) {
+				f = add_fact(fs, pr, cr, DK_SYSCALL,
+					     check_syscall_label(cr->sys[k].nr, cr->sys[k].name, num,
+								 sizeof(num)), from_new);
+				f->it.checks = cr->sys[k].count;
+				f->it.objects = cr->sys[k].objects;
+			}
 			for (k = 0; k < cr->nsites; k++) {
 				const struct site_stat *s = &cr->sites[k];
 
-				if (s->granted)
-					add_fact(fs, pr, cr, DK_CALLSITE, s->func, from_new)->it.checks =
-						s->granted;
-				if (s->denied)
-					add_fact(fs, pr, cr, DK_DENIAL, s->func, from_new)->it.checks =
-						s->denied;
+				if (s->granted) {
+					f = add_fact(fs, pr, cr, DK_CALLSITE, s->func, from_new);
+					f->it.checks = s->granted;
+					f->it.objects = s->objects;
+				}
+				if (s->denied) {
+					f = add_fact(fs, pr, cr, DK_DENIAL, s->func, from_new);
+					f->it.checks = s->denied;
+					f->it.objects = s->objects;
+				}
 			}
 		}
 	}

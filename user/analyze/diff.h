@@ -49,6 +49,9 @@ struct diff_item {
 				  * has it: a capability's granted + denied, a
 				  * syscall's, a call site's granted, a denial's */
 	uint64_t granted, denied;   /* a capability's */
+	/* what its checks were about (borrowed from the record that has it):
+	 * a capability's over its call sites, a syscall's, a call site's */
+	struct obj_set objects;
 };
 
 /* A program with changes, its items in a run of diff.items. */

@@ -169,11 +169,40 @@ static void finish(const struct rec_check *c, const char *func, struct effect *e
 		    query_syscall(c->sysname);
 }
 
+/* The operation a check's objects name where its record has no op
+ * (format 7 records whose hook saw the option, the command, the request,
+ * but wrote no op): the name they all give, or NULL when they give none,
+ * disagree or some did not fit (objects_more), so that one operation
+ * never decides for another's checks. The op, when recorded, decides. */
+static const char *object_label(const struct rec_check *c)
+{
+	const char *label = NULL;
+	size_t i;
+
+	if (c->objects_more)
+		return NULL;
+	for (i = 0; i < c->nobjects; i++) {
+		const struct rec_object *o = &c->objects[i];
+
+		if (o->kind != OBJ_SOCKOPT && o->kind != OBJ_BPF && o->kind != OBJ_IOCTL)
+			continue;
+		if (!o->name || (label && strcmp(label, o->name)))
+			return NULL;
+		label = o->name;
+	}
+	return label;
+}
+
+const char *check_op_label(const struct rec_check *c)
+{
+	return c->op >= 0 ? sysop_label(c->sysname, c->op) : object_label(c);
+}
+
 void effect_of(const struct ktable *t, const struct record *rec, const struct rec_check *c,
 	       const char *func, struct effect *e)
 {
 	const struct rec_stack *st = check_stack(rec, c);
-	const char *label = sysop_label(c->sysname, c->op);
+	const char *label = check_op_label(c);
 	const struct kfact *f;
 	struct ks_answer a;
 	char fn[128];

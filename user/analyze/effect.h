@@ -55,6 +55,12 @@ struct effect {
 /* Short names, one list for everyone (JSON "effect": "silent-change", ...). */
 const char *eff_kind_name(enum eff_kind k);
 
+/* The operation a check asked for, by the name the kernel facts and the
+ * capability-site table use ("SO_RCVBUFFORCE", "BPF_PROG_LOAD"): its
+ * op's, else (a record without one) the one name all its socket option,
+ * bpf and ioctl objects give; NULL when neither says. */
+const char *check_op_label(const struct rec_check *c);
+
 /*
  * What a refusal of check c does, asked at call site func (the record's
  * call-site frame; NULL: no stack) with the table t (NULL: none for the

@@ -85,6 +85,22 @@ static const char *exe_bounded(struct exe_set *s, const char *exe, uint64_t *ove
 	return exe;
 }
 
+/* A check's objects into the per-kind counts. */
+static void count_objects(struct metrics_snapshot *out, const struct rec_check *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nobjects; i++) {
+		int kind = c->objects[i].kind;
+
+		out->objects[kind > 0 && kind < OBJ_KIND_NR ? kind : 0] =
+			sat_add(out->objects[kind > 0 && kind < OBJ_KIND_NR ? kind : 0],
+				c->objects[i].count);
+	}
+	out->objects_unlisted = sat_add(out->objects_unlisted, c->objects_more);
+	out->has_objects |= c->nobjects || c->objects_more;
+}
+
 void metrics_from_record(const struct record *r, struct baseline *b, enum check_match match,
 			 bool keep_noaudit, struct metrics_snapshot *out)
 {
@@ -96,6 +112,9 @@ void metrics_from_record(const struct record *r, struct baseline *b, enum check_
 
 	out->exe_overflow = 0;
 	out->noaudit_left_out = 0;
+	out->has_objects = false;
+	memset(out->objects, 0, sizeof(out->objects));
+	out->objects_unlisted = 0;
 	for (i = 0; i < r->nchecks; i++) {
 		const struct rec_check *c = &r->checks[i];
 		const struct rec_process *p = check_process(r, c);
@@ -122,6 +141,7 @@ void metrics_from_record(const struct record *r, struct baseline *b, enum check_
 		rows[k].noaudit = noaudit;
 		rows[k].count = c->count;
 		k++;
+		count_objects(out, c);
 	}
 	/* checks the kernel could count only per capability (its map was
 	 * full): no program to name, but counted all the same */

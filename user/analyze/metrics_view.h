@@ -54,6 +54,11 @@ struct metrics_snapshot {
 	char **cap_names;            /* metrics_from_record()'s: the rows' cap strings */
 	uint64_t exe_overflow;       /* rows counted under METRICS_EXE_OTHER */
 	uint64_t noaudit_left_out;   /* checks of noaudit rows not shown */
+	/* what the checks were about (record format 7), by kind only: a
+	 * path or a pid is never a label (unbounded, and a user's) */
+	bool has_objects;            /* some check had objects: the counts are written */
+	uint64_t objects[OBJ_KIND_NR];   /* checks seen with an object of each kind */
+	uint64_t objects_unlisted;   /* checks about objects a check line could not list */
 };
 
 struct baseline;

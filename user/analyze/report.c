@@ -136,8 +136,8 @@ static void add_urow(struct report *rep, const struct rec_check *c, const struct
 {
 	const struct rec_ustack *us = up.us;
 	const struct rec_uframe *where = up.own >= 0 ? &us->frames[up.own] : NULL;
-	struct usite_row key = { where, NULL, c->comm ? c->comm : "", c->cap, noaudit,
-				 st ? st->site_func : "?", 0, 0 };
+	struct usite_row key = { .where = where, .comm = c->comm ? c->comm : "", .cap = c->cap,
+				 .noaudit = noaudit, .func = st ? st->site_func : "?" };
 	uint64_t h = hash_str(hash_str(hash_u64((uint64_t)c->cap, noaudit), key.func), key.comm);
 	struct urow_ctx uc = { rep, &key };
 	struct usite_row *u;
@@ -159,6 +159,7 @@ count:
 		u->granted = sat_add(u->granted, c->count);
 	else
 		u->denied = sat_add(u->denied, c->count);
+	obj_set_add_check(&u->objects, c);
 }
 
 struct site_ctx {
@@ -196,6 +197,7 @@ static void add_site(struct cap_row *cr, const struct rec_check *c, const struct
 		s->granted = sat_add(s->granted, c->count);
 	else
 		s->denied = sat_add(s->denied, c->count);
+	obj_set_add_check(&s->objects, c);
 	add_user(s, c, up);
 }
 
@@ -561,7 +563,8 @@ int report_build(const struct record *r, const struct report_opts *o, struct rep
 			cr->init_ns = true;
 		else
 			cr->other_ns = true;
-		sys_count_add(&cr->sys, &cr->nsys, &cr->capsys, c->syscall, c->sysname, c->count);
+		obj_set_add_check(&sys_count_add(&cr->sys, &cr->nsys, &cr->capsys, c->syscall,
+						 c->sysname, c->count)->objects, c);
 		up.us = check_ustack(r, c);
 		up.own = usite_own_frame(up.us, p->exe);
 		add_site(cr, c, st, up);

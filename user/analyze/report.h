@@ -13,6 +13,7 @@
 
 #include "facts/callsite.h"
 #include "analyze/attrib.h"
+#include "analyze/objset.h"
 #include "analyze/syscount.h"
 #include "lib/hindex.h"
 #include "recfile/recfile.h"
@@ -31,6 +32,7 @@ struct site_stat {
 	struct site_user *users; /* by own frame, most checks first */
 	size_t nusers, capusers;
 	struct hindex user_idx;  /* users by own frame, while building */
+	struct obj_set objects;  /* what its checks were about (record version 7) */
 };
 
 /* report --by user-site: one row per (user place, program, capability,
@@ -43,6 +45,7 @@ struct usite_row {
 	bool noaudit;
 	const char *func;                /* kernel call site (borrowed) */
 	uint64_t granted, denied;
+	struct obj_set objects;          /* what its checks were about */
 };
 
 struct cap_row {

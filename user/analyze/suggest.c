@@ -15,7 +15,6 @@
 #include "analyze/service.h"
 #include "facts/callsite.h"
 #include "facts/capnames.h"
-#include "facts/sysops.h"
 #include "lib/util.h"
 
 /* One audited check row of the record, with what the analysis learns. */
@@ -269,10 +268,13 @@ static struct sg_site *add_site(struct sg_site **sites, size_t *n, size_t *cap,
 		s->ksite = NULL;
 		s->alts = 0;
 		s->noaudit_decides = false;
+		s->objects = (struct obj_set){ 0 };
 		hindex_add(idx, h, (*n)++);
 	}
+	obj_set_add_check(&s->objects, c);
 	s->count = sat_add(s->count, c->count);
-	sys_count_add(&s->sys, &s->nsys, &s->capsys, c->syscall, c->sysname, c->count);
+	obj_set_add_check(&sys_count_add(&s->sys, &s->nsys, &s->capsys, c->syscall, c->sysname,
+					 c->count)->objects, c);
 	return s;
 }
 
@@ -356,6 +358,7 @@ static struct sg_undecided *add_undecided(struct suggestion *s, int cap,
 		u->ksite = ks;
 		u->fact = NULL;
 		u->count = 0;
+		u->objects = (struct obj_set){ 0 };
 	}
 	u->count = sat_add(u->count, count);
 	s->undecided_caps |= CAP_BIT(cap);
@@ -531,7 +534,9 @@ static void add_denial(struct suggestion *s, const struct row *r, int alt, struc
 	d->sys_restart = sat_add(d->sys_restart, out.restart);
 	if (out.other)
 		d->sys_errno = out.errno_;
-	sys_count_add(&d->sys, &d->nsys, &d->capsys, c->syscall, c->sysname, c->count);
+	obj_set_add_check(&d->objects, c);
+	obj_set_add_check(&sys_count_add(&d->sys, &d->nsys, &d->capsys, c->syscall, c->sysname,
+					 c->count)->objects, c);
 }
 
 static void add_aside(struct suggestion *s, int cap, enum sg_aside_why why, const char *func,
@@ -553,6 +558,7 @@ static void add_aside(struct suggestion *s, int cap, enum sg_aside_why why, cons
 		a->granted = sat_add(a->granted, c->count);
 	else
 		a->denied = sat_add(a->denied, c->count);
+	obj_set_add_check(&a->objects, c);
 }
 
 static struct sg_program *program_of(struct suggestion *s, const struct rec_process *p)
@@ -615,7 +621,7 @@ static bool undecided_here(const struct ks_answer *a, const struct row *r,
 static const struct kfact *run_decides(const struct row *r, const char *func, int cap)
 {
 	static const enum kfact_kind kinds[] = { KF_VERIFIER, KF_FALLBACK, KF_PROGRAM };
-	const char *label = sysop_label(r->c->sysname, r->c->op);
+	const char *label = check_op_label(r->c);
 	const struct kfact *f;
 	size_t k;
 
@@ -677,8 +683,9 @@ static void classify(struct suggestion *s, struct row *r)
 			int with = narrowest_below(c->cap, a->alts);
 
 			if (undecided_here(a, r, c)) {
-				add_undecided(s, c->cap, a->allowed_without ? UD_ALLOWED_WITHOUT :
-					      UD_SYSCTL_OWNER, func, a->first, c->count);
+				obj_set_add_check(&add_undecided(s, c->cap, a->allowed_without ?
+								 UD_ALLOWED_WITHOUT : UD_SYSCTL_OWNER,
+								 func, a->first, c->count)->objects, c);
 				prog->undecided |= CAP_BIT(c->cap);
 			} else if (with >= 0) {
 				add_replace(s, c->cap, with, EV_SOURCE, NULL, a->first, func, c);
@@ -840,8 +847,11 @@ static void probes(struct suggestion *s)
 						    f->kind == KF_FALLBACK ? UD_FALLBACK :
 						    f->kind == KF_PROGRAM ? UD_PROGRAM : UD_PROBE;
 
-			add_undecided(s, k->cap, why, k->sites[j].func, k->sites[j].ksite,
-				      k->sites[j].count)->fact = f;
+			struct sg_undecided *u = add_undecided(s, k->cap, why, k->sites[j].func,
+							       k->sites[j].ksite, k->sites[j].count);
+
+			u->fact = f;
+			obj_set_merge(&u->objects, &k->sites[j].objects);
 		}
 		for (j = 0; j < s->nprogs; j++)
 			if (s->progs[j].probed & bit)
@@ -881,8 +891,10 @@ static void minimise(struct suggestion *s)
 			/* CAP_SYS_ADMIN covers it only if CAP_SYS_ADMIN stays:
 			 * verify, which tries CAP_SYS_ADMIN first, decides */
 			for (j = 0; j < k->nsites; j++)
-				add_undecided(s, k->cap, UD_SYSADMIN_COVERS, k->sites[j].func,
-					      k->sites[j].ksite, k->sites[j].count);
+				obj_set_merge(&add_undecided(s, k->cap, UD_SYSADMIN_COVERS,
+							     k->sites[j].func, k->sites[j].ksite,
+							     k->sites[j].count)->objects,
+					      &k->sites[j].objects);
 			for (j = 0; j < s->nprogs; j++)
 				if (s->progs[j].required & CAP_BIT(k->cap)) {
 					s->progs[j].required &= ~CAP_BIT(k->cap);

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "analyze/effect.h"
+#include "analyze/objset.h"
 #include "analyze/runas.h"
 #include "analyze/syscount.h"
 #include "facts/capsites.h"
@@ -61,6 +62,7 @@ struct sg_site {
 	uint64_t count;
 	struct sys_count *sys;
 	size_t nsys, capsys;
+	struct obj_set objects;     /* what its checks were about */
 };
 
 /* `replace` (CAP_SYS_ADMIN, or another broader capability the kernel
@@ -108,6 +110,7 @@ struct sg_undecided {
 	const struct ksite *ksite;
 	const struct kfact *fact;   /* UD_PROBE, UD_FALLBACK, UD_PROGRAM, UD_VERIFIER */
 	uint64_t count;
+	struct obj_set objects;     /* what its checks were about */
 };
 
 /* Checks that make no requirement of the host's capability sets, though
@@ -127,6 +130,7 @@ struct sg_aside {
 	const char *func;           /* interned in the record */
 	const struct kfact *fact;   /* ASIDE_ADVISORY: the fact */
 	uint64_t granted, denied;
+	struct obj_set objects;     /* what its checks were about */
 };
 
 /* A denied check that had no granted alternative. */
@@ -148,6 +152,7 @@ struct sg_denial {
 	const struct kfact *fact;   /* KF_ONLY or KF_ADVISORY explanation, or NULL */
 	struct sys_count *sys;
 	size_t nsys, capsys;
+	struct obj_set objects;     /* what its checks were about */
 };
 
 /* Ptrace access the kernel allowed without asking for CAP_SYS_PTRACE,

@@ -12,19 +12,20 @@ static bool same_sys(const struct sys_count *s, int nr, const char *name)
 	return !s->name && !name && s->nr == nr;
 }
 
-void sys_count_add(struct sys_count **v, size_t *n, size_t *cap, int nr, const char *name,
-		   uint64_t count)
+struct sys_count *sys_count_add(struct sys_count **v, size_t *n, size_t *cap, int nr,
+				const char *name, uint64_t count)
 {
 	size_t i;
 
 	for (i = 0; i < *n; i++) {
 		if (same_sys(&(*v)[i], nr, name)) {
 			(*v)[i].count = sat_add((*v)[i].count, count);
-			return;
+			return &(*v)[i];
 		}
 	}
 	grow_array((void **)v, cap, *n + 1, sizeof(**v));
-	(*v)[(*n)++] = (struct sys_count){ nr, name, count };
+	(*v)[*n] = (struct sys_count){ nr, name, count, { .n = 0 } };
+	return &(*v)[(*n)++];
 }
 
 static int cmp_sys(const void *a, const void *b)

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analyze/objset.h"
 #include "analyze/verdict.h"
 #include "facts/attach.h"
 
@@ -99,12 +100,15 @@ struct verify_member {
 	int exit_status, check_status;   /* of the run without it */
 	int deny_cap;            /* the denial that most likely stopped it, or -1 */
 	char *deny_func;         /* its call site */
+	struct obj_set deny_objects;  /* what it was about (owned: the run's
+				       * record is gone when this is shown) */
 	bool exec_refused;       /* the kernel refused to execute the command */
 	bool asked;              /* the program asked capset() to keep it */
 	/* kept though the command exited 0 (analyze/verdict.h): RV_CHANGED or
 	 * RV_REFUSED, with the denial that decided (its call site is deny_func) */
 	enum run_verdict verdict;
-	struct sg_denial deny;   /* a copy: func, sysname, sys and fact not valid */
+	struct sg_denial deny;   /* a copy: func, sysname, sys, fact and objects
+				  * not valid (deny_objects holds them) */
 	char *deny_sysname;
 	/* dropped: its refusals in the run that succeeded without it, and
 	 * what each was (every one changed nothing the set needs) */
@@ -114,6 +118,7 @@ struct verify_member {
 		enum eff_kind eff;
 		bool lookup;
 		uint64_t count;
+		struct obj_set objects;   /* owned */
 	} refusals[4];
 	size_t nrefusals;
 	uint64_t more_refusals;  /* checks beyond those four sites */

@@ -480,6 +480,7 @@ static void note_failure(const struct verify *v, struct verify_member *m, const 
 		m->deny.sys = NULL;
 		m->deny.nsys = m->deny.capsys = 0;
 		m->deny.fact = NULL;
+		m->deny.objects = (struct obj_set){ 0 };
 		m->deny_sysname = d->sysname ? xstrdup(d->sysname) : NULL;
 	}
 
@@ -487,6 +488,9 @@ static void note_failure(const struct verify *v, struct verify_member *m, const 
 	m->check_status = r->check_status;
 	m->deny_cap = d ? d->cap : -1;
 	m->deny_func = d ? xstrdup(d->func) : NULL;
+	obj_set_release(&m->deny_objects);
+	if (d)
+		obj_set_own(&m->deny_objects, &d->objects);
 	m->exec_refused = r->exec_refused;
 	m->timed_out = r->timed_out;
 	m->userspace = !d && r->have_rec;
@@ -514,6 +518,7 @@ static void note_refusals(struct verify_member *m, const struct vrun *r)
 		x->eff = d->eff.kind;
 		x->lookup = d->eff.lookup;
 		x->count = d->count;
+		obj_set_own(&x->objects, &d->objects);
 	}
 }
 
@@ -857,8 +862,11 @@ void verify_free(struct verify *v)
 
 		free(v->res.members[i].deny_func);
 		free(v->res.members[i].deny_sysname);
-		for (k = 0; k < v->res.members[i].nrefusals; k++)
+		obj_set_release(&v->res.members[i].deny_objects);
+		for (k = 0; k < v->res.members[i].nrefusals; k++) {
 			free(v->res.members[i].refusals[k].func);
+			obj_set_release(&v->res.members[i].refusals[k].objects);
+		}
 	}
 	for (i = 0; i < v->npass; i++)
 		free(v->pass[i].func);

@@ -8,6 +8,7 @@
 #include "facts/capnames.h"
 #include "lib/jsonutil.h"
 #include "lib/util.h"
+#include "output/objtext.h"
 
 /* ---- text ---------------------------------------------------------------- */
 
@@ -69,6 +70,7 @@ rest:
 	if (!x->fails && x->kind >= FK_UNUSED_CAP)
 		fputs("  (hint)", f);
 	fputc('\n', f);
+	objects_line(f, "      ", &x->objects);
 	if (x->usrc) {
 		fprintf(f, "      asked for at %s", ESC(usite_relative(x->usrc, root), esc));
 		fprintf(f, ":%d%s%s%s\n", x->uline, x->ufunc ? " (" : "", x->ufunc ? ESC(x->ufunc, esc) : "",
@@ -147,6 +149,7 @@ int json_check(FILE *f, const struct check_view *v)
 		if (x->replaces_sys_admin)
 			json_set(o, "instead_of", json_string("CAP_SYS_ADMIN"));
 		json_set_bytes(o, "note", x->note);
+		objects_json_set(o, &x->objects);
 		if (x->usrc) {
 			/* the user place, named as report --format json names
 			 * a user frame (source as recorded) */

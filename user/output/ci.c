@@ -14,6 +14,7 @@
 #include "output/output.h"
 #include "analyze/usite.h"
 #include "lib/util.h"
+#include "output/objtext.h"
 
 #define MSG_LEN CHECK_MSG_LEN
 
@@ -27,7 +28,7 @@ static void xml(FILE *f, const char *s)
 static int junit_check(FILE *f, const struct check_view *v)
 {
 	const struct check_result *r = v->r;
-	char msg[MSG_LEN], name[CAP_NAME_LEN];
+	char msg[MSG_LEN], about[2048], name[CAP_NAME_LEN];
 	size_t i, skipped = 0;
 
 	for (i = 0; i < r->n; i++)
@@ -58,7 +59,8 @@ static int junit_check(FILE *f, const struct check_view *v)
 			xml(f, usite_relative(x->usrc, v->source_root));
 			fprintf(f, "\" line=\"%d\"", x->uline);
 		}
-		check_message(x, v, msg, sizeof(msg));
+		check_message(x, v, objects_raw(&x->objects, OBJ_SHOW, about, sizeof(about)), msg,
+			      sizeof(msg));
 		if (x->fails) {
 			fprintf(f, ">\n      <failure type=\"%s\" message=\"", finding_kind_name(x->kind));
 			xml(f, msg);
@@ -118,7 +120,7 @@ static int sarif_check(FILE *f, const struct check_view *v)
 	const struct check_result *r = v->r;
 	json_t *root = json_object(), *run = json_object(), *driver = json_object();
 	json_t *ra = json_array(), *results = json_array(), *tool = json_object(), *runs;
-	char msg[MSG_LEN];
+	char msg[MSG_LEN], about[2048];
 	size_t i;
 
 	for (i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
@@ -147,7 +149,8 @@ static int sarif_check(FILE *f, const struct check_view *v)
 			continue;   /* allowed: not a result */
 		res = json_object();
 		m = json_object();
-		check_message(x, v, msg, sizeof(msg));
+		check_message(x, v, objects_raw(&x->objects, OBJ_SHOW, about, sizeof(about)), msg,
+			      sizeof(msg));
 		json_set(res, "ruleId", json_string(rules[ri].id));
 		json_set(res, "ruleIndex", json_integer(ri));
 		json_set(res, "level", json_string(x->fails ? "error" : "note"));
@@ -263,7 +266,7 @@ static void gh(FILE *f, const char *s, bool property)
 static int github_check(FILE *f, const struct check_view *v)
 {
 	const struct check_result *r = v->r;
-	char msg[MSG_LEN], title[128], name[CAP_NAME_LEN];
+	char msg[MSG_LEN], about[2048], title[128], name[CAP_NAME_LEN];
 	size_t i;
 
 	for (i = 0; i < r->n; i++) {
@@ -271,7 +274,8 @@ static int github_check(FILE *f, const struct check_view *v)
 
 		if (x->kind == FK_ALLOWED)
 			continue;
-		check_message(x, v, msg, sizeof(msg));
+		check_message(x, v, objects_raw(&x->objects, OBJ_SHOW, about, sizeof(about)), msg,
+			      sizeof(msg));
 		snprintf(title, sizeof(title), "capaudit: %s %s", finding_words(x->kind),
 			 cap_name(x->cap, name));
 		fprintf(f, "::%s file=", x->fails ? "error" : "notice");

@@ -12,6 +12,7 @@
 #include "facts/capnames.h"
 #include "lib/jsonutil.h"
 #include "lib/util.h"
+#include "output/objtext.h"
 
 
 /* ---- text ------------------------------------------------------------------ */
@@ -40,7 +41,21 @@ static const char *cap_label(const struct diff_item *it, char *buf, size_t len)
 	return buf;
 }
 
-static void text_item(FILE *f, const struct diff_item *it)
+/* Whether a call site or denial item of it->cap follows it in the
+ * program's items (to end) with the same change: its objects are said
+ * there, where the report says them, not on every line above it too. */
+static bool site_follows(const struct diff_item *it, const struct diff_item *end)
+{
+	const struct diff_item *x;
+
+	for (x = it + 1; x < end && x->cap == it->cap; x++)
+		if (x->added == it->added && x->noaudit == it->noaudit &&
+		    x->userns == it->userns && (x->kind == DK_CALLSITE || x->kind == DK_DENIAL))
+			return true;
+	return false;
+}
+
+static void text_item(FILE *f, const struct diff_item *it, const struct diff_item *end)
 {
 	char label[CAP_NAME_LEN + 32], esc[1024];
 
@@ -59,6 +74,8 @@ static void text_item(FILE *f, const struct diff_item *it)
 	default:
 		fprintf(f, "denied at %s x%" PRIu64 "\n", ESC(it->name, esc), it->checks);
 	}
+	if (!site_follows(it, end))
+		objects_line(f, "      ", &it->objects);
 }
 
 /* "CAP_CHOWN -> CAP_CHOWN, CAP_NET_ADMIN (added CAP_NET_ADMIN)" */
@@ -106,7 +123,7 @@ int diff_text(FILE *f, const struct diff_view *v)
 		fprintf(f, "\n%s%s\n", ESC(p->program, esc),
 			!p->in_old ? " (only in new)" : !p->in_new ? " (only in old)" : "");
 		for (j = p->first; j < p->first + p->nitems; j++)
-			text_item(f, &d->items[j]);
+			text_item(f, &d->items[j], &d->items[p->first + p->nitems]);
 	}
 	fputc('\n', f);
 	text_set(f, "Required (granted in audited checks)", d->old_required, d->new_required);
@@ -184,6 +201,7 @@ static json_t *item_json(const struct diff_item *it)
 		json_set(o, "granted", json_uint(it->granted));
 		json_set(o, "denied", json_uint(it->denied));
 	}
+	objects_json_set(o, &it->objects);
 	return o;
 }
 

@@ -24,6 +24,7 @@
 #include "lib/util.h"
 #include "output/html.h"
 #include "output/output.h"
+#include "output/objtext.h"
 #include "output/words.h"
 
 /* Small, and only what the page needs: system fonts, no images. */
@@ -50,6 +51,15 @@ static const char style[] =
 void html_text(FILE *f, const char *s)
 {
 	markup_escape(f, s ? s : "");
+}
+
+void html_about(FILE *f, const struct obj_set *s)
+{
+	if (!obj_set_any(s))
+		return;
+	fputs("<br><span class=\"about small\">about ", f);
+	objects_html(f, s, OBJ_SHOW);
+	fputs("</span>", f);
 }
 
 void html_capset(FILE *f, const char *id, uint64_t mask)
@@ -470,7 +480,9 @@ static void user_site_table(FILE *f, const struct report *rep)
 		fprintf(f, "</td><td class=\"cap\"><span class=\"chip\">%s</span>%s</td><td><code>",
 			cap_name(u->cap, name), u->noaudit ? " <span class=\"small\">noaudit</span>" : "");
 		html_text(f, u->func);
-		fputs("</code></td>", f);
+		fputs("</code>", f);
+		html_about(f, &u->objects);
+		fputs("</td>", f);
 		num_cell(f, "granted", u->granted);
 		num_cell(f, "denied", u->denied);
 		fputs("</tr>\n", f);

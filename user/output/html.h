@@ -10,12 +10,16 @@
 #include <stdint.h>
 #include <stdio.h>
 
+struct obj_set;
 struct report;
 struct suggestion;
 struct terms;
 
 /* s escaped for element text and quoted attributes; NULL as "". */
 void html_text(FILE *f, const char *s);
+/* <br><span class="about small">about A, B and 2 more</span>: what a
+ * row's checks were about (record format 7); nothing for an empty set. */
+void html_about(FILE *f, const struct obj_set *s);
 /* The page's head, style and header up to the subtitle (left open). */
 void html_head(FILE *f, const char *title, const char *source);
 struct fleet;

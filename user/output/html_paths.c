@@ -168,6 +168,7 @@ static void stacks_cell(FILE *f, const struct path_ent *e, size_t n)
 static void site_row(FILE *f, const struct path_ent *e, size_t n)
 {
 	uint64_t granted = 0, denied = 0;
+	struct obj_set about = { 0 };   /* the site's, over the programs that reached it */
 	bool noaudit = false;
 	size_t i;
 
@@ -176,9 +177,13 @@ static void site_row(FILE *f, const struct path_ent *e, size_t n)
 		denied = sat_add(denied, e[i].s->denied);
 		noaudit |= e[i].cr->noaudit;
 	}
+	for (i = 0; i < n; i++)
+		obj_set_merge(&about, &e[i].s->objects);
 	fputs("<tr><td class=\"site\"><code>", f);
 	html_text(f, e->s->func);
-	fprintf(f, "</code>%s</td>", noaudit ? " <span class=\"small\">noaudit</span>" : "");
+	fprintf(f, "</code>%s", noaudit ? " <span class=\"small\">noaudit</span>" : "");
+	html_about(f, &about);
+	fputs("</td>", f);
 	names_cell(f, e, n);
 	fprintf(f, "<td class=\"num granted\">%" PRIu64 "</td><td class=\"num denied%s\">%" PRIu64
 		"</td>", granted, denied ? " some" : " zero", denied);

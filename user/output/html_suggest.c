@@ -46,6 +46,7 @@ static void sites_list(FILE *f, const struct sg_site *sites, size_t n)
 			fputs(": ", f);
 			html_text(f, sites[j].fact->operation);
 		}
+		html_about(f, &sites[j].objects);
 		fputs("</li>", f);
 	}
 	fputs("</ul>", f);
@@ -200,7 +201,8 @@ static void keeps(FILE *f, const struct suggestion *s, struct terms *t)
 		chip(f, s->keep[i].cap);
 		fputs("</td><td>", f);
 		sites_list(f, s->keep[i].sites, s->keep[i].nsites);
-		if (file_check_hint(s->keep[i].cap)) {
+		if (file_check_hint(s->keep[i].cap) &&
+		    !sites_have_objects(s->keep[i].sites, s->keep[i].nsites)) {
 			fputs("<p class=\"small file-hint\">", f);
 			html_text(f, file_check_hint(s->keep[i].cap));
 			fputs("</p>", f);
@@ -271,6 +273,7 @@ static void covered_and_undecided(FILE *f, const struct suggestion *s)
 		chip(f, u->cap);
 		fputs("</td><td>", f);
 		html_text(f, u->func);
+		html_about(f, &u->objects);
 		fputs("</td><td>", f);
 		{
 			char m[1200];
@@ -308,7 +311,9 @@ static void denials(FILE *f, const struct suggestion *s, struct terms *t)
 			cap_name(d->cap, n), d->alt >= 0 ? " <span class=\"small\">(or CAP_SYS_ADMIN)"
 			"</span>" : "");
 		html_text(f, d->func);
-		fputs("</code></td><td>", f);
+		fputs("</code>", f);
+		html_about(f, &d->objects);
+		fputs("</td><td>", f);
 		syscalls(f, d->sys, d->nsys);
 		fprintf(f, "</td><td class=\"num count\">%" PRIu64 "</td><td>", d->count);
 		html_text(f, denial_meaning(d, s->rec->hdr.syscall_results, why, sizeof(why)));
@@ -350,7 +355,9 @@ static void asides(FILE *f, const struct suggestion *s, struct terms *t)
 		fprintf(f, "<tr><td><span class=\"chip\">%s</span></td><td><code>",
 			cap_name(a->cap, n));
 		html_text(f, a->func);
-		fprintf(f, "</code></td><td class=\"num\">%" PRIu64 "</td><td class=\"num\">%" PRIu64
+		fputs("</code>", f);
+		html_about(f, &a->objects);
+		fprintf(f, "</td><td class=\"num\">%" PRIu64 "</td><td class=\"num\">%" PRIu64
 			"</td><td>", a->granted, a->denied);
 		html_text(f, aside_meaning(a, why, sizeof(why)));
 		fputs("</td></tr>\n", f);

@@ -9,6 +9,7 @@
 
 #include "lib/outfile.h"
 #include "lib/util.h"
+#include "output/objtext.h"
 
 /* Append s to f as a label value: UTF-8 (other bytes as \xNN), then
  * backslash, double quote and newline escaped as the format says. */
@@ -130,6 +131,17 @@ static int metrics_write(FILE *f, const struct metrics_snapshot *m)
 			fprintf(f, "capaudit_findings_total{kind=\"%s\"} %" PRIu64 "\n",
 				finding_kind_name(k), m->findings[k]);
 		}
+	}
+
+	if (m->has_objects) {
+		header(f, "capaudit_check_objects_total", "counter",
+		       "Checks seen with what they were about, by the kind of object (file, "
+		       "process, sockopt, ...; unlisted: about objects a check could not list).");
+		for (i = 1; i < OBJ_KIND_NR; i++)
+			fprintf(f, "capaudit_check_objects_total{kind=\"%s\"} %" PRIu64 "\n",
+				object_kind_name((int)i), m->objects[i]);
+		fprintf(f, "capaudit_check_objects_total{kind=\"unlisted\"} %" PRIu64 "\n",
+			m->objects_unlisted);
 	}
 
 	header(f, "capaudit_label_overflow_total", "counter",

@@ -15,6 +15,7 @@
 #include "lib/jsonutil.h"
 #include "lib/util.h"
 #include "output/words.h"
+#include "output/objtext.h"
 
 /* ---- text ---------------------------------------------------------------- */
 
@@ -144,7 +145,7 @@ static void print_users(FILE *f, const struct site_stat *s, const char *ind)
  * a reader could not know. */
 static void print_row(FILE *f, const struct cap_row *cr, const char *ind, struct terms *t)
 {
-	char name[CAP_NAME_LEN], esc[512], note[1200];
+	char name[CAP_NAME_LEN], esc[512], note[1200], in[40];
 	size_t i;
 
 	fprintf(f, "%s  %-24s granted %-8" PRIu64 " denied %-8" PRIu64, ind, cap_name(cr->cap, name),
@@ -176,6 +177,8 @@ static void print_row(FILE *f, const struct cap_row *cr, const char *ind, struct
 		if (s->denied)
 			fprintf(f, " denied %" PRIu64, s->denied);
 		fprintf(f, "%s\n", term_first(t, TERM_CALL_SITE));
+		snprintf(in, sizeof(in), "%s      ", ind);
+		objects_line(f, in, &s->objects);
 		print_users(f, s, ind);
 	}
 }
@@ -209,6 +212,7 @@ static void print_urows(FILE *f, const struct report *rep)
 		if (u->noaudit)
 			fputs(" noaudit", f);
 		fputc('\n', f);
+		objects_line(f, "    ", &u->objects);
 		prev = u;
 	}
 }
@@ -511,6 +515,7 @@ static json_t *row_json(const struct cap_row *cr)
 		for (k = 0; s->stack && k < s->stack->n; k++)
 			json_array_append_new(st, json_bytes(s->stack->frames[k]));
 		json_set(so, "stack", st);
+		objects_json_set(so, &s->objects);
 		if (s->nusers) {
 			json_t *ua = json_array();
 
@@ -654,6 +659,7 @@ int json_report(FILE *f, const struct report *rep, const char *source)
 			json_set(o, "granted", json_uint(u->granted));
 			json_set(o, "denied", json_uint(u->denied));
 			json_set(o, "noaudit", json_boolean(u->noaudit));
+			objects_json_set(o, &u->objects);
 			json_array_append_new(ua, o);
 		}
 		json_set(root, "user_sites", ua);

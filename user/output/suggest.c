@@ -13,6 +13,7 @@
 #include "facts/capnames.h"
 #include "lib/jsonutil.h"
 #include "lib/util.h"
+#include "output/objtext.h"
 #include "output/words.h"
 
 /* ---- text ---------------------------------------------------------------- */
@@ -62,6 +63,23 @@ static void print_ptrace(FILE *f, const struct suggestion *s)
 			pt->example->ptrace_ex_pid, ESC(pt->example->ptrace_ex_via, esc3));
 }
 
+/* Under a capability's list of call sites: what the checks there were
+ * about, one line ("about ...") for one site, else one per site that has
+ * objects ("at FUNC: about ..."). */
+static void sites_about(FILE *f, const struct sg_site *sites, size_t n)
+{
+	char esc[600], in[700];
+	size_t j;
+
+	for (j = 0; j < n; j++) {
+		if (n == 1)
+			snprintf(in, sizeof(in), "    ");
+		else
+			snprintf(in, sizeof(in), "    at %s: ", ESC(sites[j].func, esc));
+		objects_line(f, in, &sites[j].objects);
+	}
+}
+
 /* Denied checks with no granted alternative, blocking first. */
 void text_denials(FILE *f, const struct suggestion *s, struct terms *t)
 {
@@ -82,6 +100,7 @@ void text_denials(FILE *f, const struct suggestion *s, struct terms *t)
 		fprintf(f, "), %" PRIu64 "x: ", d->count);
 		fprintf(f, "%s%s\n", denial_meaning(d, h->syscall_results, why, sizeof(why)),
 			d->kind == DENY_ADVISORY ? term_first(t, TERM_ADVISORY) : "");
+		objects_line(f, "    ", &d->objects);
 		if (d->fact && d->fact->kind == KF_ONLY) {
 			fprintf(f, "    only %s is accepted there", capn(d->cap, n1));
 			if (d->fact->sysadmin_until)
@@ -164,6 +183,7 @@ int text_suggest(FILE *f, const struct suggestion *s, const char *source)
 			if (st->fact)
 				fprintf(f, ": %s", st->fact->operation);
 			fputc('\n', f);
+			objects_line(f, "      ", &st->objects);
 		}
 		if (r->evidence == EV_OBSERVED)
 			fprintf(f, "    evidence: observed fallback: %s denied, then CAP_SYS_ADMIN "
@@ -193,6 +213,7 @@ int text_suggest(FILE *f, const struct suggestion *s, const char *source)
 			print_sys_list(f, k->sites[j].sys, k->sites[j].nsys);
 			fprintf(f, "), %" PRIu64 " check%s\n", k->sites[j].count,
 				k->sites[j].count == 1 ? "" : "s");
+			objects_line(f, "    ", &k->sites[j].objects);
 		}
 		if (k->why)
 			fprintf(f, "  (%s: %s)\n", k->why->operation, k->why->source);
@@ -211,7 +232,8 @@ int text_suggest(FILE *f, const struct suggestion *s, const char *source)
 		for (j = 0; j < k->nsites; j++)
 			fprintf(f, "%s %s", j ? "," : "", ESC(k->sites[j].func, esc));
 		fputc('\n', f);
-		if (file_check_hint(k->cap))
+		sites_about(f, k->sites, k->nsites);
+		if (file_check_hint(k->cap) && !sites_have_objects(k->sites, k->nsites))
 			fprintf(f, "    (%s)\n", file_check_hint(k->cap));
 	}
 	for (i = 0; i < s->nrepl; i++) {
@@ -221,6 +243,7 @@ int text_suggest(FILE *f, const struct suggestion *s, const char *source)
 		for (j = 0; j < s->repl[i].nsites; j++)
 			fprintf(f, "%s %s", j ? "," : "", ESC(s->repl[i].sites[j].func, esc));
 		fputc('\n', f);
+		sites_about(f, s->repl[i].sites, s->repl[i].nsites);
 	}
 
 	if (s->ptrace.needs)
@@ -246,6 +269,7 @@ int text_suggest(FILE *f, const struct suggestion *s, const char *source)
 			for (j = 0; j < k->nsites; j++)
 				fprintf(f, "%s %s", j ? "," : "", ESC(k->sites[j].func, esc));
 			fputc('\n', f);
+			sites_about(f, k->sites, k->nsites);
 		}
 	}
 	if (s->undecided_caps) {
@@ -263,6 +287,7 @@ int text_suggest(FILE *f, const struct suggestion *s, const char *source)
 
 				fprintf(f, "%s\n", ESC(undecided_meaning(u, m, sizeof(m)), e2));
 			}
+			objects_line(f, "    ", &u->objects);
 			if (u->fact && u->why != UD_ALLOWED_WITHOUT)
 				fprintf(f, "    (kernel source: %s)\n", u->fact->source);
 			if (u->ksite)
@@ -285,6 +310,7 @@ int text_suggest(FILE *f, const struct suggestion *s, const char *source)
 			if (a->denied)
 				fprintf(f, ", denied %" PRIu64, a->denied);
 			fprintf(f, ": %s\n", aside_meaning(a, why, sizeof(why)));
+			objects_line(f, "    ", &a->objects);
 		}
 	}
 	if (s->asked) {
@@ -362,6 +388,7 @@ static json_t *sites_json(const struct suggestion *s, const struct sg_site *site
 		}
 		if (sites[i].noaudit_decides)
 			json_set(o, "noaudit_decides", json_boolean(true));
+		objects_json_set(o, &sites[i].objects);
 		json_array_append_new(a, o);
 	}
 	return a;
@@ -446,6 +473,7 @@ json_t *json_denials(const struct suggestion *s)
 			if (d->fact->sysadmin_until)
 				json_set(o, "sysadmin_until", json_string(d->fact->sysadmin_until));
 		}
+		objects_json_set(o, &d->objects);
 		json_array_append_new(a, o);
 	}
 	return a;
@@ -571,6 +599,7 @@ int json_suggest(FILE *f, const struct suggestion *s, const char *source)
 		if (u->ksite)
 			json_set(o, "source", json_string(ksite_source(s->ktab, u->ksite, src,
 								       sizeof(src))));
+		objects_json_set(o, &u->objects);
 		json_array_append_new(a, o);
 	}
 	json_set(root, "verify_decides", a);
@@ -601,6 +630,7 @@ int json_suggest(FILE *f, const struct suggestion *s, const char *source)
 		json_set(o, "denied", json_uint(x->denied));
 		if (x->fact)
 			json_set(o, "source", json_string(x->fact->source));
+		objects_json_set(o, &x->objects);
 		json_array_append_new(a, o);
 	}
 	json_set(root, "not_required", a);

@@ -11,6 +11,7 @@
 #include "facts/capnames.h"
 #include "lib/jsonutil.h"
 #include "lib/util.h"
+#include "output/objtext.h"
 #include "output/output.h"
 #include "output/words.h"
 
@@ -116,6 +117,7 @@ int text_verify(FILE *f, const struct verify_result *v)
 			      "that succeeded saw too); a privileged recording cannot see such a "
 			      "need, only this run shows it", f);
 		fputc('\n', f);
+		objects_line(f, "    ", &m->deny_objects);
 		if (m->narrower_failed)
 			fprintf(f, "    %s instead did not work: only the broader %s does\n",
 				capset_str(m->narrower_failed, buf, sizeof(buf)), cap_name(m->cap, nb));
@@ -146,6 +148,13 @@ int text_verify(FILE *f, const struct verify_result *v)
 			if (m->more_refusals)
 				fprintf(f, "; %" PRIu64 "x elsewhere", m->more_refusals);
 			fputs(m->nrefusals ? ")\n" : "\n", f);
+			for (k = 0; k < m->nrefusals; k++) {
+				char in[700];
+
+				snprintf(in, sizeof(in), "    at %s: ",
+					 text_escape(m->refusals[k].func, esc, sizeof(esc)));
+				objects_line(f, in, &m->refusals[k].objects);
+			}
 		}
 	}
 	if (v->restarted)
@@ -263,6 +272,7 @@ int json_verify(FILE *f, const struct verify_result *v)
 				json_set(e, "reason", json_string(kept_words(m, buf, sizeof(buf))));
 				json_set(e, "effect", json_string(eff_kind_name(m->deny.eff.kind)));
 			}
+			objects_json_set(e, &m->deny_objects);
 			json_set(o, "without_it", e);
 		} else if (!m->replaced_by_set) {
 			json_t *r = json_array();
@@ -275,6 +285,7 @@ int json_verify(FILE *f, const struct verify_result *v)
 				json_set(x, "count", json_uint(m->refusals[k].count));
 				json_set(x, "denial", json_string(denial_kind_name(m->refusals[k].kind)));
 				json_set(x, "what", json_string(refusal_words(&m->refusals[k])));
+				objects_json_set(x, &m->refusals[k].objects);
 				json_array_append_new(r, x);
 			}
 			json_set(o, "refusals_without_it", r);

@@ -305,6 +305,16 @@ const char *file_check_hint(int cap)
 	       "--user-stacks to see which line of the program asked";
 }
 
+bool sites_have_objects(const struct sg_site *sites, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (obj_set_any(&sites[i].objects))
+			return true;
+	return false;
+}
+
 /* buf += "; " + s (or s alone at the start) */
 static void note_add(char *buf, size_t len, const char *s)
 {
@@ -333,8 +343,9 @@ const char *row_note(const struct cap_row *cr, struct terms *t, char *buf, size_
 		note_add(buf, len, foreign_words);
 	if (cr->no_effect)
 		note_add(buf, len, no_effect_words(cr->cap));
+	/* user stacks, or the files themselves (record format 7), say which */
 	for (i = 0; i < cr->nsites; i++)
-		have_users |= cr->sites[i].nusers > 0;
+		have_users |= cr->sites[i].nusers > 0 || obj_set_any(&cr->sites[i].objects);
 	if (hint && !have_users)
 		note_add(buf, len, hint);
 	return buf;

@@ -91,7 +91,7 @@ struct cap_row;
  * several joined by "; ": the noaudit kind (first use), the user
  * namespace that decided, credentials not the program's own, an answer
  * that could not matter, and for a file-permission check without a user
- * stack where to find which file. "" when nothing needs saying. */
+ * stack or objects where to find which file. "" when nothing needs saying. */
 const char *row_note(const struct cap_row *cr, struct terms *t, char *buf, size_t len);
 
 /* For a file-permission capability (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH,
@@ -99,5 +99,8 @@ const char *row_note(const struct cap_row *cr, struct terms *t, char *buf, size_
  * the syscall; user stacks show the line of the program that asked.
  * NULL for the other capabilities. */
 const char *file_check_hint(int cap);
+/* Whether any of n suggestion sites has objects (the hint is then not
+ * needed: the record names the files). */
+bool sites_have_objects(const struct sg_site *sites, size_t n);
 
 #endif
