@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-/* What a check was about, in words (output/objtext.c), and the bounded
+/* What a check was about, in words (analyze/objtext.c), and the bounded
  * union of a row's objects (analyze/objset.c). */
 #include <jansson.h>
 #include <string.h>
 
 #include "analyze/objset.h"
-#include "output/objtext.h"
+#include "analyze/objtext.h"
 #include "test.h"
 
 /* an object with nothing known but its kind */

@@ -192,7 +192,7 @@ const char *check_baseline_shown(const struct check_view *v);
  * v->source_root), against which baseline; what the capability lets a
  * program do (cap_words()); for a failing finding, the command that
  * accepts it (v->update_cmd), last, so that it is copied whole. about:
- * what its checks were about, in words (output/objtext.h objects_raw()),
+ * what its checks were about, in words (analyze/objtext.h objects_raw()),
  * said after where; NULL or "": nothing. */
 void check_message(const struct finding *x, const struct check_view *v, const char *about,
 		   char *buf, size_t len);

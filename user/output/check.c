@@ -8,7 +8,7 @@
 #include "facts/capnames.h"
 #include "lib/jsonutil.h"
 #include "lib/util.h"
-#include "output/objtext.h"
+#include "analyze/objtext.h"
 
 /* ---- text ---------------------------------------------------------------- */
 

@@ -14,7 +14,7 @@
 #include "output/output.h"
 #include "analyze/usite.h"
 #include "lib/util.h"
-#include "output/objtext.h"
+#include "analyze/objtext.h"
 
 #define MSG_LEN CHECK_MSG_LEN
 

@@ -24,7 +24,7 @@
 #include "lib/util.h"
 #include "output/html.h"
 #include "output/output.h"
-#include "output/objtext.h"
+#include "analyze/objtext.h"
 #include "output/words.h"
 
 /* Small, and only what the page needs: system fonts, no images. */

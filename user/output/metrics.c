@@ -9,7 +9,7 @@
 
 #include "lib/outfile.h"
 #include "lib/util.h"
-#include "output/objtext.h"
+#include "analyze/objtext.h"
 
 /* Append s to f as a label value: UTF-8 (other bytes as \xNN), then
  * backslash, double quote and newline escaped as the format says. */

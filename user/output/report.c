@@ -15,7 +15,7 @@
 #include "lib/jsonutil.h"
 #include "lib/util.h"
 #include "output/words.h"
-#include "output/objtext.h"
+#include "analyze/objtext.h"
 
 /* ---- text ---------------------------------------------------------------- */
 

@@ -13,7 +13,7 @@
 #include "facts/capnames.h"
 #include "lib/jsonutil.h"
 #include "lib/util.h"
-#include "output/objtext.h"
+#include "analyze/objtext.h"
 #include "output/words.h"
 
 /* ---- text ---------------------------------------------------------------- */

@@ -11,7 +11,7 @@
 #include "facts/capnames.h"
 #include "lib/jsonutil.h"
 #include "lib/util.h"
-#include "output/objtext.h"
+#include "analyze/objtext.h"
 #include "output/output.h"
 #include "output/words.h"
 

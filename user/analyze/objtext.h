@@ -9,9 +9,11 @@
  * UTF-8 shown as \xNN), HTML (character references too), JSON (jansson).
  * Ids stay numbers: a name looked up where the report is read could be
  * another machine's.
+ * Here in analyze/ (pure: a record in, words out), not output/: the
+ * monitor names the objects of its event lines with it too.
  */
-#ifndef CA_OUTPUT_OBJTEXT_H
-#define CA_OUTPUT_OBJTEXT_H
+#ifndef CA_ANALYZE_OBJTEXT_H
+#define CA_ANALYZE_OBJTEXT_H
 
 #include <jansson.h>
 #include <stddef.h>

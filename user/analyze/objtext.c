@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "output/objtext.h"
+#include "analyze/objtext.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
