@@ -202,7 +202,7 @@ $(EXAMPLES): $(BUILD)/%: examples/%.c | $(BUILD)
 $(BUILD)/privops: EXAMPLE_CFLAGS := -g -fno-omit-frame-pointer
 
 # monfold.o: the monitor's tables, proofranges.o: the proofs' text ranges,
-# both libbpf-free (monitor/monfold.h, tracer/proofranges.h). The record
+# both libbpf-free (monitor/monfold.h and monobjs.c, tracer/proofranges.h). The record
 # layer's process table and collect step are tested against a fake tracer
 # (tests/unit/fake_tracer.h): their objects, linked with it instead of
 # tracer.o and tasks_iter.o, need no libbpf.
@@ -211,7 +211,7 @@ UNIT_RECORD_OBJS := $(addprefix $(BUILD)/user/,record/proctable.o record/attribu
 	record/ustacks.o record/ptrace_targets.o record/command.o record/symbols.o \
 	record/launch.o record/service.o record/scope.o record/objects.o \
 	tracer/tasks.o tracer/aggtab.o tracer/privs.o)
-$(BUILD)/unit-tests: $(UNIT_OBJS) $(ANALYSIS_OBJS) $(BUILD)/user/monitor/monfold.o \
+$(BUILD)/unit-tests: $(UNIT_OBJS) $(ANALYSIS_OBJS) $(BUILD)/user/monitor/monfold.o $(BUILD)/user/monitor/monobjs.o \
 		$(BUILD)/user/tracer/proofranges.o $(UNIT_RECORD_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CXX) $(CFLAGS) $^ $(ANALYSIS_LIBS) -o $@

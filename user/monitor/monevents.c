@@ -18,6 +18,8 @@
 
 #include "analyze/baseline.h"
 #include "analyze/check.h"
+#include "analyze/objset.h"
+#include "analyze/objtext.h"
 #include "facts/capnames.h"
 #include "facts/syscalls.h"
 #include "lib/jsonutil.h"
@@ -108,6 +110,7 @@ void mon_events_close(struct mon_events *ev)
 		fflush(ev->f);
 	hindex_free(&ev->seen);
 	free(ev->deferred);
+	free(ev->held);
 	free(ev->keys);
 	free(ev->path);
 	free(ev);
@@ -270,6 +273,9 @@ void mon_events_flush(struct mon_events *ev, bool all)
 	size_t i, keep = 0;
 
 	ev->flushing = true;
+	for (i = 0; i < ev->nheld; i++)
+		newkey(ev, &ev->held[i]);
+	ev->nheld = 0;
 	for (i = 0; i < ev->ndefer; i++) {
 		if (!all && (int64_t)ev->deferred[i].ts_ns > now - MON_DEFER_NS)
 			ev->deferred[keep++] = ev->deferred[i];
@@ -280,10 +286,41 @@ void mon_events_flush(struct mon_events *ev, bool all)
 	ev->flushing = false;
 }
 
+/* The hook sends a new key's object event right after its new-key event:
+ * the line waits for the end of the poll (mon_events_flush()), and so
+ * names the object when both came in the same poll. */
+static bool hold(struct mon_events *ev, const struct ca_event *e)
+{
+	if (ev->nheld == MON_DEFER_MAX)
+		return false;
+	grow_array((void **)&ev->held, &ev->cap_held, ev->nheld + 1, sizeof(*e));
+	memcpy(&ev->held[ev->nheld++], e, CA_EVENT_SMALL);
+	return true;
+}
+
 void mon_events_newkey(struct mon_events *ev, const struct ca_event *e)
 {
-	if (ev->flushing || !defer(ev, e))
+	if (ev->flushing || (!defer(ev, e) && !hold(ev, e)))
 		newkey(ev, e);
+}
+
+/* The objects the row of the new key holds by now ("objects", as a
+ * record's check line has them, each with its text) */
+static void objects_fields(json_t *o, struct mon_events *ev, const struct ca_event *e,
+			   uint32_t ident, int stack)
+{
+	struct ca_key k = { .tgid = e->tgid, .exec_id = e->exec_id, .pstart = e->pstart,
+			    .kstack = e->kstack, .syscall = e->syscall, .ret = e->ret,
+			    .cap = e->cap, .flags = e->kflags, .op = e->key_op };
+	const struct mon_row *r = fold_find_row(&ev->m->f, ident, &k, stack);
+	struct obj_set set = { 0 };
+	size_t i;
+
+	if (!r)
+		return;
+	for (i = 0; i < r->nobjs; i++)
+		obj_set_add(&set, &r->objs[i].o, 1);
+	objects_json_set(o, &set);
 }
 
 static void newkey(struct mon_events *ev, const struct ca_event *e)
@@ -312,6 +349,7 @@ static void newkey(struct mon_events *ev, const struct ca_event *e)
 		json_t *o = use_line(ev, "first_use", e, k.ident, k.site);
 
 		json_set(o, "noaudit", json_boolean(noaudit));
+		objects_fields(o, ev, e, k.ident, stack);
 		emit(ev, o);
 	}
 	kind = finding(ev, e, stack, k.site);
@@ -319,6 +357,7 @@ static void newkey(struct mon_events *ev, const struct ca_event *e)
 		json_t *o = use_line(ev, "finding", e, k.ident, k.site);
 
 		json_set(o, "finding", json_string(kind));
+		objects_fields(o, ev, e, k.ident, stack);
 		emit(ev, o);
 		ev->findings++;
 	}

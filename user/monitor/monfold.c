@@ -126,6 +126,16 @@ static bool row_eq(const void *ctx, size_t pos)
 	       r->site == q->site;
 }
 
+struct mon_row *fold_find_row(const struct mon_fold *m, uint32_t ident, const struct ca_key *k,
+			      int stack)
+{
+	const char *site = fold_site(m, stack);
+	struct row_probe q = { m, ident, k, site };
+	long at = hindex_find(&m->row_idx, row_hash(ident, k, site), row_eq, &q);
+
+	return at >= 0 ? &m->rows[at] : NULL;
+}
+
 /* The row of key k in identity ident, added if new. */
 struct mon_row *fold_row(struct mon_fold *m, uint32_t ident, const struct ca_key *k,
 			       int stack, int64_t first_ns)
@@ -220,6 +230,7 @@ static void add_row_check(struct record *cp, const struct mon_fold *m, const str
 			 strerror(r->stack_err < 0 ? -r->stack_err : ENOENT));
 		c->stack_error = xstrdup(why);
 	}
+	fold_row_objects_to(r, c);
 }
 
 
@@ -300,6 +311,8 @@ void fold_free(struct mon_fold *m)
 			free(m->stacks[i].frames[k]);
 		free(m->stacks[i].frames);
 	}
+	for (i = 0; i < m->nrows; i++)
+		fold_row_objects_free(&m->rows[i]);
 	free(m->ids);
 	free(m->stacks);
 	free(m->rows);

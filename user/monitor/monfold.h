@@ -16,6 +16,7 @@
 #include "tracer/abi.h"
 #include "lib/hindex.h"
 #include "recfile/recfile.h"
+#include "tracer/aggtab.h"
 
 /* A checkpoint's process line for identity i has pid MON_PID_BASE + i:
  * above any pid (PID_MAX_LIMIT is 2^22), stable for the monitor's life. */
@@ -45,6 +46,17 @@ struct mon_stack {
 	uint64_t forgot_gen;      /* the fold that last took it out of the kernel's map */
 };
 
+/* What a row's checks were about (monobjs.c): at most MON_OBJ_PER_ROW
+ * objects a row, MON_OBJ_MAX in the monitor (about 1 KiB each at most:
+ * 64 MiB), the checks about others counted in objects_more. */
+#define MON_OBJ_PER_ROW 4
+#define MON_OBJ_MAX 65536
+struct mon_obj {
+	uint64_t fp;              /* the hook's fingerprint */
+	uint64_t count;           /* checks about it, folded */
+	struct rec_object o;
+};
+
 /* (identity, capability, verdict, call site function, syscall, flags) */
 struct mon_row {
 	uint32_t ident;
@@ -60,6 +72,9 @@ struct mon_row {
 	int64_t first_ns, last_ns;
 	uint64_t sys_failed, sys_other, sys_restart;
 	int sys_errno;
+	struct mon_obj *objs;
+	uint8_t nobjs;
+	uint64_t objs_more;       /* checks about objects not kept */
 };
 
 struct mon_fold {
@@ -73,6 +88,7 @@ struct mon_fold {
 	size_t nrows, cap_rows;
 	struct hindex row_idx;
 	struct record strs;       /* interned call site names only */
+	size_t nobjs;             /* objects held by all rows (MON_OBJ_MAX) */
 };
 
 /* The identity (exe, cgroup, uid), or (comm, cgroup, uid) when exe is
@@ -89,6 +105,16 @@ const char *fold_site(const struct mon_fold *m, int stack);
  * identity ident, added if new (counts zero). */
 struct mon_row *fold_row(struct mon_fold *m, uint32_t ident, const struct ca_key *k, int stack,
 			 int64_t first_ns);
+/* The row of key k, or NULL (none added). */
+struct mon_row *fold_find_row(const struct mon_fold *m, uint32_t ident, const struct ca_key *k,
+			      int stack);
+/* monobjs.c: the object e on row r, if it is new and fits the bounds */
+void fold_row_object(struct mon_fold *f, struct mon_row *r, const struct ca_obj_event *e);
+/* the drained counts of the row's objects (fingerprints not kept: more) */
+void fold_row_objcounts(struct mon_row *r, const struct agg_objs *a);
+/* copies of the row's objects onto check line c, and its objects_more */
+void fold_row_objects_to(const struct mon_row *r, struct rec_check *c);
+void fold_row_objects_free(struct mon_row *r);
 /* Identity lines (those with a count), check lines, their stacks into cp;
  * returns the checks they hold (count + pending). */
 uint64_t fold_to_record(const struct mon_fold *m, struct record *cp);

@@ -102,6 +102,8 @@ static struct mon_row *row_of(struct monitor *m, const struct ca_key *k, const s
 
 	*first = session_to_epoch(m->sess, v->meta.first_ns ? v->meta.first_ns : v->last_ns);
 	r = fold_row(&m->f, ident, k, mon_stack(m, k->kstack), *first);
+	if (*first < r->first_ns)   /* a row its object made: a moment late */
+		r->first_ns = *first;
 	if (session_to_epoch(m->sess, v->last_ns) > r->last_ns)
 		r->last_ns = session_to_epoch(m->sess, v->last_ns);
 	return r;
@@ -115,6 +117,7 @@ static int fold_one(void *ctx, const struct ca_key *k, const struct ca_val *v)
 	struct mon_row *r = row_of(m, k, v, &first);
 
 	r->count += v->count;
+	fold_row_objcounts(r, aggtab_objs(v));
 	r->sys_failed += v->sys_failed;
 	r->sys_restart += v->sys_restart;
 	if (v->sys_other) {
@@ -393,6 +396,27 @@ static void on_newkey(void *ctx, const struct ca_event *e)
 		mon_events_newkey(m->ev, e);
 }
 
+/* What a check was about: kept on its key's row (monobjs.c), which the
+ * image's identity names; an image not in the process table (its events
+ * lost) is left out, its checks counted in objects_more. */
+static void on_object(void *ctx, const struct ca_obj_event *e)
+{
+	struct monitor *m = ctx;
+	const struct ca_key *k = &e->key;
+	struct rec_process *p = record_find_process(m->live, k->tgid,
+						    session_to_epoch(m->sess, k->pstart), k->exec_id);
+	/* the check was made a moment ago: its time is not in the event */
+	struct ca_meta meta = { .uid = p ? p->uid : 0, .cgroup_id = p ? p->cgroup_id : 0,
+				.first_ns = (uint64_t)now_monotonic_ns() };
+	uint32_t ident;
+
+	if (!p)
+		return;
+	ident = mon_identity(m, k->tgid, k->pstart, k->exec_id, &meta, false);
+	fold_row_object(&m->f, fold_row(&m->f, ident, k, mon_stack(m, k->kstack),
+					session_to_epoch(m->sess, meta.first_ns)), e);
+}
+
 int monitor_run(struct mon_opts *op, int all_argc, char **all_argv)
 {
 	struct rec_opts o = op->rec;
@@ -424,6 +448,7 @@ int monitor_run(struct mon_opts *op, int all_argc, char **all_argv)
 		goto out;
 	if (m.ev)
 		session_monitor(s, on_newkey, &m);
+	session_monitor_objects(s, on_object, &m);
 	if (session_start(s, all_argv[0]))
 		goto out;
 	m.ks = session_ksyms(s);

@@ -59,6 +59,9 @@ struct mon_events {
 	uint64_t lines, findings;
 	struct ca_event *deferred;  /* CA_EVENT_SMALL bytes each are valid */
 	size_t ndefer, cap_defer;
+	struct ca_event *held;    /* new keys of this poll: their object events
+				   * follow them (CA_EVENT_SMALL bytes each) */
+	size_t nheld, cap_held;
 	bool flushing;
 	bool reopen;              /* SIGHUP's reopen failed: tried again each checkpoint */
 	struct trouble trouble;   /* lines or reopens that failed */

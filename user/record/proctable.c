@@ -239,6 +239,8 @@ int proctable_on_event(void *ctx, const struct ca_event *e)
 	if (e->type == CA_EV_OBJECT) {
 		if (pt->objs)
 			objtab_on_event(pt->objs, (const struct ca_obj_event *)(const void *)e);
+		else if (pt->on_object)   /* the monitor's: kept on its rows */
+			pt->on_object(pt->newkey_ctx, (const struct ca_obj_event *)(const void *)e);
 		return 0;
 	}
 	child = proctable_is_child(pt, e->tgid, e->pstart);

@@ -60,6 +60,7 @@ struct proctable {
 	/* what is done with a CA_EV_NEWKEY event (capaudit monitor), and
 	 * with the start of the container record --container --wait awaits */
 	void (*on_newkey)(void *ctx, const struct ca_event *e);
+	void (*on_object)(void *ctx, const struct ca_obj_event *e);   /* monitor's, ctx newkey_ctx */
 	void *newkey_ctx;
 	void (*container_started)(void *ctx);
 	void *started_ctx;

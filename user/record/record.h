@@ -65,6 +65,7 @@ int record_run(struct rec_opts *o, int all_argc, char **all_argv);
  */
 struct session;
 struct ca_event;
+struct ca_obj_event;
 struct ksyms;
 struct outfile;
 struct rec_header;
@@ -78,6 +79,10 @@ struct session *session_new(struct rec_opts *o);
  * none asked of the kernel); before session_start() */
 void session_monitor(struct session *s, void (*on_newkey)(void *ctx, const struct ca_event *e),
 		     void *ctx);
+/* the monitor's: on_object(ctx, e) for each CA_EV_OBJECT event (the
+ * monitor keeps them bounded on its rows; same ctx as on_newkey) */
+void session_monitor_objects(struct session *s,
+			     void (*on_object)(void *ctx, const struct ca_obj_event *e), void *ctx);
 /* Before the drop: the output keeper for -o and the files of more (NULL
  * entries left out). 0, or -1 (said). */
 int session_keep_outputs(struct session *s, const char *const *more, size_t nmore);

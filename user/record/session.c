@@ -933,6 +933,13 @@ void session_monitor(struct session *s, void (*on_newkey)(void *ctx, const struc
 	s->pt.newkey_ctx = ctx;
 }
 
+void session_monitor_objects(struct session *s,
+			     void (*on_object)(void *ctx, const struct ca_obj_event *e), void *ctx)
+{
+	s->pt.on_object = on_object;
+	s->pt.newkey_ctx = ctx;
+}
+
 struct tracer *session_tracer(struct session *s)
 {
 	return &s->tr;
