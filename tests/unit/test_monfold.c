@@ -159,3 +159,70 @@ TEST(recfile_pids_strict)
 		     "{\"type\":\"process\",\"pid\":10,\"start_ns\":1,\"comm\":\"x\",\"pids\":0}\n",
 		     "pids");
 }
+
+static void file_event(struct ca_obj_event *e, const struct ca_key *k, uint64_t fp,
+		       const char *path)
+{
+	memset(e, 0, sizeof(*e));
+	e->type = CA_EV_OBJECT;
+	e->kind = CA_OBJ_FILE;
+	e->key = *k;
+	e->fp = fp;
+	e->num = e->detail = -1;
+	e->oflags = CA_OBJF_INODE;   /* owner and mode from the hook: no stat() */
+	e->uid = e->gid = 65534;
+	e->mode = 0100644;
+	snprintf(e->path, sizeof(e->path), "%s", path);
+}
+
+/* A row keeps its first MON_OBJ_PER_ROW distinct objects, the monitor
+ * MON_OBJ_MAX in all; the checks about others (and the kernel's own
+ * overflow) are counted in objects_more, on the checkpoint's line too. */
+TEST(monfold_objects_bounded)
+{
+	struct mon_fold f = { 0 };
+	uint32_t a = fold_ident(&f, "/bin/x", NULL, "x", NULL, "/", 0, 1);
+	int s = fold_add_stack(&f, 7, frames2("setattr_prepare+0x1c"), 2);
+	struct ca_key k = key(1, 3, 0, 280), k2 = key(1, 0, 0, 92);
+	struct mon_row *r = fold_row(&f, a, &k, s, 10), *r2;
+	struct ca_obj_event e;
+	struct agg_objs ao = { .n = 3, .more = 1 };
+	struct record cp = { 0 };
+	char path[64];
+	uint64_t i;
+
+	for (i = 1; i <= 6; i++) {
+		snprintf(path, sizeof(path), "/srv/f%llu", (unsigned long long)i);
+		file_event(&e, &k, i, path);
+		fold_row_object(&f, r, &e);
+		fold_row_object(&f, r, &e);   /* sent again after a drain */
+	}
+	ASSERT_EQ(r->nobjs, MON_OBJ_PER_ROW);
+	ASSERT_U64(f.nobjs, 4);
+	ASSERT_STR(r->objs[3].o.path, "/srv/f4");
+	/* fingerprint 2 kept, 6 not, 9 never sent (its event lost) */
+	ao.fp[0] = 2, ao.count[0] = 3;
+	ao.fp[1] = 6, ao.count[1] = 2;
+	ao.fp[2] = 9, ao.count[2] = 1;
+	fold_row_objcounts(r, &ao);
+	ASSERT_U64(r->objs[1].count, 3);
+	ASSERT_U64(r->objs_more, 4);
+	r->count = 7;
+	/* the monitor's cap: another row gets none, its checks counted */
+	f.nobjs = MON_OBJ_MAX;
+	r2 = fold_row(&f, a, &k2, s, 10);
+	file_event(&e, &k2, 1, "/srv/g");
+	fold_row_object(&f, r2, &e);
+	ASSERT_EQ(r2->nobjs, 0);
+	f.nobjs = 4;
+	ASSERT_TRUE(fold_find_row(&f, a, &k2, s) == r2);
+	fold_to_record(&f, &cp);
+	ASSERT_U64(cp.nchecks, 1);
+	ASSERT_U64(cp.checks[0].nobjects, 4);
+	ASSERT_U64(cp.checks[0].objects[1].count, 3);
+	ASSERT_U64(cp.checks[0].objects[0].count, 1);   /* seen, not yet folded */
+	ASSERT_U64(cp.checks[0].objects_more, 4);
+	ASSERT_STR(cp.checks[0].objects[0].path, "/srv/f1");
+	record_free(&cp);
+	fold_free(&f);
+}
