@@ -599,9 +599,9 @@ static int attach(struct session *s)
 	cfg.new_keys = s->monitor && s->pt.on_newkey;
 	if (o->user_stacks)
 		s->pt.us = ustacks_new();
-	/* the monitor runs for months: its keys' objects would pile up
-	 * (it folds checks its own way, monitor/monfold.h); a recording's
-	 * end frees them */
+	/* the monitor runs for months: a table of every key's objects would
+	 * pile up; it keeps them on its rows, bounded (on_object,
+	 * monitor/monobjs.c). A recording's end frees them */
 	if (!s->monitor)
 		s->pt.objs = objtab_new();
 	cfg.max_keys = agg_size(s);
