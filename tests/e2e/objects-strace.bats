@@ -36,7 +36,7 @@ victim() {
 	setpriv --reuid=65534 --regid=65534 --clear-groups sleep 60 &
 	VICTIM=$!
 	# until it is nobody's sleep (setpriv has exec'd)
-	for _ in $(seq 100); do
+	for _ in $(seq 600); do
 		[ "$(stat -c %u /proc/$VICTIM 2>/dev/null)" = 65534 ] &&
 			grep -q '^Name:.sleep' /proc/$VICTIM/status && return 0
 		sleep 0.05

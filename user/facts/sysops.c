@@ -10,6 +10,7 @@
  * out; a number not listed is shown as a number.
  */
 #include "facts/sysops.h"
+#include "facts/objnames.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -141,15 +142,6 @@ static const struct opname level_names[] = {
 	{ "SOL_IP", 0 }, { "SOL_SOCKET", 1 }, { "SOL_TCP", 6 }, { "SOL_UDP", 17 },
 	{ "SOL_IPV6", 41 }, { "SOL_RAW", 255 }, { "SOL_PACKET", 263 }, { "SOL_NETLINK", 270 },
 };
-static const struct opname family_names[] = {
-	{ "AF_UNIX", 1 }, { "AF_INET", 2 }, { "AF_INET6", 10 }, { "AF_NETLINK", 16 },
-	{ "AF_PACKET", 17 }, { "AF_BLUETOOTH", 31 }, { "AF_CAN", 29 }, { "AF_XDP", 44 },
-	{ "AF_VSOCK", 40 }, { "AF_ALG", 38 },
-};
-static const struct opname type_names[] = {
-	{ "SOCK_STREAM", 1 }, { "SOCK_DGRAM", 2 }, { "SOCK_RAW", 3 }, { "SOCK_RDM", 4 },
-	{ "SOCK_SEQPACKET", 5 }, { "SOCK_PACKET", 10 },
-};
 
 #define LOOKUP(tab, v) lookup(tab, sizeof(tab) / sizeof(tab[0]), v)
 
@@ -246,8 +238,8 @@ const char *sysop_name(const char *sysname, int64_t op, char *buf, size_t len)
 			snprintf(buf, len, "level %ld option %ld", (long)(op >> 16), (long)(op & 0xffff));
 		return buf;
 	case OK_SOCKET:
-		a = LOOKUP(family_names, (long)(op >> 16));
-		b = LOOKUP(type_names, (long)(op & 0xf));
+		a = objname_family((long)(op >> 16));
+		b = objname_socktype((long)(op & 0xf));
 		if (a && b)
 			snprintf(buf, len, "%s %s", a, b);
 		else
