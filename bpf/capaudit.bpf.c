@@ -588,7 +588,8 @@ static __always_inline struct ca_val *agg_entry(void *agg, const struct ca_key *
 	return bpf_map_lookup_elem(agg, key);
 }
 
-/* Checks that found the map full: counted per capability and verdict. */
+/* Checks that found the map full and the ring buffer too: counted per
+ * capability and verdict. */
 static __always_inline void count_overflow(const struct ca_key *key, __u64 n)
 {
 	__u32 idx = (__u32)(key->cap & CA_MAX_CAP) * 2 + (key->ret ? 1 : 0);
@@ -597,6 +598,44 @@ static __always_inline void count_overflow(const struct ca_key *key, __u64 n)
 	stat_add(CA_STAT_MAP_FULL, n);
 	if (ov)
 		*ov += n;
+}
+
+/* ca_spill_event.val's syscall result: none, or which counter */
+enum spill_result { SPILL_NONE, SPILL_FAILED, SPILL_RESTART, SPILL_OTHER };
+
+/*
+ * A key the full map had no room for, sent whole to the recorder (struct
+ * ca_spill_event): n checks, or (n 0) one denied check's syscall result.
+ * Built in the ring buffer, not on the stack. False when the ring buffer
+ * is full too.
+ */
+static __always_inline bool spill(const struct ca_key *key, __u64 n, __u64 last_ns,
+				  const struct ca_meta *meta, enum spill_result res, __u32 err)
+{
+	struct ca_spill_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+
+	if (!e) {
+		stat_add(CA_STAT_RINGBUF_FULL, 1);
+		return false;
+	}
+	__builtin_memset(e, 0, sizeof(*e));
+	e->type = CA_EV_SPILL;
+	e->key = *key;
+	e->val.count = n;
+	e->val.last_ns = last_ns;
+	e->val.meta = *meta;
+	if (res == SPILL_FAILED)
+		e->val.sys_failed = 1;
+	else if (res == SPILL_RESTART)
+		e->val.sys_restart = 1;
+	else if (res == SPILL_OTHER) {
+		e->val.sys_other = 1;
+		e->val.sys_errno = err;
+	}
+	bpf_ringbuf_submit(e, 0);
+	if (n)
+		stat_add(CA_STAT_SPILLED, n);
+	return true;
 }
 
 /* Move a slot's pending count into the current aggregation map. */
@@ -609,7 +648,8 @@ static __always_inline void flush_slot(struct ca_slot *s)
 		return;
 	v = agg_entry(cur_agg(), &s->key, s->count, s->last_ns, &s->meta, &added);
 	if (!v) {
-		count_overflow(&s->key, s->count);  /* lose only the attribution */
+		if (!spill(&s->key, s->count, s->last_ns, &s->meta, SPILL_NONE, 0))
+			count_overflow(&s->key, s->count);  /* lose only the attribution */
 	} else if (!added) {
 		__sync_fetch_and_add(&v->count, s->count);
 		if (s->last_ns > v->last_ns)
@@ -1733,7 +1773,11 @@ static __always_inline void syscall_ended(struct task_state *st, long ret)
 		/* a drain may have taken the entry: a new one with count 0 */
 		v = agg_entry(agg, &st->denied[i], 0, meta.first_ns, &meta, &added);
 		if (!v) {
-			stat_add(CA_STAT_RESULT_LOST, 1);
+			enum spill_result res = ret == -EPERM || ret == -EACCES ? SPILL_FAILED :
+						restart ? SPILL_RESTART : SPILL_OTHER;
+
+			if (!spill(&st->denied[i], 0, meta.first_ns, &meta, res, (__u32)-ret))
+				stat_add(CA_STAT_RESULT_LOST, 1);
 		} else if (ret == -EPERM || ret == -EACCES) {
 			__sync_fetch_and_add(&v->sys_failed, 1);
 		} else if (restart) {

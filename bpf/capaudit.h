@@ -202,6 +202,10 @@ enum ca_event_type {
 	/* what a check was about: struct ca_obj_event, once per object
 	 * fingerprint per key (bpf/objects.bpf.h) */
 	CA_EV_OBJECT = 8,
+	/* a check (or a denied check's syscall result) that found the
+	 * aggregation map full, sent with its whole key and value instead:
+	 * struct ca_spill_event */
+	CA_EV_SPILL = 9,
 };
 
 /* ca_obj_event.kind: the same kinds as the record's (recfile.h enum
@@ -281,6 +285,18 @@ struct ca_obj_event {
 	char name[CA_OBJ_NAME_LEN];
 	char path[CA_PATH_LEN];
 	char base[CA_PATH_LEN];
+};
+
+/* A CA_EV_SPILL event: what the map had no room for, added by the
+ * recorder to its table as a drained entry is (tracer/aggtab.c), so that
+ * a full map costs ring buffer space, not the checks' process and call
+ * site. Only when the ring buffer is full too are they counted per
+ * capability alone (CA_STAT_MAP_FULL). */
+struct ca_spill_event {
+	__u32 type;        /* CA_EV_SPILL */
+	__u32 pad;
+	struct ca_key key;
+	struct ca_val val;
 };
 
 /* CA_EV_PTRACE: the way the target was reached */
@@ -388,6 +404,7 @@ enum ca_stat {
 	CA_STAT_RESULT_LOST,    /* denied checks whose syscall result was not kept */
 	CA_STAT_KEYS,           /* entries added to the aggregation maps */
 	CA_STAT_UNPROVEN,       /* cache hits whose proof failed: stack walked */
+	CA_STAT_SPILLED,        /* checks sent as CA_EV_SPILL: the map was full */
 	CA_STAT_NR,
 };
 

@@ -252,19 +252,33 @@ progs_at_most() {
 	[[ "$stderr" != *"wrote"* ]]
 }
 
-@test "aggregation map full (--max-keys 8): counted per capability, shown in header and report" {
+@test "aggregation map full (--max-keys 8): the checks it has no room for are sent whole, none lost" {
 	# the loader drains the map while recording: stopped (by its command)
-	# during the burst, it cannot, and 100 processes' keys meet 8 entries
-	run "$CAPAUDIT" record -o "$T/rec.jsonl" --max-keys 8 -- sh -c 'kill -STOP $PPID; "$0" forks 100 1; kill -CONT $PPID' "$CHURN"
+	# during the burst, it cannot, and 100 processes' keys meet 8 entries;
+	# the ring buffer (default size) holds what the map cannot
+	run record --max-keys 8 -- sh -c 'kill -STOP $PPID; "$0" forks 100 1; kill -CONT $PPID' "$CHURN"
+	[ "$status" -eq 0 ]
+	[ "$(syslog "$T/rec.jsonl")" = "100 0" ]
+	# each of the 100 processes has its own check line: none merged
+	[ "$(grep -c '"cap_name":"CAP_SYSLOG"' "$T/rec.jsonl")" = "100" ]
+	head -n 1 "$T/rec.jsonl" | jq -c '.aggregation, .lost, .overflow'
+	[ "$(head -n 1 "$T/rec.jsonl" | jq -r '.aggregation.spilled > 0')" = "true" ]
+	[ "$(head -n 1 "$T/rec.jsonl" | jq -c '.lost.map_full, .overflow')" = "$(printf '0\n[]')" ]
+}
+
+@test "aggregation map and ring buffer full (--max-keys 8 --ringbuf-kb 4): counted per capability, shown in header and report" {
+	# as above, with a ring buffer of one page: 300 processes' fork, exec
+	# and exit events and spilled checks do not fit
+	run "$CAPAUDIT" record -o "$T/rec.jsonl" --max-keys 8 --ringbuf-kb 4 -- sh -c 'kill -STOP $PPID; "$0" forks 300 1; kill -CONT $PPID' "$CHURN"
 	[ "$status" -eq 0 ]
 	# the last line says what the record lacks, as the report does
-	[[ "$output" == *"capaudit: wrote $T/rec.jsonl ("*" aggregated checks; "*" checks without process or call site (map full))"* ]]
+	[[ "$output" == *"capaudit: wrote $T/rec.jsonl ("*" aggregated checks; "*" checks without process or call site (map full), "*" process events dropped (ringbuf full))"* ]]
 	report_json
 	local attributed unattributed
 	attributed=$(jqr '[.processes[].capabilities[] | select(.cap=="CAP_SYSLOG") | .granted] | add // 0')
 	# the header's per-capability counts of checks that found the map full
 	unattributed=$(head -n 1 "$T/rec.jsonl" | jq -r '[.overflow[] | select(.cap==34 and .denied==false) | .count] | add // 0')
-	[ "$((attributed + unattributed))" -eq 100 ]
+	[ "$((attributed + unattributed))" -eq 300 ]
 	[ "$unattributed" -gt 0 ]
 	[ "$(jqr .record.lost.map_full)" -gt 0 ]
 	run "$CAPAUDIT" report -i "$T/rec.jsonl"

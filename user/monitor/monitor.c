@@ -218,6 +218,12 @@ static void fill_header(struct monitor *m, struct record *cp, bool final)
 	session_lost_so_far(s, &h->lost);
 	h->symbols = xstrdup(session_ksyms_source(s) ? session_ksyms_source(s) : m->ks ? "kernel" : "unavailable");
 	h->agg_drains = m->tr->drains;
+	{
+		uint64_t st[CA_STAT_NR];
+
+		tracer_stats(m->tr, st);
+		h->agg_spilled = st[CA_STAT_SPILLED];
+	}
 	h->agg_keys = m->tr->agg_max_used;
 	getrusage(RUSAGE_SELF, &ru);
 	h->loader_cpu_s = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +

@@ -198,6 +198,7 @@ static TABLE(loader_table, RT_LOADER, NULL, loader_rows);
 static const struct rec_field aggregation_rows[] = {
 	INT("drains", RF_U64, agg_drains, 0, INT64_MAX, .since = 2),
 	INT("max_keys", RF_U32, agg_keys, 0, UINT32_MAX, .since = 2),
+	INT("spilled", RF_U64, agg_spilled, 0, INT64_MAX, .since = 7, NONZERO),
 };
 static TABLE(aggregation_table, RT_AGGREGATION, NULL, aggregation_rows);
 

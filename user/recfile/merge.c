@@ -264,6 +264,7 @@ static void header_add(struct rec_header *h, const struct rec_header *s)
 	h->loader_rss_kb = h->loader_rss_kb > s->loader_rss_kb ? h->loader_rss_kb : s->loader_rss_kb;
 	h->pids_reused = sat_add(h->pids_reused, s->pids_reused);
 	h->agg_drains = sat_add(h->agg_drains, s->agg_drains);
+	h->agg_spilled = sat_add(h->agg_spilled, s->agg_spilled);
 	h->agg_keys = (uint32_t)max_u64(h->agg_keys, s->agg_keys);
 	keep_if_same(&h->target_cgroup, s->target_cgroup);
 	keep_if_same(&h->target_container, s->target_container);

@@ -119,6 +119,9 @@ struct rec_header {
 				 * recording (each has its own lines) */
 	uint64_t agg_drains;    /* aggregation maps drained while recording */
 	uint32_t agg_keys;      /* entries of the largest aggregation map used */
+	uint64_t agg_spilled;   /* checks that found the map full, sent whole
+				 * through the ring buffer instead (kept, with
+				 * their process and call site) */
 	/* capaudit monitor (scope "monitor"): a checkpoint, written every
 	 * interval seconds since since_ns (epoch ns); checkpoint counts from 1 */
 	bool has_monitor;

@@ -240,6 +240,7 @@ void collect_checks(struct proctable *pt, struct ksyms *ks, const char *kerr)
 	pt->rec->hdr.cache_splits = st[CA_STAT_CACHE_MISMATCH];
 	pt->rec->hdr.cache_unproven = st[CA_STAT_UNPROVEN];
 	pt->rec->hdr.agg_drains = pt->tr->drains;
+	pt->rec->hdr.agg_spilled = st[CA_STAT_SPILLED];
 	pt->rec->hdr.agg_keys = pt->tr->agg_max_used;
 	pt->rec->hdr.syscall_results = pt->o->syscall_results;
 	tracer_overflow(pt->tr, ov);

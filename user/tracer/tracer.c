@@ -378,6 +378,13 @@ static int rb_cb(void *ctx, void *data, size_t len)
 	struct tracer *t = ctx;
 	const struct ca_event *e = data;
 
+	/* a check the full map had no room for: kept as a drained entry is */
+	if (len >= sizeof(struct ca_spill_event) && e->type == CA_EV_SPILL) {
+		const struct ca_spill_event *sp = data;
+
+		aggtab_add(&t->tab, &sp->key, &sp->val);
+		return 0;
+	}
 	/* an object event has its own layout (struct ca_obj_event) */
 	if (len >= sizeof(__u32) && e->type == CA_EV_OBJECT)
 		return len >= sizeof(struct ca_obj_event) && t->on_event ?
