@@ -9,6 +9,7 @@
 #include "cli/cmd_check.h"
 #include "cli/cmd_diff.h"
 #include "lib/msg.h"
+#include "lib/phase.h"
 #include "lib/spell.h"
 #include "cli/cmd_doctor.h"
 #include "cli/cmd_monitor.h"
@@ -91,6 +92,7 @@ int main(int argc, char **argv)
 {
 	const struct cmd *c;
 
+	phase_mark("parse options");
 	if (argc < 2) {
 		do_help(0, NULL, argc, argv);
 		return EXIT_USAGE;

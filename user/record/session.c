@@ -39,6 +39,7 @@
 #include "record/launch.h"
 #include "record/proctable.h"
 #include "record/record.h"
+#include "lib/phase.h"
 #include "record/scope.h"
 #include "record/command.h"
 #include "record/symbols.h"
@@ -479,6 +480,7 @@ static int check_caller(struct session *s, const char *argv0)
 	struct sigaction sa = { 0 };
 	char err[1024];
 
+	phase_mark("check caller");
 	if (privs_check(argv0, err, sizeof(err))) {
 		p_err("%s", err);
 		return -1;
@@ -504,6 +506,7 @@ static int start_command(struct session *s)
 
 	if (!o->cmd)
 		return 0;
+	phase_mark("command fork");
 	if (o->stop_started && proctree_subreaper())
 		fprintf(stderr, "capaudit: warning: cannot be the command's subreaper (%s): what it "
 			"starts in a session of its own may outlive it\n", strerror(errno));
@@ -536,10 +539,12 @@ static int start_command(struct session *s)
  * when /proc/kallsyms shows them to us (root). */
 static int read_before_drop(struct session *s)
 {
+	phase_mark("processes named");
 	if (privs_raise_memlock() && s->o->verbose)
 		fprintf(stderr, "capaudit: cannot raise RLIMIT_MEMLOCK: %s\n", strerror(errno));
 	if (proctable_name_processes(&s->pt))
 		return -1;
+	phase_mark("ksym iter probe, kprobe events");
 	if (!ksym_iter_supported())
 		s->sym.ksyms = ksyms_load(s->sym.ksyms_err, sizeof(s->sym.ksyms_err));
 	if (attach_list_has(&s->o->modes, ATTACH_KPROBE))
@@ -548,10 +553,12 @@ static int read_before_drop(struct session *s)
 	 * suggestion needs (tracer/ptrace_hooks.h); by default for a command
 	 * capaudit starts, not for processes it joins (the hooks slow every
 	 * syscall of the host while attached), nor in monitor */
+	phase_mark("ptrace hooks' events");
 	if (s->o->ptrace_access == PTRACE_ACCESS_ON ||
 	    (s->o->ptrace_access == PTRACE_ACCESS_DEFAULT && s->o->cmd && !s->monitor))
 		ptrace_hooks_open(&s->pth);
 	/* (from the symbols just read: /proc/kallsyms once, not twice) */
+	phase_mark("kallsyms before drop");
 	s->sym.ranges_read = s->sym.ksyms ? !proof_ranges_from_ksyms(s->sym.ksyms, &s->sym.ranges) :
 			 !proof_ranges_from_kallsyms(&s->sym.ranges);
 	return 0;
@@ -565,6 +572,7 @@ static int drop_privileges(struct session *s)
 {
 	char err[1024];
 
+	phase_mark("drop privileges");
 	if (privs_drop(err, sizeof(err))) {
 		p_err("%s", err);
 		return -1;
@@ -608,7 +616,11 @@ static int attach(struct session *s)
 	cfg.ptrace_hooks = &s->pth;
 	rc = tracer_start(&s->tr, &cfg, proctable_on_event, &s->pt, err, sizeof(err));
 	kprobe_events_close(&s->kpe);   /* attached ones live on in their links */
-	ptrace_hooks_close(&s->pth);
+	/* the attached ones' events stay open until their links are gone
+	 * (tracer_stop(): the links then detach quickly, in parallel); none
+	 * attached: closed now, they would slow every syscall for nothing */
+	if (rc || s->tr.ptrace_hooks <= 0)
+		ptrace_hooks_close(&s->pth);
 	s->rec.hdr.ptrace_watched = s->tr.ptrace_hooks > 0;
 	s->rec.hdr.has_ptrace_watched = true;
 	if (rc) {
@@ -640,6 +652,7 @@ static int release_command(struct session *s, struct rec_opts *op)
 	sigset_t old;
 	bool stopped;
 
+	phase_mark("release command");
 	if (s->pt.child <= 0)
 		return 0;
 	block_stop_signals(&old);
@@ -675,7 +688,9 @@ static void end_recording(struct session *s, enum stop_reason why, int all_argc,
 	const struct rec_opts *o = s->o;
 	struct rec_header *h = &s->rec.hdr;
 
+	phase_mark("detach");
 	tracer_stop(&s->tr);
+	ptrace_hooks_close_start(&s->pth);   /* its child reaped in session_cleanup() */
 	tracer_poll(&s->tr, 0);   /* events that raced with the end */
 	if (s->pt.child > 0 && !s->child_done) {
 		/* still running (-d ended the recording, or it outlived the
@@ -779,9 +794,12 @@ static int collect_record(struct session *s)
 {
 	struct rec_header *h = &s->rec.hdr;
 	char kerr[256] = "", err[1024];
-	struct ksyms *ks = end_symbols(&s->sym, kerr, sizeof(kerr));
+	struct ksyms *ks;
 	struct rusage ru;
 
+	phase_mark("symbols at end");
+	ks = end_symbols(&s->sym, kerr, sizeof(kerr));
+	phase_mark("collect");
 	if (privs_drop_all(err, sizeof(err))) {
 		p_err("%s", err);
 		ksyms_free(ks);
@@ -806,6 +824,7 @@ static void write_record(struct session *s, enum stop_reason why, struct rec_opt
 	const struct rec_opts *o = s->o;
 	sigset_t old;
 
+	phase_mark("write");
 	block_stop_signals(&old);
 	s->rc = finish_out(&s->outf, &s->rec) ? 1 : 0;
 	sigprocmask(SIG_SETMASK, &old, NULL);
@@ -838,10 +857,12 @@ static void session_cleanup(struct session *s)
 {
 	size_t k;
 
+	phase_mark("cleanup");
 	if (s->outf.f)
 		outfile_discard(&s->outf);
 	kprobe_events_close(&s->kpe);
 	ptrace_hooks_close(&s->pth);
+	ptrace_hooks_reap(&s->pth);
 	if (s->go_fd >= 0) {
 		close(s->go_fd);  /* never released: the command exits without running */
 		if (s->pt.child > 0 && !s->child_done)
@@ -989,8 +1010,10 @@ int session_start(struct session *s, const char *argv0)
 {
 	if (check_caller(s, argv0) || read_before_drop(s) || drop_privileges(s) || attach(s))
 		return -1;
+	phase_mark("symbols at start");
 	start_symbols(&s->sym);
 	join_symbols(&s->sym);
+	phase_mark("ready");
 	return 0;
 }
 
@@ -1001,9 +1024,11 @@ int record_run(struct rec_opts *op, int all_argc, char **all_argv)
 	enum stop_reason why;
 
 	session_init(&s, &o);
+	phase_mark("session");
 	if (!check_caller(&s, all_argv[0]) && !session_keep_outputs(&s, NULL, 0) &&
 	    !start_command(&s) && !read_before_drop(&s) &&
 	    !drop_privileges(&s) && !attach(&s) && !release_command(&s, op)) {
+		phase_mark("running");
 		start_symbols(&s.sym);   /* the command runs already: it never waits for this */
 		why = run_loop(&s);
 		end_recording(&s, why, all_argc, all_argv);

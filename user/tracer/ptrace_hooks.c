@@ -2,6 +2,10 @@
 #include "tracer/ptrace_hooks.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <string.h>
@@ -69,7 +73,7 @@ void ptrace_hooks_open(struct ptrace_hooks *h)
 	}
 }
 
-void ptrace_hooks_close(struct ptrace_hooks *h)
+static void close_all(struct ptrace_hooks *h)
 {
 	int i;
 
@@ -78,6 +82,73 @@ void ptrace_hooks_close(struct ptrace_hooks *h)
 			close(h->fd[i]);
 		h->fd[i] = -1;
 	}
+}
+
+/* The last close of a tracepoint's perf event waits for grace periods in
+ * the kernel (perf_trace_destroy(): tracepoint_synchronize_unregister(),
+ * under a mutex that every such close takes): 25-40 ms each on a 2-core
+ * VM, one after the other however many threads close them, 0.3-0.5 s for
+ * the twelve. Nothing waits on it once the links are gone: a child of ours
+ * holds the last references and closes them, while the recording ends
+ * without it. Between fork() and _exit() only system calls (the loader
+ * may have threads). */
+void ptrace_hooks_close_start(struct ptrace_hooks *h)
+{
+	int keep[PTRACE_HOOKS_MAX], n = 0, i, j, fd;
+	pid_t pid;
+
+	if (!ptrace_hooks_any(h))
+		return;
+	for (i = 0; i < PTRACE_HOOKS_MAX; i++)
+		if (h->fd[i] >= 0)
+			keep[n++] = h->fd[i];
+	for (i = 1; i < n; i++)   /* sorted, for the gaps between them */
+		for (j = i; j > 0 && keep[j - 1] > keep[j]; j--) {
+			fd = keep[j];
+			keep[j] = keep[j - 1];
+			keep[j - 1] = fd;
+		}
+	pid = fork();
+	if (pid == 0) {
+		struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+		struct __user_cap_data_struct none[2] = { { 0 } };
+		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+		/* nothing of the loader's but the events: not its output, its
+		 * pipes (a caller reading them to their end), its maps */
+		if (null >= 0) {
+			dup2(null, 0);
+			dup2(null, 1);
+			dup2(null, 2);
+		}
+		fd = 3;
+		for (i = 0; i < n; i++) {
+			if (keep[i] > fd)
+				syscall(SYS_close_range, fd, keep[i] - 1, 0);
+			fd = keep[i] + 1;
+		}
+		syscall(SYS_close_range, fd, ~0U, 0);
+		syscall(SYS_capset, &hdr, none);
+		prctl(PR_SET_NAME, "capaudit-close");
+		for (i = 0; i < n; i++)
+			close(keep[i]);
+		_exit(0);
+	}
+	if (pid > 0)
+		h->closer = pid;
+	close_all(h);   /* ours: the child's are the last (without a child: the wait is ours) */
+}
+
+void ptrace_hooks_close(struct ptrace_hooks *h)
+{
+	close_all(h);
+}
+
+void ptrace_hooks_reap(struct ptrace_hooks *h)
+{
+	if (h->closer > 0)
+		waitpid(h->closer, NULL, WNOHANG);
+	h->closer = 0;
 }
 
 int ptrace_hook_fd(const struct ptrace_hooks *h, const char *section)
