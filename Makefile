@@ -19,6 +19,8 @@
 #   make static     build-static/capaudit, statically linked (no libmicrohttpd)
 #   make ARCH=arm64 build-static-arm64/capaudit: the same, cross-built for
 #                   aarch64 (Debian's cross toolchain and :arm64 libraries)
+#   make bench-costs start-up by phase, BPF time a process start, the monitor's
+#                   share of a core, memory (make bench runs it too)
 #   make bench-real real workloads (nginx under wrk, perf bench sched messaging) with
 #                   nothing attached, monitor -a and bpftrace (BENCH_QUICK=1: about 2 min)
 #   V=1             show the commands
@@ -102,7 +104,7 @@ LOADER_OBJS   := $(patsubst %.cpp,$(BUILD)/%.o,$(LOADER_SRCS:%.c=$(BUILD)/%.o))
 UNIT_OBJS     := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
 
 .PHONY: all deps demo screenshot check test help vmtest fuzz fuzz-merge install uninstall deb man completion \
-	bench bench-real clean check-layers static
+	bench bench-real bench-costs clean check-layers static
 ifeq ($(ARCH),$(HOST_ARCH))
 all: $(BUILD)/capaudit man completion
 else
@@ -341,6 +343,14 @@ bench:
 	$(Q)tools/deps.sh bench
 	$(Q)$(MAKE) --no-print-directory all $(BUILD)/bench $(BUILD)/bench-workload $(BUILD)/churn
 	$(Q)$(BUILD)/bench
+
+# make bench-costs: what a user meets outside the check's hit path (issue
+# 45; make bench runs it last): start-up by phase, BPF time a process start,
+# the monitor's share of a core at fixed rates, memory (tools/bench/costs.py;
+# BENCH_QUICK=1: about 1.5 min)
+bench-costs:
+	$(Q)$(MAKE) --no-print-directory $(BUILD)/capaudit
+	$(Q)CAPAUDIT=$(BUILD)/capaudit tools/bench/costs.py
 
 # make bench-real: real Debian workloads (nginx under wrk, perf bench sched
 # messaging) with nothing attached, with monitor -a and with bpftrace's
