@@ -14,7 +14,7 @@
 struct phase {
 	const char *name;
 	double wall, cpu;   /* at the mark, seconds */
-	long rss_kb;        /* resident at the mark */
+	long rss_kb, hwm_kb;   /* resident at the mark, and the peak so far */
 };
 
 static struct phase phases[PHASE_MAX];
@@ -90,7 +90,7 @@ static void phase_print(void)
 	const char *to = getenv("CAPAUDIT_PHASES");
 	double end_wall = clock_s(CLOCK_MONOTONIC), end_cpu = clock_s(CLOCK_PROCESS_CPUTIME_ID);
 	double start = process_start();
-	long end_rss = rss_kb();
+	long end_rss = rss_kb(), end_hwm = hwm_kb();
 	FILE *f = stderr;
 	int i;
 
@@ -103,9 +103,10 @@ static void phase_print(void)
 		double c = (i + 1 < nphases ? phases[i + 1].cpu : end_cpu) - phases[i].cpu;
 
 		long rss = i + 1 < nphases ? phases[i + 1].rss_kb : end_rss;
+		long hwm = i + 1 < nphases ? phases[i + 1].hwm_kb : end_hwm;
 
-		fprintf(f, "capaudit: phase %s wall_ms=%.1f cpu_ms=%.1f rss_kb=%ld\n", phases[i].name,
-			w * 1e3, c * 1e3, rss);
+		fprintf(f, "capaudit: phase %s wall_ms=%.1f cpu_ms=%.1f rss_kb=%ld hwm_kb=%ld\n",
+			phases[i].name, w * 1e3, c * 1e3, rss, hwm);
 	}
 	/* before the first mark: the exec, the dynamic linker, main()'s
 	 * parsing (the clock's tick, 10 ms, is /proc's resolution) */
@@ -113,7 +114,7 @@ static void phase_print(void)
 		fprintf(f, "capaudit: phase exec wall_ms=%.1f\n", (first_wall - start) * 1e3);
 	fprintf(f, "capaudit: phase total wall_ms=%.1f cpu_ms=%.1f hwm_kb=%ld\n",
 		(end_wall - (start >= 0 && start <= first_wall ? start : first_wall)) * 1e3,
-		end_cpu * 1e3, hwm_kb());
+		end_cpu * 1e3, end_hwm);
 	if (f != stderr)
 		fclose(f);
 }
@@ -136,5 +137,6 @@ void phase_mark(const char *name)
 	phases[nphases].wall = clock_s(CLOCK_MONOTONIC);
 	phases[nphases].cpu = clock_s(CLOCK_PROCESS_CPUTIME_ID);
 	phases[nphases].rss_kb = rss_kb();
+	phases[nphases].hwm_kb = hwm_kb();
 	nphases++;
 }

@@ -7,8 +7,8 @@
  * a phase that waits (a grace period, a child, the disk) tells itself from
  * one that computes. Off unless CAPAUDIT_PHASES is set in the environment:
  * then, at exit, one line a phase on standard error,
- *   capaudit: phase NAME wall_ms=W cpu_ms=C rss_kb=R
- * (R: resident at the phase's end), "phase exec" for the time before the
+ *   capaudit: phase NAME wall_ms=W cpu_ms=C rss_kb=R hwm_kb=H
+ * (R: resident at the phase's end, H: the peak so far), "phase exec" for the time before the
  * first mark (the exec and the dynamic linker, from /proc/self/stat's
  * start time: 10 ms resolution), and a last one, "phase total", from the
  * process's start to the exit, with the peak resident set (VmHWM).

@@ -535,8 +535,9 @@ static int start_command(struct session *s)
  * RLIMIT_MEMLOCK raised (kernels before 5.11 charge BPF maps to it; the
  * command, forked already, keeps its own), /proc of the followed
  * processes, /proc/kallsyms when there is no iter/ksym to read symbols
- * with later, the kprobe perf events, the call-site proofs' text ranges
- * when /proc/kallsyms shows them to us (root). */
+ * with later (and the call-site proofs' text ranges from it), the kprobe
+ * perf events; the iter/ksym program is loaded now too (the kernel's BTF
+ * parsed while the loader is small). */
 static int read_before_drop(struct session *s)
 {
 	phase_mark("processes named");
@@ -544,9 +545,11 @@ static int read_before_drop(struct session *s)
 		fprintf(stderr, "capaudit: cannot raise RLIMIT_MEMLOCK: %s\n", strerror(errno));
 	if (proctable_name_processes(&s->pt))
 		return -1;
-	phase_mark("ksym iter probe, kprobe events");
+	phase_mark("ksym iter load, kprobe events");
 	if (!ksym_iter_supported())
 		s->sym.ksyms = ksyms_load(s->sym.ksyms_err, sizeof(s->sym.ksyms_err));
+	else   /* now, while the loader is small: tracer/ksyms_iter.h */
+		ksyms_iter_prepare();
 	if (attach_list_has(&s->o->modes, ATTACH_KPROBE))
 		kprobe_events_open(&s->kpe);
 	/* ptrace access the kernel allows without a check: what a record's
@@ -557,10 +560,13 @@ static int read_before_drop(struct session *s)
 	if (s->o->ptrace_access == PTRACE_ACCESS_ON ||
 	    (s->o->ptrace_access == PTRACE_ACCESS_DEFAULT && s->o->cmd && !s->monitor))
 		ptrace_hooks_open(&s->pth);
-	/* (from the symbols just read: /proc/kallsyms once, not twice) */
+	/* without iter/ksym, from the symbols just read (/proc/kallsyms
+	 * once, not twice); with it, on start_symbols()'s thread, which also
+	 * reads the table the end needs (one reading, not two: 55-65 ms of
+	 * CPU each, here), while the command runs */
 	phase_mark("kallsyms before drop");
-	s->sym.ranges_read = s->sym.ksyms ? !proof_ranges_from_ksyms(s->sym.ksyms, &s->sym.ranges) :
-			 !proof_ranges_from_kallsyms(&s->sym.ranges);
+	if (s->sym.ksyms)
+		s->sym.ranges_read = !proof_ranges_from_ksyms(s->sym.ksyms, &s->sym.ranges);
 	return 0;
 }
 
@@ -872,6 +878,7 @@ static void session_cleanup(struct session *s)
 		close(s->exec_err_fd);
 	join_symbols(&s->sym);   /* before the maps it writes go */
 	tracer_close(&s->tr);
+	ksyms_iter_release();
 	ksyms_free(s->sym.ksyms);
 	ksyms_free(s->sym.ksyms_start);
 	free(s->sym.modules_start);
