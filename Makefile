@@ -52,7 +52,9 @@ CXXFLAGS  += -Wall -Wextra -Wno-unused-parameter -std=c++17 -D_GNU_SOURCE -Iuser
 # the kernel matrix, whose libmicrohttpd.a would pull in GnuTLS.
 HTTPD     ?= 1
 ifeq ($(HTTPD),1)
-HTTPD_LIBS := $(shell pkg-config --libs libmicrohttpd 2>/dev/null || echo -lmicrohttpd)
+# (loaded with dlopen() when --listen asks for it: httpd.c; only the header
+# is needed to build)
+HTTPD_LIBS :=
 else
 CFLAGS    += -DCAPAUDIT_NO_HTTPD
 HTTPD_LIBS :=
