@@ -38,6 +38,7 @@ ratios and CPU time by the kernel's accounting move less than wall time.
   BENCH_QUICK=1 tools/bench/costs.py    a quick run (about 1.5 min)
   tools/bench/costs.py [PART...]        parts: startup procstart monshare rss
   CAPAUDIT=path/to/capaudit             default: build/capaudit
+  CAPAUDIT_BASE=path/to/older/capaudit  start-up: run in turn with it, ratio pair by pair
 
 The last line starts with "costs: " and holds key=value pairs (make bench
 appends them to its own). Needs root and bpftool.
@@ -299,17 +300,25 @@ def startup():
     n = 5 if QUICK else 15
     say(f"\nStart-up: capaudit record -q -o X -- true, {n} runs (phase timer: CAPAUDIT_PHASES)")
     walls, cpus, rss, runs = [], [], [], []
+    base = os.environ.get("CAPAUDIT_BASE")   # an older build, run in turn with this one
+    bw, bc, br = [], [], []
     out = os.path.join(TMP, "s.jsonl")
     for k in range(n + 1):
         ph = os.path.join(TMP, f"phases.{k}")
         env = dict(os.environ, CAPAUDIT_PHASES=ph)
         w, c, m, st = run_timed([CAPAUDIT, "record", "-q", "-o", out, "--", "true"], env)
+        if base:
+            x = run_timed([base, "record", "-q", "-o", out, "--", "true"])
         if k == 0:
             continue  # warm-up: page cache, the first BTF read
         walls.append(w)
         cpus.append(c)
         rss.append(m)
         runs.append(read_phases(ph))
+        if base:
+            bw.append(x[0])
+            bc.append(x[1])
+            br.append(x[2])
     wall, cpu = statistics.median(walls), statistics.median(cpus)
     ready = [up_to(r, "running") for r in runs]
     ready = [x for x in ready if x is not None]
@@ -331,6 +340,16 @@ def startup():
     say(f"  whole run: wall {wall * 1000:.0f} ms (min {min(walls) * 1000:.0f}, max "
         f"{max(walls) * 1000:.0f}), CPU {cpu * 1000:.0f} ms; command released after "
         f"{statistics.median(ready):.0f} ms; peak RSS {statistics.median(rss):.0f} KiB")
+    if base:
+        ratios = [a_ / b_ for a_, b_ in zip(walls, bw)]
+        say(f"  {base} in turn with it: wall {statistics.median(bw) * 1000:.0f} ms, CPU "
+            f"{statistics.median(bc) * 1000:.0f} ms, peak RSS {statistics.median(br):.0f} KiB; "
+            f"this build's wall / its, pair by pair: {statistics.median(ratios):.2f} "
+            f"(min {min(ratios):.2f}, max {max(ratios):.2f})")
+        KV.update(base_record_ms=round(statistics.median(bw) * 1000),
+                  base_record_cpu_ms=round(statistics.median(bc) * 1000),
+                  base_record_hwm_kb=round(statistics.median(br)),
+                  startup_vs_base=round(statistics.median(ratios), 2))
     KV.update(startup_record_ms=round(wall * 1000), startup_record_cpu_ms=round(cpu * 1000),
               startup_record_ready_ms=round(statistics.median(ready)) if ready else -1,
               record_hwm_kb=round(statistics.median(rss)))

@@ -696,7 +696,7 @@ static void end_recording(struct session *s, enum stop_reason why, int all_argc,
 
 	phase_mark("detach");
 	tracer_stop(&s->tr);
-	ptrace_hooks_close_start(&s->pth);   /* its child reaped in session_cleanup() */
+	ptrace_hooks_close_start(&s->pth);   /* (not waited for: ptrace_hooks.h) */
 	tracer_poll(&s->tr, 0);   /* events that raced with the end */
 	if (s->pt.child > 0 && !s->child_done) {
 		/* still running (-d ended the recording, or it outlived the
@@ -868,7 +868,6 @@ static void session_cleanup(struct session *s)
 		outfile_discard(&s->outf);
 	kprobe_events_close(&s->kpe);
 	ptrace_hooks_close(&s->pth);
-	ptrace_hooks_reap(&s->pth);
 	if (s->go_fd >= 0) {
 		close(s->go_fd);  /* never released: the command exits without running */
 		if (s->pt.child > 0 && !s->child_done)

@@ -88,13 +88,15 @@ static void close_all(struct ptrace_hooks *h)
  * the kernel (perf_trace_destroy(): tracepoint_synchronize_unregister(),
  * under a mutex that every such close takes): 25-40 ms each on a 2-core
  * VM, one after the other however many threads close them, 0.3-0.5 s for
- * the twelve. Nothing waits on it once the links are gone: a child of ours
- * holds the last references and closes them, while the recording ends
- * without it. Between fork() and _exit() only system calls (the loader
- * may have threads). */
+ * the twelve. Nothing waits on it once the links are gone: a process that
+ * is not ours holds the last references and closes them, while the
+ * recording ends without it. Not ours: a child of a child that exits at
+ * once, with the subreaper bit cleared meanwhile (record's --stop-started
+ * and run stop what is left below capaudit, and wait for it). Between
+ * fork() and _exit() only system calls (the loader may have threads). */
 void ptrace_hooks_close_start(struct ptrace_hooks *h)
 {
-	int keep[PTRACE_HOOKS_MAX], n = 0, i, j, fd;
+	int keep[PTRACE_HOOKS_MAX], n = 0, i, j, fd, reaper = 0;
 	pid_t pid;
 
 	if (!ptrace_hooks_any(h))
@@ -108,14 +110,21 @@ void ptrace_hooks_close_start(struct ptrace_hooks *h)
 			keep[j] = keep[j - 1];
 			keep[j - 1] = fd;
 		}
+	if (prctl(PR_GET_CHILD_SUBREAPER, &reaper))
+		reaper = 0;
+	if (reaper)
+		prctl(PR_SET_CHILD_SUBREAPER, 0);
 	pid = fork();
 	if (pid == 0) {
 		struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
 		struct __user_cap_data_struct none[2] = { { 0 } };
-		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+		int null;
 
+		if (fork() != 0)
+			_exit(0);   /* the closer is orphaned: init's (or an outer subreaper's) */
 		/* nothing of the loader's but the events: not its output, its
 		 * pipes (a caller reading them to their end), its maps */
+		null = open("/dev/null", O_RDWR | O_CLOEXEC);
 		if (null >= 0) {
 			dup2(null, 0);
 			dup2(null, 1);
@@ -135,20 +144,16 @@ void ptrace_hooks_close_start(struct ptrace_hooks *h)
 		_exit(0);
 	}
 	if (pid > 0)
-		h->closer = pid;
-	close_all(h);   /* ours: the child's are the last (without a child: the wait is ours) */
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	if (reaper)
+		prctl(PR_SET_CHILD_SUBREAPER, 1);
+	close_all(h);   /* ours: the closer's are the last (without one: the wait is ours) */
 }
 
 void ptrace_hooks_close(struct ptrace_hooks *h)
 {
 	close_all(h);
-}
-
-void ptrace_hooks_reap(struct ptrace_hooks *h)
-{
-	if (h->closer > 0)
-		waitpid(h->closer, NULL, WNOHANG);
-	h->closer = 0;
 }
 
 int ptrace_hook_fd(const struct ptrace_hooks *h, const char *section)

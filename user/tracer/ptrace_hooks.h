@@ -11,14 +11,12 @@
 #define CA_PTRACE_HOOKS_H
 
 #include <stdbool.h>
-#include <sys/types.h>
 
 #define PTRACE_HOOKS_MAX 12
 
 struct ptrace_hooks {
 	int fd[PTRACE_HOOKS_MAX];   /* by ptrace_hooks.c's list; -1: not open */
 	int err;                    /* the first refusal's errno, 0 if none */
-	pid_t closer;               /* ptrace_hooks_close_start()'s child, 0: none */
 };
 
 /* Every slot closed (-1): before open, or for a session without them. */
@@ -27,13 +25,11 @@ void ptrace_hooks_open(struct ptrace_hooks *h);
 /* The events closed. They are kept open until the recording's links are
  * gone (the links then detach without the events' own teardown, and in
  * parallel: tracer_stop()); then _start hands the last references to a
- * child that closes them (the kernel takes tens of ms for each:
- * ptrace_hooks.c) and returns at once; ptrace_hooks_reap() reaps that
- * child if it is done (if not, it is left: nothing waits for it).
- * ptrace_hooks_close() closes them here and now. */
+ * process that closes them (the kernel takes tens of ms for each:
+ * ptrace_hooks.c), not capaudit's child (nothing waits for it), and
+ * returns at once. ptrace_hooks_close() closes them here and now. */
 void ptrace_hooks_close_start(struct ptrace_hooks *h);
 void ptrace_hooks_close(struct ptrace_hooks *h);
-void ptrace_hooks_reap(struct ptrace_hooks *h);
 /* The fd for a program of section "tracepoint/syscalls/NAME", or -1. */
 int ptrace_hook_fd(const struct ptrace_hooks *h, const char *section);
 /* Any of them open. */
