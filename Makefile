@@ -143,7 +143,6 @@ $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 
 # Named explicitly, so that make never treats them as disposable intermediates.
 $(BUILD)/capaudit.skel.h: $(BUILD)/capaudit.bpf.o
-$(BUILD)/ksyms.skel.h: $(BUILD)/ksyms.bpf.o
 $(BUILD)/tasks.skel.h: $(BUILD)/tasks.bpf.o
 $(BUILD)/bench_empty.skel.h: $(BUILD)/bench_empty.bpf.o
 
@@ -154,7 +153,7 @@ $(BUILD)/capsites_data.h: $(wildcard user/facts/capsites/linux-*.tsv) tools/caps
 	$(Q)awk -F'\t' -f tools/capsites/tsv2c.awk $(sort $(wildcard user/facts/capsites/linux-*.tsv)) > $@.tmp && mv $@.tmp $@
 $(BUILD)/user/facts/capsites.o: $(BUILD)/capsites_data.h
 $(BUILD)/user/tracer/tracer.o: $(BUILD)/capaudit.skel.h
-$(BUILD)/user/tracer/ksyms_iter.o: $(BUILD)/ksyms.skel.h
+$(BUILD)/user/tracer/ksyms_iter.o: $(BUILD)/tasks.skel.h
 $(BUILD)/user/tracer/tasks_iter.o: $(BUILD)/tasks.skel.h
 
 $(BUILD)/%.o: %.c | $(BUILD)

@@ -354,7 +354,7 @@ def startup():
               startup_record_ready_ms=round(statistics.median(ready)) if ready else -1,
               record_hwm_kb=round(statistics.median(rss)))
     # where the time goes, by kind
-    for key, names_ in (("btf_probes", ("feature probes", "ksym iter load, kprobe events",
+    for key, names_ in (("btf_probes", ("feature probes", "kallsyms, kprobe events",
                                         "processes named")),
                         ("load", ("load: BTF, maps, verifier", "open object")),
                         ("kallsyms", ("kallsyms before drop", "symbols at end")),

@@ -202,6 +202,19 @@ struct ksyms *ksyms_load(char *err, size_t errlen)
 	return ksyms_finish(ks, err, errlen);
 }
 
+int ksyms_addresses_shown(void)
+{
+	FILE *f = fopen("/proc/kallsyms", "re");
+	unsigned long long addr = 0;
+	int shown;
+
+	if (!f)
+		return 0;
+	shown = fscanf(f, "%llx", &addr) == 1 && addr != 0;
+	fclose(f);
+	return shown;
+}
+
 void ksyms_free(struct ksyms *ks)
 {
 	if (!ks)

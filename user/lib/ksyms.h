@@ -12,6 +12,9 @@ struct ksyms;
  * had (e.g. /proc/kallsyms shows only zeros without CAP_SYSLOG). */
 struct ksyms *ksyms_load(char *err, size_t errlen);
 void ksyms_free(struct ksyms *ks);
+/* Does /proc/kallsyms show this process addresses (not zeros)? Its first
+ * line only. */
+int ksyms_addresses_shown(void);
 size_t ksyms_count(const struct ksyms *ks);
 
 /* Each symbol in address order with where the next one starts (its end,

@@ -543,13 +543,14 @@ static int read_before_drop(struct session *s)
 	phase_mark("processes named");
 	if (privs_raise_memlock() && s->o->verbose)
 		fprintf(stderr, "capaudit: cannot raise RLIMIT_MEMLOCK: %s\n", strerror(errno));
+	/* the iterators' object (iter/task, iter/ksym) loaded once, now,
+	 * while the loader is small, and kept for the symbols: tracer/iters.h */
+	ksyms_iter_prepare();
 	if (proctable_name_processes(&s->pt))
 		return -1;
-	phase_mark("ksym iter load, kprobe events");
+	phase_mark("kallsyms, kprobe events");
 	if (!ksym_iter_supported())
 		s->sym.ksyms = ksyms_load(s->sym.ksyms_err, sizeof(s->sym.ksyms_err));
-	else   /* now, while the loader is small: tracer/ksyms_iter.h */
-		ksyms_iter_prepare();
 	if (attach_list_has(&s->o->modes, ATTACH_KPROBE))
 		kprobe_events_open(&s->kpe);
 	/* ptrace access the kernel allows without a check: what a record's
@@ -567,6 +568,11 @@ static int read_before_drop(struct session *s)
 	phase_mark("kallsyms before drop");
 	if (s->sym.ksyms)
 		s->sym.ranges_read = !proof_ranges_from_ksyms(s->sym.ksyms, &s->sym.ranges);
+	/* where /proc/kallsyms showed root the ranges before the command
+	 * ran, iter/ksym does now (attached, before the command is let go:
+	 * record_run()): a short command's hits are proven from the first */
+	else
+		s->sym.before_command = ksyms_addresses_shown();
 	return 0;
 }
 
@@ -646,6 +652,18 @@ static int attach(struct session *s)
 	if (o->npids)
 		proctable_refresh_followed(&s->pt);
 	s->sym.ranges_set = s->sym.ranges_read && !tracer_set_ranges(&s->tr, &s->sym.ranges);
+	return 0;
+}
+
+/* The symbols read now, before the command runs, where they were so
+ * (read_before_drop()): the thread of start_symbols() is joined at once. */
+static int symbols_before_command(struct session *s)
+{
+	if (!s->sym.before_command)
+		return 0;
+	phase_mark("symbols before the command");
+	start_symbols(&s->sym);
+	join_symbols(&s->sym);
 	return 0;
 }
 
@@ -1033,9 +1051,10 @@ int record_run(struct rec_opts *op, int all_argc, char **all_argv)
 	phase_mark("session");
 	if (!check_caller(&s, all_argv[0]) && !session_keep_outputs(&s, NULL, 0) &&
 	    !start_command(&s) && !read_before_drop(&s) &&
-	    !drop_privileges(&s) && !attach(&s) && !release_command(&s, op)) {
+	    !drop_privileges(&s) && !attach(&s) && !symbols_before_command(&s) &&
+	    !release_command(&s, op)) {
 		phase_mark("running");
-		start_symbols(&s.sym);   /* the command runs already: it never waits for this */
+		start_symbols(&s.sym);   /* (if not read yet) the command runs: it never waits */
 		why = run_loop(&s);
 		end_recording(&s, why, all_argc, all_argv);
 		if (o.stop_started)

@@ -12,22 +12,22 @@
 #include <unistd.h>
 
 #include "tracer/bpfiter.h"
-#include "ksyms.skel.h"
+#include "tasks.skel.h"
+#include "tracer/iters.h"
 #include "tracer/probe.h"
 #include "lib/util.h"
 
-static struct ksyms_bpf *prepared;
-
 void ksyms_iter_prepare(void)
 {
-	if (!prepared && ksym_iter_supported())
-		prepared = ksyms_bpf__open_and_load();
+	char err[512];
+
+	iters_keep();
+	iters_get(err, sizeof(err));   /* (ksyms_best() says why, if it failed) */
 }
 
 void ksyms_iter_release(void)
 {
-	ksyms_bpf__destroy(prepared);
-	prepared = NULL;
+	iters_release();
 }
 
 bool ksym_iter_supported(void)
@@ -43,16 +43,19 @@ static void feed(void *ks, const char *buf, size_t len)
 /* Symbols through iter/ksym: needs only CAP_BPF and CAP_PERFMON. */
 static struct ksyms *ksyms_from_iter(char *err, size_t errlen)
 {
-	struct ksyms_bpf *skel;
+	struct tasks_bpf *skel;
 	struct ksyms *ks;
+	char why[512];
 
 	if (!ksym_iter_supported()) {
 		snprintf(err, errlen, "no iter/ksym BPF iterator (needs Linux 6.0+)");
 		return NULL;
 	}
-	skel = prepared ? prepared : ksyms_bpf__open_and_load();
-	if (!skel) {
-		snprintf(err, errlen, "iter/ksym: load failed: %s", strerror(errno));
+	skel = iters_get(why, sizeof(why));
+	if (!skel || bpf_program__fd(skel->progs.dump_ksym) < 0) {
+		snprintf(err, errlen, "iter/ksym: %.200s", skel ? "load failed" : why);
+		if (skel)
+			iters_put();
 		return NULL;
 	}
 	/* parsed as it is read: the whole text (7-8 MB) is never held */
@@ -61,8 +64,7 @@ static struct ksyms *ksyms_from_iter(char *err, size_t errlen)
 		ksyms_free(ks);
 		ks = NULL;
 	}
-	if (skel != prepared)
-		ksyms_bpf__destroy(skel);
+	iters_put();
 	return ks ? ksyms_finish(ks, err, errlen) : NULL;
 }
 
