@@ -602,6 +602,20 @@ def rss():
     finally:
         p.send_signal(signal.SIGINT)
         p.wait()
+    base = os.environ.get("CAPAUDIT_BASE")
+    if base:   # the older build's monitor, idle
+        q = subprocess.Popen([base, "monitor", "-q", "-a", "--interval", "60", "-o",
+                              os.path.join(TMP, "mb.jsonl")],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            wait_attached(q.pid)
+            time.sleep(3)
+            bidle = proc_status_kb(q.pid, "VmRSS"), proc_status_kb(q.pid, "VmHWM")
+        finally:
+            q.send_signal(signal.SIGINT)
+            q.wait()
+        say(f"  {base} monitor -a idle: VmRSS {bidle[0]} KiB, VmHWM {bidle[1]} KiB")
+        KV.update(base_monitor_idle_rss_kb=bidle[0], base_monitor_idle_hwm_kb=bidle[1])
     say(f"  record -- true: peak RSS {rec} KiB ({rec / 1024:.1f} MiB)")
     say(f"  monitor -a idle: VmRSS {idle[0]} KiB, VmHWM {idle[1]} KiB")
     for rate, r, h in rows:
