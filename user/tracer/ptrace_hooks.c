@@ -96,14 +96,23 @@ static void close_all(struct ptrace_hooks *h)
  * fork() and _exit() only system calls (the loader may have threads). */
 void ptrace_hooks_close_start(struct ptrace_hooks *h)
 {
-	int keep[PTRACE_HOOKS_MAX], n = 0, i, j, fd, reaper = 0;
+	int keep[PTRACE_HOOKS_MAX + 1], n = 0, i, j, fd, reaper = 0, go[2];
 	pid_t pid;
+	char c;
 
 	if (!ptrace_hooks_any(h))
 		return;
+	/* the closer waits for EOF here: until ours are closed, so that its
+	 * closes are the last (had ours come after its own, ours would be
+	 * the last, and the wait ours again) */
+	if (pipe2(go, O_CLOEXEC)) {
+		close_all(h);
+		return;
+	}
 	for (i = 0; i < PTRACE_HOOKS_MAX; i++)
 		if (h->fd[i] >= 0)
 			keep[n++] = h->fd[i];
+	keep[n++] = go[0];
 	for (i = 1; i < n; i++)   /* sorted, for the gaps between them */
 		for (j = i; j > 0 && keep[j - 1] > keep[j]; j--) {
 			fd = keep[j];
@@ -139,6 +148,8 @@ void ptrace_hooks_close_start(struct ptrace_hooks *h)
 		syscall(SYS_close_range, fd, ~0U, 0);
 		syscall(SYS_capset, &hdr, none);
 		prctl(PR_SET_NAME, "capaudit-close");
+		while (read(go[0], &c, 1) < 0 && errno == EINTR)
+			;
 		for (i = 0; i < n; i++)
 			close(keep[i]);
 		_exit(0);
@@ -148,7 +159,9 @@ void ptrace_hooks_close_start(struct ptrace_hooks *h)
 			;
 	if (reaper)
 		prctl(PR_SET_CHILD_SUBREAPER, 1);
-	close_all(h);   /* ours: the closer's are the last (without one: the wait is ours) */
+	close_all(h);   /* ours first: the closer's are the last (without one: the wait is ours) */
+	close(go[0]);
+	close(go[1]);   /* the closer goes on */
 }
 
 void ptrace_hooks_close(struct ptrace_hooks *h)
