@@ -8,10 +8,20 @@
  * again cannot be told from the process that had it. Binary records
  * (struct ca_task), read by user/tracer/tasks_iter.c. A separate object: the
  * loader runs it before the capability hook is loaded.
+ *
+ * And kernel symbols through iter/ksym (Linux 6.0+): the loader needs only
+ * CAP_BPF and CAP_PERFMON, while /proc/kallsyms shows zeros without
+ * CAP_SYSLOG when kernel.perf_event_paranoid > 1. Prints the /proc/kallsyms
+ * line format ("ADDR TYPE NAME [MODULE]"), text symbols only. In the same
+ * object so that one load (one parse of the kernel's BTF by libbpf, 12-20
+ * ms and 11 MB for a moment) serves both; not loaded where the kernel has
+ * no iter/ksym (user/tracer/tasks_iter.c), so that such a kernel still
+ * records.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
+#include <bpf/bpf_tracing.h>
 #include "capaudit.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -43,5 +53,28 @@ int dump_task(struct bpf_iter__task *ctx)
 	r.cgroup_id = BPF_CORE_READ(t, cgroups, dfl_cgrp, kn, id);
 	BPF_CORE_READ_STR_INTO(&r.comm, t, comm);
 	bpf_seq_write(seq, &r, sizeof(r));
+	return 0;
+}
+
+SEC("iter/ksym")
+int dump_ksym(struct bpf_iter__ksym *ctx)
+{
+	struct seq_file *seq = ctx->meta->seq;
+	struct kallsym_iter *it = ctx->ksym;
+	char t;
+
+	if (!it)
+		return 0;
+	t = it->type;
+	/* text, and the end of the kernel's text, whatever its type (arm64's
+	 * _etext is 'D'): the call-site cache's proofs need it */
+	if (t != 't' && t != 'T' && t != 'w' && t != 'W' &&
+	    !(it->name[0] == '_' && it->name[1] == 'e' && it->name[2] == 't' &&
+	      it->name[3] == 'e' && it->name[4] == 'x' && it->name[5] == 't' && !it->name[6]))
+		return 0;
+	if (it->module_name[0])
+		BPF_SEQ_PRINTF(seq, "%llx %c %s\t[%s]\n", it->value, t, it->name, it->module_name);
+	else
+		BPF_SEQ_PRINTF(seq, "%llx %c %s\n", it->value, t, it->name);
 	return 0;
 }

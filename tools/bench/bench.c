@@ -1216,24 +1216,44 @@ static struct progfig prog_figure(const struct variant *v, const struct variant 
  * pairs of its last line ("realwork: k=v ...") into kv for the bench:
  * line, with realwork=failed if it failed. kv is "" when it is not run.
  */
+static void realwork_script(const char *sh, const char *env, const char *tag, const char *what,
+			   char *kv, size_t len);
+
 static void realwork(char *kv, size_t len)
 {
-	const char *sh = "tools/bench/realwork.sh";
+	realwork_script("tools/bench/realwork.sh", "BENCH_NO_REAL", "realwork", "Real workloads", kv,
+			len);
+}
+
+/* tools/bench/costs.py: start-up by phase, BPF time a process start, the
+ * monitor's share of a core at fixed rates, memory (issue 45) */
+static void costs(char *kv, size_t len)
+{
+	realwork_script("tools/bench/costs.py", "BENCH_NO_COSTS", "costs",
+			"The costs a user meets (start-up, process starts, the monitor, memory)", kv, len);
+}
+
+/* A script whose last line "TAG: k=v ..." goes onto bench's last line;
+ * its other lines are printed as they come. */
+static void realwork_script(const char *sh, const char *env, const char *tag, const char *what,
+			   char *kv, size_t len)
+{
+	size_t tl = strlen(tag);
 	char line[2048], last[2048] = "";
 	FILE *p;
 	int st;
 
 	kv[0] = '\0';
-	if (getenv("BENCH_NO_REAL") || access(sh, X_OK))
+	if (getenv(env) || access(sh, X_OK))
 		return;
-	printf("\nReal workloads (%s; BENCH_NO_REAL=1 skips them):\n", sh);
+	printf("\n%s (%s; %s=1 skips them):\n", what, sh, env);
 	fflush(stdout);
 	p = popen(sh, "r");   /* its stderr is ours */
 	while (p && fgets(line, sizeof(line), p)) {
 		fputs(line, stdout);
 		fflush(stdout);
-		if (!strncmp(line, "realwork:", 9))
-			snprintf(last, sizeof(last), "%s", line + 9);
+		if (!strncmp(line, tag, tl) && line[tl] == ':')
+			snprintf(last, sizeof(last), "%s", line + tl + 1);
 	}
 	st = p ? pclose(p) : -1;
 	last[strcspn(last, "\n")] = '\0';
@@ -1248,8 +1268,8 @@ static void realwork(char *kv, size_t len)
 			WIFEXITED(st) ? "exit status" : "signal",
 			WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
 	else
-		fprintf(stderr, "bench: %s printed no realwork: line\n", sh);
-	snprintf(kv, len, "%s%s realwork=failed", last[0] && last[0] != ' ' ? " " : "", last);
+		fprintf(stderr, "bench: %s printed no %s: line\n", sh, tag);
+	snprintf(kv, len, "%s%s %s=failed", last[0] && last[0] != ' ' ? " " : "", last, tag);
 }
 
 int main(int argc, char **argv)
@@ -1261,7 +1281,7 @@ int main(int argc, char **argv)
 	int min_rounds = quick ? 5 : 9, max_rounds = quick ? 12 : MAX_ROUNDS, rounds = 0, r, i;
 	bool hooks_only = argc == 2 && !strcmp(argv[1], "--hooks"), settled = false;
 	struct progfig pf = { -1, -1, -1, -1, 0 }, pf_pid = pf, pf_cg = pf;
-	char cpu[256], kernel[512], mitig[128], stats_how[256], real_kv[2048] = "";
+	char cpu[256], kernel[512], mitig[128], stats_how[256], real_kv[4096] = "", costs_kv[2048] = "";
 	struct variant vs[] = {
 		{ .name = "bare (nothing attached)", .kind = BARE },
 		{ .name = "empty tp_btf program", .kind = EMPTY },
@@ -1531,6 +1551,8 @@ int main(int argc, char **argv)
 	load = load_test(quick ? 10 : 60);
 	mon = monitor_test(quick ? 10 : 30);
 	realwork(real_kv, sizeof(real_kv));
+	costs(costs_kv, sizeof(costs_kv));
+	strncat(real_kv, costs_kv, sizeof(real_kv) - strlen(real_kv) - 1);
 
 last_line:
 	set_dmesg_restrict(old_restrict[0] ? old_restrict : "1\n", NULL, 0);

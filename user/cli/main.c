@@ -3,12 +3,14 @@
  * capaudit: which capabilities does a workload use, where in the kernel,
  * and which narrower capability would do instead of CAP_SYS_ADMIN.
  */
+#include <malloc.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cmd_check.h"
 #include "cli/cmd_diff.h"
 #include "lib/msg.h"
+#include "lib/phase.h"
 #include "lib/spell.h"
 #include "cli/cmd_doctor.h"
 #include "cli/cmd_monitor.h"
@@ -91,6 +93,13 @@ int main(int argc, char **argv)
 {
 	const struct cmd *c;
 
+	phase_mark("parse options");
+	/* a fixed threshold: a block of 128 KiB or more is mapped on its own
+	 * and given back when freed. glibc's default raises the threshold to
+	 * the largest such block freed (libbpf's copies of the kernel's BTF,
+	 * 5 MB), and every table below that size then grows in the heap,
+	 * leaving what it outgrew resident */
+	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 	if (argc < 2) {
 		do_help(0, NULL, argc, argv);
 		return EXIT_USAGE;

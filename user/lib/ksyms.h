@@ -12,6 +12,9 @@ struct ksyms;
  * had (e.g. /proc/kallsyms shows only zeros without CAP_SYSLOG). */
 struct ksyms *ksyms_load(char *err, size_t errlen);
 void ksyms_free(struct ksyms *ks);
+/* Does /proc/kallsyms show this process addresses (not zeros)? Its first
+ * line only. */
+int ksyms_addresses_shown(void);
 size_t ksyms_count(const struct ksyms *ks);
 
 /* Each symbol in address order with where the next one starts (its end,
@@ -27,7 +30,13 @@ void ksyms_format(const struct ksyms *ks, uint64_t addr, char *buf, size_t len);
 /* Parse kallsyms-format text (one "ADDR TYPE NAME [MOD]" per line) into a
  * table; used by the loader and the unit tests. */
 struct ksyms *ksyms_parse(const char *text, size_t len, char *err, size_t errlen);
-/* Same, parsing text (len bytes + 1 writable) in place; takes ownership. */
+/* Same, and text (malloc'd) is freed. */
 struct ksyms *ksyms_parse_owned(char *text, size_t len, char *err, size_t errlen);
+/* The same a chunk at a time, as it is read (a line may span two chunks):
+ * only the table is kept, never the whole text. ksyms_finish() returns
+ * the table, or NULL with a reason in err (ks freed). */
+struct ksyms *ksyms_new(void);
+void ksyms_feed(struct ksyms *ks, const char *text, size_t len);
+struct ksyms *ksyms_finish(struct ksyms *ks, char *err, size_t errlen);
 
 #endif

@@ -39,6 +39,7 @@
 #include "record/launch.h"
 #include "record/proctable.h"
 #include "record/record.h"
+#include "lib/phase.h"
 #include "record/scope.h"
 #include "record/command.h"
 #include "record/symbols.h"
@@ -479,6 +480,7 @@ static int check_caller(struct session *s, const char *argv0)
 	struct sigaction sa = { 0 };
 	char err[1024];
 
+	phase_mark("check caller");
 	if (privs_check(argv0, err, sizeof(err))) {
 		p_err("%s", err);
 		return -1;
@@ -504,6 +506,7 @@ static int start_command(struct session *s)
 
 	if (!o->cmd)
 		return 0;
+	phase_mark("command fork");
 	if (o->stop_started && proctree_subreaper())
 		fprintf(stderr, "capaudit: warning: cannot be the command's subreaper (%s): what it "
 			"starts in a session of its own may outlive it\n", strerror(errno));
@@ -532,14 +535,20 @@ static int start_command(struct session *s)
  * RLIMIT_MEMLOCK raised (kernels before 5.11 charge BPF maps to it; the
  * command, forked already, keeps its own), /proc of the followed
  * processes, /proc/kallsyms when there is no iter/ksym to read symbols
- * with later, the kprobe perf events, the call-site proofs' text ranges
- * when /proc/kallsyms shows them to us (root). */
+ * with later (and the call-site proofs' text ranges from it), the kprobe
+ * perf events; the iter/ksym program is loaded now too (the kernel's BTF
+ * parsed while the loader is small). */
 static int read_before_drop(struct session *s)
 {
+	phase_mark("processes named");
 	if (privs_raise_memlock() && s->o->verbose)
 		fprintf(stderr, "capaudit: cannot raise RLIMIT_MEMLOCK: %s\n", strerror(errno));
+	/* the iterators' object (iter/task, iter/ksym) loaded once, now,
+	 * while the loader is small, and kept for the symbols: tracer/iters.h */
+	ksyms_iter_prepare();
 	if (proctable_name_processes(&s->pt))
 		return -1;
+	phase_mark("kallsyms, kprobe events");
 	if (!ksym_iter_supported())
 		s->sym.ksyms = ksyms_load(s->sym.ksyms_err, sizeof(s->sym.ksyms_err));
 	if (attach_list_has(&s->o->modes, ATTACH_KPROBE))
@@ -548,12 +557,22 @@ static int read_before_drop(struct session *s)
 	 * suggestion needs (tracer/ptrace_hooks.h); by default for a command
 	 * capaudit starts, not for processes it joins (the hooks slow every
 	 * syscall of the host while attached), nor in monitor */
+	phase_mark("ptrace hooks' events");
 	if (s->o->ptrace_access == PTRACE_ACCESS_ON ||
 	    (s->o->ptrace_access == PTRACE_ACCESS_DEFAULT && s->o->cmd && !s->monitor))
 		ptrace_hooks_open(&s->pth);
-	/* (from the symbols just read: /proc/kallsyms once, not twice) */
-	s->sym.ranges_read = s->sym.ksyms ? !proof_ranges_from_ksyms(s->sym.ksyms, &s->sym.ranges) :
-			 !proof_ranges_from_kallsyms(&s->sym.ranges);
+	/* without iter/ksym, from the symbols just read (/proc/kallsyms
+	 * once, not twice); with it, on start_symbols()'s thread, which also
+	 * reads the table the end needs (one reading, not two: 55-65 ms of
+	 * CPU each, here), while the command runs */
+	phase_mark("kallsyms before drop");
+	if (s->sym.ksyms)
+		s->sym.ranges_read = !proof_ranges_from_ksyms(s->sym.ksyms, &s->sym.ranges);
+	/* where /proc/kallsyms showed root the ranges before the command
+	 * ran, iter/ksym does now (attached, before the command is let go:
+	 * record_run()): a short command's hits are proven from the first */
+	else
+		s->sym.before_command = ksyms_addresses_shown();
 	return 0;
 }
 
@@ -565,6 +584,7 @@ static int drop_privileges(struct session *s)
 {
 	char err[1024];
 
+	phase_mark("drop privileges");
 	if (privs_drop(err, sizeof(err))) {
 		p_err("%s", err);
 		return -1;
@@ -613,7 +633,11 @@ static int attach(struct session *s)
 	cfg.ptrace_hooks = &s->pth;
 	rc = tracer_start(&s->tr, &cfg, proctable_on_event, &s->pt, err, sizeof(err));
 	kprobe_events_close(&s->kpe);   /* attached ones live on in their links */
-	ptrace_hooks_close(&s->pth);
+	/* the attached ones' events stay open until their links are gone
+	 * (tracer_stop(): the links then detach quickly, in parallel); none
+	 * attached: closed now, they would slow every syscall for nothing */
+	if (rc || s->tr.ptrace_hooks <= 0)
+		ptrace_hooks_close(&s->pth);
 	s->rec.hdr.ptrace_watched = s->tr.ptrace_hooks > 0;
 	s->rec.hdr.has_ptrace_watched = true;
 	if (rc) {
@@ -636,6 +660,18 @@ static int attach(struct session *s)
 	return 0;
 }
 
+/* The symbols read now, before the command runs, where they were so
+ * (read_before_drop()): the thread of start_symbols() is joined at once. */
+static int symbols_before_command(struct session *s)
+{
+	if (!s->sym.before_command)
+		return 0;
+	phase_mark("symbols before the command");
+	start_symbols(&s->sym);
+	join_symbols(&s->sym);
+	return 0;
+}
+
 /* Let the command run: unless a signal came during the start-up (then it
  * never runs), or its exec failed (a message on the pipe; EOF: it ran). */
 static int release_command(struct session *s, struct rec_opts *op)
@@ -645,6 +681,7 @@ static int release_command(struct session *s, struct rec_opts *op)
 	sigset_t old;
 	bool stopped;
 
+	phase_mark("release command");
 	if (s->pt.child <= 0)
 		return 0;
 	block_stop_signals(&old);
@@ -680,7 +717,9 @@ static void end_recording(struct session *s, enum stop_reason why, int all_argc,
 	const struct rec_opts *o = s->o;
 	struct rec_header *h = &s->rec.hdr;
 
+	phase_mark("detach");
 	tracer_stop(&s->tr);
+	ptrace_hooks_close_start(&s->pth);   /* (not waited for: ptrace_hooks.h) */
 	tracer_poll(&s->tr, 0);   /* events that raced with the end */
 	if (s->pt.child > 0 && !s->child_done) {
 		/* still running (-d ended the recording, or it outlived the
@@ -784,9 +823,12 @@ static int collect_record(struct session *s)
 {
 	struct rec_header *h = &s->rec.hdr;
 	char kerr[256] = "", err[1024];
-	struct ksyms *ks = end_symbols(&s->sym, kerr, sizeof(kerr));
+	struct ksyms *ks;
 	struct rusage ru;
 
+	phase_mark("symbols at end");
+	ks = end_symbols(&s->sym, kerr, sizeof(kerr));
+	phase_mark("collect");
 	if (privs_drop_all(err, sizeof(err))) {
 		p_err("%s", err);
 		ksyms_free(ks);
@@ -811,6 +853,7 @@ static void write_record(struct session *s, enum stop_reason why, struct rec_opt
 	const struct rec_opts *o = s->o;
 	sigset_t old;
 
+	phase_mark("write");
 	block_stop_signals(&old);
 	s->rc = finish_out(&s->outf, &s->rec) ? 1 : 0;
 	sigprocmask(SIG_SETMASK, &old, NULL);
@@ -843,6 +886,7 @@ static void session_cleanup(struct session *s)
 {
 	size_t k;
 
+	phase_mark("cleanup");
 	if (s->outf.f)
 		outfile_discard(&s->outf);
 	kprobe_events_close(&s->kpe);
@@ -856,6 +900,7 @@ static void session_cleanup(struct session *s)
 		close(s->exec_err_fd);
 	join_symbols(&s->sym);   /* before the maps it writes go */
 	tracer_close(&s->tr);
+	ksyms_iter_release();
 	ksyms_free(s->sym.ksyms);
 	ksyms_free(s->sym.ksyms_start);
 	free(s->sym.modules_start);
@@ -1001,8 +1046,10 @@ int session_start(struct session *s, const char *argv0)
 {
 	if (check_caller(s, argv0) || read_before_drop(s) || drop_privileges(s) || attach(s))
 		return -1;
+	phase_mark("symbols at start");
 	start_symbols(&s->sym);
 	join_symbols(&s->sym);
+	phase_mark("ready");
 	return 0;
 }
 
@@ -1013,10 +1060,13 @@ int record_run(struct rec_opts *op, int all_argc, char **all_argv)
 	enum stop_reason why;
 
 	session_init(&s, &o);
+	phase_mark("session");
 	if (!check_caller(&s, all_argv[0]) && !session_keep_outputs(&s, NULL, 0) &&
 	    !start_command(&s) && !read_before_drop(&s) &&
-	    !drop_privileges(&s) && !attach(&s) && !release_command(&s, op)) {
-		start_symbols(&s.sym);   /* the command runs already: it never waits for this */
+	    !drop_privileges(&s) && !attach(&s) && !symbols_before_command(&s) &&
+	    !release_command(&s, op)) {
+		phase_mark("running");
+		start_symbols(&s.sym);   /* (if not read yet) the command runs: it never waits */
 		why = run_loop(&s);
 		end_recording(&s, why, all_argc, all_argv);
 		if (o.stop_started)

@@ -93,8 +93,9 @@ char **symbolize_kstack(const struct ksyms *ks, const uint64_t *ips, size_t n, s
 
 void start_symbols(struct rec_symbols *y)
 {
-	if (y->ranges_set)
-		return;   /* from /proc/kallsyms, before the privilege drop */
+	if (y->ranges_set || y->started)
+		return;   /* from /proc/kallsyms, before the privilege drop; or read */
+	y->started = true;
 	y->modules_start = read_modules();
 	if (y->ksyms) {   /* read before the drop: no iter/ksym here */
 		struct ca_ranges r;

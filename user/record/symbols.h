@@ -28,6 +28,9 @@ struct rec_symbols {
 	char *modules_start;      /* /proc/modules' names and sizes then */
 	struct ca_ranges ranges;  /* the call-site proofs' text ranges ... */
 	bool ranges_read, ranges_set; /* ... read as root at the start, and set */
+	bool started;             /* start_symbols() ran */
+	bool before_command;      /* read before the command runs (root: it was
+				     so when they came from /proc/kallsyms) */
 	const char *ksyms_source;
 	char ksyms_err[512];
 };

@@ -15,4 +15,9 @@ struct bpf_program;
 int bpf_iter_read_all(struct bpf_program *prog, const char *what, char **out, size_t *len,
 		      char *err, size_t errlen);
 
+/* The same, each chunk read handed to fn as it comes (nothing kept). */
+int bpf_iter_read_chunks(struct bpf_program *prog, const char *what,
+			 void (*fn)(void *ctx, const char *buf, size_t len), void *ctx,
+			 char *err, size_t errlen);
+
 #endif

@@ -12,36 +12,60 @@
 #include <unistd.h>
 
 #include "tracer/bpfiter.h"
-#include "ksyms.skel.h"
+#include "tasks.skel.h"
+#include "tracer/iters.h"
 #include "tracer/probe.h"
 #include "lib/util.h"
+
+void ksyms_iter_prepare(void)
+{
+	char err[512];
+
+	iters_keep();
+	iters_get(err, sizeof(err));   /* (ksyms_best() says why, if it failed) */
+}
+
+void ksyms_iter_release(void)
+{
+	iters_release();
+}
 
 bool ksym_iter_supported(void)
 {
 	return btf_has_name("bpf_iter__ksym") > 0;
 }
 
+static void feed(void *ks, const char *buf, size_t len)
+{
+	ksyms_feed(ks, buf, len);
+}
+
 /* Symbols through iter/ksym: needs only CAP_BPF and CAP_PERFMON. */
 static struct ksyms *ksyms_from_iter(char *err, size_t errlen)
 {
-	struct ksyms_bpf *skel;
-	struct ksyms *ks = NULL;
-	char *buf;
-	size_t len;
+	struct tasks_bpf *skel;
+	struct ksyms *ks;
+	char why[512];
 
 	if (!ksym_iter_supported()) {
 		snprintf(err, errlen, "no iter/ksym BPF iterator (needs Linux 6.0+)");
 		return NULL;
 	}
-	skel = ksyms_bpf__open_and_load();
-	if (!skel) {
-		snprintf(err, errlen, "iter/ksym: load failed: %s", strerror(errno));
+	skel = iters_get(why, sizeof(why));
+	if (!skel || bpf_program__fd(skel->progs.dump_ksym) < 0) {
+		snprintf(err, errlen, "iter/ksym: %.200s", skel ? "load failed" : why);
+		if (skel)
+			iters_put();
 		return NULL;
 	}
-	if (!bpf_iter_read_all(skel->progs.dump_ksym, "iter/ksym", &buf, &len, err, errlen))
-		ks = ksyms_parse_owned(buf, len, err, errlen);
-	ksyms_bpf__destroy(skel);
-	return ks;
+	/* parsed as it is read: the whole text (7-8 MB) is never held */
+	ks = ksyms_new();
+	if (bpf_iter_read_chunks(skel->progs.dump_ksym, "iter/ksym", feed, ks, err, errlen)) {
+		ksyms_free(ks);
+		ks = NULL;
+	}
+	iters_put();
+	return ks ? ksyms_finish(ks, err, errlen) : NULL;
 }
 
 struct ksyms *ksyms_best(const char **source, char *err, size_t errlen)

@@ -2,6 +2,10 @@
 #include "tracer/ptrace_hooks.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <string.h>
@@ -69,7 +73,7 @@ void ptrace_hooks_open(struct ptrace_hooks *h)
 	}
 }
 
-void ptrace_hooks_close(struct ptrace_hooks *h)
+static void close_all(struct ptrace_hooks *h)
 {
 	int i;
 
@@ -78,6 +82,91 @@ void ptrace_hooks_close(struct ptrace_hooks *h)
 			close(h->fd[i]);
 		h->fd[i] = -1;
 	}
+}
+
+/* The last close of a tracepoint's perf event waits for grace periods in
+ * the kernel (perf_trace_destroy(): tracepoint_synchronize_unregister(),
+ * under a mutex that every such close takes): 25-40 ms each on a 2-core
+ * VM, one after the other however many threads close them, 0.3-0.5 s for
+ * the twelve. Nothing waits on it once the links are gone: a process that
+ * is not ours holds the last references and closes them, while the
+ * recording ends without it. Not ours: a child of a child that exits at
+ * once, with the subreaper bit cleared meanwhile (record's --stop-started
+ * and run stop what is left below capaudit, and wait for it). Between
+ * fork() and _exit() only system calls (the loader may have threads). */
+void ptrace_hooks_close_start(struct ptrace_hooks *h)
+{
+	int keep[PTRACE_HOOKS_MAX + 1], n = 0, i, j, fd, reaper = 0, go[2];
+	pid_t pid;
+	char c;
+
+	if (!ptrace_hooks_any(h))
+		return;
+	/* the closer waits for EOF here: until ours are closed, so that its
+	 * closes are the last (had ours come after its own, ours would be
+	 * the last, and the wait ours again) */
+	if (pipe2(go, O_CLOEXEC)) {
+		close_all(h);
+		return;
+	}
+	for (i = 0; i < PTRACE_HOOKS_MAX; i++)
+		if (h->fd[i] >= 0)
+			keep[n++] = h->fd[i];
+	keep[n++] = go[0];
+	for (i = 1; i < n; i++)   /* sorted, for the gaps between them */
+		for (j = i; j > 0 && keep[j - 1] > keep[j]; j--) {
+			fd = keep[j];
+			keep[j] = keep[j - 1];
+			keep[j - 1] = fd;
+		}
+	if (prctl(PR_GET_CHILD_SUBREAPER, &reaper))
+		reaper = 0;
+	if (reaper)
+		prctl(PR_SET_CHILD_SUBREAPER, 0);
+	pid = fork();
+	if (pid == 0) {
+		struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+		struct __user_cap_data_struct none[2] = { { 0 } };
+		int null;
+
+		if (fork() != 0)
+			_exit(0);   /* the closer is orphaned: init's (or an outer subreaper's) */
+		/* nothing of the loader's but the events: not its output, its
+		 * pipes (a caller reading them to their end), its maps */
+		null = open("/dev/null", O_RDWR | O_CLOEXEC);
+		if (null >= 0) {
+			dup2(null, 0);
+			dup2(null, 1);
+			dup2(null, 2);
+		}
+		fd = 3;
+		for (i = 0; i < n; i++) {
+			if (keep[i] > fd)
+				syscall(SYS_close_range, fd, keep[i] - 1, 0);
+			fd = keep[i] + 1;
+		}
+		syscall(SYS_close_range, fd, ~0U, 0);
+		syscall(SYS_capset, &hdr, none);
+		prctl(PR_SET_NAME, "capaudit-close");
+		while (read(go[0], &c, 1) < 0 && errno == EINTR)
+			;
+		for (i = 0; i < n; i++)
+			close(keep[i]);
+		_exit(0);
+	}
+	if (pid > 0)
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	if (reaper)
+		prctl(PR_SET_CHILD_SUBREAPER, 1);
+	close_all(h);   /* ours first: the closer's are the last (without one: the wait is ours) */
+	close(go[0]);
+	close(go[1]);   /* the closer goes on */
+}
+
+void ptrace_hooks_close(struct ptrace_hooks *h)
+{
+	close_all(h);
 }
 
 int ptrace_hook_fd(const struct ptrace_hooks *h, const char *section)

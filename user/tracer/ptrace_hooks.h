@@ -22,6 +22,13 @@ struct ptrace_hooks {
 /* Every slot closed (-1): before open, or for a session without them. */
 void ptrace_hooks_init(struct ptrace_hooks *h);
 void ptrace_hooks_open(struct ptrace_hooks *h);
+/* The events closed. They are kept open until the recording's links are
+ * gone (the links then detach without the events' own teardown, and in
+ * parallel: tracer_stop()); then _start hands the last references to a
+ * process that closes them (the kernel takes tens of ms for each:
+ * ptrace_hooks.c), not capaudit's child (nothing waits for it), and
+ * returns at once. ptrace_hooks_close() closes them here and now. */
+void ptrace_hooks_close_start(struct ptrace_hooks *h);
 void ptrace_hooks_close(struct ptrace_hooks *h);
 /* The fd for a program of section "tracepoint/syscalls/NAME", or -1. */
 int ptrace_hook_fd(const struct ptrace_hooks *h, const char *section);

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "tracer/tracer.h"
+#include "lib/phase.h"
 #include "tracer/objhow.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -248,11 +250,13 @@ static int try_mode(struct tracer *t, const struct tracer_cfg *cfg, enum attach_
 	uint32_t kfeat;
 	int err;
 
+	phase_mark("feature probes");
 	if (attach_precheck(m, why, sizeof(t->why[m])))
 		return -1;
 	if (kfeat_use(&kfeat, m == ATTACH_KPROBE, why, sizeof(t->why[m])) < 0)
 		return -1;   /* (not probed: the load that follows says why) */
 	libbpf_last[0] = '\0';
+	phase_mark("open object");
 	s = capaudit_bpf__open();
 	if (!s) {
 		explain(why, sizeof(t->why[m]), "open", errno, m);
@@ -333,6 +337,7 @@ static int try_mode(struct tracer *t, const struct tracer_cfg *cfg, enum attach_
 		capaudit_bpf__destroy(s);
 		return -1;
 	}
+	phase_mark("load: BTF, maps, verifier");
 	err = capaudit_bpf__load(s);
 	if (err) {
 		explain(why, sizeof(t->why[m]), "load", err, m);
@@ -350,6 +355,7 @@ static int try_mode(struct tracer *t, const struct tracer_cfg *cfg, enum attach_
 			return -1;
 		}
 	}
+	phase_mark("attach");
 	/* the check hook first: a process that sees the recorder's links
 	 * (tools/vm/matrix-workloads.sh counts them) sees it attached */
 	err = m == ATTACH_KPROBE ? attach_kprobes(s, cfg->kprobe_events, kfeat) : 0;
@@ -431,6 +437,7 @@ int tracer_start(struct tracer *t, const struct tracer_cfg *cfg, tracer_event_fn
 	libbpf_verbose = cfg->verbose;
 	libbpf_set_print(libbpf_print);
 
+	phase_mark("feature probes");
 	if (kfeat_use(&t->kfeat, false, err, errlen) < 0)
 		return -1;   /* a bad $CAPAUDIT_WITHOUT: once, not per mode */
 	order = attach_list_resolve(&cfg->modes);
@@ -456,6 +463,7 @@ int tracer_start(struct tracer *t, const struct tracer_cfg *cfg, tracer_event_fn
 			return -1;
 		}
 	}
+	phase_mark("ring buffer");
 	t->rb = ring_buffer__new(bpf_map__fd(t->skel->maps.events), rb_cb, t, NULL);
 	if (!t->rb) {
 		snprintf(err, errlen, "ring buffer: %s", strerror(errno));
@@ -859,13 +867,52 @@ uint64_t tracer_skipped(struct tracer *t)
 	return t->stopped ? t->skipped : hook_skipped(t);
 }
 
+static void *destroy_link(void *link)
+{
+	bpf_link__destroy(link);
+	return NULL;
+}
+
+/* Every link of the skeleton destroyed, each on a thread of its own, all
+ * joined before this returns (as capaudit_bpf__detach(), in parallel).
+ * What a link's release waits for is the kernel's: a syscall tracepoint's
+ * perf event link waits for an RCU grace period (tasks trace RCU: the
+ * syscall tracepoints may fault), 25-40 ms each on a 2-core VM, 12 of them
+ * one after the other 0.3-0.4 s; grace periods that overlap are shared. */
+static void detach_parallel(struct capaudit_bpf *s)
+{
+	const struct bpf_object_skeleton *sk = s->skeleton;
+	pthread_t tid[64];
+	sigset_t all, old;
+	int i, n = 0;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);   /* signals stay the main thread's */
+	for (i = 0; i < sk->prog_cnt; i++) {
+		struct bpf_link **link = sk->progs[i].link;
+
+		if (!*link)
+			continue;
+		if (n >= (int)(sizeof(tid) / sizeof(tid[0])) ||
+		    pthread_create(&tid[n], NULL, destroy_link, *link))
+			bpf_link__destroy(*link);
+		else
+			n++;
+		*link = NULL;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	for (i = 0; i < n; i++)
+		pthread_join(tid[i], NULL);
+}
+
 void tracer_stop(struct tracer *t)
 {
 	struct timespec settle = { 0, 20 * 1000 * 1000 };
 
 	if (!t->skel || t->stopped)
 		return;
-	capaudit_bpf__detach(t->skel);
+	detach_parallel(t->skel);
+	phase_mark("drain");
 	t->stopped = true;
 	/* the swap waits for programs still running on another CPU; should it
 	 * fail, they finish within microseconds */
