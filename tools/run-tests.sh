@@ -25,6 +25,8 @@
 #   plain  the plain pass of make test only, for the reason its line gives
 #          (a soak, packaging, real containers): run once, where it means
 #          the most
+#   scoped-once  scoped, and run once (the plain pass only, as plain):
+#          long files of real programs, run in lane 2 after the matrix
 # A test inside a file may still leave the ASan pass to the plain one
 # (helper.bash plain_pass_only: a skip that says why).
 #
@@ -32,7 +34,9 @@
 #   lane 1: the plain pass (unit, fuzz replay, every bats file), then the
 #           ASan pass's root files, one file after the other;
 #   lane 2: the kernel matrix (tools/vmtest.sh: qemu guests, whose CPU the
-#           first lane's waits leave idle), then the ASan pass's unit
+#           first lane's waits leave idle), then the plain pass of the
+#           scoped-once files (they see only their own processes), then
+#           the ASan pass's unit
 #           tests, fuzz replay and check files (record files only: nothing
 #           of the host is shared with lane 1), then its scoped files (their
 #           recordings see only their own processes; lane 1's whole-system
@@ -75,7 +79,7 @@ wanted() {
 # tier_of FILE: check, root or plain (its "# tier:" line; root without one)
 tier_of() {
 	local t
-	t=$(sed -n '1,12s/^# tier: \([a-z]*\).*/\1/p' "$1" | head -n 1)
+	t=$(sed -n '1,12s/^# tier: \([a-z-]*\).*/\1/p' "$1" | head -n 1)
 	echo "${t:-root}"
 }
 
@@ -130,7 +134,9 @@ add() {
 pass() {
 	local dir=$1 label=$2 f n
 	shift 2
-	if [ "$*" != root ]; then   # the ASan root files follow the plain pass
+	# the ASan root files follow the plain pass; the scoped-once files
+	# follow the matrix
+	if [ "$*" != root ] && [ "$*" != scoped-once ]; then
 		add "$label-unit" "$label: unit tests" run_unit "$dir"
 		add "$label-fuzz" "$label: fuzz corpus replay" run_fuzz "$dir" "$label"
 	fi
@@ -153,6 +159,7 @@ else
 	(
 		sections=()
 		add vmtest "kernel matrix (tools/vmtest.sh)" env BUILD="$BUILD" tools/vmtest.sh
+		pass "$BUILD" plain scoped-once
 		[ "$SANITIZE" != 0 ] && pass "$ASAN_BUILD" asan check scoped
 		# (none when T= selects none of them: an empty line would be
 		# counted as a section that never ran)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# tier: plain (real programs with their ground truth, once: the sanitizer pass adds nothing the corpus.bats pass does not; about four minutes)
+# tier: scoped-once (records only the processes it starts; real programs with their ground truth, once: the sanitizer pass adds nothing the corpus.bats pass does not; about four minutes)
 # The acceptance corpus of what a refusal really does: real Debian
 # programs (and small BPF objects fed to the real loaders), each judged by
 # the kernel and by whether it did its job, never by its exit status
