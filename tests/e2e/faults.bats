@@ -185,13 +185,15 @@ progs_at_most() {
 	local before
 	before=$(our_progs)
 	for sig in INT TERM HUP; do
-		# "attached": once the recorder holds its links, the file must be written
-		for delay in 0 0.02 0.1 0.3 attached; do
+		# "running": once its command runs (after the attach and the
+		# kernel's symbols), the file must be written
+		for delay in 0 0.02 0.1 0.3 running; do
 			rm -f "$T/rec.jsonl"
 			"$CAPAUDIT" record -q -o "$T/rec.jsonl" -- "$CHURN" load 2 2 >/dev/null &
 			local pid=$!
-			if [ "$delay" = attached ]; then
-				wait_attached "$pid"
+			if [ "$delay" = running ]; then
+				wait_for 20 pgrep -x -P "$pid" churn >/dev/null ||
+					{ echo "the command did not start"; return 1; }
 			else
 				sleep "$delay"
 			fi
@@ -204,8 +206,8 @@ progs_at_most() {
 					{ echo "SIG$sig after ${delay}: incomplete file"; return 1; }
 				complete=$((complete + 1))
 			else
-				[ "$delay" != attached ] ||
-					{ echo "SIG$sig once attached: no file"; return 1; }
+				[ "$delay" != running ] ||
+					{ echo "SIG$sig once the command ran: no file"; return 1; }
 				absent=$((absent + 1))
 			fi
 			# nothing else left in the directory, under any name

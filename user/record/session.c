@@ -83,8 +83,24 @@ static const char *const stop_names[] = { "exited", "duration", "signal" };
 /* The state of one recording. */
 static volatile sig_atomic_t stop_signal;
 
-static void on_signal(int sig) { stop_signal = sig; }
-static void on_sigchld(int sig) { (void)sig; }
+/* Written by the handlers, read by the loop's poll (tracer_wake_fd()): a
+ * signal that comes just before the poll starts waiting still ends the
+ * wait, where an interrupted wait alone would sleep its whole timeout
+ * (the hooks' events no longer wake the poll one by one). */
+static int wake_pipe[2] = { -1, -1 };
+
+static void poke(void)
+{
+	int e = errno;
+
+	if (wake_pipe[1] >= 0 && write(wake_pipe[1], "", 1) < 0) {
+		/* full: the loop has a wake-up to read already */
+	}
+	errno = e;
+}
+
+static void on_signal(int sig) { stop_signal = sig; poke(); }
+static void on_sigchld(int sig) { (void)sig; poke(); }
 
 /* ---- the output file ---------------------------------------------------- */
 
@@ -315,6 +331,12 @@ static enum stop_reason run_loop(struct session *s)
 		int64_t now;
 
 		tracer_poll(&s->tr, 100);
+		if (wake_pipe[0] >= 0) {
+			char buf[64];
+
+			while (read(wake_pipe[0], buf, sizeof(buf)) > 0)
+				;
+		}
 		now = now_monotonic_ns();
 		reap_command(s);
 		/* the command has exited: the processes it started may run on
@@ -488,6 +510,8 @@ static int check_caller(struct session *s, const char *argv0)
 	if (check_pinned(s->o) || find_scope(s))
 		return -1;
 	caller_policy(s);
+	if (wake_pipe[0] < 0 && pipe2(wake_pipe, O_NONBLOCK | O_CLOEXEC) < 0)
+		wake_pipe[0] = wake_pipe[1] = -1;   /* the poll's timeout still ends a wait */
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -644,6 +668,8 @@ static int attach(struct session *s)
 		p_err("%s", err);
 		return -1;
 	}
+	if (wake_pipe[0] >= 0)
+		tracer_wake_fd(&s->tr, wake_pipe[0]);
 	if (!o->quiet) {   /* what this kernel's BPF cannot give (facts/kfeat.h) */
 		char lines[KF_NR][KF_LINE];
 		size_t i, n = kfeat_degraded(KF_ALL & ~s->tr.kfeat, o->user_stacks,

@@ -5,6 +5,7 @@
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include <sys/epoll.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -512,11 +513,51 @@ int tracer_set_ranges(struct tracer *t, const struct ca_ranges *r)
 				    BPF_ANY);
 }
 
+/* Events wake the poll only once the ring buffer is a quarter full (the
+ * hooks' rb_wake()): the rest are read here when the wait times out,
+ * which ring_buffer__poll() alone does not do. */
 int tracer_poll(struct tracer *t, int timeout_ms)
 {
-	int n = ring_buffer__poll(t->rb, timeout_ms);
+	int n = 0, m;
 
-	return n == -EINTR ? 0 : n;
+	if (t->has_poll_fd) {
+		struct epoll_event ev[2];
+
+		if (epoll_wait(t->poll_fd, ev, 2, timeout_ms) < 0 && errno != EINTR)
+			return -errno;
+	} else {
+		n = ring_buffer__poll(t->rb, timeout_ms);
+		if (n == -EINTR)
+			n = 0;
+		if (n < 0)
+			return n;
+	}
+	m = ring_buffer__consume(t->rb);
+	return m < 0 ? (m == -EINTR ? n : m) : n + m;
+}
+
+int tracer_wake_fd(struct tracer *t, int fd)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+	int efd;
+
+	if (t->has_poll_fd || !t->rb)
+		return -1;
+	efd = epoll_create1(EPOLL_CLOEXEC);
+	if (efd < 0)
+		return -1;
+	ev.data.fd = ring_buffer__epoll_fd(t->rb);
+	if (epoll_ctl(efd, EPOLL_CTL_ADD, ev.data.fd, &ev) < 0)
+		goto fail;
+	ev.data.fd = fd;
+	if (epoll_ctl(efd, EPOLL_CTL_ADD, fd, &ev) < 0)
+		goto fail;
+	t->poll_fd = efd;
+	t->has_poll_fd = true;
+	return 0;
+fail:
+	close(efd);
+	return -1;
 }
 
 static void percpu_sum(struct bpf_map *map, __u32 nkeys, uint64_t *out)
@@ -1012,6 +1053,9 @@ void tracer_close(struct tracer *t)
 	aggtab_free(&t->tab);
 	map_copy_free(&t->kstacks);
 	map_copy_free(&t->ustacks);
+	if (t->has_poll_fd)
+		close(t->poll_fd);
+	t->has_poll_fd = false;
 	ring_buffer__free(t->rb);
 	t->rb = NULL;
 	if (t->skel)

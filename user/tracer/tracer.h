@@ -79,6 +79,9 @@ struct tracer {
 	uint32_t agg_max_used;   /* the largest map size used */
 	tracer_event_fn on_event;
 	void *ctx;
+	int poll_fd;             /* with has_poll_fd: an epoll set of the ring
+				  * buffer's and tracer_wake_fd()'s fd */
+	bool has_poll_fd;
 	/* After tracer_stop(): what the record still reads from the kernel,
 	 * copied while capaudit holds CAP_BPF. Before Linux 5.19, with
 	 * kernel.unprivileged_bpf_disabled set, a process without it may
@@ -112,6 +115,9 @@ int tracer_set_scope(struct tracer *t, int cgroup_fd);
  * every cache hit walks the stack). */
 int tracer_set_ranges(struct tracer *t, const struct ca_ranges *r);
 int tracer_poll(struct tracer *t, int timeout_ms);
+/* tracer_poll() also ends its wait when fd is readable (the caller's
+ * signal pipe: the hooks' events wake it only in bulk). Its reader drains it. */
+int tracer_wake_fd(struct tracer *t, int fd);
 /* Drain the aggregation map into t->tab when it is half full (swapping in
  * the spare, grown if the last drain was recent). 1 if it drained. */
 int tracer_drain_if_full(struct tracer *t);
