@@ -67,6 +67,33 @@ rss_kb() {
 	[ "$(jq -r --arg e "$CHURN" '.processes[] | select(.exe == $e) | .pids' "$T/rep.json")" = 90027 ]
 }
 
+@test "monitor --interval 3600: 30,000 short-lived processes are folded and forgotten between checkpoints, the process table bounded, checks exact" {
+	start_monitor -a --interval 3600
+	out=$("$CHURN" forks 30000 2 8)
+	kill -INT "$MPID"
+	st=0
+	wait "$MPID" || st=$?
+	MPID=
+	[ "$st" -eq 0 ]
+	head -n 1 "$T/mon.jsonl" | jq -c .monitor
+	# one checkpoint (the last), and folds in between: each time 8,192
+	# images joined the table
+	[ "$(head -n 1 "$T/mon.jsonl" | jq -r '.monitor.checkpoint')" = 1 ]
+	[ "$(head -n 1 "$T/mon.jsonl" | jq -r '.monitor.extra_folds >= 3')" = true ]
+	# what the table still holds: the host's live processes and those of
+	# the last two rounds, never the 30,000 (nor the 8,192 x 2 bound
+	# plus the host's own processes, counted from /proc now)
+	local live
+	live=$(ls -d /proc/[0-9]* | wc -l)
+	images=$(head -n 1 "$T/mon.jsonl" | jq -r '.monitor.images')
+	echo "images $images, live processes now $live"
+	[ "$images" -lt $((2 * 8192 + live + 1000)) ]
+	[ "$(head -n 1 "$T/mon.jsonl" | jq -r '.monitor.forgotten')" -gt 10000 ]
+	# every check still counted, on churn's one identity
+	[ "$("$CAPAUDIT" report -i "$T/mon.jsonl" --format json | jq -r --arg e "$CHURN" '[.processes[] | select(.exe == $e) | .capabilities[]
+		| select(.cap == "CAP_SYSLOG") | .granted] | add')" = "${out##*calls=}" ]
+}
+
 SYS_CHOWN=$(readlink -f "$(command -v chown)")
 
 # noaudit_events FILE: first-use events of noaudit checks

@@ -196,8 +196,28 @@ static void prune(struct monitor *m)
 	if (gone)
 		record_keep_processes(r, keep);
 	m->pruned += gone;
+	m->prune_at = r->nprocs + MON_PRUNE_BACKLOG;
 	free(v);
 	free(keep);
+}
+
+/* The fold and prune of a checkpoint, without one: the images that
+ * exited before the last two go (their checks are folded: none is in the
+ * kernel's map, and peek_pending() keeps those a CPU's cache still holds). */
+static void fold_and_prune(struct monitor *m)
+{
+	size_t i;
+
+	if (tracer_drain_grow(m->tr, false))
+		fprintf(stderr, "capaudit: warning: draining the aggregation map: %s\n",
+			strerror(errno));
+	m->gen++;
+	fold_table(m);
+	for (i = 0; i < m->f.nrows; i++)
+		m->f.rows[i].pending = 0;
+	tracer_peek_pending(m->tr, peek_one, m);
+	prune(m);
+	m->extra_folds++;
 }
 
 /* ---- checkpoints ----------------------------------------------------- */
@@ -214,6 +234,9 @@ static void fill_header(struct monitor *m, struct record *cp, bool final)
 	h->has_monitor = true;
 	h->monitor_interval = m->o->interval;
 	h->monitor_checkpoint = m->checkpoint;
+	h->monitor_images = m->live->nprocs;
+	h->monitor_forgotten = m->pruned;
+	h->monitor_extra_folds = m->extra_folds;
 	h->monitor_since_ns = session_real0(s);
 	session_lost_so_far(s, &h->lost);
 	h->symbols = xstrdup(session_ksyms_source(s) ? session_ksyms_source(s) : m->ks ? "kernel" : "unavailable");
@@ -377,6 +400,8 @@ static int run_loop(struct monitor *m)
 			next = now + interval;
 			if (checkpoint(m, false))
 				return -1;
+		} else if (m->live->nprocs >= m->prune_at) {
+			fold_and_prune(m);
 		}
 		if (tty && now - last_status > 1000000000LL) {
 			last_status = now;
@@ -458,6 +483,7 @@ int monitor_run(struct mon_opts *op, int all_argc, char **all_argv)
 	if (session_start(s, all_argv[0]))
 		goto out;
 	m.ks = session_ksyms(s);
+	m.prune_at = m.live->nprocs + MON_PRUNE_BACKLOG;
 	if (op->started && op->started(op->ctx))
 		goto out;
 	if (!o.quiet)

@@ -37,10 +37,20 @@ struct monitor {
 	uint64_t checkpoint;      /* checkpoints written */
 	uint64_t checks;          /* checks folded */
 	uint64_t pruned;          /* images forgotten */
+	size_t prune_at;          /* a fold and prune between checkpoints when
+				   * the process table reaches this size */
+	uint64_t extra_folds;     /* those folds */
 	struct mon_counters last;
 	struct mon_events *ev;    /* --events, or NULL */
 	struct trouble ckpt_trouble;  /* checkpoints that could not be written */
 };
+
+/* How many images may join the process table between two prunes: a host
+ * starting processes faster than this a checkpoint interval gets a fold
+ * and prune in between, so that the exited ones wait for at most two
+ * such rounds, not two intervals (at 4,000 process starts a second and
+ * --interval 60: 480,000 images). */
+#define MON_PRUNE_BACKLOG 8192
 
 /* monitor.c, for monevents.c */
 uint32_t mon_identity(struct monitor *m, uint32_t tgid, uint64_t pstart, uint32_t exec_id,

@@ -206,6 +206,9 @@ static const struct rec_field monitor_rows[] = {
 	ROW("interval", RF_DOUBLE, monitor_interval, .since = 4),
 	INT("checkpoint", RF_U64, monitor_checkpoint, 0, INT64_MAX, .since = 4),
 	INT("since_ns", RF_I64, monitor_since_ns, 0, INT64_MAX, .since = 4),
+	INT("images", RF_U64, monitor_images, 0, INT64_MAX, .since = 7, NONZERO),
+	INT("forgotten", RF_U64, monitor_forgotten, 0, INT64_MAX, .since = 7, NONZERO),
+	INT("extra_folds", RF_U64, monitor_extra_folds, 0, INT64_MAX, .since = 7, NONZERO),
 };
 static TABLE(monitor_table, RT_MONITOR, NULL, monitor_rows);
 

@@ -128,6 +128,10 @@ struct rec_header {
 	double monitor_interval;
 	uint64_t monitor_checkpoint;
 	int64_t monitor_since_ns;
+	/* version 7, absent when 0: the process table's images after the
+	 * checkpoint's prune, those forgotten so far, and the folds between
+	 * checkpoints that kept the table bounded (MON_PRUNE_BACKLOG) */
+	uint64_t monitor_images, monitor_forgotten, monitor_extra_folds;
 };
 
 /*
