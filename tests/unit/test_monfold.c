@@ -93,6 +93,52 @@ TEST(monfold_rows)
 	fold_free(&f);
 }
 
+/* The bounds: past MON_IDENT_MAX identities a new program's checks go to
+ * one identity that says so; past MON_ROW_MAX rows a new row's go to that
+ * identity's row of the capability and verdict; both counted, and no
+ * more than those rows are added. */
+TEST(monfold_bounds)
+{
+	struct mon_fold f = { 0 };
+	char exe[32];
+	uint32_t i, past, a;
+	struct ca_key k = key(1, 21, 0, 165);
+	struct mon_row *r, *r2;
+
+	for (i = 0; i < MON_IDENT_MAX; i++) {
+		snprintf(exe, sizeof(exe), "/bin/p%u", i);
+		ASSERT_EQ(fold_ident(&f, exe, NULL, "p", NULL, "/", 0, 1), i);
+	}
+	past = fold_ident(&f, "/bin/one-more", NULL, "one-more", NULL, "/", 0, 2);
+	ASSERT_EQ(past, MON_IDENT_MAX);
+	ASSERT_STR(f.ids[past].comm, MON_PAST_COMM);
+	ASSERT_TRUE(f.ids[past].exe == NULL);
+	ASSERT_EQ(fold_ident(&f, "/bin/two-more", NULL, "two-more", NULL, "/", 0, 3), past);
+	ASSERT_EQ(fold_ident(&f, "/bin/p7", NULL, "p", NULL, "/", 0, 1), 7);   /* kept ones stay */
+	ASSERT_U64(f.ids_past, 2);
+	ASSERT_U64(f.nids, MON_IDENT_MAX + 1);
+	/* rows: one per identity kept, up to the bound */
+	for (i = 0; f.nrows < MON_ROW_MAX; i++) {
+		k.syscall = (int)(i / MON_IDENT_MAX);
+		fold_row(&f, i % MON_IDENT_MAX, &k, -1, 1);
+	}
+	a = 3;
+	k.syscall = 9999;
+	r = fold_row(&f, a, &k, -1, 5);
+	ASSERT_EQ(r->ident, past);
+	ASSERT_EQ(r->syscall, -1);
+	ASSERT_EQ(r->cap, 21);
+	k.syscall = 9998;
+	r2 = fold_row(&f, a, &k, -1, 5);
+	ASSERT_TRUE(r2 == r);                 /* the same past row */
+	k.ret = -1;
+	r2 = fold_row(&f, a, &k, -1, 5);
+	ASSERT_TRUE(r2 != r);                 /* the denied one is another */
+	ASSERT_U64(f.nrows, MON_ROW_MAX + 2);
+	ASSERT_U64(f.rows_past, 3);
+	fold_free(&f);
+}
+
 /* The checkpoint: a line per identity with a count (synthetic pid, pids),
  * a check per row with a count, counts from folded and pending; and it
  * reads back, pids and the monitor object included. */

@@ -47,6 +47,23 @@ static bool ident_eq(const void *ctx, size_t pos)
 }
 
 /* The identity of (exe, comm, cgroup, uid), added if new. */
+/* The identity past the bound's checks go to (made once, beyond it). */
+static uint32_t fold_past_ident(struct mon_fold *m, int64_t first_ns)
+{
+	struct mon_ident *id;
+
+	if (m->has_past)
+		return m->past_ident;
+	grow_array((void **)&m->ids, &m->cap_ids, m->nids + 1, sizeof(*m->ids));
+	id = &m->ids[m->nids];
+	memset(id, 0, sizeof(*id));
+	id->comm = xstrdup(MON_PAST_COMM);
+	id->first_ns = first_ns;
+	m->past_ident = (uint32_t)m->nids++;
+	m->has_past = true;
+	return m->past_ident;
+}
+
 uint32_t fold_ident(struct mon_fold *m, const char *exe, const char *build_id, const char *comm,
 			  const struct rec_process *p, const char *cgroup, uint32_t uid,
 			  int64_t first_ns)
@@ -58,6 +75,11 @@ uint32_t fold_ident(struct mon_fold *m, const char *exe, const char *build_id, c
 
 	if (at >= 0)
 		return (uint32_t)at;
+	if (m->nids >= MON_IDENT_MAX && !(m->has_past && exe == NULL && comm &&
+					  !strcmp(comm, MON_PAST_COMM))) {
+		m->ids_past++;
+		return fold_past_ident(m, first_ns);
+	}
 	grow_array((void **)&m->ids, &m->cap_ids, m->nids + 1, sizeof(*m->ids));
 	id = &m->ids[m->nids];
 	memset(id, 0, sizeof(*id));
@@ -148,6 +170,14 @@ struct mon_row *fold_row(struct mon_fold *m, uint32_t ident, const struct ca_key
 
 	if (at >= 0)
 		return &m->rows[at];
+	if (m->nrows >= MON_ROW_MAX && !(m->has_past && ident == m->past_ident && stack == -1)) {
+		/* that identity's row of the capability and verdict, no call
+		 * site: at most 2 x CA_MAX_CAP + 2 rows past the bound */
+		struct ca_key past = { .cap = k->cap, .ret = k->ret, .syscall = -1 };
+
+		m->rows_past++;
+		return fold_row(m, fold_past_ident(m, first_ns), &past, -1, first_ns);
+	}
 	grow_array((void **)&m->rows, &m->cap_rows, m->nrows + 1, sizeof(*m->rows));
 	r = &m->rows[m->nrows];
 	memset(r, 0, sizeof(*r));

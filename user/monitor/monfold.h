@@ -77,7 +77,23 @@ struct mon_row {
 	uint64_t objs_more;       /* checks about objects not kept */
 };
 
+/* The monitor's bound on what grows with the host's variety, not its
+ * process rate: program identities and rows. Past them, a new identity's
+ * checks go to one identity that says so (comm MON_PAST_COMM, no exe) and a
+ * new row's to that identity's row of the capability and verdict (no
+ * call site); the checks stay counted, what was not kept is counted
+ * (ids_past, rows_past: the checkpoint's monitor object). About 1 KiB an
+ * identity and 0.3 KiB a row with their indexes and strings: 16 MiB and
+ * 40 MiB at most. */
+#define MON_IDENT_MAX 16384
+#define MON_ROW_MAX 131072
+#define MON_PAST_COMM "(past the monitor's bound)"
+
 struct mon_fold {
+	uint64_t ids_past;        /* identities not kept (MON_IDENT_MAX) */
+	uint64_t rows_past;       /* rows not kept (MON_ROW_MAX) */
+	bool has_past;            /* past_ident made */
+	uint32_t past_ident;
 	struct mon_ident *ids;
 	size_t nids, cap_ids;
 	struct hindex ident_idx;

@@ -237,6 +237,8 @@ static void fill_header(struct monitor *m, struct record *cp, bool final)
 	h->monitor_images = m->live->nprocs;
 	h->monitor_forgotten = m->pruned;
 	h->monitor_extra_folds = m->extra_folds;
+	h->monitor_ids_past = m->f.ids_past;
+	h->monitor_rows_past = m->f.rows_past;
 	h->monitor_since_ns = session_real0(s);
 	session_lost_so_far(s, &h->lost);
 	h->symbols = xstrdup(session_ksyms_source(s) ? session_ksyms_source(s) : m->ks ? "kernel" : "unavailable");

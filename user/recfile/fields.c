@@ -209,6 +209,8 @@ static const struct rec_field monitor_rows[] = {
 	INT("images", RF_U64, monitor_images, 0, INT64_MAX, .since = 7, NONZERO),
 	INT("forgotten", RF_U64, monitor_forgotten, 0, INT64_MAX, .since = 7, NONZERO),
 	INT("extra_folds", RF_U64, monitor_extra_folds, 0, INT64_MAX, .since = 7, NONZERO),
+	INT("programs_past", RF_U64, monitor_ids_past, 0, INT64_MAX, .since = 7, NONZERO),
+	INT("rows_past", RF_U64, monitor_rows_past, 0, INT64_MAX, .since = 7, NONZERO),
 };
 static TABLE(monitor_table, RT_MONITOR, NULL, monitor_rows);
 

@@ -132,6 +132,9 @@ struct rec_header {
 	 * checkpoint's prune, those forgotten so far, and the folds between
 	 * checkpoints that kept the table bounded (MON_PRUNE_BACKLOG) */
 	uint64_t monitor_images, monitor_forgotten, monitor_extra_folds;
+	/* version 7, absent when 0: folds of checks whose program identity or
+	 * row did not fit the monitor's bounds (monitor/monfold.h) */
+	uint64_t monitor_ids_past, monitor_rows_past;
 };
 
 /*
