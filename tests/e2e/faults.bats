@@ -192,8 +192,7 @@ progs_at_most() {
 			"$CAPAUDIT" record -q -o "$T/rec.jsonl" -- "$CHURN" load 2 2 >/dev/null &
 			local pid=$!
 			if [ "$delay" = running ]; then
-				wait_for 20 pgrep -x -P "$pid" churn >/dev/null ||
-					{ echo "the command did not start"; return 1; }
+				wait_command "$pid" churn
 			else
 				sleep "$delay"
 			fi

@@ -165,6 +165,15 @@ wait_attached() {
 	wait_for 20 attached "$1" || { echo "the recorder did not attach"; return 1; }
 }
 
+# wait_command PID NAME: until recorder PID's command runs as NAME (its
+# child, exec'd): the recorder lets the command go only after it has
+# attached and read the kernel's symbols, and until then the child is a
+# capaudit waiting to exec
+wait_command() {
+	wait_for 20 pgrep -x -P "$1" "$2" >/dev/null ||
+		{ echo "the command $2 of recorder $1 did not start"; return 1; }
+}
+
 # The corpus files' closed loops (corpus.bats, corpus-effects.bats).
 # within A B: every member of the comma list A is in B
 within() {

@@ -72,6 +72,7 @@ owner() {          # owner FILE: uid:gid mode
 	"${SUDO[@]}" "$CAPAUDIT" record -q -o "$D/rec.jsonl" -- sleep 60 &
 	local rec=$! keeper
 	wait_attached "$rec"
+	wait_command "$rec" sleep   # before, the held command is a capaudit too
 	[ "$(status_field "$rec" CapEff)" = "000000c000000000" ]
 	keeper=$(pgrep -P "$rec" -x capaudit)
 	[ -n "$keeper" ]

@@ -16,6 +16,7 @@ status_field() {   # status_field PID FIELD
 	"$CAPAUDIT" record -q -o "$T/rec.jsonl" -- sleep 60 &
 	local rec=$!
 	wait_attached "$rec"
+	wait_command "$rec" sleep
 	[ "$(status_field $rec CapEff)" = "$NEEDED" ]
 	[ "$(status_field $rec CapPrm)" = "$NEEDED" ]
 	[ "$(status_field $rec CapBnd)" = "$NEEDED" ]
