@@ -70,3 +70,31 @@ TEST(ksyms_proof_ranges_from_arm64_symbols)
 	ASSERT_TRUE(r.n >= 1);
 	ksyms_free(ks);
 }
+
+/* Whether addresses are shown is read at the first text symbol: x86-64
+ * kernels before 6.15 list per-CPU symbols first, at 0 for anyone (Debian
+ * 12's 6.1 and 6.12 amd64: "0000000000000000 A fixed_percpu_data"). */
+TEST(ksyms_addresses_shown_at_the_first_text_symbol)
+{
+	const char *percpu_first = "0000000000000000 A fixed_percpu_data\n"
+				   "0000000000000000 A __per_cpu_start\n"
+				   "0000000000001000 A cpu_debug_store\n"
+				   "ffffffff81000000 T startup_64\n";
+	const char *hidden = "0000000000000000 A fixed_percpu_data\n"
+			     "0000000000000000 T startup_64\n";
+	const char *arm64 = "ffff800008000000 T _text\n";
+	FILE *f;
+
+	f = fmemopen((void *)percpu_first, strlen(percpu_first), "r");
+	ASSERT_EQ(ksyms_addresses_shown_in(f), 1);
+	fclose(f);
+	f = fmemopen((void *)hidden, strlen(hidden), "r");
+	ASSERT_EQ(ksyms_addresses_shown_in(f), 0);
+	fclose(f);
+	f = fmemopen((void *)arm64, strlen(arm64), "r");
+	ASSERT_EQ(ksyms_addresses_shown_in(f), 1);
+	fclose(f);
+	f = fmemopen((void *)"", 0, "r");
+	ASSERT_EQ(ksyms_addresses_shown_in(f), 0);
+	fclose(f);
+}

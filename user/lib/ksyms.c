@@ -202,15 +202,32 @@ struct ksyms *ksyms_load(char *err, size_t errlen)
 	return ksyms_finish(ks, err, errlen);
 }
 
+int ksyms_addresses_shown_in(FILE *f)
+{
+	unsigned long long addr = 0;
+	char type[2], line[512];
+	int i;
+
+	/* the first text symbol's: x86-64 kernels before 6.15 list their
+	 * per-CPU symbols first, at their offsets ("0000000000000000 A
+	 * fixed_percpu_data"), which are 0 whoever reads them */
+	for (i = 0; i < 65536 && fgets(line, sizeof(line), f); i++) {
+		if (sscanf(line, "%llx %1s", &addr, type) != 2)
+			return 0;
+		if (type[0] == 't' || type[0] == 'T')
+			return addr != 0;
+	}
+	return 0;
+}
+
 int ksyms_addresses_shown(void)
 {
 	FILE *f = fopen("/proc/kallsyms", "re");
-	unsigned long long addr = 0;
 	int shown;
 
 	if (!f)
 		return 0;
-	shown = fscanf(f, "%llx", &addr) == 1 && addr != 0;
+	shown = ksyms_addresses_shown_in(f);
 	fclose(f);
 	return shown;
 }

@@ -4,6 +4,7 @@
 #define CA_KSYMS_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 struct ksyms;
@@ -13,8 +14,10 @@ struct ksyms;
 struct ksyms *ksyms_load(char *err, size_t errlen);
 void ksyms_free(struct ksyms *ks);
 /* Does /proc/kallsyms show this process addresses (not zeros)? Its first
- * line only. */
+ * text symbol's (x86-64's per-CPU symbols come first, at 0 for anyone). */
 int ksyms_addresses_shown(void);
+/* The same for kallsyms-format text read from f. */
+int ksyms_addresses_shown_in(FILE *f);
 size_t ksyms_count(const struct ksyms *ks);
 
 /* Each symbol in address order with where the next one starts (its end,
