@@ -656,6 +656,9 @@ static int attach(struct session *s)
 	cfg.kprobe_events = &s->kpe;
 	cfg.ptrace_hooks = &s->pth;
 	rc = tracer_start(&s->tr, &cfg, proctable_on_event, &s->pt, err, sizeof(err));
+	/* the opening thread (root's privileges) is gone: tracer_start()
+	 * waited for it before attaching, or here where it failed sooner */
+	ptrace_hooks_ready(&s->pth);
 	kprobe_events_close(&s->kpe);   /* attached ones live on in their links */
 	/* the attached ones' events stay open until their links are gone
 	 * (tracer_stop(): the links then detach quickly, in parallel); none

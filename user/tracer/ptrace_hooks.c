@@ -3,6 +3,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <linux/capability.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -58,19 +60,40 @@ void ptrace_hooks_init(struct ptrace_hooks *h)
 	for (i = 0; i < PTRACE_HOOKS_MAX; i++)
 		h->fd[i] = -1;
 	h->err = 0;
+	h->opening = false;
 }
 
-void ptrace_hooks_open(struct ptrace_hooks *h)
+static void *open_all(void *arg)
 {
+	struct ptrace_hooks *h = arg;
 	const char *tfs = tracefs_dir();
+	sigset_t all;
 	int i;
 
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);   /* signals are the main thread's */
 	h->err = tfs ? 0 : ENOENT;
 	for (i = 0; i < PTRACE_HOOKS_MAX; i++) {
 		h->fd[i] = tfs ? open_tracepoint(tfs, ptrace_hook_names[i]) : -1;
 		if (h->fd[i] < 0 && !h->err && errno != ENOENT)
 			h->err = errno;
 	}
+	return NULL;
+}
+
+void ptrace_hooks_open(struct ptrace_hooks *h)
+{
+	h->opening = !pthread_create(&h->opener, NULL, open_all, h);
+	if (!h->opening)
+		open_all(h);
+}
+
+void ptrace_hooks_ready(struct ptrace_hooks *h)
+{
+	if (!h->opening)
+		return;
+	pthread_join(h->opener, NULL);
+	h->opening = false;
 }
 
 static void close_all(struct ptrace_hooks *h)
@@ -100,6 +123,7 @@ void ptrace_hooks_close_start(struct ptrace_hooks *h)
 	pid_t pid;
 	char c;
 
+	ptrace_hooks_ready(h);
 	if (!ptrace_hooks_any(h))
 		return;
 	/* the closer waits for EOF here: until ours are closed, so that its
@@ -166,6 +190,7 @@ void ptrace_hooks_close_start(struct ptrace_hooks *h)
 
 void ptrace_hooks_close(struct ptrace_hooks *h)
 {
+	ptrace_hooks_ready(h);
 	close_all(h);
 }
 

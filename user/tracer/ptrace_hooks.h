@@ -10,6 +10,7 @@
 #ifndef CA_PTRACE_HOOKS_H
 #define CA_PTRACE_HOOKS_H
 
+#include <pthread.h>
 #include <stdbool.h>
 
 #define PTRACE_HOOKS_MAX 12
@@ -17,11 +18,20 @@
 struct ptrace_hooks {
 	int fd[PTRACE_HOOKS_MAX];   /* by ptrace_hooks.c's list; -1: not open */
 	int err;                    /* the first refusal's errno, 0 if none */
+	bool opening;               /* ptrace_hooks_open()'s thread runs */
+	pthread_t opener;
 };
 
 /* Every slot closed (-1): before open, or for a session without them. */
 void ptrace_hooks_init(struct ptrace_hooks *h);
+/* Opens them on a thread of its own (the caller goes on: loading the BPF
+ * object takes longer): opening a tracepoint's perf event takes the
+ * kernel's event_mutex, which the last close of another (a previous run's
+ * closer, below) holds through grace periods, 100-130 ms a run when runs
+ * follow each other. The thread keeps the caller's privileges until it
+ * ends: ptrace_hooks_ready() waits for it, before the recording begins. */
 void ptrace_hooks_open(struct ptrace_hooks *h);
+void ptrace_hooks_ready(struct ptrace_hooks *h);
 /* The events closed. They are kept open until the recording's links are
  * gone (the links then detach without the events' own teardown, and in
  * parallel: tracer_stop()); then _start hands the last references to a

@@ -367,6 +367,9 @@ static int try_mode(struct tracer *t, const struct tracer_cfg *cfg, enum attach_
 		capaudit_bpf__destroy(s);
 		return -1;
 	}
+	/* their events were opened while the object loaded (ptrace_hooks_open()) */
+	if (cfg->ptrace_hooks)
+		ptrace_hooks_ready(cfg->ptrace_hooks);
 	t->ptrace_hooks = attach_ptrace_hooks(s, cfg->ptrace_hooks);
 	t->skel = s;
 	t->mode = m;

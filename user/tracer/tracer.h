@@ -43,7 +43,7 @@ struct tracer_cfg {
 	const struct kprobe_events *kprobe_events;
 	/* the ptrace-access hooks' perf events (tracer/ptrace_hooks.h), or
 	 * NULL: none */
-	const struct ptrace_hooks *ptrace_hooks;
+	struct ptrace_hooks *ptrace_hooks;   /* waited for (ptrace_hooks_ready()), then attached */
 };
 
 typedef int (*tracer_event_fn)(void *ctx, const struct ca_event *e);
