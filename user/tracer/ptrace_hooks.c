@@ -32,18 +32,18 @@ _Static_assert(sizeof(ptrace_hook_names) / sizeof(ptrace_hook_names[0]) == PTRAC
  * tracepoint runs on every CPU (kernel/trace/trace_syscalls.c
  * perf_syscall_enter() runs the event's program array before looking at
  * the CPU's own list), as libbpf opens them. */
-static int open_tracepoint(const char *tfs, const char *name)
+static long tracepoint_id(const char *tfs, const char *name)
 {
-	struct perf_event_attr attr;
 	char path[256];
-	long id;
 
 	snprintf(path, sizeof(path), "%s/events/syscalls/%s/id", tfs, name);
-	id = read_sysctl(path, -1);
-	if (id < 0) {
-		errno = ENOENT;
-		return -1;
-	}
+	return read_sysctl(path, -1);
+}
+
+static int open_tracepoint(long id)
+{
+	struct perf_event_attr attr;
+
 	memset(&attr, 0, sizeof(attr));
 	attr.size = sizeof(attr);
 	attr.type = PERF_TYPE_TRACEPOINT;
@@ -57,8 +57,10 @@ void ptrace_hooks_init(struct ptrace_hooks *h)
 {
 	int i;
 
-	for (i = 0; i < PTRACE_HOOKS_MAX; i++)
+	for (i = 0; i < PTRACE_HOOKS_MAX; i++) {
 		h->fd[i] = -1;
+		h->id[i] = -1;
+	}
 	h->err = 0;
 	h->opening = false;
 }
@@ -66,16 +68,16 @@ void ptrace_hooks_init(struct ptrace_hooks *h)
 static void *open_all(void *arg)
 {
 	struct ptrace_hooks *h = arg;
-	const char *tfs = tracefs_dir();
 	sigset_t all;
 	int i;
 
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, NULL);   /* signals are the main thread's */
-	h->err = tfs ? 0 : ENOENT;
 	for (i = 0; i < PTRACE_HOOKS_MAX; i++) {
-		h->fd[i] = tfs ? open_tracepoint(tfs, ptrace_hook_names[i]) : -1;
-		if (h->fd[i] < 0 && !h->err && errno != ENOENT)
+		if (h->id[i] < 0)
+			continue;
+		h->fd[i] = open_tracepoint(h->id[i]);
+		if (h->fd[i] < 0 && !h->err)
 			h->err = errno;
 	}
 	return NULL;
@@ -83,6 +85,14 @@ static void *open_all(void *arg)
 
 void ptrace_hooks_open(struct ptrace_hooks *h)
 {
+	const char *tfs = tracefs_dir();
+	int i;
+
+	/* which events exist, now (tracefs is root's): the programs to load
+	 * are chosen by it while the events are still being opened */
+	h->err = tfs ? 0 : ENOENT;
+	for (i = 0; i < PTRACE_HOOKS_MAX; i++)
+		h->id[i] = tfs ? tracepoint_id(tfs, ptrace_hook_names[i]) : -1;
 	h->opening = !pthread_create(&h->opener, NULL, open_all, h);
 	if (!h->opening)
 		open_all(h);
@@ -194,7 +204,7 @@ void ptrace_hooks_close(struct ptrace_hooks *h)
 	close_all(h);
 }
 
-int ptrace_hook_fd(const struct ptrace_hooks *h, const char *section)
+static int hook_index(const struct ptrace_hooks *h, const char *section)
 {
 	static const char prefix[] = "tracepoint/syscalls/";
 	int i;
@@ -203,8 +213,22 @@ int ptrace_hook_fd(const struct ptrace_hooks *h, const char *section)
 		return -1;
 	for (i = 0; i < PTRACE_HOOKS_MAX; i++)
 		if (!strcmp(section + sizeof(prefix) - 1, ptrace_hook_names[i]))
-			return h->fd[i];
+			return i;
 	return -1;
+}
+
+int ptrace_hook_fd(const struct ptrace_hooks *h, const char *section)
+{
+	int i = hook_index(h, section);
+
+	return i < 0 ? -1 : h->fd[i];
+}
+
+bool ptrace_hook_wanted(const struct ptrace_hooks *h, const char *section)
+{
+	int i = hook_index(h, section);
+
+	return i >= 0 && h->id[i] >= 0;
 }
 
 bool ptrace_hooks_any(const struct ptrace_hooks *h)

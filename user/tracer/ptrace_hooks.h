@@ -17,6 +17,7 @@
 
 struct ptrace_hooks {
 	int fd[PTRACE_HOOKS_MAX];   /* by ptrace_hooks.c's list; -1: not open */
+	long id[PTRACE_HOOKS_MAX];  /* each event's tracepoint id; -1: none here */
 	int err;                    /* the first refusal's errno, 0 if none */
 	bool opening;               /* ptrace_hooks_open()'s thread runs */
 	pthread_t opener;
@@ -41,6 +42,9 @@ void ptrace_hooks_ready(struct ptrace_hooks *h);
 void ptrace_hooks_close_start(struct ptrace_hooks *h);
 void ptrace_hooks_close(struct ptrace_hooks *h);
 /* The fd for a program of section "tracepoint/syscalls/NAME", or -1. */
+/* Is the section's event there to be opened (its program worth loading)?
+ * Known before the opening thread is done. */
+bool ptrace_hook_wanted(const struct ptrace_hooks *h, const char *section);
 int ptrace_hook_fd(const struct ptrace_hooks *h, const char *section);
 /* Any of them open. */
 bool ptrace_hooks_any(const struct ptrace_hooks *h);

@@ -122,7 +122,7 @@ static void choose_ptrace_hooks(struct capaudit_bpf *s, const struct ptrace_hook
 	bpf_object__for_each_program(p, s->obj) {
 		if (!is_ptrace_hook(p))
 			continue;
-		bpf_program__set_autoload(p, ptrace_hook_fd(h, bpf_program__section_name(p)) >= 0);
+		bpf_program__set_autoload(p, ptrace_hook_wanted(h, bpf_program__section_name(p)));
 		bpf_program__set_autoattach(p, false);
 	}
 }
@@ -417,6 +417,8 @@ static int try_mode_hooks(struct tracer *t, const struct tracer_cfg *cfg, enum a
 	libbpf_hook_refused = false;
 	if (!try_mode(t, cfg, m))
 		return 0;
+	if (cfg->ptrace_hooks)
+		ptrace_hooks_ready(cfg->ptrace_hooks);   /* (a load that failed came first) */
 	if (!libbpf_hook_refused || !ptrace_hooks_any(cfg->ptrace_hooks))
 		return -1;
 	snprintf(first, sizeof(first), "%s", t->why[m]);
