@@ -292,7 +292,7 @@ struct {
 } stats SEC(".maps");
 
 /*
- * The flags of every event's submit: wake the reader only when the ring
+ * The flags of most events' submit: wake the reader only when the ring
  * buffer is a quarter full; otherwise it finds the events at its next
  * poll (user/tracer/tracer.c tracer_poll(): every 100 ms at most). A
  * submit that wakes a reader sleeping in epoll queues an irq_work
@@ -301,6 +301,16 @@ struct {
  * monitor -a the fork and exit hooks cost 9-16 us a run that way, against
  * 2 us for the exec hook, whose event the reader had not caught up with.
  */
+/* The events whose handling reads what may soon be gone (the image's
+ * executable and /proc entries at an exec or a first check; a ptrace
+ * target's /proc; an object's owner and mode, a process object's
+ * name) wake the reader at once, whether or not it had caught up (a
+ * fork's event before an exec's no longer woke it, so flags 0 would not):
+ * ustacks.bats deletes a binary right after its exec. Fork, exit,
+ * new-key, capset and spill events wait for the poll or a quarter-full
+ * ring buffer. */
+#define RB_WAKE_NOW BPF_RB_FORCE_WAKEUP
+
 static __always_inline __u64 rb_wake(void)
 {
 	__u64 size = bpf_ringbuf_query(&events, BPF_RB_RING_SIZE);
@@ -541,7 +551,7 @@ static __always_inline void announce(struct task_struct *task, __u32 tgid, __u64
 	e->ts_ns = bpf_ktime_get_ns();
 	e->cgroup_id = bpf_get_current_cgroup_id();
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
-	bpf_ringbuf_submit(e, rb_wake());
+	bpf_ringbuf_submit(e, RB_WAKE_NOW);
 }
 
 static __always_inline __u64 mix64(__u64 h, __u64 v)
@@ -1900,7 +1910,7 @@ int BPF_PROG(sched_process_exec, struct task_struct *p, pid_t old_pid, struct li
 				  BPF_CORE_READ(bprm, file, f_path.dentry, d_name.name));
 	if (BPF_CORE_READ(bprm, file, f_inode, i_nlink) == 0)
 		e->flags |= CA_EVF_EXE_UNLINKED;
-	bpf_ringbuf_submit(e, rb_wake());
+	bpf_ringbuf_submit(e, RB_WAKE_NOW);
 	return 0;
 }
 

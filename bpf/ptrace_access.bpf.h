@@ -101,7 +101,7 @@ static __always_inline void ptrace_event(struct task_struct *task, __u32 tgid, _
 	e->pt_userns = BPF_CORE_READ(cred, user_ns, ns.inum);
 	e->pt_pidns_level = BPF_CORE_READ(task, thread_pid, level);
 	e->pt_entry = entry;
-	bpf_ringbuf_submit(e, rb_wake());
+	bpf_ringbuf_submit(e, RB_WAKE_NOW);
 }
 
 /* The current process is recorded, and target is another process. */
