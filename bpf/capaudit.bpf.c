@@ -306,9 +306,14 @@ struct {
  * target's /proc; an object's owner and mode, a process object's
  * name) wake the reader at once, whether or not it had caught up (a
  * fork's event before an exec's no longer woke it, so flags 0 would not):
- * ustacks.bats deletes a binary right after its exec. Fork, exit,
- * new-key, capset and spill events wait for the poll or a quarter-full
- * ring buffer. */
+ * an exec by a path the reader must resolve through /proc (ustacks.bats
+ * deletes a binary run by a relative path right after its exec) and a
+ * ptrace-access event (its target's /proc). Each such wake-up costs the
+ * hook 9-17 us here (its irq_work). Fork, exit, an exec by an absolute
+ * path, a first check's announce (most are an image's checks inside its
+ * own execve(), before the exec event), new-key, capset, spill and
+ * object events (their owner, mode or name are "read after the check"
+ * anyway) wait for the poll or a quarter-full ring buffer. */
 #define RB_WAKE_NOW BPF_RB_FORCE_WAKEUP
 
 static __always_inline __u64 rb_wake(void)
@@ -551,7 +556,7 @@ static __always_inline void announce(struct task_struct *task, __u32 tgid, __u64
 	e->ts_ns = bpf_ktime_get_ns();
 	e->cgroup_id = bpf_get_current_cgroup_id();
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
-	bpf_ringbuf_submit(e, RB_WAKE_NOW);
+	bpf_ringbuf_submit(e, rb_wake());
 }
 
 static __always_inline __u64 mix64(__u64 h, __u64 v)
@@ -1910,7 +1915,18 @@ int BPF_PROG(sched_process_exec, struct task_struct *p, pid_t old_pid, struct li
 				  BPF_CORE_READ(bprm, file, f_path.dentry, d_name.name));
 	if (BPF_CORE_READ(bprm, file, f_inode, i_nlink) == 0)
 		e->flags |= CA_EVF_EXE_UNLINKED;
-	bpf_ringbuf_submit(e, RB_WAKE_NOW);
+	/* the reader names the image by the path alone where it is absolute
+	 * (user/record/proctable.c resolve_exe(), exeid.c: the path's inode
+	 * must be the one the kernel ran); a relative path, an fd's name
+	 * (/dev/fd/N, /proc/self/fd/N) or an unlinked file is named through
+	 * /proc/PID while the process lives: then at once; with
+	 * --user-stacks always (the image's files are named from what it
+	 * maps, user/record/ustacks.c, while they are there) */
+	bpf_ringbuf_submit(e, cfg_user_stacks || e->filename[0] != '/' ||
+			      (e->flags & CA_EVF_EXE_UNLINKED) ||
+			      (e->filename[1] == 'd' && e->filename[2] == 'e' && e->filename[3] == 'v') ||
+			      (e->filename[1] == 'p' && e->filename[2] == 'r' && e->filename[3] == 'o') ?
+			      RB_WAKE_NOW : rb_wake());
 	return 0;
 }
 

@@ -487,7 +487,7 @@ __noinline int send_object(__u32 idx)
 	b->ev.type = CA_EV_OBJECT;
 	b->ev.key = c->slots[idx].key;
 	b->ev.fp = fp;
-	if (bpf_ringbuf_output(&events, &b->ev, sizeof(b->ev), RB_WAKE_NOW))
+	if (bpf_ringbuf_output(&events, &b->ev, sizeof(b->ev), rb_wake()))
 		stat_add(CA_STAT_RINGBUF_FULL, 1);
 	return 0;
 }

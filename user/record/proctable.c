@@ -289,6 +289,9 @@ int proctable_on_event(void *ctx, const struct ca_event *e)
 						   e->exe_ino, e->exe_gen));
 		p->secure_exec = e->flags & CA_EVF_SECURE_EXEC;
 		attribute_note(pt, p, e->cgroup_id);
+		/* --user-stacks: the executable named now, while its path is
+		 * there (a binary deleted after its exec is then "(deleted)") */
+		ustacks_add_file(pt->us, p->exe);
 		break;
 	case CA_EV_EXIT:
 		p = proctable_image(pt, e->tgid, e->pstart, proctable_alias_exec(pt, e->tgid, e->pstart, e->exec_id), comm,
