@@ -292,28 +292,22 @@ struct {
 } stats SEC(".maps");
 
 /*
- * The flags of most events' submit: wake the reader only when the ring
- * buffer is a quarter full; otherwise it finds the events at its next
- * poll (user/tracer/tracer.c tracer_poll(): every 100 ms at most). A
- * submit that wakes a reader sleeping in epoll queues an irq_work
- * (kernel/bpf/ringbuf.c bpf_ringbuf_commit(): only when the reader had
- * caught up), whose interrupt and wake-up ran inside the hook: under
- * monitor -a the fork and exit hooks cost 9-16 us a run that way, against
- * 2 us for the exec hook, whose event the reader had not caught up with.
+ * The flags of an event's submit. A submit that wakes a reader sleeping
+ * in epoll queues an irq_work (kernel/bpf/ringbuf.c bpf_ringbuf_commit(),
+ * flags 0: when the reader had caught up), whose interrupt and wake-up
+ * run inside the hook: under monitor -a the fork and exit hooks cost
+ * 9-17 us a run that way. So rb_wake(): wake the reader only when the
+ * ring buffer is a quarter full; otherwise it finds the events at its
+ * next poll (user/tracer/tracer.c tracer_poll(): every 100 ms at most).
+ * RB_WAKE_NOW, whether or not the reader had caught up (a fork's event
+ * left unread, flags 0 would not wake it at the exec either): for the
+ * events whose handling reads what may soon be gone, an exec by a path
+ * the reader must resolve through /proc or with --user-stacks, and a
+ * ptrace-access event (its target's /proc). Not for a first check's
+ * announce (most are an image's checks inside its own execve(), before
+ * the exec event: waking for them doubled the first checks' cost), nor
+ * object events (their owner, mode or name are "read after the check").
  */
-/* The events whose handling reads what may soon be gone (the image's
- * executable and /proc entries at an exec or a first check; a ptrace
- * target's /proc; an object's owner and mode, a process object's
- * name) wake the reader at once, whether or not it had caught up (a
- * fork's event before an exec's no longer woke it, so flags 0 would not):
- * an exec by a path the reader must resolve through /proc (ustacks.bats
- * deletes a binary run by a relative path right after its exec) and a
- * ptrace-access event (its target's /proc). Each such wake-up costs the
- * hook 9-17 us here (its irq_work). Fork, exit, an exec by an absolute
- * path, a first check's announce (most are an image's checks inside its
- * own execve(), before the exec event), new-key, capset, spill and
- * object events (their owner, mode or name are "read after the check"
- * anyway) wait for the poll or a quarter-full ring buffer. */
 #define RB_WAKE_NOW BPF_RB_FORCE_WAKEUP
 
 static __always_inline __u64 rb_wake(void)

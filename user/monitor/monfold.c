@@ -75,8 +75,7 @@ uint32_t fold_ident(struct mon_fold *m, const char *exe, const char *build_id, c
 
 	if (at >= 0)
 		return (uint32_t)at;
-	if (m->nids >= MON_IDENT_MAX && !(m->has_past && exe == NULL && comm &&
-					  !strcmp(comm, MON_PAST_COMM))) {
+	if (m->nids >= MON_IDENT_MAX) {
 		m->ids_past++;
 		return fold_past_ident(m, first_ns);
 	}

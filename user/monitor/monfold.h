@@ -83,8 +83,8 @@ struct mon_row {
  * new row's to that identity's row of the capability and verdict (no
  * call site); the checks stay counted, what was not kept is counted
  * (ids_past, rows_past: the checkpoint's monitor object). About 1 KiB an
- * identity and 0.3 KiB a row with their indexes and strings: 16 MiB and
- * 40 MiB at most. */
+ * identity and 0.3 KiB a row with their indexes and strings (estimated,
+ * not measured at the bounds): 16 MiB and 40 MiB at most. */
 #define MON_IDENT_MAX 16384
 #define MON_ROW_MAX 131072
 #define MON_PAST_COMM "(past the monitor's bound)"

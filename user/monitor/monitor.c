@@ -201,23 +201,26 @@ static void prune(struct monitor *m)
 	free(keep);
 }
 
-/* The fold and prune of a checkpoint, without one: the images that
- * exited before the last two go (their checks are folded: none is in the
- * kernel's map, and peek_pending() keeps those a CPU's cache still holds). */
-static void fold_and_prune(struct monitor *m)
+/* A fold: drain (final: tracer_stop() took it all), fold, add what the
+ * caches hold, forget old exits. A checkpoint's, and one between
+ * checkpoints when MON_PRUNE_BACKLOG images joined the process table:
+ * the images that exited before the last two folds go (their checks are
+ * folded: none is in the kernel's map, and peek_one() keeps those a CPU's
+ * cache still holds). */
+static void fold_round(struct monitor *m, bool final)
 {
 	size_t i;
 
-	if (tracer_drain_grow(m->tr, false))
+	if (!final && tracer_drain_grow(m->tr, false))
 		fprintf(stderr, "capaudit: warning: draining the aggregation map: %s\n",
 			strerror(errno));
 	m->gen++;
 	fold_table(m);
 	for (i = 0; i < m->f.nrows; i++)
 		m->f.rows[i].pending = 0;
-	tracer_peek_pending(m->tr, peek_one, m);
+	if (!final)
+		tracer_peek_pending(m->tr, peek_one, m);
 	prune(m);
-	m->extra_folds++;
 }
 
 /* ---- checkpoints ----------------------------------------------------- */
@@ -326,19 +329,9 @@ static int checkpoint(struct monitor *m, bool final)
 	struct record cp = { 0 };
 	sigset_t old;
 	char msg[1200];
-	size_t i;
 	int rc;
 
-	if (!final && tracer_drain_grow(m->tr, false))
-		fprintf(stderr, "capaudit: warning: draining the aggregation map: %s\n",
-			strerror(errno));
-	m->gen++;
-	fold_table(m);
-	for (i = 0; i < m->f.nrows; i++)
-		m->f.rows[i].pending = 0;
-	if (!final)
-		tracer_peek_pending(m->tr, peek_one, m);
-	prune(m);
+	fold_round(m, final);
 	m->checkpoint++;
 	fill_header(m, &cp, final);
 	cp.hdr.checks += fold_to_record(&m->f, &cp);
@@ -403,7 +396,8 @@ static int run_loop(struct monitor *m)
 			if (checkpoint(m, false))
 				return -1;
 		} else if (m->live->nprocs >= m->prune_at) {
-			fold_and_prune(m);
+			fold_round(m, false);
+			m->extra_folds++;
 		}
 		if (tty && now - last_status > 1000000000LL) {
 			last_status = now;
