@@ -13,8 +13,4 @@ struct ksyms;
  * them. */
 int proof_ranges_from_ksyms(const struct ksyms *ks, struct ca_ranges *r);
 
-/* The same from /proc/kallsyms, read line by line (as root, before the
- * privilege drop); -1 when it shows no addresses. */
-int proof_ranges_from_kallsyms(struct ca_ranges *r);
-
 #endif
