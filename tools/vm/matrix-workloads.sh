@@ -22,7 +22,7 @@
 #                     CAP_CHECKPOINT_RESTORE denied, CAP_SYS_ADMIN granted at alloc_pid
 #   M.nobody.jsonl    run --caps none --user 65534 -- set-pid clone3: the
 #                     denial blocks clone3 (EPERM), set-pid exits 1
-#   M.ptrace.jsonl    run --caps none --user 65534 -- busybox ps: noaudit
+#   M.ptrace.jsonl    run --caps none --user LONE_UID -- busybox ps: noaudit
 #                     CAP_SYS_PTRACE probes at __ptrace_may_access
 #   M.shortcut.jsonl  record -- busybox readlink /proc/ROOT-PID/cwd: ptrace
 #                     access with no check (ptrace_access, CAP_SYS_PTRACE added)
@@ -49,6 +49,8 @@ CA=$BIN/capaudit
 BB=$BIN/busybox
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/matrix.XXXXXX")
 RESTRICT=$(cat /proc/sys/kernel/dmesg_restrict)
+# a uid with no account, which no other process has (the ptrace workload)
+LONE_UID=3999999
 # cgroup v2: /sys/fs/cgroup in the guests, /sys/fs/cgroup/unified on a hybrid host
 V2=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
 # the scope's cgroup, this run's own (two matrices on one host must not
@@ -117,8 +119,14 @@ for m in $MODES; do
 	step "$m" nobody "$CA" run -q --caps none --user 65534 --attach "$m" --format json \
 		-o "$OUT/$m.nobody.jsonl" -- "$BIN/set-pid" clone3
 	# noaudit probes every kernel routes through security_capable(): ps
-	# reading other users' /proc entries (CAP_SYS_PTRACE, __ptrace_may_access)
-	step "$m" ptrace "$CA" run -q --caps none --user 65534 --attach "$m" --format json \
+	# reading other users' /proc entries (CAP_SYS_PTRACE, __ptrace_may_access).
+	# As a uid no account and no other process has: every entry ps reads is
+	# then another user's, refused in __ptrace_may_access() (noaudit). A uid
+	# others share (nobody, on a host where other tests run) reaches
+	# cap_ptrace_access_check() for each such process whose permitted set is
+	# not within ps's, an audited CAP_SYS_PTRACE check that comes and goes
+	# with whatever else runs (security/commoncap.c)
+	step "$m" ptrace "$CA" run -q --caps none --user "$LONE_UID" --attach "$m" --format json \
 		-o "$OUT/$m.ptrace.jsonl" -- "$BB" ps
 	# ptrace access to a root process that no check asks for (its set is
 	# within root's): the ptrace-access hooks see /proc/PID/cwd read, and
