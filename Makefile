@@ -62,6 +62,12 @@ else
 CFLAGS    += -DCAPAUDIT_NO_HTTPD
 HTTPD_LIBS :=
 endif
+# STATIC=1 (tools/vm/build-static.sh): linked with -static; users and groups
+# from /etc/passwd and /etc/group only (user/cli/main.c says why)
+STATIC    ?= 0
+ifeq ($(STATIC),1)
+CFLAGS    += -DCAPAUDIT_STATIC
+endif
 LDLIBS    := -lbpf -ldw -lelf -lz -lcap -ljansson -lsimdjson $(HTTPD_LIBS)
 # what the analysis side (and so the unit tests and fuzz targets) links
 ANALYSIS_LIBS := -ldw -lelf -lcap -ljansson -lsimdjson $(HTTPD_LIBS)

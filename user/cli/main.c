@@ -4,6 +4,9 @@
  * and which narrower capability would do instead of CAP_SYS_ADMIN.
  */
 #include <malloc.h>
+#ifdef CAPAUDIT_STATIC
+#include <nss.h>
+#endif
 #include <stdio.h>
 #include <string.h>
 
@@ -100,6 +103,16 @@ int main(int argc, char **argv)
 	 * 5 MB), and every table below that size then grows in the heap,
 	 * leaving what it outgrew resident */
 	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+#ifdef CAPAUDIT_STATIC
+	/* A static glibc must not load the host's NSS modules (libnss_systemd,
+	 * sss, ldap): they are built for the shared libc, and getpwuid() of a
+	 * uid /etc/passwd lacks crashed in _nss_systemd_is_blocked() on Debian
+	 * 12. Users and groups come from /etc/passwd and /etc/group alone,
+	 * which glibc's own files service reads (built into libc since 2.34) */
+	__nss_configure_lookup("passwd", "files");
+	__nss_configure_lookup("group", "files");
+	__nss_configure_lookup("initgroups", "files");
+#endif
 	if (argc < 2) {
 		do_help(0, NULL, argc, argv);
 		return EXIT_USAGE;
