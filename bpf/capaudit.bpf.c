@@ -28,7 +28,9 @@
  * array lookup is inlined by the verifier): a slot is tagged by (thread,
  * program image, syscall, user ip, first two syscall arguments, capability,
  * verdict, flags) and holds the agg key it was attributed to and a pending
- * count. The tag is only a hash of what user space passed in, so one tag
+ * count. Where a slot cannot tell, a path (below: whole stacks learned
+ * from other walks, shared by the CPU's processes) may prove the stack
+ * before it is walked. The tag is only a hash of what user space passed in, so one tag
  * can reach several call sites (clone3: the mm copy's noaudit
  * CAP_SYS_ADMIN check once per mapping, then alloc_pid's audited one; bpf:
  * bpf_prog_load's CAP_PERFMON, then bpf_check's). A hit is therefore
