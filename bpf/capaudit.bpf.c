@@ -222,19 +222,25 @@ struct {
  * arch/x86/entry/syscall_64.c, and in invoke_syscall(),
  * arch/arm64/kernel/syscall.c, a new offset of up to 1 KiB each syscall);
  * the entry code's frames above that gap, which sit at fixed distances
- * below the task's saved registers, from the top of the stack. A proof
- * reads the words at the distances from the program's frame until one
- * differs, and the rest (at most PATH_TOP_FRAMES, within PATH_TOP_SCAN of
- * the top) at their distances from the top. Matching every word means
+ * below the task's saved registers, from the top of the stack. Which
+ * frames are above the gap is learned, not guessed: two walks of the same
+ * stack with different offsets show the frames that kept their distance
+ * from the program's frame and those that kept theirs from the top (the
+ * split; at most PATH_TOP_FRAMES above it, within PATH_TOP_SCAN of the
+ * top). Until then a path proves only a check whose offset is the one it
+ * was learned with. Guessing is wrong: the gap holds stale copies of
+ * do_syscall_64()'s return address from earlier syscalls, so a word read
+ * at a distance from the top inside it can match by chance (tried: 6 of
+ * 300 processes' mmap() checks went to a stack without ksys_mmap_pgoff).
+ * Matching every word means
  * every frame (the proof's comment at the top: from the program's frame
  * each frame's size fixes where the next return address is; the entry
  * code puts its own at the same place on every entry), so the same stack,
  * whatever the process.
  *
  * Kept by (syscall, capability): PATH_WAYS paths a set, per CPU (a path is
- * written by one CPU only, never half-read). A walk may learn a path (one
- * walk in PATH_LEARN_EVERY, or one finding an empty way: learning reads up
- * to twice 512 bytes a frame); every PATH_VERIFY_EVERY-th proof of a path
+ * written by one CPU only, never half-read). One walk in PATH_LEARN_EVERY
+ * learns a path (learning reads up to twice 512 bytes a frame); every PATH_VERIFY_EVERY-th proof of a path
  * walks anyway, and the path is dropped if the walk finds another stack
  * (CA_STAT_PATH_SPLIT). Not used with --exact-stacks (every check walks)
  * nor where the kprobe walked at the entry.
@@ -242,7 +248,8 @@ struct {
 #define PATH_SETS          16
 #define PATH_WAYS          4
 #define PATH_SCAN          4096  /* bytes above the program's frame a proof reads at most */
-#define PATH_TOP_SCAN      512   /* bytes below the top of the stack it reads at most */
+#define PATH_TOP_SCAN      1024  /* bytes below the top of the stack it reads at most
+				  * (arm64: a 336-byte pt_regs, then el0t_64_sync_handler()...) */
 #define PATH_TOP_FRAMES    6     /* frames it may find there */
 #define PATH_VERIFY_EVERY  32
 #define PATH_LEARN_EVERY   4
@@ -255,7 +262,11 @@ struct path_way {
 	__u16 base, span;            /* [base, base + span) holds every pos */
 	__u8 n;                      /* frames; 0: empty */
 	__u8 uses;
-	__u16 pad;
+	/* the first frame above the random gap (found from the top), learned
+	 * from two walks of this stack the gap set apart; 0: not known yet
+	 * (every frame is then found from the program's frame) */
+	__u8 split;
+	__u8 pad;
 };
 
 struct path_set {
@@ -267,6 +278,9 @@ struct path_set {
 struct path_scratch {
 	__u64 w[PATH_SCAN / 8];      /* the stack above the program's frame */
 	__u64 t[PATH_TOP_SCAN / 8];  /* the stack below its top */
+	__u64 lval[CA_STACK_DEPTH];  /* a walk's frames, as path_walked() found them */
+	__u16 lpos[CA_STACK_DEPTH];
+	__u16 ltpos[CA_STACK_DEPTH];
 	__u64 vsid;    /* a proof's periodic walk: what it proved */
 	__s32 vway;    /* and which way (-1: none) */
 	__u32 pad;
@@ -1185,14 +1199,14 @@ static __always_inline bool proven(struct ca_cache *c, const struct ca_slot *s, 
 /*
  * The id of the kernel stack this check runs on, proven by a path of set
  * (paths, above): its words read again at the same distances from the
- * program's frame fp, in one read, and those past the random gap at their
- * distances from top, in another. 0: no path proves it, or the path's
- * periodic walk is due (path_scratch's vway names it, for path_walked()).
- * Global: verified once.
+ * program's frame fp, in one read, and those above the random gap at
+ * their distances from top, in another. 0: no path proves it, or the
+ * path's periodic walk is due (path_scratch's vway names it, for
+ * path_walked()). Global: verified once.
  */
 __noinline __u64 path_proven(__u32 set, __u64 fp, __u64 top)
 {
-	__u32 zero = 0, w, i, j, n, lo = 0xffff, hi = 0, len, tlen;
+	__u32 zero = 0, w, i, j, n, lim, lo = 0xffff, hi = 0, len, tlen;
 	struct path_set *ps = bpf_map_lookup_elem(&paths, &set);
 	struct path_scratch *b = bpf_map_lookup_elem(&path_scratch, &zero);
 
@@ -1218,43 +1232,41 @@ __noinline __u64 path_proven(__u32 set, __u64 fp, __u64 top)
 	len = hi - lo;
 	if (len < 8 || len > PATH_SCAN || bpf_probe_read_kernel(b->w, len, (void *)(fp + lo)))
 		return 0;
-	tlen = 0;
 	for (w = 0; w < PATH_WAYS; w++) {
 		struct path_way *p = &ps->way[w];
 
 		n = p->n;
 		if (!n || n > CA_STACK_DEPTH)
 			continue;
+		lim = p->split ? p->split : n;
 		for (i = 0; i < CA_STACK_DEPTH; i++) {
 			__u32 at = p->pos[i & (CA_STACK_DEPTH - 1)];
 
-			if (i >= n || at < lo || at + 8 > hi)
+			if (i >= lim || at < lo || at + 8 > hi)
 				break;
 			if (CA_KRET_WORD(b->w[((at - lo) / 8) & (PATH_SCAN / 8 - 1)]) !=
 			    p->val[i & (CA_STACK_DEPTH - 1)])
 				break;
 		}
-		if (i < n) {
-			/* the rest from the top: the entry code's frames */
-			if (!i || n - i > PATH_TOP_FRAMES)
+		if (i < lim)
+			continue;
+		if (lim < n) {
+			/* above the gap: the first is the farthest from the top */
+			tlen = p->tpos[lim & (CA_STACK_DEPTH - 1)];
+			if (tlen < 8 || tlen > PATH_TOP_SCAN || top - fp < tlen + 8 ||
+			    bpf_probe_read_kernel(b->t, tlen, (void *)(top - tlen)))
 				continue;
-			if (!tlen) {
-				tlen = PATH_TOP_SCAN;
-				if (top - fp < tlen + 8 ||
-				    bpf_probe_read_kernel(b->t, PATH_TOP_SCAN, (void *)(top - PATH_TOP_SCAN)))
-					return 0;
-			}
 			for (j = 0; j < PATH_TOP_FRAMES; j++) {
-				__u32 k = (i + j) & (CA_STACK_DEPTH - 1), d = p->tpos[k];
+				__u32 k = (lim + j) & (CA_STACK_DEPTH - 1), d = p->tpos[k];
 
-				if (i + j >= n)
+				if (lim + j >= n)
 					break;
-				if (d < 8 || d > PATH_TOP_SCAN ||
-				    CA_KRET_WORD(b->t[((PATH_TOP_SCAN - d) / 8) & (PATH_TOP_SCAN / 8 - 1)]) !=
+				if (d < 8 || d > tlen ||
+				    CA_KRET_WORD(b->t[((tlen - d) / 8) & (PATH_TOP_SCAN / 8 - 1)]) !=
 				    p->val[k])
 					break;
 			}
-			if (i + j < n)
+			if (lim + j < n)
 				continue;
 		}
 		p->uses++;
@@ -1269,50 +1281,25 @@ __noinline __u64 path_proven(__u32 set, __u64 fp, __u64 top)
 }
 
 /*
- * After a walk that found stack sid (its frames in kstack_buf): check the
- * path whose periodic walk this was, and maybe learn a path of set from
- * it: every frame from the first in the kernel's own text (before it:
- * the program's call to bpf_get_stack() and trampolines, which a check
- * that does not walk lacks) to the last walked, found in order in the
- * stack memory above fp, each within 1024 bytes of the one before, all
- * within PATH_SCAN bytes. A frame not found: no path (the check walks, as
- * before). Global: verified once.
+ * The frames of the stack just walked (kstack_buf) as a path has them,
+ * into path_scratch's lval/lpos/ltpos: every frame from the first in the
+ * kernel's own text (before it: the program's call to bpf_get_stack() and
+ * trampolines, which a check that does not walk lacks) to the last
+ * walked, found in order in the stack memory above fp, each within 1024
+ * bytes of the one before, all within PATH_SCAN bytes. How many, or 0: a
+ * frame not found. Global: verified once.
  */
-__noinline int path_walked(__u32 set, __u64 sid, __u64 fp, __u64 top)
+__noinline int path_frames(__u64 fp, __u64 top)
 {
-	__u32 zero = 0, w, k, first, n;
-	struct path_set *ps = bpf_map_lookup_elem(&paths, &set);
+	__u32 zero = 0, k, first;
 	struct path_scratch *sc = bpf_map_lookup_elem(&path_scratch, &zero);
 	struct ca_kstack *b = bpf_map_lookup_elem(&kstack_buf, &zero);
 	struct ca_ranges *r = bpf_map_lookup_elem(&ranges, &zero);
-	struct path_way *p;
 	__u64 at = fp, ip;
 	long off;
 
-	if (!ps || !sc || !b || !r)
+	if (!sc || !b || !r || !r->n || fp >= top || top - fp > CA_THREAD_SIZE)
 		return 0;
-	if (sc->vway >= 0) {
-		w = (__u32)sc->vway & (PATH_WAYS - 1);
-		sc->vway = -1;
-		if (ps->way[w].sid == sc->vsid && sc->vsid != sid) {
-			ps->way[w].n = 0;
-			stat_add(CA_STAT_PATH_SPLIT, 1);
-		}
-		return 0;
-	}
-	if (!r->n || fp >= top || top - fp > CA_THREAD_SIZE)
-		return 0;
-	/* which way: an empty one at once, else one walk in PATH_LEARN_EVERY */
-	for (w = 0; w < PATH_WAYS; w++)
-		if (!ps->way[w].n)
-			break;
-	if (w == PATH_WAYS) {
-		if (ps->walks++ % PATH_LEARN_EVERY)
-			return 0;
-		w = ps->next++ % PATH_WAYS;
-	}
-	p = &ps->way[w & (PATH_WAYS - 1)];
-	p->n = 0;
 	for (first = 0; first < CA_PROOF_FRAMES + 4; first++) {
 		ip = b->ips[first & (CA_STACK_DEPTH - 1)];
 		if (!ip)
@@ -1341,17 +1328,84 @@ __noinline int path_walked(__u32 set, __u64 sid, __u64 fp, __u64 top)
 		at += off + 8;
 		if (pos + 8 > PATH_SCAN)
 			return 0;
-		p->pos[k & (CA_STACK_DEPTH - 1)] = (__u16)pos;
-		p->tpos[k & (CA_STACK_DEPTH - 1)] = (__u16)(top - fp - pos);
-		p->val[k & (CA_STACK_DEPTH - 1)] = want;
+		sc->lpos[k & (CA_STACK_DEPTH - 1)] = (__u16)pos;
+		sc->ltpos[k & (CA_STACK_DEPTH - 1)] = (__u16)(top - fp - pos);
+		sc->lval[k & (CA_STACK_DEPTH - 1)] = want;
 	}
-	n = k;
-	if (!n)
+	return (int)k;
+}
+
+/*
+ * After a walk that found stack sid: check the path whose periodic walk
+ * this was; else, one walk in PATH_LEARN_EVERY (a stack whose frames
+ * cannot all be found would otherwise pay for the search on every walk),
+ * learn from it: the split of the path that has this stack, if it is not
+ * known and the gap moved since; or a new path, into an empty way, else
+ * the ways in turn. Global: verified once.
+ */
+__noinline int path_walked(__u32 set, __u64 sid, __u64 fp, __u64 top)
+{
+	__u32 zero = 0, w, k, j, n;
+	struct path_set *ps = bpf_map_lookup_elem(&paths, &set);
+	struct path_scratch *sc = bpf_map_lookup_elem(&path_scratch, &zero);
+	struct path_way *p;
+
+	if (!ps || !sc)
 		return 0;
+	if (sc->vway >= 0) {
+		w = (__u32)sc->vway & (PATH_WAYS - 1);
+		sc->vway = -1;
+		if (ps->way[w].sid == sc->vsid && sc->vsid != sid) {
+			ps->way[w].n = 0;
+			stat_add(CA_STAT_PATH_SPLIT, 1);
+		}
+		return 0;
+	}
+	if (ps->walks++ % PATH_LEARN_EVERY)
+		return 0;
+	for (w = 0; w < PATH_WAYS; w++)
+		if (ps->way[w].n && ps->way[w].sid == sid)
+			break;
+	if (w < PATH_WAYS && ps->way[w].split)
+		return 0;   /* known in full: nothing to learn */
+	n = path_frames(fp, top);
+	if (!n || n > CA_STACK_DEPTH)
+		return 0;
+	if (w < PATH_WAYS) {
+		/* the same stack again: where did the gap move it? */
+		p = &ps->way[w];
+		if (p->n != n)
+			return 0;
+		for (k = 0; k < CA_STACK_DEPTH; k++)
+			if (k >= n || sc->lpos[k] != p->pos[k])
+				break;
+		if (k >= n || !k || n - k > PATH_TOP_FRAMES)
+			return 0;   /* the same offset, or no split that fits */
+		for (j = k; j < CA_STACK_DEPTH; j++) {
+			if (j >= n)
+				break;
+			if (sc->ltpos[j] != p->tpos[j] || sc->lval[j] != p->val[j])
+				return 0;
+		}
+		p->split = (__u8)k;
+		return (int)n;
+	}
+	for (w = 0; w < PATH_WAYS; w++)
+		if (!ps->way[w].n)
+			break;
+	if (w == PATH_WAYS)
+		w = ps->next++ % PATH_WAYS;
+	p = &ps->way[w & (PATH_WAYS - 1)];
+	for (k = 0; k < CA_STACK_DEPTH; k++) {
+		p->pos[k] = sc->lpos[k];
+		p->tpos[k] = sc->ltpos[k];
+		p->val[k] = sc->lval[k];
+	}
 	p->base = p->pos[0];
 	p->span = p->pos[(n - 1) & (CA_STACK_DEPTH - 1)] + 8 - p->pos[0];
 	p->sid = sid;
 	p->uses = 0;
+	p->split = 0;
 	p->n = (__u8)n;
 	return (int)n;
 }

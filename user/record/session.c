@@ -339,6 +339,17 @@ static enum stop_reason run_loop(struct session *s)
 		}
 		now = now_monotonic_ns();
 		reap_command(s);
+		/* a busy host fills the aggregation map in seconds: move it to
+		 * our table while recording (cheap to ask, 20 times a second);
+		 * before the exit checks, so that a map that filled while this
+		 * loop waited for a turn is drained, and grown, all the same
+		 * (one that filled is drained at once) */
+		if (now - last_drain > 50000000LL || s->tr.spilled_since_swap) {
+			last_drain = now;
+			if (tracer_drain_if_full(&s->tr) < 0)
+				fprintf(stderr, "capaudit: warning: draining the aggregation map: %s\n",
+					strerror(errno));
+		}
 		/* the command has exited: the processes it started may run on
 		 * (a daemon forks into the background), and are recorded until
 		 * the last one exits */
@@ -364,14 +375,6 @@ static enum stop_reason run_loop(struct session *s)
 			} else if (now - sig_at > GRACE_NS) {
 				break;
 			}
-		}
-		/* a busy host fills the aggregation map in seconds: move it to
-		 * our table while recording (cheap to ask, 20 times a second) */
-		if (now - last_drain > 50000000LL) {
-			last_drain = now;
-			if (tracer_drain_if_full(&s->tr) < 0)
-				fprintf(stderr, "capaudit: warning: draining the aggregation map: %s\n",
-					strerror(errno));
 		}
 		if (o->npids && now - last_scan > 250000000LL) {
 			last_scan = now;

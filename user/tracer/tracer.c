@@ -393,6 +393,7 @@ static int rb_cb(void *ctx, void *data, size_t len)
 		const struct ca_spill_event *sp = data;
 
 		aggtab_add(&t->tab, &sp->key, &sp->val);
+		t->spilled_since_swap++;
 		return 0;
 	}
 	/* an object event has its own layout (struct ca_obj_event) */
@@ -752,9 +753,12 @@ int tracer_drain_grow(struct tracer *t, bool may_grow)
 	uint32_t want = t->agg_max[old];
 	__u32 zero = 0;
 
-	/* draining as often as this: the host makes keys faster than the map
-	 * holds them comfortably; the spare grows (and never shrinks back) */
-	if (may_grow && !t->stopped && !t->fixed_keys && now - t->last_swap_ns < GROW_WITHIN_NS &&
+	/* draining as often as this, or the map filled before a drain came
+	 * (the kernel sent checks through the ring buffer instead): the host
+	 * makes keys faster than the map holds them comfortably; the spare
+	 * grows (and never shrinks back) */
+	if (may_grow && !t->stopped && !t->fixed_keys &&
+	    (now - t->last_swap_ns < GROW_WITHIN_NS || t->spilled_since_swap) &&
 	    want < AGG_KEYS_MAX)
 		want *= 2;
 	if (!t->stopped && t->agg_max[spare] < want && (fd = new_agg_map(want)) >= 0) {
@@ -768,6 +772,7 @@ int tracer_drain_grow(struct tracer *t, bool may_grow)
 		return -1;
 	t->cur = spare;
 	t->keys_at_swap = stat_one(t, CA_STAT_KEYS);
+	t->spilled_since_swap = 0;
 	t->last_swap_ns = now;
 	if (t->agg_max[spare] > t->agg_max_used)
 		t->agg_max_used = t->agg_max[spare];
@@ -780,7 +785,7 @@ int tracer_drain_if_full(struct tracer *t)
 {
 	uint64_t added = stat_one(t, CA_STAT_KEYS) - t->keys_at_swap;
 
-	if (added * 2 < t->agg_max[t->cur])
+	if (added * 2 < t->agg_max[t->cur] && !t->spilled_since_swap)
 		return 0;
 	return tracer_drain(t) ? -1 : 1;
 }

@@ -74,6 +74,7 @@ struct tracer {
 	int cur;
 	bool fixed_keys;
 	uint64_t keys_at_swap;   /* CA_STAT_KEYS when agg_fd[cur] went in */
+	uint64_t spilled_since_swap;  /* CA_EV_SPILL events since: agg_fd[cur] filled */
 	int64_t last_swap_ns;
 	uint64_t drains;         /* swaps done while recording */
 	uint32_t agg_max_used;   /* the largest map size used */
