@@ -405,8 +405,6 @@ enum ca_stat {
 	CA_STAT_KEYS,           /* entries added to the aggregation maps */
 	CA_STAT_UNPROVEN,       /* cache hits whose proof failed: stack walked */
 	CA_STAT_SPILLED,        /* checks sent as CA_EV_SPILL: the map was full */
-	CA_STAT_PATH_PROVEN,    /* stacks proven by a learned path: not walked */
-	CA_STAT_PATH_SPLIT,     /* a path's periodic walk found another stack */
 	CA_STAT_NR,
 };
 
