@@ -232,17 +232,16 @@ struct {
  * do_syscall_64()'s return address from earlier syscalls, so a word read
  * at a distance from the top inside it can match by chance (tried: 6 of
  * 300 processes' mmap() checks went to a stack without ksys_mmap_pgoff).
- * Matching every word means
- * every frame (the proof's comment at the top: from the program's frame
- * each frame's size fixes where the next return address is; the entry
- * code puts its own at the same place on every entry), so the same stack,
- * whatever the process.
+ * Matching every word means every frame (the proof's comment at the top:
+ * from the program's frame each frame's size fixes where the next return
+ * address is; the entry code puts its own at the same place on every
+ * entry), so the same stack, whatever the process.
  *
  * Kept by (syscall, capability): PATH_WAYS paths a set, per CPU (a path is
  * written by one CPU only, never half-read). One walk in PATH_LEARN_EVERY
- * learns a path (learning reads up to twice 512 bytes a frame); every PATH_VERIFY_EVERY-th proof of a path
- * walks anyway, and the path is dropped if the walk finds another stack
- * (CA_STAT_PATH_SPLIT). Not used with --exact-stacks (every check walks)
+ * learns a path (learning reads up to twice 512 bytes a frame); every
+ * PATH_VERIFY_EVERY-th proof of a path walks anyway, and the path is
+ * dropped if the walk finds another stack (CA_STAT_PATH_SPLIT). Not used with --exact-stacks (every check walks)
  * nor where the kprobe walked at the entry.
  */
 #define PATH_SETS          16
