@@ -30,8 +30,8 @@
  * verdict, flags) and holds the agg key it was attributed to and a pending
  * count. Where a slot cannot tell, a path (below: whole stacks learned
  * from other walks, shared by the CPU's processes) may prove the stack
- * before it is walked. The tag is only a hash of what user space passed in, so one tag
- * can reach several call sites (clone3: the mm copy's noaudit
+ * before it is walked. The tag is only a hash of what user space passed
+ * in, so one tag can reach several call sites (clone3: the mm copy's noaudit
  * CAP_SYS_ADMIN check once per mapping, then alloc_pid's audited one; bpf:
  * bpf_prog_load's CAP_PERFMON, then bpf_check's). A hit is therefore
  * counted without a walk only when it passes the slot's proof (below);
@@ -241,8 +241,9 @@ struct {
  * written by one CPU only, never half-read). One walk in PATH_LEARN_EVERY
  * learns a path (learning reads up to twice 512 bytes a frame); every
  * PATH_VERIFY_EVERY-th proof of a path walks anyway, and the path is
- * dropped if the walk finds another stack (CA_STAT_PATH_SPLIT). Not used with --exact-stacks (every check walks)
- * nor where the kprobe walked at the entry.
+ * dropped if the walk finds another stack (CA_STAT_PATH_SPLIT). Not used
+ * with --exact-stacks (every check walks) nor where the kprobe walked at
+ * the entry.
  */
 #define PATH_SETS          16
 #define PATH_WAYS          4
