@@ -1098,6 +1098,21 @@ __noinline long locate(__u64 want, __u64 at, __u64 top)
 	return -1;
 }
 
+/* The offset from at of the first word that equals want within two
+ * windows of locate() (1024 bytes), or -1: where a proof or a path looks
+ * for the next frame. Inline: a global function here would make the calls
+ * from the program down to locate() four deep. */
+static __always_inline long locate_near(__u64 want, __u64 at, __u64 top)
+{
+	const __u64 window = sizeof(((struct ca_cache *)0)->scan);   /* locate()'s */
+	long off = locate(want, at, top);
+
+	if (off >= 0)
+		return off;
+	off = locate(want, at + window, top);
+	return off < 0 ? -1 : off + (long)window;
+}
+
 /*
  * Learn the proof of cache slot idx (on this CPU) from the stack just
  * walked into kstack_buf, whose frames pf (proof_frames(), called by the
@@ -1147,13 +1162,9 @@ __noinline int learn_proof(__u32 idx, __u64 fp, __u64 top, long pf)
 
 		if (first + k > site)
 			break;
-		off = locate(want, at, top);
-		if (off < 0) {
-			off = locate(want, at + sizeof(c->scan), top);
-			if (off < 0)
-				return 0;
-			off += sizeof(c->scan);
-		}
+		off = locate_near(want, at, top);
+		if (off < 0)
+			return 0;
 		pos = at + off - fp;
 		at += off + 8;
 		if (j < 0)
@@ -1327,13 +1338,9 @@ __noinline int path_frames(__u64 fp, __u64 top)
 		want = b->ips[(first + k) & (CA_STACK_DEPTH - 1)];
 		if (!want)
 			break;
-		off = locate(want, at, top);
-		if (off < 0) {
-			off = locate(want, at + 512, top);
-			if (off < 0)
-				return 0;
-			off += 512;
-		}
+		off = locate_near(want, at, top);
+		if (off < 0)
+			return 0;
 		pos = at + off - fp;
 		at += off + 8;
 		if (pos + 8 > PATH_SCAN)
