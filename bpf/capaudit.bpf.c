@@ -284,6 +284,24 @@ struct {
 	__uint(max_entries, 1 << 20);
 } events SEC(".maps");
 
+/* Executables' names by inode, written by the exec hook the first time it
+ * sees a file (struct ca_exe_name in capaudit.h): the ring buffer drops
+ * events when its reader falls behind, and a check whose exec event was
+ * dropped is still named, from its own ca_meta.exe. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, CA_EXE_NAMES);
+	__type(key, struct ca_exe_id);
+	__type(value, struct ca_exe_name);
+} exe_names SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ca_exe_name);
+} exe_name_buf SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, CA_STAT_NR);
@@ -568,6 +586,14 @@ static __always_inline void *cur_agg(void)
 	return bpf_map_lookup_elem(&aggs, &zero);
 }
 
+/* The inode's identity (struct ca_exe_id); zeros for NULL (no mm). */
+static __always_inline void exe_id_of(struct ca_exe_id *id, struct inode *inode)
+{
+	id->ino = BPF_CORE_READ(inode, i_ino);
+	id->gen = BPF_CORE_READ(inode, i_generation);
+	id->dev = BPF_CORE_READ(inode, i_sb, s_dev);
+}
+
 /* Who the current task is, for a new key. */
 static __always_inline void current_meta(struct ca_meta *m, __u64 now)
 {
@@ -577,6 +603,7 @@ static __always_inline void current_meta(struct ca_meta *m, __u64 now)
 	m->uid = (__u32)bpf_get_current_uid_gid();
 	m->tid = (__u32)bpf_get_current_pid_tgid();
 	bpf_get_current_comm(m->comm, sizeof(m->comm));
+	exe_id_of(&m->exe, BPF_CORE_READ(cur_task(), mm, exe_file, f_inode));
 }
 
 /*
@@ -1883,27 +1910,49 @@ int BPF_PROG(sched_process_fork, struct task_struct *parent, struct task_struct 
 	return 0;
 }
 
+/* The executable's names in "exe_names", the first time the hook sees the
+ * file (a lookup for every later exec of it). */
+static __always_inline void keep_exe_name(const struct ca_exe_id *id, struct linux_binprm *bprm)
+{
+	struct ca_exe_name *n;
+	__u32 zero = 0;
+
+	if (!id->ino || bpf_map_lookup_elem(&exe_names, id))
+		return;
+	n = bpf_map_lookup_elem(&exe_name_buf, &zero);
+	if (!n)
+		return;
+	bpf_probe_read_kernel_str(n->filename, sizeof(n->filename), BPF_CORE_READ(bprm, filename));
+	bpf_probe_read_kernel_str(n->exe_name, sizeof(n->exe_name),
+				  BPF_CORE_READ(bprm, file, f_path.dentry, d_name.name));
+	n->flags = BPF_CORE_READ(bprm, file, f_inode, i_nlink) == 0 ? CA_EVF_EXE_UNLINKED : 0;
+	bpf_map_update_elem(&exe_names, id, n, BPF_NOEXIST);
+}
+
 SEC("tp_btf/sched_process_exec")
 int BPF_PROG(sched_process_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
 {
 	__u32 tgid = p->tgid;
 	struct seen_img img = { .pstart = p->group_leader->start_time,
 				.exec_id = (__u32)p->self_exec_id };
+	struct ca_exe_id id;
 	struct ca_event *e;
 
 	if (!followed(tgid, img.pstart) || !uid_allowed(p))
 		return 0;
 	/* the exec event names the image: no CA_EV_FIRST needed for it */
 	bpf_map_update_elem(&seen, &tgid, &img, BPF_ANY);
+	exe_id_of(&id, BPF_CORE_READ(bprm, file, f_inode));
+	keep_exe_name(&id, bprm);
 	e = new_event(CA_EV_EXEC, p);
 	if (!e)
 		return 0;
 	e->cgroup_id = bpf_get_current_cgroup_id();
 	if (BPF_CORE_READ_BITFIELD_PROBED(bprm, secureexec))
 		e->flags |= CA_EVF_SECURE_EXEC;
-	e->exe_ino = BPF_CORE_READ(bprm, file, f_inode, i_ino);
-	e->exe_gen = BPF_CORE_READ(bprm, file, f_inode, i_generation);
-	e->exe_dev = BPF_CORE_READ(bprm, file, f_inode, i_sb, s_dev);
+	e->exe_ino = id.ino;
+	e->exe_gen = id.gen;
+	e->exe_dev = id.dev;
 	bpf_probe_read_kernel_str(e->filename, sizeof(e->filename), BPF_CORE_READ(bprm, filename));
 	bpf_probe_read_kernel_str(e->exe_name, sizeof(e->exe_name),
 				  BPF_CORE_READ(bprm, file, f_path.dentry, d_name.name));

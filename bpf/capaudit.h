@@ -120,12 +120,36 @@ struct ca_ustack {
 };
 
 /* Who made the first check of a key, and when. */
+/* An executable file, as the kernel knows it: the inode's number, its
+ * generation (a reused number is another file) and the kernel's dev_t of
+ * its filesystem (major << 20 | minor). All zero: none (a kernel thread). */
+struct ca_exe_id {
+	__u64 ino;
+	__u32 gen;
+	__u32 dev;
+};
+
 struct ca_meta {
 	__u64 first_ns;  /* CLOCK_MONOTONIC (bpf_ktime_get_ns); 0: not known */
 	__u64 cgroup_id;
 	__u32 uid;       /* real uid */
 	__u32 tid;       /* thread */
 	char comm[CA_COMM_LEN];
+	/* the program the process runs (mm->exe_file): its checks keep their
+	 * executable when its exec or fork event was lost (ringbuf full),
+	 * named through the "exe_names" map (see there) */
+	struct ca_exe_id exe;
+};
+
+/* "exe_names": what the exec hook saw of an executable, by its inode
+ * (struct ca_exe_id), for checks whose exec event was lost. LRU: a host
+ * runs far fewer distinct programs than it starts processes. */
+#define CA_EXE_NAMES 4096
+struct ca_exe_name {
+	char filename[CA_PATH_LEN]; /* the path as passed to execve() */
+	char exe_name[CA_DNAME_LEN];/* the file's own name (its dentry's) */
+	__u32 flags;                /* CA_EVF_EXE_UNLINKED */
+	__u32 pad;
 };
 
 struct ca_val {

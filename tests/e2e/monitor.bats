@@ -191,6 +191,45 @@ has_finding_of_chown() {
 	promtool check metrics <"$T/m.prom"
 }
 
+# churn_on_exe FILE: "identities pids CAP_SYSLOG-checks" of the rows whose
+# executable is $CHURN, in the last checkpoint of FILE
+churn_on_exe() {
+	"$CAPAUDIT" report -i "$1" --format json 2>/dev/null | jq -r --arg e "$CHURN" '
+		[.processes[] | select(.exe == $e)]
+		| "\(length) \(map(.pids) | add // 0) \([.[].capabilities[]? | select(.cap == "CAP_SYSLOG") | .granted] | add // 0)"'
+}
+
+churn_syslog_is() {
+	[ "$(churn_on_exe "$1" | cut -d' ' -f3)" = "$2" ]
+}
+
+@test "monitor stopped while 10,000 processes start: events are lost (counted), every check is still on its program" {
+	start_monitor --interval 1
+	# a reader that falls behind (here stopped: on a busy host, starved)
+	# loses fork, exec and exit events once the 1 MiB ring buffer is full;
+	# the checks are in the kernel's map with the file their process ran
+	kill -STOP "$MPID"
+	out=$("$CHURN" forks 10000 2 8)
+	kill -CONT "$MPID"
+	[ "${out##*calls=}" = 20000 ]
+	wait_for 30 churn_syslog_is "$T/mon.jsonl" 20000
+	kill -INT "$MPID"
+	wait "$MPID"
+	MPID=
+	lost=$(head -n 1 "$T/mon.jsonl" | jq -r .lost.ringbuf_full)
+	echo "events lost: $lost; on $CHURN: $(churn_on_exe "$T/mon.jsonl")"
+	[ "$lost" -gt 0 ]
+	# one program identity, its 10,000 processes each counted (and the
+	# forkers and their parent, whose events came before the buffer filled)
+	read -r ids pids checks <<<"$(churn_on_exe "$T/mon.jsonl")"
+	[ "$ids" = 1 ]
+	[ "$checks" = 20000 ]
+	[ "$pids" -ge 10000 ]
+	[ "$pids" -le 10009 ]
+	# no check on a process without an executable
+	[ "$("$CAPAUDIT" report -i "$T/mon.jsonl" --format json | jq '[.processes[] | select(.exe == null) | .capabilities[] | select(.cap == "CAP_SYSLOG")] | length')" = 0 ]
+}
+
 @test "monitor: options are parsed strictly" {
 	run "$CAPAUDIT" monitor --interval 1x
 	[ "$status" -eq 2 ]

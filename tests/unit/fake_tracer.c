@@ -23,13 +23,14 @@ struct ca_val *fake_check(uint32_t tgid, uint64_t pstart, uint32_t exec_id, int 
 			  uint64_t kstack, uint64_t count, const char *comm)
 {
 	size_t i = fake_kernel.nkeys++;
-	struct ca_key *k = &fake_kernel.keys[i];
-	struct ca_val *v = &fake_kernel.vals[i];
+	struct ca_key *k;
+	struct ca_val *v;
 
 	if (i >= FAKE_KEYS)
 		abort();
-	memset(k, 0, sizeof(*k));
-	memset(v, 0, sizeof(*v));
+	memset(&fake_kernel.entries[i], 0, sizeof(fake_kernel.entries[i]));
+	k = &fake_kernel.entries[i].key;
+	v = &fake_kernel.entries[i].val;
 	k->tgid = tgid;
 	k->pstart = pstart;
 	k->exec_id = exec_id;
@@ -56,6 +57,37 @@ void fake_stack(uint64_t id, const uint64_t *ips, int n)
 	fake_kernel.stack_id[i] = id;
 	memcpy(fake_kernel.stack_ips[i], ips, (size_t)n * sizeof(*ips));
 	fake_kernel.stack_n[i] = n;
+}
+
+void fake_exe_name(uint32_t dev, uint64_t ino, uint32_t gen, const char *filename,
+		   const char *exe_name, uint32_t flags)
+{
+	struct exe_name_copy *c = &fake_kernel.exe_names[fake_kernel.nexe_names++];
+
+	if (fake_kernel.nexe_names > sizeof(fake_kernel.exe_names) / sizeof(*c))
+		abort();
+	memset(c, 0, sizeof(*c));
+	c->id.dev = dev;
+	c->id.ino = ino;
+	c->id.gen = gen;
+	memcpy(c->name.filename, filename, strnlen(filename, CA_PATH_LEN));
+	memcpy(c->name.exe_name, exe_name, strnlen(exe_name, CA_DNAME_LEN));
+	c->name.flags = flags;
+}
+
+int tracer_exe_name(struct tracer *t, const struct ca_exe_id *id, struct ca_exe_name *out)
+{
+	size_t i;
+
+	for (i = 0; i < fake_kernel.nexe_names; i++) {
+		const struct exe_name_copy *c = &fake_kernel.exe_names[i];
+
+		if (c->id.dev == id->dev && c->id.ino == id->ino && c->id.gen == id->gen) {
+			*out = c->name;
+			return 0;
+		}
+	}
+	return -1;
 }
 
 int tracer_follow(struct tracer *t, uint32_t tgid, uint64_t pstart)
@@ -92,7 +124,7 @@ int tracer_foreach_check(struct tracer *t,
 	int rc;
 
 	for (i = 0; i < fake_kernel.nkeys; i++)
-		if ((rc = fn(ctx, &fake_kernel.keys[i], &fake_kernel.vals[i])))
+		if ((rc = fn(ctx, &fake_kernel.entries[i].key, &fake_kernel.entries[i].val)))
 			return rc;
 	return 0;
 }

@@ -20,6 +20,7 @@
 
 #include "tracer/tracer.h"
 #include "tracer/tasks_iter.h"
+#include "tracer/aggtab.h"
 
 #define FAKE_KEYS   64
 #define FAKE_STACKS 8
@@ -27,9 +28,9 @@
 #define FAKE_FOLLOW 32
 
 struct fake_kernel {
-	/* the aggregated checks (tracer_foreach_check) */
-	struct ca_key keys[FAKE_KEYS];
-	struct ca_val vals[FAKE_KEYS];
+	/* the aggregated checks (tracer_foreach_check): as the real table
+	 * holds them (aggtab_objs() finds a value's objects beside it) */
+	struct agg_entry entries[FAKE_KEYS];
 	size_t nkeys;
 	/* the stack map (tracer_stack) */
 	uint64_t stack_id[FAKE_STACKS];
@@ -41,6 +42,9 @@ struct fake_kernel {
 	struct ca_task tasks[FAKE_TASKS];
 	size_t ntasks;
 	int snapshots;           /* tasks_snapshot() calls */
+	/* the exec hook's "exe_names" map (tracer_exe_name) */
+	struct exe_name_copy exe_names[4];
+	size_t nexe_names;
 	/* tracer_follow() calls */
 	struct { uint32_t tgid; uint64_t pstart; } followed[FAKE_FOLLOW];
 	size_t nfollowed;
@@ -56,5 +60,8 @@ void fake_tracer_reset(struct tracer *t);
 struct ca_val *fake_check(uint32_t tgid, uint64_t pstart, uint32_t exec_id, int cap, int ret,
 			  uint64_t kstack, uint64_t count, const char *comm);
 void fake_stack(uint64_t id, const uint64_t *ips, int n);
+/* What the exec hook kept of the executable (dev, ino, gen) */
+void fake_exe_name(uint32_t dev, uint64_t ino, uint32_t gen, const char *filename,
+		   const char *exe_name, uint32_t flags);
 
 #endif

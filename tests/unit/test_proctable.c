@@ -419,6 +419,62 @@ TEST(collect_images_seen_only_by_their_checks_and_what_was_lost)
 	fx_free(f);
 }
 
+/* Images whose exec and fork events were lost (ringbuf full) are named by
+ * the file their check's process ran (ca_meta.exe): the name an exec event
+ * of the same inode had, else what the exec hook kept in "exe_names" (an
+ * absolute path as given, a memfd by its own name); never a guess. */
+TEST(collect_images_whose_events_were_lost_named_by_their_checks_file)
+{
+	struct fx *f = fx_new();
+	struct ca_event e;
+	struct rec_process *p;
+	struct ca_val *v;
+
+	/* a parent's exec seen: its inode (8:1, 77, gen 3) named */
+	e = exec_event(PID(1), 100, 1, 2, "churn", "/usr/bin/churn");
+	e.exe_dev = 8 << 20 | 1;
+	e.exe_ino = 77;
+	e.exe_gen = 3;
+	send(f, &e);
+	/* a child whose fork event was lost: same file */
+	v = fake_check(PID(2), 200, 2, SYSLOG, 0, 0, 2, "churn");
+	v->meta.exe = (struct ca_exe_id){ .ino = 77, .gen = 3, .dev = 8 << 20 | 1 };
+	/* a process whose exec event was lost: the hook's map names it */
+	fake_exe_name(8 << 20 | 1, 78, 1, "/usr/sbin/other", "other", 0);
+	v = fake_check(PID(3), 300, 4, SYSLOG, 0, 0, 1, "other");
+	v->meta.exe = (struct ca_exe_id){ .ino = 78, .gen = 1, .dev = 8 << 20 | 1 };
+	/* a memfd's exec lost: named as /proc would have named it */
+	fake_exe_name(1, 5, 0, "/dev/fd/3", "memfd:job", CA_EVF_EXE_UNLINKED);
+	v = fake_check(PID(4), 400, 1, SYSLOG, 0, 0, 1, "3");
+	v->meta.exe = (struct ca_exe_id){ .ino = 5, .gen = 0, .dev = 1 };
+	/* the same inode number on another device, never exec'd while
+	 * recording: no name (not the churn's) */
+	v = fake_check(PID(5), 500, 1, SYSLOG, 0, 0, 1, "x");
+	v->meta.exe = (struct ca_exe_id){ .ino = 77, .gen = 3, .dev = 9 << 20 };
+	/* another generation of the hook's inode: a different file */
+	v = fake_check(PID(6), 600, 1, SYSLOG, 0, 0, 1, "y");
+	v->meta.exe = (struct ca_exe_id){ .ino = 78, .gen = 2, .dev = 8 << 20 | 1 };
+	collect_checks(&f->pt, NULL, "no kernel symbols");
+
+	p = img(f, PID(2), 200, 2);
+	ASSERT_TRUE(p && p->exe);
+	if (p && p->exe)
+		ASSERT_STR(p->exe, "/usr/bin/churn");
+	p = img(f, PID(3), 300, 4);
+	ASSERT_TRUE(p && p->exe);
+	if (p && p->exe)
+		ASSERT_STR(p->exe, "/usr/sbin/other");
+	p = img(f, PID(4), 400, 1);
+	ASSERT_TRUE(p && p->exe);
+	if (p && p->exe)
+		ASSERT_STR(p->exe, "/memfd:job (deleted)");
+	p = img(f, PID(5), 500, 1);
+	ASSERT_TRUE(p && !p->exe);
+	p = img(f, PID(6), 600, 1);
+	ASSERT_TRUE(p && !p->exe);
+	fx_free(f);
+}
+
 /* Two kernel stacks with the same frames (another BPF program attached
  * meanwhile) are one record stack, and their checks one line. */
 TEST(collect_stacks_with_the_same_frames_are_one)

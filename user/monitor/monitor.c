@@ -40,16 +40,10 @@ uint32_t mon_identity(struct monitor *m, uint32_t tgid, uint64_t pstart, uint32_
 		      const struct ca_meta *meta, bool count)
 {
 	struct session *s = m->sess;
-	struct rec_process *p = record_find_process(m->live, tgid, session_to_epoch(s, pstart), exec_id);
-	char comm[CA_COMM_LEN + 1];
+	/* with its fork and exec events (or, lost, from the check itself) */
+	struct rec_process *p = session_image_of_check(s, tgid, pstart, exec_id, meta);
 	uint32_t at;
 
-	if (!p) {
-		memcpy(comm, meta->comm, CA_COMM_LEN);
-		comm[CA_COMM_LEN] = '\0';
-		return fold_ident(&m->f, NULL, NULL, comm, NULL, session_cgroup_path(s, meta->cgroup_id),
-				 meta->uid, session_to_epoch(s, meta->first_ns));
-	}
 	session_attribute(s, p, meta->cgroup_id);
 	at = fold_ident(&m->f, p->exe, p->build_id, p->comm, p, p->cgroup, p->uid, session_to_epoch(s, meta->first_ns));
 	if (count && !p->pids) {

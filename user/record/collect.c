@@ -110,6 +110,7 @@ static int collect_one(void *ctx, const struct ca_key *k, const struct ca_val *v
 {
 	struct collect_ctx *cc = ctx;
 	struct proctable *pt = cc->pt;
+	struct rec_process *p;
 	struct rec_check *c;
 
 	/* only a syscall result, for checks counted while the map was full */
@@ -170,12 +171,16 @@ static int collect_one(void *ctx, const struct ca_key *k, const struct ca_val *v
 		c->stack = si->idx - 1;
 	}
 	/* an image that made checks but whose events were lost: named by its
-	 * first check (/proc cannot be tied to it without its boot time) */
-	if (!check_process(pt->rec, c)) {
-		struct rec_process *p = proctable_image(pt, c->pid, k->pstart, c->exec_id, comm, 0);
-
+	 * first check (/proc cannot be tied to it without its boot time),
+	 * its executable by the file the check's process ran */
+	p = check_process(pt->rec, c);
+	if (!p) {
+		p = proctable_image(pt, c->pid, k->pstart, c->exec_id, comm, 0);
 		p->uid = v->meta.uid;
 	}
+	/* (an aliased check ran in capaudit's own child, before the exec) */
+	if (c->exec_id == k->exec_id)
+		proctable_image_exe(pt, p, &v->meta.exe);
 	return 0;
 }
 

@@ -5,6 +5,7 @@
  * opened by its path, or through /proc/PID/exe while the process lives, and
  * read only if it is that inode (a path may name another file by now: an
  * upgrade, another mount namespace). Each inode is read once.
+ * The same table keeps the name each inode was exec'd by.
  */
 #ifndef CA_RECORD_EXEID_H
 #define CA_RECORD_EXEID_H
@@ -18,7 +19,9 @@
 struct exe_file {
 	uint64_t ino;
 	uint32_t gen, dev;        /* dev: the kernel's dev_t (major << 20 | minor) */
+	bool read;                /* build_id is known */
 	char *build_id;           /* lowercase hex; NULL: the file has none */
+	char *path;               /* the name an exec of it was given; NULL: none yet */
 };
 
 struct exe_ids {
@@ -34,6 +37,11 @@ struct exe_ids {
 const char *exe_build_id(struct exe_ids *c, const char *path, uint32_t tgid, uint32_t dev,
 			 uint64_t ino, uint32_t gen);
 void exe_ids_free(struct exe_ids *c);
+/* The executable's name, as an exec of the inode resolved it (its first),
+ * kept for an image of the same file whose exec event was lost; NULL if
+ * none was seen. */
+void exe_name_note(struct exe_ids *c, const char *path, uint32_t dev, uint64_t ino, uint32_t gen);
+const char *exe_name_known(struct exe_ids *c, uint32_t dev, uint64_t ino, uint32_t gen);
 /* Whether path names that very inode (the kernel's dev_t, number). */
 bool exe_path_is(const char *path, uint32_t dev, uint64_t ino);
 

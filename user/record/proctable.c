@@ -131,7 +131,7 @@ static const char *base_name(const char *path)
 /* A relative exec name made absolute against the recorder's own working
  * directory (the one a command it starts inherits), if that path is the
  * very file the kernel ran: its inode. */
-static bool absolute_exe(const struct ca_event *e, const char *filename, char *out, size_t n)
+static bool absolute_exe(uint32_t dev, uint64_t ino, const char *filename, char *out, size_t n)
 {
 	char cwd[4096];
 
@@ -140,7 +140,7 @@ static bool absolute_exe(const struct ca_event *e, const char *filename, char *o
 	if (!getcwd(cwd, sizeof(cwd)) ||
 	    (size_t)snprintf(out, n, "%s/%s", strcmp(cwd, "/") ? cwd : "", filename) >= n)
 		return false;
-	return exe_path_is(out, e->exe_dev, e->exe_ino);
+	return exe_path_is(out, dev, ino);
 }
 
 /*
@@ -168,7 +168,8 @@ static const char *resolve_exe(const struct ca_event *e, const char *filename, c
 	    (fd_name ? !strcmp(pi->comm, comm) : !strcmp(base_name(pi->exe), base_name(filename))))
 		return pi->exe;
 	if (!fd_name)
-		return absolute_exe(e, filename, pi->exe, sizeof(pi->exe)) ? pi->exe : filename;
+		return absolute_exe(e->exe_dev, e->exe_ino, filename, pi->exe, sizeof(pi->exe)) ?
+		       pi->exe : filename;
 	memcpy(name, e->exe_name, CA_DNAME_LEN);
 	name[CA_DNAME_LEN] = '\0';
 	if ((e->flags & CA_EVF_EXE_UNLINKED) && !strncmp(name, "memfd:", 6)) {
@@ -176,6 +177,53 @@ static const char *resolve_exe(const struct ca_event *e, const char *filename, c
 		return pi->exe;
 	}
 	return filename;
+}
+
+/*
+ * The name of the executable id from what the exec hook kept of it
+ * ("exe_names"), as resolve_exe() names it without the process (gone by
+ * now): an absolute path as given, a relative one made absolute where that
+ * is the very file, a memfd by its own name. NULL when none of these.
+ */
+static const char *exe_from_hook(struct proctable *pt, const struct ca_exe_id *id, char *out,
+				 size_t n)
+{
+	struct ca_exe_name kept;
+	char name[CA_DNAME_LEN + 1];
+
+	if (tracer_exe_name(pt->tr, id, &kept))
+		return NULL;
+	kept.filename[CA_PATH_LEN - 1] = '\0';
+	if (kept.filename[0] == '/' && !exec_name_is_fd(kept.filename)) {
+		snprintf(out, n, "%s", kept.filename);
+		return out;
+	}
+	if (kept.filename[0] && !exec_name_is_fd(kept.filename))
+		return absolute_exe(id->dev, id->ino, kept.filename, out, n) ? out : NULL;
+	memcpy(name, kept.exe_name, CA_DNAME_LEN);
+	name[CA_DNAME_LEN] = '\0';
+	if ((kept.flags & CA_EVF_EXE_UNLINKED) && !strncmp(name, "memfd:", 6)) {
+		snprintf(out, n, "/%s (deleted)", name);
+		return out;
+	}
+	return NULL;
+}
+
+void proctable_image_exe(struct proctable *pt, struct rec_process *p, const struct ca_exe_id *id)
+{
+	char buf[CA_PATH_LEN + CA_DNAME_LEN + 16];
+	const char *exe;
+
+	if (p->exe || !id->ino)
+		return;
+	exe = exe_name_known(&pt->exes, id->dev, id->ino, id->gen);
+	if (!exe && (exe = exe_from_hook(pt, id, buf, sizeof(buf))))
+		exe_name_note(&pt->exes, exe, id->dev, id->ino, id->gen);
+	if (!exe)
+		return;
+	proctable_set_str(&p->exe, exe);
+	proctable_set_str(&p->build_id, exe_build_id(&pt->exes, p->exe, p->pid, id->dev, id->ino,
+						     id->gen));
 }
 
 /* The executable /proc showed before recording began for the image
@@ -287,6 +335,8 @@ int proctable_on_event(void *ctx, const struct ca_event *e)
 			proctable_set_str(&p->exe, parent->exe);
 		proctable_set_str(&p->build_id, exe_build_id(&pt->exes, p->exe, e->tgid, e->exe_dev,
 						   e->exe_ino, e->exe_gen));
+		if (p->exe[0] == '/' && !exec_name_is_fd(p->exe))
+			exe_name_note(&pt->exes, p->exe, e->exe_dev, e->exe_ino, e->exe_gen);
 		p->secure_exec = e->flags & CA_EVF_SECURE_EXEC;
 		attribute_note(pt, p, e->cgroup_id);
 		/* --user-stacks: the executable named now, while its path is

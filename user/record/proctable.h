@@ -81,6 +81,10 @@ bool proctable_any_followed(struct proctable *pt);
 int proctable_name_processes(struct proctable *pt);
 void proctable_follow_named(void *ctx, uint32_t tgid, uint64_t start);
 void proctable_free(struct proctable *pt);
+/* An image with no executable yet (its exec or fork event was lost: the
+ * ring buffer was full) named from its check's ca_meta.exe: the name an
+ * exec of that file had, or what the exec hook kept of it. */
+void proctable_image_exe(struct proctable *pt, struct rec_process *p, const struct ca_exe_id *id);
 
 /* attribute.c */
 /* A process's cgroup, noted at its first event (while its path can still

@@ -13,6 +13,7 @@
 
 struct launch;
 struct service;
+struct ca_meta;
 
 struct rec_opts {
 	pid_t pids[MAX_PIDS];
@@ -118,5 +119,10 @@ char **symbolize_kstack(const struct ksyms *ks, const uint64_t *ips, size_t n, s
 const char *session_cgroup_path(struct session *s, uint64_t cgroup_id);
 /* p's cgroup (cgroup_id: its check's, if p has none yet), container and unit */
 void session_attribute(struct session *s, struct rec_process *p, uint64_t cgroup_id);
+/* The image of a check (pid, process start, exec id), made from the
+ * check's ca_meta when no event named it (the ring buffer was full),
+ * its executable named from meta->exe if it has none */
+struct rec_process *session_image_of_check(struct session *s, uint32_t tgid, uint64_t pstart,
+					   uint32_t exec_id, const struct ca_meta *meta);
 
 #endif

@@ -1070,6 +1070,23 @@ void session_attribute(struct session *s, struct rec_process *p, uint64_t cgroup
 		attribute(&s->pt, p);
 }
 
+struct rec_process *session_image_of_check(struct session *s, uint32_t tgid, uint64_t pstart,
+					   uint32_t exec_id, const struct ca_meta *meta)
+{
+	struct rec_process *p = record_find_process(&s->rec, tgid, session_to_epoch(s, pstart),
+						    exec_id);
+	char comm[CA_COMM_LEN + 1];
+
+	if (!p) {
+		memcpy(comm, meta->comm, CA_COMM_LEN);
+		comm[CA_COMM_LEN] = '\0';
+		p = proctable_image(&s->pt, tgid, pstart, exec_id, comm, 0);
+		p->uid = meta->uid;
+	}
+	proctable_image_exe(&s->pt, p, &meta->exe);
+	return p;
+}
+
 /* The phases up to attached, for a session without a command (monitor):
  * the caller checked, what needs privileges read, privileges dropped to
  * CAP_BPF + CAP_PERFMON, the output opened, the hooks attached, the

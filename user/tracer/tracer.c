@@ -661,6 +661,55 @@ static void map_copy_free(struct map_copy *c)
 	memset(c, 0, sizeof(*c));
 }
 
+static int cmp_exe_id(const void *a, const void *b)
+{
+	const struct ca_exe_id *x = a, *y = b;
+
+	if (x->ino != y->ino)
+		return x->ino < y->ino ? -1 : 1;
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	return x->gen < y->gen ? -1 : x->gen > y->gen;
+}
+
+/* "exe_names" into t->exe_names: the programs exec'd while recording (at
+ * most CA_EXE_NAMES), for checks named after the stop, when bpf() may be
+ * refused (see map_copy_read's callers). */
+static void exe_names_read(struct tracer *t)
+{
+	int fd = bpf_map__fd(t->skel->maps.exe_names);
+	struct ca_exe_id key, next;
+	void *prev = NULL;
+	size_t cap = 0;
+
+	while (!bpf_map_get_next_key(fd, prev, &next) && t->nexe_names < CA_EXE_NAMES) {
+		key = next;
+		prev = &key;
+		grow_array((void **)&t->exe_names, &cap, t->nexe_names + 1, sizeof(*t->exe_names));
+		t->exe_names[t->nexe_names].id = key;
+		if (!bpf_map_lookup_elem(fd, &key, &t->exe_names[t->nexe_names].name))
+			t->nexe_names++;
+	}
+	if (t->nexe_names)
+		qsort(t->exe_names, t->nexe_names, sizeof(*t->exe_names), cmp_exe_id);
+}
+
+int tracer_exe_name(struct tracer *t, const struct ca_exe_id *id, struct ca_exe_name *out)
+{
+	const struct exe_name_copy *c;
+
+	if (!id->ino)
+		return -1;
+	if (!t->stopped)
+		return bpf_map_lookup_elem(bpf_map__fd(t->skel->maps.exe_names), id, out) ? -1 : 0;
+	/* (the id is the element's first member) */
+	c = t->nexe_names ? bsearch(id, t->exe_names, t->nexe_names, sizeof(*c), cmp_exe_id) : NULL;
+	if (!c)
+		return -1;
+	*out = c->name;
+	return 0;
+}
+
 /* One per-CPU counter, summed. */
 static uint64_t stat_one(struct tracer *t, enum ca_stat idx)
 {
@@ -978,6 +1027,7 @@ void tracer_stop(struct tracer *t)
 	percpu_sum(t->skel->maps.overflow, CA_OVERFLOW_SLOTS, t->overflow);
 	map_copy_read(t->skel->maps.kstacks, &t->kstacks);
 	map_copy_read(t->skel->maps.ustacks, &t->ustacks);
+	exe_names_read(t);
 }
 
 int tracer_foreach_check(struct tracer *t,
@@ -1063,6 +1113,9 @@ void tracer_close(struct tracer *t)
 	aggtab_free(&t->tab);
 	map_copy_free(&t->kstacks);
 	map_copy_free(&t->ustacks);
+	free(t->exe_names);
+	t->exe_names = NULL;
+	t->nexe_names = 0;
 	if (t->has_poll_fd)
 		close(t->poll_fd);
 	t->has_poll_fd = false;

@@ -56,6 +56,12 @@ struct map_copy {
 	unsigned char *vals;
 };
 
+/* An entry of the "exe_names" map (struct ca_exe_name), kept at stop. */
+struct exe_name_copy {
+	struct ca_exe_id id;
+	struct ca_exe_name name;
+};
+
 struct tracer {
 	struct capaudit_bpf *skel;
 	struct ring_buffer *rb;
@@ -91,6 +97,9 @@ struct tracer {
 	 * check to map and program creation), and the record is collected
 	 * with no capability. */
 	struct map_copy kstacks, ustacks;
+	/* "exe_names", copied at stop (sorted by id) */
+	struct exe_name_copy *exe_names;
+	size_t nexe_names;
 	uint64_t stats[CA_STAT_NR], overflow[CA_OVERFLOW_SLOTS];
 	/* why each mode that was tried did not work, for messages and doctor */
 	char why[ATTACH_NR][320];
@@ -153,6 +162,10 @@ void tracer_forget_stack(struct tracer *t, uint64_t kstack);
  * by its key (struct ca_key.ustack); the number of frames, -1 if it is not
  * in the map */
 int tracer_ustack(struct tracer *t, uint64_t ustack, struct bpf_stack_build_id *out);
+/* What the exec hook kept of the executable id ("exe_names": its path as
+ * passed to execve(), its own name): 0, or -1 when the map has no such
+ * entry (not exec'd while recording, or let go: it is an LRU). */
+int tracer_exe_name(struct tracer *t, const struct ca_exe_id *id, struct ca_exe_name *out);
 /* Every CPU's pending call-site cache counts, read while the hooks run
  * (not taken: they reach the map later); fn gets each slot with a count. */
 void tracer_peek_pending(struct tracer *t,
