@@ -23,6 +23,15 @@ churn_checks_are() {
 		| select(.cap == "CAP_SYSLOG") | .granted] | add')" = "$1" ]
 }
 
+# soak_state: what the last checkpoint holds, when a count did not come
+soak_state() {
+	echo "last checkpoint: lost $(head -n 1 "$T/mon.jsonl" | jq -c .lost), monitor $(head -n 1 "$T/mon.jsonl" | jq -c .monitor)"
+	"$CAPAUDIT" report -i "$T/mon.jsonl" --format json 2>/dev/null | jq -c '[.processes[]
+		| {exe, pids, syslog: ([.capabilities[]? | select(.cap == "CAP_SYSLOG") | .granted] | add)}
+		| select(.syslog != null)]'
+	return 1
+}
+
 # rss_kb PID
 rss_kb() {
 	awk '/^VmRSS:/ {print $2}' "/proc/$1/status"
@@ -36,15 +45,15 @@ rss_kb() {
 	warm=$("$CHURN" forks 30000 2 8)
 	# measured once a checkpoint holds every check made so far (the
 	# monitor has caught up, whatever else this host is doing)
-	wait_for 30 churn_checks_are "${warm##*calls=}"
+	wait_for 30 churn_checks_are "${warm##*calls=}" || soak_state
 	rss0=$(rss_kb "$MPID")
 	main=$("$CHURN" forks 30000 2 8)
 	want=$(( ${warm##*calls=} + ${main##*calls=} ))
-	wait_for 60 churn_checks_are "$want"
+	wait_for 60 churn_checks_are "$want" || soak_state
 	rss1=$(rss_kb "$MPID")
 	main2=$("$CHURN" forks 30000 1 8)
 	want=$(( want + ${main2##*calls=} ))
-	wait_for 60 churn_checks_are "$want"
+	wait_for 60 churn_checks_are "$want" || soak_state
 	rss2=$(rss_kb "$MPID")
 	echo "rss after warm-up ${rss0} KiB, after 30000 more processes ${rss1} KiB, after 60000 ${rss2} KiB"
 	# a leak grows with every batch; a table that doubles once (its size
