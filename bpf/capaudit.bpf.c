@@ -597,13 +597,25 @@ static __always_inline void exe_id_of(struct ca_exe_id *id, struct inode *inode)
 /* Who the current task is, for a new key. */
 static __always_inline void current_meta(struct ca_meta *m, __u64 now)
 {
+	struct task_struct *task = cur_task();
+
 	__builtin_memset(m, 0, sizeof(*m));
 	m->first_ns = now;
 	m->cgroup_id = bpf_get_current_cgroup_id();
 	m->uid = (__u32)bpf_get_current_uid_gid();
 	m->tid = (__u32)bpf_get_current_pid_tgid();
 	bpf_get_current_comm(m->comm, sizeof(m->comm));
-	exe_id_of(&m->exe, BPF_CORE_READ(cur_task(), mm, exe_file, f_inode));
+	if (HAVE(CA_KF_TASK_BTF)) {
+		/* plain loads (a kernel thread's NULL mm reads as zeros):
+		 * seven probe reads cost ~0.2 us, paid by each first check */
+		struct inode *inode = task->mm->exe_file->f_inode;
+
+		m->exe.ino = inode->i_ino;
+		m->exe.gen = inode->i_generation;
+		m->exe.dev = inode->i_sb->s_dev;
+	} else {
+		exe_id_of(&m->exe, BPF_CORE_READ(task, mm, exe_file, f_inode));
+	}
 }
 
 /*
