@@ -1288,9 +1288,12 @@ static __always_inline void capset_event(struct task_struct *task, const struct 
 	bpf_ringbuf_submit(e, rb_wake());
 }
 
-/* A number for a pointer: stored and loaded back through the map value
- * (the loader holds CAP_PERFMON, so the verifier allows it). */
-#define ADDR_NUM(slot, ptr) ({ (slot) = (__u64)(ptr); *(volatile __u64 *)&(slot); })
+/* A value stored and loaded back through the map value: at run time the
+ * same, to the verifier a number it knows nothing of (one store and one
+ * load). For a pointer, a number (the loader holds CAP_PERFMON, so the
+ * verifier allows it). */
+#define FORGET(slot, v) ({ (slot) = (__u64)(v); *(volatile __u64 *)&(slot); })
+#define ADDR_NUM(slot, ptr) FORGET(slot, ptr)
 
 /*
  * Common path of every attach mode. flags: CA_F_* known by the hook.
@@ -1443,6 +1446,18 @@ static __always_inline int on_check(void *ctx, struct task_struct *task, int cap
 	}
 
 	op = syscall_op(nr, a0, a1, a2);
+	/* The branches above each taught the verifier a constant (nr ==
+	 * nr_chmod, cap == CAP_SETUID, a flag set or not, the op's kind), and
+	 * it verified all of what follows once for every mix of them:
+	 * 226,196 processed instructions in tp_btf mode on 6.18 for a
+	 * 5,500-instruction program, most of the loader's start-up. What
+	 * follows needs none of it (every use is bounds-checked again), so
+	 * the values go through the map and come back as plain numbers:
+	 * 52,295, and the object loads in about half the CPU time. */
+	nr = (__s32)FORGET(c->forget[0], nr);
+	cap = (int)FORGET(c->forget[1], cap);
+	flags = (__u16)FORGET(c->forget[2], flags);
+	op = (__u32)FORGET(c->forget[3], op);
 	tag = mix64((__u64)tid << 32 | exec_id,
 		    (__u64)(__u32)nr | ((__u64)cap << 32) | ((__u64)flags << 48));
 	tag = mix64(tag, ip);

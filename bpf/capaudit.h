@@ -208,6 +208,7 @@ struct ca_cache {
 	/* scratch for the program: addresses turned into numbers, and the
 	 * words of the kernel stack searched for return addresses */
 	__u64 fp_num, top_num;
+	__u64 forget[4];   /* FORGET(): values the verifier is to forget */
 	__u64 scan[64];
 };
 
