@@ -28,8 +28,10 @@
  * array lookup is inlined by the verifier): a slot is tagged by (thread,
  * program image, syscall, user ip, first two syscall arguments, capability,
  * verdict, flags) and holds the agg key it was attributed to and a pending
- * count. The tag is only a hash of what user space passed in, so one tag
- * can reach several call sites (clone3: the mm copy's noaudit
+ * count. Where a slot cannot tell, a path (below: whole stacks learned
+ * from other walks, shared by the CPU's processes) may prove the stack
+ * before it is walked. The tag is only a hash of what user space passed
+ * in, so one tag can reach several call sites (clone3: the mm copy's noaudit
  * CAP_SYS_ADMIN check once per mapping, then alloc_pid's audited one; bpf:
  * bpf_prog_load's CAP_PERFMON, then bpf_check's). A hit is therefore
  * counted without a walk only when it passes the slot's proof (below);
@@ -202,6 +204,105 @@ struct {
 	__type(key, __u32);
 	__type(value, struct ca_kstack);
 } kstack_buf SEC(".maps");
+
+/*
+ * Paths: whole kernel stacks a check can be proven to run on without a
+ * walk, learned from walks and shared by every process on the CPU (the
+ * cache's slots are a thread's own). A new process's first checks are
+ * cache misses that all walked (~2 us each, ~8 a short-lived process:
+ * security_vm_enough_memory_mm()'s noaudit CAP_SYS_ADMIN in execve() and
+ * mmap()), though the stacks are the same from one process to the next.
+ * A path holds every frame of a walked stack from the first in the
+ * kernel's own text to the last walked, and where each return address
+ * sat: the proof of the slots (above), carried to the last frame.
+ *
+ * Where: from the program's frame, up to the frame whose function moved
+ * the stack pointer by a random amount (CONFIG_RANDOMIZE_KSTACK_OFFSET,
+ * on in Debian's kernels: add_random_kstack_offset() in do_syscall_64(),
+ * arch/x86/entry/syscall_64.c, and in invoke_syscall(),
+ * arch/arm64/kernel/syscall.c, a new offset of up to 1 KiB each syscall);
+ * the entry code's frames above that gap, which sit at fixed distances
+ * below the task's saved registers, from the top of the stack. Which
+ * frames are above the gap is learned, not guessed: two walks of the same
+ * stack with different offsets show the frames that kept their distance
+ * from the program's frame and those that kept theirs from the top (the
+ * split; at most PATH_TOP_FRAMES above it, within PATH_TOP_SCAN of the
+ * top). Until then a path proves only a check whose offset is the one it
+ * was learned with. Guessing is wrong: the gap holds stale copies of
+ * do_syscall_64()'s return address from earlier syscalls, so a word read
+ * at a distance from the top inside it can match by chance (tried: 6 of
+ * 300 processes' mmap() checks went to a stack without ksys_mmap_pgoff).
+ * Matching every word means every frame (the proof's comment at the top:
+ * from the program's frame each frame's size fixes where the next return
+ * address is; the entry code puts its own at the same place on every
+ * entry), so the same stack, whatever the process.
+ *
+ * Kept by (syscall, capability): PATH_WAYS paths a set, per CPU (a path is
+ * written by one CPU only, never half-read). One walk in PATH_LEARN_EVERY
+ * learns a path (learning reads up to twice 512 bytes a frame); every
+ * PATH_VERIFY_EVERY-th proof of a path walks anyway, and the path is
+ * dropped if the walk finds another stack (CA_STAT_PATH_SPLIT). Not used
+ * with --exact-stacks (every check walks) nor where the kprobe walked at
+ * the entry.
+ */
+#define PATH_SETS          16
+#define PATH_WAYS          4
+#define PATH_SCAN          4096  /* bytes above the program's frame a proof reads at most */
+#define PATH_TOP_SCAN      1024  /* bytes below the top of the stack it reads at most
+				  * (arm64: a 336-byte pt_regs, then el0t_64_sync_handler()...) */
+#define PATH_TOP_FRAMES    6     /* frames it may find there */
+#define PATH_VERIFY_EVERY  32
+#define PATH_LEARN_EVERY   4
+
+struct path_way {
+	__u64 sid;                   /* the stack's id (kstacks) */
+	__u64 val[CA_STACK_DEPTH];   /* return addresses, innermost first */
+	__u16 pos[CA_STACK_DEPTH];   /* where: bytes above the program's frame */
+	__u16 tpos[CA_STACK_DEPTH];  /* and bytes below the top of the stack */
+	__u16 base, span;            /* [base, base + span) holds every pos */
+	__u8 n;                      /* frames; 0: empty */
+	__u8 uses;
+	/* the first frame above the random gap (found from the top), learned
+	 * from two walks of this stack the gap set apart; 0: not known yet
+	 * (every frame is then found from the program's frame) */
+	__u8 split;
+	__u8 pad;
+};
+
+struct path_set {
+	struct path_way way[PATH_WAYS];
+	__u32 next;    /* the way the next learn replaces when all are taken */
+	__u32 walks;
+};
+
+struct path_scratch {
+	__u64 w[PATH_SCAN / 8];      /* the stack above the program's frame */
+	__u64 t[PATH_TOP_SCAN / 8];  /* the stack below its top */
+	__u64 lval[CA_STACK_DEPTH];  /* a walk's frames, as path_walked() found them */
+	__u16 lpos[CA_STACK_DEPTH];
+	__u16 ltpos[CA_STACK_DEPTH];
+	__u64 vsid;    /* a proof's periodic walk: what it proved */
+	__s32 vway;    /* and which way (-1: none) */
+	/* this check walked (kstack_buf holds its stack): kept here, not in
+	 * a variable of on_check(), whose every later path the verifier
+	 * would otherwise follow twice */
+	__u32 walked;
+	__u32 due;     /* path_walked(): learn from this walk */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, PATH_SETS);
+	__type(key, __u32);
+	__type(value, struct path_set);
+} paths SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct path_scratch);
+} path_scratch SEC(".maps");
 
 /* --user-stacks: user frames as build id + file offset, resolved by the
  * kernel while the process runs, by a hash of the frames as for kstacks
@@ -974,10 +1075,12 @@ __noinline long proof_frames(void)
 	__u32 zero = 0;
 	struct ca_kstack *b = bpf_map_lookup_elem(&kstack_buf, &zero);
 	struct ca_ranges *r = bpf_map_lookup_elem(&ranges, &zero);
+	struct path_scratch *sc = bpf_map_lookup_elem(&path_scratch, &zero);
 	long first, cut, site;
 	__u64 ip;
 
-	if (!b || !r)
+	/* kstack_buf holds this check's stack only if it was walked */
+	if (!b || !r || !sc || !sc->walked)
 		return -1;
 	/* one loop per answer: the verifier then follows one number at a
 	 * time, not every combination of them */
@@ -1034,6 +1137,21 @@ __noinline long locate(__u64 want, __u64 at, __u64 top)
 	return -1;
 }
 
+/* The offset from at of the first word that equals want within two
+ * windows of locate() (1024 bytes), or -1: where a proof or a path looks
+ * for the next frame. Inline: a global function here would make the calls
+ * from the program down to locate() four deep. */
+static __always_inline long locate_near(__u64 want, __u64 at, __u64 top)
+{
+	const __u64 window = sizeof(((struct ca_cache *)0)->scan);   /* locate()'s */
+	long off = locate(want, at, top);
+
+	if (off >= 0)
+		return off;
+	off = locate(want, at + window, top);
+	return off < 0 ? -1 : off + (long)window;
+}
+
 /*
  * Learn the proof of cache slot idx (on this CPU) from the stack just
  * walked into kstack_buf, whose frames pf (proof_frames(), called by the
@@ -1083,13 +1201,9 @@ __noinline int learn_proof(__u32 idx, __u64 fp, __u64 top, long pf)
 
 		if (first + k > site)
 			break;
-		off = locate(want, at, top);
-		if (off < 0) {
-			off = locate(want, at + sizeof(c->scan), top);
-			if (off < 0)
-				return 0;
-			off += sizeof(c->scan);
-		}
+		off = locate_near(want, at, top);
+		if (off < 0)
+			return 0;
 		pos = at + off - fp;
 		at += off + 8;
 		if (j < 0)
@@ -1136,6 +1250,254 @@ static __always_inline bool proven(struct ca_cache *c, const struct ca_slot *s, 
 			return false;
 	}
 	return true;
+}
+
+/*
+ * The id of the kernel stack this check runs on, proven by a path of set
+ * (paths, above): its words read again at the same distances from the
+ * program's frame fp, in one read, and those above the random gap at
+ * their distances from top, in another. 0: no path proves it, or the
+ * path's periodic walk is due (path_scratch's vway names it, for
+ * path_walked()). Global: verified once.
+ */
+__noinline __u64 path_proven(__u32 set, __u64 fp, __u64 top)
+{
+	__u32 zero = 0, w, i, j, n, lim, lo = 0xffff, hi = 0, len, tlen;
+	bool ok;
+	struct path_set *ps = bpf_map_lookup_elem(&paths, &set);
+	struct path_scratch *b = bpf_map_lookup_elem(&path_scratch, &zero);
+
+	if (!ps || !b)
+		return 0;
+	b->vway = -1;
+	b->walked = 0;
+	/* on the task's own stack only (not an interrupt's) */
+	if (fp >= top || top - fp > CA_THREAD_SIZE)
+		return 0;
+	for (w = 0; w < PATH_WAYS; w++) {
+		if (!ps->way[w].n)
+			continue;
+		if (ps->way[w].base < lo)
+			lo = ps->way[w].base;
+		if ((__u32)ps->way[w].base + ps->way[w].span > hi)
+			hi = (__u32)ps->way[w].base + ps->way[w].span;
+	}
+	/* the stack may end sooner than it did (a smaller random gap) */
+	if (fp + hi > top)
+		hi = (__u32)(top - fp);
+	if (hi <= lo)
+		return 0;
+	len = hi - lo;
+	if (len < 8 || len > PATH_SCAN || bpf_probe_read_kernel(b->w, len, (void *)(fp + lo)))
+		return 0;
+	for (w = 0; w < PATH_WAYS; w++) {
+		struct path_way *p = &ps->way[w];
+
+		n = p->n;
+		if (!n || n > CA_STACK_DEPTH)
+			continue;
+		lim = p->split ? p->split : n;
+		/* (a flag, not the counter, says how a loop ended: the
+		 * verifier then follows what comes after once, not once for
+		 * every place the loop may have stopped) */
+		ok = true;
+		for (i = 0; i < CA_STACK_DEPTH; i++) {
+			__u32 at = p->pos[i & (CA_STACK_DEPTH - 1)];
+
+			if (i >= lim)
+				break;
+			if (at < lo || at + 8 > hi ||
+			    CA_KRET_WORD(b->w[((at - lo) / 8) & (PATH_SCAN / 8 - 1)]) !=
+			    p->val[i & (CA_STACK_DEPTH - 1)]) {
+				ok = false;
+				break;
+			}
+		}
+		if (!ok)
+			continue;
+		if (lim < n) {
+			/* above the gap: the first is the farthest from the top */
+			tlen = p->tpos[lim & (CA_STACK_DEPTH - 1)];
+			if (tlen < 8 || tlen > PATH_TOP_SCAN || top - fp < tlen + 8 ||
+			    bpf_probe_read_kernel(b->t, tlen, (void *)(top - tlen)))
+				continue;
+			for (j = 0; j < PATH_TOP_FRAMES + 1; j++) {
+				__u32 k = (lim + j) & (CA_STACK_DEPTH - 1), d = p->tpos[k];
+
+				if (lim + j >= n)
+					break;
+				if (j == PATH_TOP_FRAMES || d < 8 || d > tlen ||
+				    CA_KRET_WORD(b->t[((tlen - d) / 8) & (PATH_TOP_SCAN / 8 - 1)]) !=
+				    p->val[k]) {
+					ok = false;
+					break;
+				}
+			}
+			if (!ok)
+				continue;
+		}
+		p->uses++;
+		if (!(p->uses & (PATH_VERIFY_EVERY - 1))) {
+			b->vway = (__s32)w;
+			b->vsid = p->sid;
+			return 0;
+		}
+		stat_add(CA_STAT_PATH_PROVEN, 1);
+		return p->sid;
+	}
+	return 0;
+}
+
+/*
+ * The frames of the stack just walked (kstack_buf) as a path has them,
+ * into path_scratch's lval/lpos/ltpos: every frame from the first in the
+ * kernel's own text (before it: the program's call to bpf_get_stack() and
+ * trampolines, which a check that does not walk lacks) to the last
+ * walked, found in order in the stack memory above fp, each within 1024
+ * bytes of the one before, all within PATH_SCAN bytes. How many, or 0: a
+ * frame not found, or no learning due (path_walked() decides). Called by
+ * the program itself: the calls down to locate() must stay three deep
+ * (the sum of their frames within 512 bytes). Global: verified once.
+ */
+__noinline int path_frames(__u64 fp, __u64 top)
+{
+	__u32 zero = 0, k, first;
+	struct path_scratch *sc = bpf_map_lookup_elem(&path_scratch, &zero);
+	struct ca_kstack *b = bpf_map_lookup_elem(&kstack_buf, &zero);
+	struct ca_ranges *r = bpf_map_lookup_elem(&ranges, &zero);
+	__u64 at = fp, ip;
+	long off;
+
+	if (!sc || !b || !r || !sc->due || !r->n || fp >= top || top - fp > CA_THREAD_SIZE)
+		return 0;
+	for (first = 0; first < CA_PROOF_FRAMES + 4; first++) {
+		ip = b->ips[first & (CA_STACK_DEPTH - 1)];
+		if (!ip)
+			return 0;
+		if (ip >= r->text_lo && ip < r->text_hi)
+			break;
+	}
+	if (first == CA_PROOF_FRAMES + 4)
+		return 0;
+	for (k = 0; k < CA_STACK_DEPTH; k++) {
+		__u64 want, pos;
+
+		if (first + k >= CA_STACK_DEPTH)
+			break;
+		want = b->ips[(first + k) & (CA_STACK_DEPTH - 1)];
+		if (!want)
+			break;
+		off = locate_near(want, at, top);
+		if (off < 0)
+			return 0;
+		pos = at + off - fp;
+		at += off + 8;
+		if (pos + 8 > PATH_SCAN)
+			return 0;
+		sc->lpos[k & (CA_STACK_DEPTH - 1)] = (__u16)pos;
+		sc->ltpos[k & (CA_STACK_DEPTH - 1)] = (__u16)(top - fp - pos);
+		sc->lval[k & (CA_STACK_DEPTH - 1)] = want;
+	}
+	return (int)k;
+}
+
+/*
+ * After a walk that found stack sid (0: none): mark the check walked; with
+ * paths in use, check the path whose periodic walk this was, else decide
+ * whether to learn from it (path_scratch's due, for path_frames() and
+ * path_learn()): one walk in PATH_LEARN_EVERY (a stack whose frames
+ * cannot all be found would otherwise pay for the search on every walk),
+ * unless the path that has this stack is known in full. Global.
+ */
+__noinline int path_walked(__u32 set, __u64 sid)
+{
+	__u32 zero = 0, w;
+	struct path_set *ps = bpf_map_lookup_elem(&paths, &set);
+	struct path_scratch *sc = bpf_map_lookup_elem(&path_scratch, &zero);
+
+	if (!ps || !sc)
+		return 0;
+	sc->walked = 1;
+	sc->due = 0;
+	if (!verify_mask || !sid)
+		return 0;   /* --exact-stacks: no paths */
+	if (sc->vway >= 0) {
+		w = (__u32)sc->vway & (PATH_WAYS - 1);
+		sc->vway = -1;
+		if (ps->way[w].sid == sc->vsid && sc->vsid != sid) {
+			ps->way[w].n = 0;
+			stat_add(CA_STAT_PATH_SPLIT, 1);
+		}
+		return 0;
+	}
+	if (ps->walks++ % PATH_LEARN_EVERY)
+		return 0;
+	for (w = 0; w < PATH_WAYS; w++)
+		if (ps->way[w].n && ps->way[w].sid == sid)
+			break;
+	if (w < PATH_WAYS && ps->way[w].split)
+		return 0;   /* known in full: nothing to learn */
+	sc->due = 1;
+	return 1;
+}
+
+/*
+ * Learn from the n frames path_frames() found (0: none, or not due): the
+ * split of the path that has stack sid, if the gap moved it since; or a
+ * new path, into an empty way, else the ways in turn. Global.
+ */
+__noinline int path_learn(__u32 set, __u64 sid, int n)
+{
+	__u32 zero = 0, w, k, j;
+	struct path_set *ps = bpf_map_lookup_elem(&paths, &set);
+	struct path_scratch *sc = bpf_map_lookup_elem(&path_scratch, &zero);
+	struct path_way *p;
+
+	if (!ps || !sc || !sc->due)
+		return 0;
+	sc->due = 0;
+	if (n <= 0 || n > CA_STACK_DEPTH)
+		return 0;
+	for (w = 0; w < PATH_WAYS; w++)
+		if (ps->way[w].n && ps->way[w].sid == sid)
+			break;
+	if (w < PATH_WAYS) {
+		/* the same stack again: where did the gap move it? */
+		p = &ps->way[w];
+		if (p->n != n)
+			return 0;
+		for (k = 0; k < CA_STACK_DEPTH; k++)
+			if (k >= (__u32)n || sc->lpos[k] != p->pos[k])
+				break;
+		if (k >= (__u32)n || !k || n - k > PATH_TOP_FRAMES)
+			return 0;   /* the same offset, or no split that fits */
+		for (j = k; j < CA_STACK_DEPTH; j++) {
+			if (j >= (__u32)n)
+				break;
+			if (sc->ltpos[j] != p->tpos[j] || sc->lval[j] != p->val[j])
+				return 0;
+		}
+		p->split = (__u8)k;
+		return n;
+	}
+	for (w = 0; w < PATH_WAYS; w++)
+		if (!ps->way[w].n)
+			break;
+	if (w == PATH_WAYS)
+		w = ps->next++ % PATH_WAYS;
+	p = &ps->way[w & (PATH_WAYS - 1)];
+	for (k = 0; k < CA_STACK_DEPTH; k++) {
+		p->pos[k] = sc->lpos[k];
+		p->tpos[k] = sc->ltpos[k];
+		p->val[k] = sc->lval[k];
+	}
+	p->base = p->pos[0];
+	p->span = p->pos[(n - 1) & (CA_STACK_DEPTH - 1)] + 8 - p->pos[0];
+	p->sid = sid;
+	p->uses = 0;
+	p->split = 0;
+	p->n = (__u8)n;
+	return n;
 }
 
 /*
@@ -1353,6 +1715,7 @@ static __always_inline int on_check(void *ctx, struct task_struct *task, int cap
 	__u64 sid, fp, top;
 	__u16 h;
 	bool hit, added, kthread;
+	__u32 pset;
 	/* a kernel that cannot walk a stack past a kretprobe (before 5.15:
 	 * the walk ends at kretprobe_trampoline) had it walked at the entry
 	 * probe, for every check: a proof looks for the walk's frames above
@@ -1495,28 +1858,43 @@ static __always_inline int on_check(void *ctx, struct task_struct *task, int cap
 	}
 
 	now = bpf_ktime_get_ns();
-	/* the only place that walks the stack: one call site in the program,
-	 * so the program's own frame never makes two walks differ; or
-	 * (kretprobe without CA_KF_KRETPROBE_STACK) the walk at the entry */
-	if (entry_walk) {
-		sid = entry->kstack;
-		serr = entry->serr;
-	} else {
-		sid = kernel_stack(ctx, &serr);
-	}
-	if (!sid)
-		stat_add(CA_STAT_STACK_ERR, 1);
-	user_stack(ctx, task, sp, lr, leaf, &uk, find_vma);
 	/* the top of the task's kernel stack: the search for proofs ends there */
 	if (HAVE(CA_KF_TASK_PT_REGS))
 		top = ADDR_NUM(c->top_num, bpf_task_pt_regs(task)) + sizeof(struct pt_regs);
 	else
 		top = regs_addr(task) + bpf_core_type_size(struct pt_regs);
+	/* the only place that walks the stack: one call site in the program,
+	 * so the program's own frame never makes two walks differ; or
+	 * (kretprobe without CA_KF_KRETPROBE_STACK) the walk at the entry.
+	 * A learned path may prove the whole stack instead (paths, above) */
+	if (entry_walk) {
+		sid = entry->kstack;
+		serr = entry->serr;
+	} else {
+		pset = (__u32)mix64((__u64)(__u32)nr, cap) & (PATH_SETS - 1);
+		serr = 0;
+		sid = verify_mask ? path_proven(pset, fp, top) : 0;
+		if (!sid) {
+			sid = kernel_stack(ctx, &serr);
+			/* three calls, none branched on here: each says in
+			 * path_scratch whether the next has work */
+			path_walked(pset, sid);
+			path_learn(pset, sid, path_frames(fp, top));
+		}
+		/* the same unknown numbers whichever way they came (a proof or
+		 * one of the walk's outcomes), so that the verifier follows the
+		 * rest of the check once, not once per way */
+		sid = ADDR_NUM(c->sid_num, sid);
+		serr = (__s32)ADDR_NUM(c->serr_num, (__s64)serr);
+	}
+	if (!sid)
+		stat_add(CA_STAT_STACK_ERR, 1);
+	user_stack(ctx, task, sp, lr, leaf, &uk, find_vma);
 
 	if (hit && sid && sid == s->key.kstack && (!uk.ustack || user_eq(&uk, &s->key))) {
 		s->count++;   /* confirmed: the proof is learned again if it failed */
 		s->last_ns = now;
-		if (!proven(c, s, fp) && !entry_walk)
+		if (!entry_walk && !proven(c, s, fp))
 			learn_proof(idx, fp, top, proof_frames());
 		/* a hit that walked looks at its object too, among the
 		 * slot's first CA_OBJ_HIT_LOOKS: the same arguments can point

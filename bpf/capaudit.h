@@ -207,7 +207,7 @@ struct ca_cache {
 	struct ca_slot slots[CA_CACHE_SLOTS];
 	/* scratch for the program: addresses turned into numbers, and the
 	 * words of the kernel stack searched for return addresses */
-	__u64 fp_num, top_num;
+	__u64 fp_num, top_num, sid_num, serr_num;
 	__u64 forget[4];   /* FORGET(): values the verifier is to forget */
 	__u64 scan[64];
 };
@@ -430,6 +430,8 @@ enum ca_stat {
 	CA_STAT_KEYS,           /* entries added to the aggregation maps */
 	CA_STAT_UNPROVEN,       /* cache hits whose proof failed: stack walked */
 	CA_STAT_SPILLED,        /* checks sent as CA_EV_SPILL: the map was full */
+	CA_STAT_PATH_PROVEN,    /* stacks proven by a learned path: not walked */
+	CA_STAT_PATH_SPLIT,     /* a path's periodic walk found another stack */
 	CA_STAT_NR,
 };
 

@@ -146,3 +146,22 @@ audited() {
 	[ "$(head -n 1 "$T/rec.jsonl" | jq -r '.cache.hit_walks - .cache.unproven < 300 and .cache.unproven <= 20')" = "true" ]
 	[ "$(grep -c '"cap_name":"CAP_SYSLOG"' "$T/rec.jsonl")" = "1" ]
 }
+
+@test "process starts: a new process's first checks are proven by paths other processes' walks learned, with the same stacks as --exact-stacks" {
+	# each /bin/true asks CAP_SYS_ADMIN (noaudit) in execve() and mmap()
+	# (security_vm_enough_memory_mm): new processes, so cache misses; the
+	# stacks are the same from one process to the next
+	loop='i=0; while [ $i -lt 300 ]; do /bin/true; i=$((i+1)); done'
+	run record -- sh -c "$loop"
+	[ "$status" -eq 0 ]
+	head -n 1 "$T/rec.jsonl" | jq -c '{checks, cache}'
+	# most of them proven, none found another stack on its periodic walk
+	[ "$(head -n 1 "$T/rec.jsonl" | jq -r '(.cache.path_proofs // 0) > .checks / 2')" = "true" ]
+	[ "$(head -n 1 "$T/rec.jsonl" | jq -r '.cache.path_splits // 0')" = "0" ]
+	per_stack "$T/rec.jsonl" true > "$T/cached.txt"
+	[ "$(grep -c ' security_vm_enough_memory_mm' "$T/cached.txt")" -ge 600 ]
+	run record --exact-stacks -- sh -c "$loop"
+	[ "$status" -eq 0 ]
+	[ "$(head -n 1 "$T/rec.jsonl" | jq -r '.cache.path_proofs // 0')" = "0" ]
+	diff "$T/cached.txt" <(per_stack "$T/rec.jsonl" true)
+}

@@ -275,7 +275,7 @@ static int count_seen(const char *path, uint64_t *seen, double *cpu, long *rss)
 			*seen += r.hdr.overflow[i].count;
 	*cpu = r.hdr.loader_cpu_s;
 	*rss = r.hdr.loader_rss_kb;
-	last_walks = r.hdr.cache_misses + r.hdr.cache_hit_walks;
+	last_walks = r.hdr.cache_misses + r.hdr.cache_hit_walks - r.hdr.cache_path_proofs;
 	record_free(&r);
 	return 0;
 }

@@ -219,6 +219,8 @@ static const struct rec_field cache_rows[] = {
 	INT("hit_walks", RF_U64, cache_hit_walks, 0, INT64_MAX, .since = 3),
 	INT("splits", RF_U64, cache_splits, 0, INT64_MAX, .since = 3),
 	INT("unproven", RF_U64, cache_unproven, 0, INT64_MAX, .since = 3),
+	INT("path_proofs", RF_U64, cache_path_proofs, 0, INT64_MAX, .since = 7, NONZERO),
+	INT("path_splits", RF_U64, cache_path_splits, 0, INT64_MAX, .since = 7, NONZERO),
 };
 static TABLE(cache_table, RT_CACHE, NULL, cache_rows);
 

@@ -260,6 +260,8 @@ static void header_add(struct rec_header *h, const struct rec_header *s)
 	h->cache_hit_walks = sat_add(h->cache_hit_walks, s->cache_hit_walks);
 	h->cache_splits = sat_add(h->cache_splits, s->cache_splits);
 	h->cache_unproven = sat_add(h->cache_unproven, s->cache_unproven);
+	h->cache_path_proofs = sat_add(h->cache_path_proofs, s->cache_path_proofs);
+	h->cache_path_splits = sat_add(h->cache_path_splits, s->cache_path_splits);
 	h->loader_cpu_s += s->loader_cpu_s;
 	h->loader_rss_kb = h->loader_rss_kb > s->loader_rss_kb ? h->loader_rss_kb : s->loader_rss_kb;
 	h->pids_reused = sat_add(h->pids_reused, s->pids_reused);

@@ -113,6 +113,8 @@ struct rec_header {
 	 * hits split off to a stack of their own, hits whose proof failed */
 	bool has_cache;
 	uint64_t cache_misses, cache_hit_walks, cache_splits, cache_unproven;
+	/* stacks a learned path proved without a walk; paths a walk dropped */
+	uint64_t cache_path_proofs, cache_path_splits;
 	double loader_cpu_s;    /* the recorder's own CPU time (user + system) */
 	long loader_rss_kb;     /* and its peak resident set */
 	uint64_t pids_reused;   /* pids that two or more processes had during the

@@ -244,6 +244,8 @@ void collect_checks(struct proctable *pt, struct ksyms *ks, const char *kerr)
 	pt->rec->hdr.cache_hit_walks = st[CA_STAT_CACHE_VERIFY];
 	pt->rec->hdr.cache_splits = st[CA_STAT_CACHE_MISMATCH];
 	pt->rec->hdr.cache_unproven = st[CA_STAT_UNPROVEN];
+	pt->rec->hdr.cache_path_proofs = st[CA_STAT_PATH_PROVEN];
+	pt->rec->hdr.cache_path_splits = st[CA_STAT_PATH_SPLIT];
 	pt->rec->hdr.agg_drains = pt->tr->drains;
 	pt->rec->hdr.agg_spilled = st[CA_STAT_SPILLED];
 	pt->rec->hdr.agg_keys = pt->tr->agg_max_used;
