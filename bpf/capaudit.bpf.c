@@ -104,6 +104,11 @@ char LICENSE[] SEC("license") = "GPL";
 
 /* Set by the loader before load. */
 const volatile bool cfg_all = false;   /* -a: every process but our own */
+/* Paths (below): on where process starts are what costs (monitor, -a, a
+ * cgroup scope); off for a command or -p, whose start-up counts more: the
+ * calls below are then dead code, and the kernel here (6.18) does not
+ * verify the path functions at all (the load ~65 ms of CPU less) */
+const volatile bool cfg_paths = false;
 const volatile __u32 self_tgid = 0;   /* alive throughout: no other process has it */
 /* capaudit's output keeper (user/lib/outfile.h), alive as long; 0: none */
 const volatile __u32 keeper_tgid = 0;
@@ -1873,13 +1878,15 @@ static __always_inline int on_check(void *ctx, struct task_struct *task, int cap
 	} else {
 		pset = (__u32)mix64((__u64)(__u32)nr, cap) & (PATH_SETS - 1);
 		serr = 0;
-		sid = verify_mask ? path_proven(pset, fp, top) : 0;
+		sid = cfg_paths ? path_proven(pset, fp, top) : 0;
 		if (!sid) {
 			sid = kernel_stack(ctx, &serr);
 			/* three calls, none branched on here: each says in
 			 * path_scratch whether the next has work */
-			path_walked(pset, sid);
-			path_learn(pset, sid, path_frames(fp, top));
+			if (cfg_paths) {
+				path_walked(pset, sid);
+				path_learn(pset, sid, path_frames(fp, top));
+			}
 		}
 		/* the same unknown numbers whichever way they came (a proof or
 		 * one of the walk's outcomes), so that the verifier follows the

@@ -11,6 +11,7 @@ setup() {
 }
 
 teardown() {
+	[ -n "${CG:-}" ] && rmdir "$V2$CG" 2>/dev/null
 	churn_teardown
 }
 
@@ -147,21 +148,45 @@ audited() {
 	[ "$(grep -c '"cap_name":"CAP_SYSLOG"' "$T/rec.jsonl")" = "1" ]
 }
 
+# record_loop_in_cgroup LOOP ARGS...: capaudit record ARGS --cgroup of a cgroup of its own
+# (paths are on where the whole host or a cgroup is recorded), while
+# "sh -c LOOP" runs in it; $T/rec.jsonl
+record_loop_in_cgroup() {
+	local loop=$1 rp st=0
+	shift
+	"$CAPAUDIT" record -q -o "$T/rec.jsonl" --cgroup "$CG" -d 600 "$@" &
+	rp=$!
+	wait_attached "$rp"
+	sh -c 'echo $$ >"$1/cgroup.procs" && exec sh -c "$2"' sh "$V2$CG" "$loop"
+	kill -INT "$rp"
+	wait "$rp" || st=$?
+	[ "$st" -eq 0 ]
+}
+
 @test "process starts: a new process's first checks are proven by paths other processes' walks learned, with the same stacks as --exact-stacks" {
+	V2=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
+	[ -n "$V2" ] || skip "cgroup v2 is not mounted"
+	CG=/capaudit-e2e-paths.$$
+	mkdir "$V2$CG"
 	# each /bin/true asks CAP_SYS_ADMIN (noaudit) in execve() and mmap()
 	# (security_vm_enough_memory_mm): new processes, so cache misses; the
 	# stacks are the same from one process to the next
 	loop='i=0; while [ $i -lt 300 ]; do /bin/true; i=$((i+1)); done'
-	run record -- sh -c "$loop"
-	[ "$status" -eq 0 ]
+	record_loop_in_cgroup "$loop"
 	head -n 1 "$T/rec.jsonl" | jq -c '{checks, cache}'
 	# most of them proven, none found another stack on its periodic walk
 	[ "$(head -n 1 "$T/rec.jsonl" | jq -r '(.cache.path_proofs // 0) > .checks / 2')" = "true" ]
 	[ "$(head -n 1 "$T/rec.jsonl" | jq -r '.cache.path_splits // 0')" = "0" ]
 	per_stack "$T/rec.jsonl" true > "$T/cached.txt"
 	[ "$(grep -c ' security_vm_enough_memory_mm' "$T/cached.txt")" -ge 600 ]
-	run record --exact-stacks -- sh -c "$loop"
-	[ "$status" -eq 0 ]
+	record_loop_in_cgroup "$loop" --exact-stacks
 	[ "$(head -n 1 "$T/rec.jsonl" | jq -r '.cache.path_proofs // 0')" = "0" ]
 	diff "$T/cached.txt" <(per_stack "$T/rec.jsonl" true)
+}
+
+@test "record -- COMMAND proves no paths: its start-up counts more (paths are for the whole host and cgroups)" {
+	run record -- sh -c 'i=0; while [ $i -lt 50 ]; do /bin/true; i=$((i+1)); done'
+	[ "$status" -eq 0 ]
+	[ "$(head -n 1 "$T/rec.jsonl" | jq -r '.cache.path_proofs // 0')" = "0" ]
+	[ "$(jq -c 'select(.type == "check" and .comm == "true")' "$T/rec.jsonl" | wc -l)" -gt 0 ]
 }

@@ -642,6 +642,10 @@ static int attach(struct session *s)
 	cfg.verbose = o->verbose;
 	cfg.syscall_results = o->syscall_results;
 	cfg.exact_stacks = o->exact_stacks;
+	/* paths where process starts are what costs: the whole host or a
+	 * cgroup, for as long as it runs; a command or -p pays start-up
+	 * instead (docs/performance.md "Paths") */
+	cfg.paths = o->all || s->scope.kind || s->monitor;
 	cfg.user_stacks = o->user_stacks;
 	cfg.new_keys = s->monitor && s->pt.on_newkey;
 	if (o->user_stacks)

@@ -268,6 +268,7 @@ static int try_mode(struct tracer *t, const struct tracer_cfg *cfg, enum attach_
 	s->rodata->keeper_tgid = cfg->keeper_tgid;
 	s->rodata->track_results = cfg->syscall_results;
 	s->rodata->verify_mask = cfg->exact_stacks ? 0 : 255;
+	s->rodata->cfg_paths = cfg->paths && !cfg->exact_stacks;
 	s->rodata->cfg_user_stacks = cfg->user_stacks;
 	s->rodata->cfg_new_keys = cfg->new_keys;
 	s->rodata->cfg_only_uid = cfg->only_uid;

@@ -29,6 +29,8 @@ struct tracer_cfg {
 	bool verbose;            /* pass libbpf's log through */
 	bool syscall_results;    /* attach sys_exit: blocking vs advisory denials */
 	bool exact_stacks;       /* walk the stack on every check */
+	bool paths;              /* prove new processes' first checks by paths
+				  * (ignored with exact_stacks) */
 	bool user_stacks;        /* capture user stacks with the kernel ones */
 	bool new_keys;           /* CA_EV_NEWKEY for each key added (monitor) */
 	uint32_t max_keys;       /* entries of each aggregation map; 0: CA_AGG_KEYS */
