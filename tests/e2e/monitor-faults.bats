@@ -163,7 +163,8 @@ nothing_left() {
 	mv "$T/pub/ev.jsonl" "$T/pub/ev.jsonl.1"
 	$AS_NOBODY mkfifo "$T/pub/ev.jsonl"
 	# a reader too: the FIFO would take what is written, then fill
-	sleep 600 <>"$T/pub/ev.jsonl" &
+	# (opened by its owner, whatever fs.protected_fifos says)
+	$AS_NOBODY sh -c 'exec sleep 600 <>"$1"' sh "$T/pub/ev.jsonl" &
 	READER=$!
 	kill -HUP "$MPID"
 	wait_for 10 grep -q "warning: --events: cannot open it again: $T/pub/ev.jsonl: a FIFO, not a regular file: not writing to it (its reader could keep the writer waiting); its lines go on to the file open before" "$T/mon.err"
@@ -187,7 +188,7 @@ nothing_left() {
 	wait_for 10 test -s "$T/pub/m.prom"
 	rm "$T/pub/m.prom"
 	$AS_NOBODY mkfifo "$T/pub/m.prom"
-	sleep 600 <>"$T/pub/m.prom" &
+	$AS_NOBODY sh -c 'exec sleep 600 <>"$1"' sh "$T/pub/m.prom" &
 	READER=$!
 	wait_for 10 grep -q "warning: .*$T/pub/m.prom: a FIFO, not a regular file: not writing to it" "$T/mon.err"
 	n=$(checkpoint_no "$T/m.jsonl")
