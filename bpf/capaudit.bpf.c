@@ -1424,8 +1424,8 @@ __noinline int path_walked(__u32 set, __u64 sid)
 		return 0;
 	sc->walked = 1;
 	sc->due = 0;
-	if (!verify_mask || !sid)
-		return 0;   /* --exact-stacks: no paths */
+	if (!verify_mask || !cfg_paths || !sid)
+		return 0;   /* --exact-stacks, or a command's recording: no paths */
 	if (sc->vway >= 0) {
 		w = (__u32)sc->vway & (PATH_WAYS - 1);
 		sc->vway = -1;
@@ -1882,11 +1882,12 @@ static __always_inline int on_check(void *ctx, struct task_struct *task, int cap
 		if (!sid) {
 			sid = kernel_stack(ctx, &serr);
 			/* three calls, none branched on here: each says in
-			 * path_scratch whether the next has work */
-			if (cfg_paths) {
-				path_walked(pset, sid);
+			 * path_scratch whether the next has work (the first
+			 * also that kstack_buf holds this walk, which the
+			 * call-site cache's proofs learn from: always) */
+			path_walked(pset, sid);
+			if (cfg_paths)
 				path_learn(pset, sid, path_frames(fp, top));
-			}
 		}
 		/* the same unknown numbers whichever way they came (a proof or
 		 * one of the walk's outcomes), so that the verifier follows the
