@@ -712,8 +712,8 @@ static __always_inline void current_meta(struct ca_meta *m, __u64 now)
 	m->tid = (__u32)bpf_get_current_pid_tgid();
 	bpf_get_current_comm(m->comm, sizeof(m->comm));
 	if (HAVE(CA_KF_TASK_BTF)) {
-		/* plain loads (a kernel thread's NULL mm reads as zeros):
-		 * seven probe reads cost ~0.2 us, paid by each first check */
+		/* plain loads, not seven probe reads (a kernel thread's
+		 * NULL mm reads as zeros): paid by each first check */
 		struct inode *inode = task->mm->exe_file->f_inode;
 
 		m->exe.ino = inode->i_ino;
@@ -1424,7 +1424,7 @@ __noinline int path_walked(__u32 set, __u64 sid)
 		return 0;
 	sc->walked = 1;
 	sc->due = 0;
-	if (!verify_mask || !cfg_paths || !sid)
+	if (!cfg_paths || !sid)
 		return 0;   /* --exact-stacks, or a command's recording: no paths */
 	if (sc->vway >= 0) {
 		w = (__u32)sc->vway & (PATH_WAYS - 1);

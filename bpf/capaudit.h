@@ -119,7 +119,6 @@ struct ca_ustack {
 	__u64 words[CA_USTACK_DEPTH * CA_USTACK_FRAME_WORDS];
 };
 
-/* Who made the first check of a key, and when. */
 /* An executable file, as the kernel knows it: the inode's number, its
  * generation (a reused number is another file) and the kernel's dev_t of
  * its filesystem (major << 20 | minor). All zero: none (a kernel thread). */
@@ -129,6 +128,7 @@ struct ca_exe_id {
 	__u32 dev;
 };
 
+/* Who made the first check of a key, and when. */
 struct ca_meta {
 	__u64 first_ns;  /* CLOCK_MONOTONIC (bpf_ktime_get_ns); 0: not known */
 	__u64 cgroup_id;

@@ -144,6 +144,33 @@ static bool absolute_exe(uint32_t dev, uint64_t ino, const char *filename, char 
 }
 
 /*
+ * The name of an exec without /proc: an absolute path as given, a relative
+ * one made absolute against the recorder's directory when that is the
+ * very file (dev, ino), a memfd by its own name (its dentry's, exe_name:
+ * CA_DNAME_LEN bytes, maybe unterminated) as /proc would have named it.
+ * NULL when none of these; out holds what is returned.
+ */
+static const char *exe_without_proc(uint32_t dev, uint64_t ino, const char *filename,
+				    const char *exe_name, uint32_t flags, char *out, size_t n)
+{
+	char name[CA_DNAME_LEN + 1];
+
+	if (filename[0] == '/' && !exec_name_is_fd(filename)) {
+		snprintf(out, n, "%s", filename);
+		return out;
+	}
+	if (filename[0] && !exec_name_is_fd(filename))
+		return absolute_exe(dev, ino, filename, out, n) ? out : NULL;
+	memcpy(name, exe_name, CA_DNAME_LEN);
+	name[CA_DNAME_LEN] = '\0';
+	if ((flags & CA_EVF_EXE_UNLINKED) && !strncmp(name, "memfd:", 6)) {
+		snprintf(out, n, "/%s (deleted)", name);
+		return out;
+	}
+	return NULL;
+}
+
+/*
  * The kernel gives the path as passed to execve(): possibly relative, or a
  * name for a file descriptor (/proc/self/exe, /dev/fd/N: fexecve). By the
  * time we read the event the process may have exec'd again, so take
@@ -160,65 +187,36 @@ static const char *resolve_exe(const struct ca_event *e, const char *filename, c
 			       struct procinfo *pi)
 {
 	bool fd_name = exec_name_is_fd(filename);
-	char name[CA_DNAME_LEN + 1];
+	const char *named;
 
 	if (filename[0] == '/' && !fd_name)
 		return filename;
 	if (!procinfo_read_exact((pid_t)e->tgid, e->boot_start, NULL, pi) && pi->exe[0] &&
 	    (fd_name ? !strcmp(pi->comm, comm) : !strcmp(base_name(pi->exe), base_name(filename))))
 		return pi->exe;
-	if (!fd_name)
-		return absolute_exe(e->exe_dev, e->exe_ino, filename, pi->exe, sizeof(pi->exe)) ?
-		       pi->exe : filename;
-	memcpy(name, e->exe_name, CA_DNAME_LEN);
-	name[CA_DNAME_LEN] = '\0';
-	if ((e->flags & CA_EVF_EXE_UNLINKED) && !strncmp(name, "memfd:", 6)) {
-		snprintf(pi->exe, sizeof(pi->exe), "/%s (deleted)", name);
-		return pi->exe;
-	}
-	return filename;
-}
-
-/*
- * The name of the executable id from what the exec hook kept of it
- * ("exe_names"), as resolve_exe() names it without the process (gone by
- * now): an absolute path as given, a relative one made absolute where that
- * is the very file, a memfd by its own name. NULL when none of these.
- */
-static const char *exe_from_hook(struct proctable *pt, const struct ca_exe_id *id, char *out,
-				 size_t n)
-{
-	struct ca_exe_name kept;
-	char name[CA_DNAME_LEN + 1];
-
-	if (tracer_exe_name(pt->tr, id, &kept))
-		return NULL;
-	kept.filename[CA_PATH_LEN - 1] = '\0';
-	if (kept.filename[0] == '/' && !exec_name_is_fd(kept.filename)) {
-		snprintf(out, n, "%s", kept.filename);
-		return out;
-	}
-	if (kept.filename[0] && !exec_name_is_fd(kept.filename))
-		return absolute_exe(id->dev, id->ino, kept.filename, out, n) ? out : NULL;
-	memcpy(name, kept.exe_name, CA_DNAME_LEN);
-	name[CA_DNAME_LEN] = '\0';
-	if ((kept.flags & CA_EVF_EXE_UNLINKED) && !strncmp(name, "memfd:", 6)) {
-		snprintf(out, n, "/%s (deleted)", name);
-		return out;
-	}
-	return NULL;
+	named = exe_without_proc(e->exe_dev, e->exe_ino, filename, e->exe_name, e->flags, pi->exe,
+				 sizeof(pi->exe));
+	return named ? named : filename;
 }
 
 void proctable_image_exe(struct proctable *pt, struct rec_process *p, const struct ca_exe_id *id)
 {
 	char buf[CA_PATH_LEN + CA_DNAME_LEN + 16];
+	struct ca_exe_name kept;
 	const char *exe;
 
 	if (p->exe || !id->ino)
 		return;
 	exe = exe_name_known(&pt->exes, id->dev, id->ino, id->gen);
-	if (!exe && (exe = exe_from_hook(pt, id, buf, sizeof(buf))))
-		exe_name_note(&pt->exes, exe, id->dev, id->ino, id->gen);
+	/* else what the exec hook kept of it ("exe_names"), named as
+	 * resolve_exe() names an exec whose process is gone */
+	if (!exe && !tracer_exe_name(pt->tr, id, &kept)) {
+		kept.filename[CA_PATH_LEN - 1] = '\0';
+		exe = exe_without_proc(id->dev, id->ino, kept.filename, kept.exe_name, kept.flags,
+				       buf, sizeof(buf));
+		if (exe)
+			exe_name_note(&pt->exes, exe, id->dev, id->ino, id->gen);
+	}
 	if (!exe)
 		return;
 	proctable_set_str(&p->exe, exe);
