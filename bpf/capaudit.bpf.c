@@ -136,6 +136,11 @@ const volatile bool cfg_cgroup = false;
  * CAP_BPF), as libbpf's usdt.bpf.h leaves out bpf_get_attach_cookie()
  * where the kernel lacks it (LINUX_HAS_BPF_COOKIE, a constant at load). */
 const volatile __u32 kfeat = CA_KF_ALL;
+/* Set by the loader at stop (user/tracer/tracer.c detach_parallel()): the
+ * ptrace-access hooks send nothing more. Their links are then released
+ * by a process that is not the loader's (a syscall tracepoint's link
+ * waits for grace periods there: 55 ms at the end of every recording). */
+volatile bool hooks_stopped;
 #define HAVE(f) (kfeat & (f))
 /* Text ranges [lo, hi) of the capability API and tracing plumbing
  * (user/facts/callsite.c's lists, resolved by the loader from the kernel's

@@ -79,7 +79,7 @@ static __always_inline void ptrace_event(struct task_struct *task, __u32 tgid, _
 	struct ca_event *e;
 	__u8 one = 1;
 
-	if (bpf_map_lookup_elem(&ptrace_seen, &k))
+	if (hooks_stopped || bpf_map_lookup_elem(&ptrace_seen, &k))
 		return;
 	e = bpf_ringbuf_reserve(&events, CA_EVENT_SMALL, 0);
 	if (!e) {

@@ -399,6 +399,40 @@ os.waitpid(pid, 0)' "$(readlink -f "$(command -v chown)")" "$T/f"
 	[ ! -e "$T/rec.jsonl" ]
 }
 
+# the ids of the loaded ptrace-access programs (pt_*) in FILE's bpftool JSON
+pt_prog_ids() {
+	jq -r '.[] | select(.name // "" | startswith("pt_")) | .id' "$1" | sort -n
+}
+
+# none of the ids in FILE is a loaded program any more
+pt_progs_gone() {
+	local id
+	for id in $(cat "$1"); do
+		bpftool prog show id "$id" >/dev/null 2>&1 && return 1
+	done
+	return 0
+}
+
+@test "ptrace access: the hooks' links are released after the recording by the closer, not leaked; the record has the access" {
+	command -v bpftool >/dev/null || skip "bpftool is not installed"
+	sleep 300 &
+	local victim=$!
+	# the command lists the programs loaded while it is recorded (the
+	# recorder's ptrace-access programs among them), then makes an access
+	run record -- sh -c "bpftool -j prog show >'$T/progs.json'; readlink /proc/$victim/cwd"
+	[ "$status" -eq 0 ]
+	pt_prog_ids "$T/progs.json" >"$T/pt.ids"
+	# the recorder's (other recorders may run beside: theirs are there too)
+	[ "$(wc -l <"$T/pt.ids")" -ge 1 ]
+	[ "$(head -n 1 "$T/rec.jsonl" | jq -r .ptrace_watched)" = true ]
+	"$CAPAUDIT" report --suggest --format json -i "$T/rec.jsonl" >"$T/rep.json"
+	# (bpftool's own checks are there too)
+	[ "$(jqr '.required | index("CAP_SYS_PTRACE") != null')" = true ]
+	kill "$victim"
+	# released once capaudit is done: its closer holds the last references
+	wait_for 30 pt_progs_gone "$T/pt.ids"
+}
+
 @test "the live status line: never over a command capaudit runs, shown for -a on a terminal" {
 	command -v script >/dev/null || skip "script (util-linux) is not installed"
 	script -qec "$CAPAUDIT record -o $T/c.jsonl -- sleep 1.2" /dev/null >"$T/tty1"

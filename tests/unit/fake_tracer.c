@@ -163,6 +163,11 @@ int tracer_set_ranges(struct tracer *t, const struct ca_ranges *r)
 	return -1;
 }
 
+bool tracer_loaded(const struct tracer *t)
+{
+	return false;
+}
+
 struct ksyms *ksyms_best(const char **source, char *err, size_t errlen)
 {
 	snprintf(err, errlen, "the fake tracer has no kernel symbols");

@@ -616,6 +616,7 @@ static int drop_privileges(struct session *s)
 		p_err("%s", err);
 		return -1;
 	}
+	start_symbols_early(&s->sym);   /* read while the object loads */
 	/* a monitor's checkpoint is written again and again: a regular file
 	 * only (lib/outfile.h OUTFILE_REGULAR) */
 	return open_out(s->o->out, &s->outf, s->monitor ? OUTFILE_REGULAR : 0);

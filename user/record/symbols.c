@@ -67,7 +67,9 @@ static void *symbols_thread(void *arg)
 	pthread_sigmask(SIG_BLOCK, &all, NULL);   /* signals are the main thread's */
 	y->ksyms_start = ksyms_best(&y->ksyms_start_source, y->ksyms_start_err,
 				    sizeof(y->ksyms_start_err));
-	if (!proof_ranges_from_ksyms(y->ksyms_start, &r) && !tracer_set_ranges(y->tr, &r))
+	if (y->set_at_join)   /* the tracer may not be loaded yet */
+		y->thread_ranges_ok = !proof_ranges_from_ksyms(y->ksyms_start, &y->thread_ranges);
+	else if (!proof_ranges_from_ksyms(y->ksyms_start, &r) && !tracer_set_ranges(y->tr, &r))
 		y->ranges_set = true;
 	return NULL;
 }
@@ -109,6 +111,21 @@ void start_symbols(struct rec_symbols *y)
 		symbols_thread(y);
 }
 
+/*
+ * Reading the kernel's symbols takes about as long as loading the object
+ * (the verifier: 120-170 ms of CPU each, here); on a thread started once
+ * the privileges are dropped (a thread keeps the capabilities it was
+ * created with), the two share the start-up's wall time. The ranges go
+ * into the tracer's map at join_symbols(), once it is loaded.
+ */
+void start_symbols_early(struct rec_symbols *y)
+{
+	if (!y->before_command || y->ksyms || y->started)
+		return;
+	y->set_at_join = true;
+	start_symbols(y);
+}
+
 /* The thread of start_symbols() is done (its table and ranges set). */
 void join_symbols(struct rec_symbols *y)
 {
@@ -116,6 +133,8 @@ void join_symbols(struct rec_symbols *y)
 		return;
 	pthread_join(y->symbols_tid, NULL);
 	y->symbols_thread_started = false;
+	if (y->set_at_join && y->thread_ranges_ok && !y->ranges_set && tracer_loaded(y->tr))
+		y->ranges_set = !tracer_set_ranges(y->tr, &y->thread_ranges);
 	if (!y->ranges_set && y->verbose)
 		fprintf(stderr, "capaudit: no call-site proofs (every cached check walked the "
 			"stack): %s\n", y->ksyms_start_err[0] ? y->ksyms_start_err :

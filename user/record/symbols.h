@@ -29,6 +29,10 @@ struct rec_symbols {
 	struct ca_ranges ranges;  /* the call-site proofs' text ranges ... */
 	bool ranges_read, ranges_set; /* ... read as root at the start, and set */
 	bool started;             /* start_symbols() ran */
+	bool set_at_join;         /* started before the tracer loaded: the
+				     thread leaves the ranges to join_symbols() */
+	struct ca_ranges thread_ranges; /* ... which it read here */
+	bool thread_ranges_ok;
 	bool before_command;      /* read before the command runs (root: it was
 				     so when they came from /proc/kallsyms) */
 	const char *ksyms_source;
@@ -37,6 +41,9 @@ struct rec_symbols {
 
 /* symbolize_kstack(): record/record.h */
 void start_symbols(struct rec_symbols *y);
+/* Before the object loads (privileges dropped), where the symbols are to
+ * be read before the command runs: read while the verifier works. */
+void start_symbols_early(struct rec_symbols *y);
 void join_symbols(struct rec_symbols *y);
 struct ksyms *end_symbols(struct rec_symbols *y, char *kerr, size_t n);
 /* capaudit monitor: the table for call sites while it runs (from the

@@ -61,8 +61,17 @@ void ptrace_hooks_init(struct ptrace_hooks *h)
 		h->fd[i] = -1;
 		h->id[i] = -1;
 	}
+	h->nheld = 0;
 	h->err = 0;
 	h->opening = false;
+}
+
+bool ptrace_hooks_hold(struct ptrace_hooks *h, int fd)
+{
+	if (h->nheld >= (int)(sizeof(h->held) / sizeof(h->held[0])))
+		return false;
+	h->held[h->nheld++] = fd;
+	return true;
 }
 
 static void *open_all(void *arg)
@@ -110,6 +119,9 @@ static void close_all(struct ptrace_hooks *h)
 {
 	int i;
 
+	for (i = 0; i < h->nheld; i++)
+		close(h->held[i]);
+	h->nheld = 0;
 	for (i = 0; i < PTRACE_HOOKS_MAX; i++) {
 		if (h->fd[i] >= 0)
 			close(h->fd[i]);
@@ -129,7 +141,7 @@ static void close_all(struct ptrace_hooks *h)
  * fork() and _exit() only system calls (the loader may have threads). */
 void ptrace_hooks_close_start(struct ptrace_hooks *h)
 {
-	int keep[PTRACE_HOOKS_MAX + 1], n = 0, i, j, fd, reaper = 0, go[2];
+	int keep[3 * PTRACE_HOOKS_MAX + 1], n = 0, i, j, fd, reaper = 0, go[2];
 	pid_t pid;
 	char c;
 
@@ -143,6 +155,8 @@ void ptrace_hooks_close_start(struct ptrace_hooks *h)
 		close_all(h);
 		return;
 	}
+	for (i = 0; i < h->nheld; i++)
+		keep[n++] = h->held[i];
 	for (i = 0; i < PTRACE_HOOKS_MAX; i++)
 		if (h->fd[i] >= 0)
 			keep[n++] = h->fd[i];

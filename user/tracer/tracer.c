@@ -372,6 +372,7 @@ static int try_mode(struct tracer *t, const struct tracer_cfg *cfg, enum attach_
 	if (cfg->ptrace_hooks)
 		ptrace_hooks_ready(cfg->ptrace_hooks);
 	t->ptrace_hooks = attach_ptrace_hooks(s, cfg->ptrace_hooks);
+	t->pth = cfg->ptrace_hooks;
 	t->skel = s;
 	t->mode = m;
 	t->kfeat = kfeat;
@@ -510,6 +511,11 @@ int tracer_set_scope(struct tracer *t, int cgroup_fd)
 
 	return bpf_map__update_elem(t->skel->maps.scope_cgroup, &zero, sizeof(zero), &fd,
 				    sizeof(fd), BPF_ANY);
+}
+
+bool tracer_loaded(const struct tracer *t)
+{
+	return t->skel != NULL;
 }
 
 int tracer_set_ranges(struct tracer *t, const struct ca_ranges *r)
@@ -968,6 +974,43 @@ uint64_t tracer_skipped(struct tracer *t)
 	return t->stopped ? t->skipped : hook_skipped(t);
 }
 
+/*
+ * The ptrace-access hooks' links are not released here: the programs are
+ * told to send nothing more (hooks_stopped), and a copy of each link goes
+ * to the session's ptrace_hooks, whose closer releases them after
+ * capaudit is done
+ * (ptrace_hooks_close_start()). A syscall tracepoint's link waits for
+ * grace periods when released (perf_event_detach_bpf_prog(): the
+ * syscall tracepoints may fault, tasks trace RCU), 55-65 ms at the end of
+ * every `record -- true` here, however many threads release them.
+ * libbpf's own descriptors are closed here (and the event disabled): not
+ * the last references. Without room there, they are released here.
+ */
+static void hand_over_ptrace_links(struct tracer *t)
+{
+	const struct bpf_object_skeleton *sk = t->skel->skeleton;
+	int i, fd;
+
+	if (!t->pth || !t->skel->bss || t->ptrace_hooks <= 0)
+		return;
+	t->skel->bss->hooks_stopped = true;
+	for (i = 0; i < sk->prog_cnt; i++) {
+		struct bpf_link **link = sk->progs[i].link;
+
+		if (!*link || !is_ptrace_hook(*sk->progs[i].prog))
+			continue;
+		fd = fcntl(bpf_link__fd(*link), F_DUPFD_CLOEXEC, 0);
+		if (fd < 0)
+			continue;   /* detached with the rest */
+		if (!ptrace_hooks_hold(t->pth, fd)) {
+			close(fd);
+			continue;
+		}
+		bpf_link__destroy(*link);   /* not the last reference: at once */
+		*link = NULL;
+	}
+}
+
 static void *destroy_link(void *link)
 {
 	bpf_link__destroy(link);
@@ -975,18 +1018,16 @@ static void *destroy_link(void *link)
 }
 
 /* Every link of the skeleton destroyed, each on a thread of its own, all
- * joined before this returns (as capaudit_bpf__detach(), in parallel).
- * What a link's release waits for is the kernel's: a syscall tracepoint's
- * perf event link waits for an RCU grace period (tasks trace RCU: the
- * syscall tracepoints may fault), 25-40 ms each on a 2-core VM, 12 of them
- * one after the other 0.3-0.4 s; grace periods that overlap are shared. */
-static void detach_parallel(struct capaudit_bpf *s)
+ * joined before this returns (as capaudit_bpf__detach(), in parallel),
+ * but the ptrace-access hooks' (hand_over_ptrace_links()). */
+static void detach_parallel(struct tracer *t)
 {
-	const struct bpf_object_skeleton *sk = s->skeleton;
+	const struct bpf_object_skeleton *sk = t->skel->skeleton;
 	pthread_t tid[64];
 	sigset_t all, old;
 	int i, n = 0;
 
+	hand_over_ptrace_links(t);
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);   /* signals stay the main thread's */
 	for (i = 0; i < sk->prog_cnt; i++) {
@@ -1012,7 +1053,7 @@ void tracer_stop(struct tracer *t)
 
 	if (!t->skel || t->stopped)
 		return;
-	detach_parallel(t->skel);
+	detach_parallel(t);
 	phase_mark("drain");
 	t->stopped = true;
 	/* the swap waits for programs still running on another CPU; should it

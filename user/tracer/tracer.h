@@ -71,6 +71,8 @@ struct tracer {
 	uint32_t kfeat;          /* the kernel's BPF features its programs use (KF_*) */
 	bool stopped;
 	int ptrace_hooks;        /* ptrace-access hooks attached */
+	struct ptrace_hooks *pth; /* their events (the session's): the links
+				     go there at stop, for its closer */
 	uint64_t skipped;        /* runs the kernel skipped (recursion_misses) */
 	/* Aggregation: the programs add to the map in aggs[0], agg_fd[cur];
 	 * tracer_drain() swaps in the other one and moves the old one's
@@ -125,6 +127,8 @@ int tracer_follow(struct tracer *t, uint32_t tgid, uint64_t pstart);
 int tracer_set_scope(struct tracer *t, int cgroup_fd);
 /* The text ranges the call-site cache's proofs need (until they are set,
  * every cache hit walks the stack). */
+/* the object is loaded (its maps may be written) */
+bool tracer_loaded(const struct tracer *t);
 int tracer_set_ranges(struct tracer *t, const struct ca_ranges *r);
 int tracer_poll(struct tracer *t, int timeout_ms);
 /* tracer_poll() also ends its wait when fd is readable (the caller's
