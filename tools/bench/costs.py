@@ -355,9 +355,10 @@ def startup():
               record_hwm_kb=round(statistics.median(rss)))
     # where the time goes, by kind
     for key, names_ in (("btf_probes", ("feature probes", "kallsyms, kprobe events",
-                                        "processes named")),
+                                        "iterators' object load", "processes named")),
                         ("load", ("load: BTF, maps, verifier", "open object")),
-                        ("kallsyms", ("kallsyms before drop", "symbols at end")),
+                        ("kallsyms", ("kallsyms before drop", "symbols before the command",
+                                      "symbols at end")),
                         ("attach", ("attach", "ptrace hooks' events")),
                         ("detach", ("detach", "drain"))):
         v = [sum(per[x][0][i] for x in names_ if x in per and len(per[x][0]) == len(runs))

@@ -567,12 +567,13 @@ static int start_command(struct session *s)
  * parsed while the loader is small). */
 static int read_before_drop(struct session *s)
 {
-	phase_mark("processes named");
+	phase_mark("iterators' object load");
 	if (privs_raise_memlock() && s->o->verbose)
 		fprintf(stderr, "capaudit: cannot raise RLIMIT_MEMLOCK: %s\n", strerror(errno));
 	/* the iterators' object (iter/task, iter/ksym) loaded once, now,
 	 * while the loader is small, and kept for the symbols: tracer/iters.h */
 	ksyms_iter_prepare();
+	phase_mark("processes named");
 	if (proctable_name_processes(&s->pt))
 		return -1;
 	phase_mark("kallsyms, kprobe events");
