@@ -730,17 +730,48 @@ static __always_inline void current_meta(struct ca_meta *m, __u64 now)
 }
 
 /*
+ * key added to the aggregation map agg with count and meta: 1 added, 0
+ * there already (another CPU added it first, or an earlier slot of the
+ * same key), -1 the map full (or none). One update, no lookup before or
+ * after it: a new process's first checks are all new keys, and each
+ * lookup of a large map is a cache miss or two (0.2-0.3 us in a VM).
+ */
+static __always_inline int agg_insert(void *agg, const struct ca_key *key, __u64 count,
+				      __u64 last_ns, const struct ca_meta *meta)
+{
+	struct ca_val *nv;
+	__u32 zero = 0;
+	long err;
+
+	if (!agg)
+		return -1;
+	/* built in val_new, not on the stack: on_check()'s frame leaves too
+	 * little of the 512 bytes for its 176 */
+	nv = bpf_map_lookup_elem(&val_new, &zero);
+	if (!nv)
+		return -1;
+	__builtin_memset(nv, 0, sizeof(*nv));
+	nv->count = count;
+	nv->last_ns = last_ns;
+	nv->meta = *meta;
+	err = bpf_map_update_elem(agg, key, nv, BPF_NOEXIST);
+	if (err == 0) {
+		stat_add(CA_STAT_KEYS, 1);
+		return 1;
+	}
+	return err == -EEXIST ? 0 : -1;
+}
+
+/*
  * The entry of key in the current aggregation map, added (with count and
- * meta) when missing: on a cache miss, or when a drain took the earlier
- * one. NULL when the map is full (the caller counts the checks per
- * capability only).
+ * meta) when missing: when a drain took the earlier one. NULL when the
+ * map is full (the caller counts the checks per capability only).
  */
 static __always_inline struct ca_val *agg_entry(void *agg, const struct ca_key *key,
 					       __u64 count, __u64 last_ns,
 					       const struct ca_meta *meta, bool *added)
 {
-	struct ca_val *v, *nv;
-	__u32 zero = 0;
+	struct ca_val *v;
 
 	*added = false;
 	if (!agg)
@@ -748,20 +779,7 @@ static __always_inline struct ca_val *agg_entry(void *agg, const struct ca_key *
 	v = bpf_map_lookup_elem(agg, key);
 	if (v)
 		return v;
-	/* built in val_new, not on the stack: on_check()'s frame leaves too
-	 * little of the 512 bytes for its 176 */
-	nv = bpf_map_lookup_elem(&val_new, &zero);
-	if (!nv)
-		return NULL;
-	__builtin_memset(nv, 0, sizeof(*nv));
-	nv->count = count;
-	nv->last_ns = last_ns;
-	nv->meta = *meta;
-	if (bpf_map_update_elem(agg, key, nv, BPF_NOEXIST) == 0) {
-		stat_add(CA_STAT_KEYS, 1);
-		*added = true;
-	}
-	/* -EEXIST: another CPU added it first; anything else: full */
+	*added = agg_insert(agg, key, count, last_ns, meta) > 0;
 	return bpf_map_lookup_elem(agg, key);
 }
 
@@ -1948,9 +1966,12 @@ static __always_inline int on_check(void *ctx, struct task_struct *task, int cap
 	s->key.leaf_ino = uk.leaf_ino;
 	s->key.leaf_off = uk.leaf_off;
 	current_meta(&s->meta, now);
-	/* the entry exists from the first check on (its count stays in the
-	 * slot): sys_exit finds it, and a full map is known at once */
-	agg_entry(cur_agg(), &s->key, 0, now, &s->meta, &added);
+	/* the entry exists from the first check on: sys_exit finds it, and a
+	 * full map is known at once. A new entry counts this check itself,
+	 * so that a slot checked once leaves nothing to flush (no lookup when
+	 * it is taken over: most keys of a short-lived process); else the
+	 * check waits in the slot as its hits do */
+	added = agg_insert(cur_agg(), &s->key, 1, now, &s->meta) > 0;
 	if (added && cfg_new_keys)
 		newkey_event(task, &s->key, &s->meta);
 	/* what it was about (objects.bpf.h): here only, where a new slot
@@ -1958,7 +1979,7 @@ static __always_inline int on_check(void *ctx, struct task_struct *task, int cap
 	if (has_object(nr) && capture_object(idx, nr, a0, a1, a2))
 		send_object(idx);
 	s->last_ns = now;
-	s->count = 1;
+	s->count = added ? 0 : 1;
 	s->nproof = 0;
 	if (sid && !entry_walk)
 		learn_proof(idx, fp, top, proof_frames());
