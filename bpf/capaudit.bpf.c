@@ -619,33 +619,19 @@ static __always_inline bool followed(__u32 tgid, __u64 pstart)
  * cached slots used to go on counting its hits. -a alone lets every
  * process through (only capaudit's own are left out, on a miss).
  */
-static __always_inline bool outside_scope_tgid(__u32 tgid)
+static __always_inline bool outside_scope(void)
 {
-	__u32 w;
+	__u32 tgid, w;
 	__u8 *b;
 
 	if (cfg_all)
 		return cfg_cgroup && bpf_current_task_under_cgroup(&scope_cgroup, 0) != 1;
+	tgid = (__u32)(bpf_get_current_pid_tgid() >> 32);
 	w = tgid / 8;
 	b = bpf_map_lookup_elem(&procbytes, &w);
 	if (b)
 		return !b[tgid & 7];
 	return !bpf_map_lookup_elem(&procs, &tgid);
-}
-
-static __always_inline bool outside_scope(void)
-{
-	return outside_scope_tgid((__u32)(bpf_get_current_pid_tgid() >> 32));
-}
-
-/* The same for task, the current task from cur_task(): its tgid a plain
- * load where task is a BTF pointer, not a helper call (the call was 8% of
- * a cached hit's program time: perf record of make bench's workload) */
-static __always_inline bool outside_scope_of(struct task_struct *task)
-{
-	if (HAVE(CA_KF_TASK_BTF))
-		return outside_scope_tgid(task->tgid);
-	return outside_scope();
 }
 
 /* A task's process start time (its thread-group leader's). */
@@ -2099,10 +2085,11 @@ SEC("tp_btf/cap_capable")
 int BPF_PROG(tp_btf_cap_capable, const struct cred *cred, struct user_namespace *target_ns,
 	     const struct user_namespace *capable_ns, int cap, int ret)
 {
-	struct task_struct *task = cur_task();
+	struct task_struct *task;
 
-	if (outside_scope_of(task))
+	if (outside_scope())
 		return 0;
+	task = cur_task();
 	return on_check(ctx, task, cap, ret, ns_flags_btf(cred, target_ns) | cred_flags(cred, task),
 			true, NULL);
 }
@@ -2122,10 +2109,11 @@ struct trace_event_raw_cap_capable___ca {
 SEC("tracepoint/capability/cap_capable")
 int tp_cap_capable(struct trace_event_raw_cap_capable___ca *ctx)
 {
-	struct task_struct *task = cur_task();
+	struct task_struct *task;
 
-	if (outside_scope_of(task))
+	if (outside_scope())
 		return 0;
+	task = cur_task();
 	return on_check(ctx, task, ctx->cap, ctx->ret,
 			ns_flags(ctx->cred, ctx->target_ns) | cred_flags(ctx->cred, task), true, NULL);
 }
@@ -2136,9 +2124,7 @@ int tp_cap_capable(struct trace_event_raw_cap_capable___ca *ctx)
  * The trace event is 6.14+: one copy. */
 #define FEXIT_BODY(find_vma)								\
 	({										\
-		struct task_struct *task = cur_task();					\
-											\
-		task = outside_scope_of(task) ? NULL : task;				\
+		struct task_struct *task = outside_scope() ? NULL : cur_task();		\
 											\
 		task ? on_check(ctx, task, cap, ret, ns_flags_btf(cred, ns) |		\
 				opts_flags(opts) | cred_flags(cred, task), find_vma, NULL) : 0; \
