@@ -399,9 +399,11 @@ os.waitpid(pid, 0)' "$(readlink -f "$(command -v chown)")" "$T/f"
 	[ ! -e "$T/rec.jsonl" ]
 }
 
-# the ids of the loaded ptrace-access programs (pt_*) in FILE's bpftool JSON
+# the ids of the ptrace-access programs (pt_*) in bpftool JSON file $1 that
+# are among the program ids of file $2 (one a line)
 pt_prog_ids() {
-	jq -r '.[] | select(.name // "" | startswith("pt_")) | .id' "$1" | sort -n
+	jq -r --slurpfile held <(jq -R 'tonumber' "$2" | jq -s .) \
+		'.[] | select((.name // "" | startswith("pt_")) and (.id as $i | $held[0] | index($i))) | .id' "$1"
 }
 
 # none of the ids in FILE is a loaded program any more
@@ -417,12 +419,13 @@ pt_progs_gone() {
 	command -v bpftool >/dev/null || skip "bpftool is not installed"
 	sleep 300 &
 	local victim=$!
-	# the command lists the programs loaded while it is recorded (the
-	# recorder's ptrace-access programs among them), then makes an access
-	run record -- sh -c "bpftool -j prog show >'$T/progs.json'; readlink /proc/$victim/cwd"
+	# the command lists the programs its recorder (its parent) holds and
+	# the loaded programs' names, then makes an access
+	run record -- sh -c "awk '\$1 == \"prog_id:\" { print \$2 }' /proc/\$PPID/fdinfo/* >'$T/held.ids';
+		bpftool -j prog show >'$T/progs.json'; readlink /proc/$victim/cwd"
 	[ "$status" -eq 0 ]
-	pt_prog_ids "$T/progs.json" >"$T/pt.ids"
-	# the recorder's (other recorders may run beside: theirs are there too)
+	pt_prog_ids "$T/progs.json" "$T/held.ids" >"$T/pt.ids"
+	# the recorder's own (another recorder's beside it are not waited for)
 	[ "$(wc -l <"$T/pt.ids")" -ge 1 ]
 	[ "$(head -n 1 "$T/rec.jsonl" | jq -r .ptrace_watched)" = true ]
 	"$CAPAUDIT" report --suggest --format json -i "$T/rec.jsonl" >"$T/rep.json"

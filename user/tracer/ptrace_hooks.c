@@ -141,7 +141,7 @@ static void close_all(struct ptrace_hooks *h)
  * fork() and _exit() only system calls (the loader may have threads). */
 void ptrace_hooks_close_start(struct ptrace_hooks *h)
 {
-	int keep[3 * PTRACE_HOOKS_MAX + 1], n = 0, i, j, fd, reaper = 0, go[2];
+	int keep[2 * PTRACE_HOOKS_MAX + 1], n = 0, i, j, fd, reaper = 0, go[2];
 	pid_t pid;
 	char c;
 

@@ -19,10 +19,9 @@ struct ptrace_hooks {
 	int fd[PTRACE_HOOKS_MAX];   /* by ptrace_hooks.c's list; -1: not open */
 	long id[PTRACE_HOOKS_MAX];  /* each event's tracepoint id; -1: none here */
 	int err;                    /* the first refusal's errno, 0 if none */
-	/* the links of the programs attached to them, and the copies of
-	 * the events they were attached with, held for the closer too
-	 * (ptrace_hooks_hold()) */
-	int held[2 * PTRACE_HOOKS_MAX];
+	/* copies of the links of the programs attached to them, held for
+	 * the closer too (ptrace_hooks_hold()) */
+	int held[PTRACE_HOOKS_MAX];
 	int nheld;
 	bool opening;               /* ptrace_hooks_open()'s thread runs */
 	pthread_t opener;
@@ -46,8 +45,8 @@ void ptrace_hooks_ready(struct ptrace_hooks *h);
  * returns at once. ptrace_hooks_close() closes them here and now. */
 void ptrace_hooks_close_start(struct ptrace_hooks *h);
 void ptrace_hooks_close(struct ptrace_hooks *h);
-/* A descriptor closed with the events (by the closer, after them): an
- * attached link the programs were told to stop in (tracer_stop()); its
+/* A descriptor closed with the events (by the closer): an attached link
+ * whose programs were told to send nothing more (tracer_stop()); its
  * release waits for grace periods as the events' does. False when there
  * is no room (the caller closes it). */
 bool ptrace_hooks_hold(struct ptrace_hooks *h, int fd);

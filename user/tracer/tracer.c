@@ -978,8 +978,8 @@ uint64_t tracer_skipped(struct tracer *t)
  * The ptrace-access hooks' links are not released here: the programs are
  * told to send nothing more (hooks_stopped), and a copy of each link goes
  * to the session's ptrace_hooks, whose closer releases them after
- * capaudit is done
- * (ptrace_hooks_close_start()). A syscall tracepoint's link waits for
+ * capaudit is done (ptrace_hooks_close_start()). A syscall tracepoint's
+ * link waits for
  * grace periods when released (perf_event_detach_bpf_prog(): the
  * syscall tracepoints may fault, tasks trace RCU), 55-65 ms at the end of
  * every `record -- true` here, however many threads release them.

@@ -125,10 +125,10 @@ int tracer_follow(struct tracer *t, uint32_t tgid, uint64_t pstart);
  * tracer: record --container --wait narrowing the whole hierarchy to the
  * container once it has started). */
 int tracer_set_scope(struct tracer *t, int cgroup_fd);
+/* The object is loaded (its maps may be written). */
+bool tracer_loaded(const struct tracer *t);
 /* The text ranges the call-site cache's proofs need (until they are set,
  * every cache hit walks the stack). */
-/* the object is loaded (its maps may be written) */
-bool tracer_loaded(const struct tracer *t);
 int tracer_set_ranges(struct tracer *t, const struct ca_ranges *r);
 int tracer_poll(struct tracer *t, int timeout_ms);
 /* tracer_poll() also ends its wait when fd is readable (the caller's
